@@ -1,0 +1,117 @@
+/**
+ * The /v1 HTTP surface: one Hono app, one sub-app per URL area, one error envelope built in
+ * `onError` (STYLE.md rule 2). Public routes are registered before `authenticate`, so they are the
+ * only ones reachable without a credential.
+ */
+import { createRoute, z } from "@hono/zod-openapi";
+import { bodyLimit } from "hono/body-limit";
+import { HTTPException } from "hono/http-exception";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { ApiError } from "../src/errors";
+import { newId } from "../src/ids";
+import { jsonResponse, router, type AppEnv } from "./context";
+import { authenticate } from "./middleware";
+import { catalogRoutes } from "./v1/catalog";
+import { issuerRoutes } from "./v1/issuers";
+import { keyRoutes } from "./v1/keys";
+import { bootstrapRoutes, orgRoutes } from "./v1/orgs";
+import { quoteRoutes } from "./v1/quotes";
+import type { Context } from "hono";
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+export const VERSION = "0.1.0";
+
+const STATUS_CODES: Record<number, string> = {
+  400: "invalid_request",
+  401: "unauthenticated",
+  403: "forbidden",
+  404: "not_found",
+  405: "method_not_allowed",
+  413: "payload_too_large",
+  415: "unsupported_media_type",
+  429: "rate_limited",
+};
+
+function envelope(c: Context<AppEnv>, err: ApiError) {
+  for (const [name, value] of Object.entries(err.headers)) c.header(name, value);
+  return c.json(
+    { error: { code: err.code, message: err.message, details: err.details }, request_id: c.var.requestId },
+    err.status as ContentfulStatusCode,
+  );
+}
+
+export function toApiError(err: unknown): ApiError | null {
+  if (err instanceof ApiError) return err;
+  if (err instanceof HTTPException && err.status < 500) {
+    const message = err.status === 400 && /JSON/i.test(err.message) ? "the body is not valid JSON" : err.message;
+    return new ApiError(err.status, STATUS_CODES[err.status] ?? "invalid_request", message || "invalid request");
+  }
+  // A path with a malformed percent-escape fails to decode deep inside routing.
+  if (err instanceof URIError) return new ApiError(400, "invalid_path", "the path is not valid percent-encoded UTF-8");
+  return null;
+}
+
+export function createApp() {
+  const app = router();
+
+  app.use("*", async (c, next) => {
+    c.set("requestId", newId("req"));
+    c.set("now", Date.now());
+    await next();
+    c.header("X-Request-Id", c.var.requestId);
+  });
+
+  app.onError((err, c) => {
+    const known = toApiError(err);
+    if (known) return envelope(c, known);
+    console.error(JSON.stringify({ msg: "unhandled error", request_id: c.var.requestId, error: String(err), stack: (err as Error)?.stack }));
+    return envelope(c, new ApiError(500, "internal", "internal error; quote the request_id when reporting it"));
+  });
+
+  app.notFound((c) => envelope(c, new ApiError(404, "not_found", `no route for ${c.req.method} ${new URL(c.req.url).pathname}`)));
+
+  app.use(
+    "/v1/*",
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: () => {
+        throw new ApiError(413, "payload_too_large", `request bodies are limited to ${MAX_BODY_BYTES} bytes`, {
+          max_bytes: MAX_BODY_BYTES,
+        });
+      },
+    }),
+  );
+
+  app.openapi(
+    createRoute({
+      method: "get",
+      path: "/v1/healthz",
+      summary: "Liveness (no authentication)",
+      responses: { 200: jsonResponse(z.object({ ok: z.boolean(), version: z.string() }), "Serving") },
+    }),
+    (c) => c.json({ ok: true, version: VERSION }, 200),
+  );
+
+  app.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
+    type: "http",
+    scheme: "bearer",
+    description: "An API key (`lsr_...`) or a JWT from one of the org's trusted issuers",
+  });
+  app.doc31("/v1/openapi.json", {
+    openapi: "3.1.0",
+    info: {
+      title: "lessor",
+      version: VERSION,
+      description: "GPU lease control plane. Every error is `{error: {code, message, details}, request_id}`.",
+    },
+  });
+
+  app.route("/v1", bootstrapRoutes);
+  app.use("/v1/*", authenticate);
+  app.route("/v1", orgRoutes);
+  app.route("/v1", keyRoutes);
+  app.route("/v1", issuerRoutes);
+  app.route("/v1", catalogRoutes);
+  app.route("/v1", quoteRoutes);
+  return app;
+}

@@ -1,0 +1,17 @@
+/** The Worker: HTTP, cron, and the Durable Object classes its bindings name (wrangler.toml). */
+import type { Env } from "../src/env";
+import { createApp } from "./app";
+import { runScheduled } from "./cron";
+
+export { RateLimiter } from "../src/auth/rate-limiter";
+export { LeaseObject } from "../src/lease/object";
+export { SimCloud } from "../src/providers/sim/cloud";
+
+const app = createApp();
+
+export default {
+  fetch: app.fetch,
+  async scheduled(controller, env, ctx) {
+    ctx.waitUntil(runScheduled(controller, env));
+  },
+} satisfies ExportedHandler<Env>;

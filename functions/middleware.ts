@@ -1,0 +1,62 @@
+/** Authentication, scope checks and per-credential rate limiting, shared by every /v1 route. */
+import { createMiddleware } from "hono/factory";
+import { authenticateJwt, looksLikeJwt } from "../src/auth/jwt";
+import { authenticateKey, KEY_PREFIX } from "../src/auth/keys";
+import { hasScope, type Principal, type Scope } from "../src/auth/principal";
+import { database } from "../src/db";
+import { intSetting } from "../src/env";
+import { ApiError } from "../src/errors";
+import type { AppEnv } from "./context";
+
+export const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
+
+const unauthenticated = (message: string) =>
+  new ApiError(401, "unauthenticated", message, {}, { "WWW-Authenticate": 'Bearer realm="lessor"' });
+
+export function bearerToken(header: string | undefined): string | null {
+  if (!header) return null;
+  const m = /^Bearer +([\x21-\x7e]+) *$/i.exec(header);
+  return m ? m[1]! : null;
+}
+
+/** Who is calling: an API key or a trusted issuer's JWT. Every failure looks the same (401). */
+export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
+  const token = bearerToken(c.req.header("authorization"));
+  if (!token) throw unauthenticated("send `Authorization: Bearer <API key or JWT>`");
+  const db = database(c.env.DB);
+  let principal: Principal | null = null;
+  if (token.startsWith(KEY_PREFIX)) principal = await authenticateKey(db, token);
+  else if (looksLikeJwt(token)) principal = await authenticateJwt(db, token, c.var.now);
+  if (!principal) throw unauthenticated("the credential is not valid");
+  await rateLimit(c.env, `${principal.kind}:${principal.subject}`, (name, value) => c.header(name, value));
+  c.set("principal", principal);
+  await next();
+});
+
+export async function rateLimit(env: AppEnv["Bindings"], subject: string, header: (n: string, v: string) => void) {
+  const limit = intSetting(env.LESSOR_RATE_LIMIT_PER_MINUTE, DEFAULT_RATE_LIMIT_PER_MINUTE);
+  const decision = await env.LIMITER.get(env.LIMITER.idFromName(subject)).take(limit);
+  header("RateLimit-Limit", String(decision.limit));
+  header("RateLimit-Remaining", String(decision.remaining));
+  if (!decision.allowed) {
+    throw new ApiError(
+      429,
+      "rate_limited",
+      `over the budget of ${decision.limit} requests a minute for this credential`,
+      { limit_per_minute: decision.limit, retry_after_s: decision.retry_after_s },
+      { "Retry-After": String(decision.retry_after_s) },
+    );
+  }
+}
+
+export function requireScope(scope: Scope) {
+  return createMiddleware<AppEnv>(async (c, next) => {
+    if (!hasScope(c.var.principal, scope)) {
+      throw new ApiError(403, "insufficient_scope", `this needs a credential with the "${scope}" scope`, {
+        needed: scope,
+        have: c.var.principal.scope,
+      });
+    }
+    await next();
+  });
+}

@@ -1,0 +1,114 @@
+/** `GET /v1/catalog/gpus`, `GET /v1/catalog/offers`. */
+import { createRoute, z } from "@hono/zod-openapi";
+import { GPU_CLASS_NAMES, GPU_CLASSES } from "../../src/catalog/gpu-classes";
+import { AVAILABILITY } from "../../src/catalog/offer";
+import { listOffers, renderOffer, rowToOffer, summarizeClasses } from "../../src/catalog/offers-repo";
+import { database } from "../../src/db";
+import { badRequest } from "../../src/errors";
+import { decodeCursor, DEFAULT_PAGE, pageOf, PageQuery } from "../../src/pagination";
+import { configuredProviderNames } from "../../src/providers/registry";
+import { BEARER, COMMON_ERRORS, jsonResponse, router } from "../context";
+import { requireScope } from "../middleware";
+
+export const OfferSchema = z
+  .object({
+    id: z.string(),
+    provider: z.string(),
+    gpu: z.string().describe("GPU class, or `cpu` for a machine without GPUs"),
+    gpu_count: z.number().int(),
+    vram_gb: z.number().describe("memory of one GPU"),
+    vcpu: z.number().int(),
+    memory_gb: z.number(),
+    disk_gb: z.number(),
+    region: z.string(),
+    host_id: z.string(),
+    hourly_usd: z.number(),
+    availability: z.enum(AVAILABILITY),
+    spot: z.boolean(),
+  })
+  .openapi("Offer");
+
+const GpuClassSchema = z
+  .object({
+    name: z.string(),
+    vram_gb: z.number(),
+    offers: z.number().int(),
+    cheapest_hourly_usd: z.number().nullable(),
+  })
+  .openapi("GpuClass");
+
+const num = z.coerce.number().finite().min(0);
+const OfferQuery = z.object({
+  gpu: z.string().max(64).optional(),
+  min_vram_gb: num.optional(),
+  min_gpus: z.coerce.number().int().min(1).optional(),
+  region: z.string().max(64).optional(),
+  provider: z.string().max(64).optional(),
+  max_hourly_usd: num.optional(),
+  spot: z.enum(["true", "false"]).optional(),
+  ...PageQuery,
+});
+
+export const catalogRoutes = router()
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/catalog/gpus",
+      summary: "GPU classes with their offer counts and cheapest price",
+      security: BEARER,
+      middleware: [requireScope("read")] as const,
+      responses: { 200: jsonResponse(z.object({ data: z.array(GpuClassSchema) }), "Every GPU class"), ...COMMON_ERRORS },
+    }),
+    async (c) => {
+      const summary = new Map(
+        (await summarizeClasses(database(c.env.DB), configuredProviderNames(c.env))).map((s) => [s.gpu_class, s]),
+      );
+      const data = GPU_CLASS_NAMES.map((name) => ({
+        name,
+        vram_gb: GPU_CLASSES[name].vram_gb,
+        offers: summary.get(name)?.offers ?? 0,
+        cheapest_hourly_usd: summary.get(name)?.cheapest ?? null,
+      }));
+      return c.json({ data }, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/catalog/offers",
+      summary: "Offers from every configured provider, cheapest first",
+      security: BEARER,
+      middleware: [requireScope("read")] as const,
+      request: { query: OfferQuery },
+      responses: {
+        200: jsonResponse(z.object({ data: z.array(OfferSchema), next_cursor: z.string().nullable() }), "A page of offers"),
+        ...COMMON_ERRORS,
+      },
+    }),
+    async (c) => {
+      const q = c.req.valid("query");
+      const gpu = q.gpu?.toLowerCase();
+      if (gpu !== undefined && gpu !== "cpu" && !(GPU_CLASS_NAMES as string[]).includes(gpu)) {
+        throw badRequest("unknown_gpu", `"${q.gpu}" is not a GPU class`, { known_classes: GPU_CLASS_NAMES });
+      }
+      const cursor = decodeCursor(q.cursor);
+      if (cursor && typeof cursor.k !== "number") throw badRequest("invalid_cursor", "the cursor is not one this service issued");
+      const limit = q.limit ?? DEFAULT_PAGE;
+      const rows = await listOffers(
+        database(c.env.DB),
+        {
+          gpu,
+          min_vram_gb: q.min_vram_gb,
+          min_gpus: q.min_gpus,
+          region: q.region?.toLowerCase(),
+          provider: q.provider?.toLowerCase(),
+          max_hourly_usd: q.max_hourly_usd,
+          spot: q.spot === undefined ? undefined : q.spot === "true",
+        },
+        configuredProviderNames(c.env),
+        limit,
+        cursor as { k: number; id: string } | null,
+      );
+      return c.json(pageOf(rows, limit, (r) => ({ k: r.hourly_usd, id: r.id }), (r) => renderOffer(rowToOffer(r))), 200);
+    },
+  );

@@ -1,0 +1,94 @@
+/** `POST/GET /v1/keys`, `DELETE /v1/keys/:id`: an org's API keys (admin scope). */
+import { createRoute, z } from "@hono/zod-openapi";
+import { mintKey, renderKey } from "../../src/auth/keys";
+import { SCOPES } from "../../src/auth/principal";
+import { database } from "../../src/db";
+import { notFound } from "../../src/errors";
+import { decodeCursor, DEFAULT_PAGE, pageOf, PageQuery } from "../../src/pagination";
+import { BEARER, COMMON_ERRORS, IdParam, jsonBody, jsonResponse, router } from "../context";
+import { requireScope } from "../middleware";
+
+export const KeySchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    prefix: z.string().describe("the first characters of the secret, to recognise it by"),
+    scope: z.enum(SCOPES),
+    created_at: z.string(),
+    revoked_at: z.string().nullable(),
+  })
+  .openapi("ApiKey");
+
+const CreateKeySchema = z
+  .strictObject({ name: z.string().trim().min(1).max(200), scope: z.enum(SCOPES) })
+  .openapi("CreateApiKey");
+
+export const keyRoutes = router()
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/keys",
+      summary: "Create an API key; its secret is shown in this answer only",
+      security: BEARER,
+      middleware: [requireScope("admin")] as const,
+      request: jsonBody(CreateKeySchema),
+      responses: {
+        201: jsonResponse(KeySchema.extend({ secret: z.string() }), "The key, with its secret"),
+        ...COMMON_ERRORS,
+      },
+    }),
+    async (c) => {
+      const { name, scope } = c.req.valid("json");
+      const key = await mintKey(c.var.principal.org_id, name, scope, c.var.now);
+      await database(c.env.DB).insertInto("api_keys").values(key.row).execute();
+      return c.json({ ...renderKey(key.row), secret: key.secret }, 201);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/keys",
+      summary: "List the org's API keys (never their secrets)",
+      security: BEARER,
+      middleware: [requireScope("admin")] as const,
+      request: { query: z.object(PageQuery) },
+      responses: {
+        200: jsonResponse(z.object({ data: z.array(KeySchema), next_cursor: z.string().nullable() }), "A page of keys"),
+        ...COMMON_ERRORS,
+      },
+    }),
+    async (c) => {
+      const { limit = DEFAULT_PAGE, cursor } = c.req.valid("query");
+      const after = decodeCursor(cursor);
+      let q = database(c.env.DB).selectFrom("api_keys").selectAll().where("org_id", "=", c.var.principal.org_id);
+      if (after) q = q.where("id", ">", after.id);
+      const rows = await q.orderBy("id").limit(limit + 1).execute();
+      return c.json(pageOf(rows, limit, (r) => ({ k: r.id, id: r.id }), renderKey), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "delete",
+      path: "/keys/{id}",
+      summary: "Revoke an API key; it fails on its next request",
+      security: BEARER,
+      middleware: [requireScope("admin")] as const,
+      request: { params: IdParam("key") },
+      responses: { 200: jsonResponse(KeySchema, "The revoked key"), ...COMMON_ERRORS },
+    }),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const db = database(c.env.DB);
+      const orgId = c.var.principal.org_id;
+      await db
+        .updateTable("api_keys")
+        .set({ revoked_at: c.var.now })
+        .where("id", "=", id)
+        .where("org_id", "=", orgId)
+        .where("revoked_at", "is", null)
+        .execute();
+      const row = await db.selectFrom("api_keys").selectAll().where("id", "=", id).where("org_id", "=", orgId).executeTakeFirst();
+      if (!row) throw notFound("key", id);
+      return c.json(renderKey(row), 200);
+    },
+  );

@@ -1,0 +1,72 @@
+/** `POST /v1/quotes`, `GET /v1/quotes/:id`. */
+import { createRoute, z } from "@hono/zod-openapi";
+import { createQuote, getQuote, QuoteRequestSchema } from "../../src/catalog/quote";
+import { SpecSchema } from "../../src/catalog/spec";
+import { database } from "../../src/db";
+import { notFound } from "../../src/errors";
+import { LEASE_KINDS } from "../../src/lease/policy-defaults";
+import { configuredProviderNames } from "../../src/providers/registry";
+import { BEARER, COMMON_ERRORS, IdParam, jsonBody, jsonResponse, router } from "../context";
+import { requireScope } from "../middleware";
+import { OfferSchema } from "./catalog";
+
+const QuoteSchema = z
+  .object({
+    id: z.string(),
+    created_at: z.string(),
+    expires_at: z.string().describe("at most five minutes after created_at"),
+    kind: z.enum(LEASE_KINDS),
+    spec: SpecSchema,
+    policy: z.object({ ttl: z.string().nullable(), max_lifetime: z.string().nullable() }),
+    offer: OfferSchema,
+    fallbacks: z.array(OfferSchema).max(3),
+    candidates: z.number().int().describe("offers that met every constraint"),
+    hourly_usd: z.number(),
+    ceiling_usd: z.number().nullable().describe("the most the policy's hard cap lets the lease cost; null when uncapped"),
+    ceiling_basis: z.enum(["ttl", "max_lifetime"]).nullable(),
+  })
+  .openapi("Quote");
+
+export const quoteRoutes = router()
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/quotes",
+      summary: "Choose the offer that fits a spec, with fallbacks, rate and cost ceiling",
+      security: BEARER,
+      middleware: [requireScope("write")] as const,
+      request: jsonBody(QuoteRequestSchema),
+      responses: {
+        201: jsonResponse(QuoteSchema, "The quote"),
+        409: { description: "no_capacity: nothing fits; details name the constraint", content: COMMON_ERRORS[400].content },
+        ...COMMON_ERRORS,
+      },
+    }),
+    async (c) => {
+      const quote = await createQuote(
+        database(c.env.DB),
+        c.var.principal.org_id,
+        c.req.valid("json"),
+        configuredProviderNames(c.env),
+        c.var.now,
+      );
+      return c.json(quote, 201);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/quotes/{id}",
+      summary: "A quote, exactly as it was answered",
+      security: BEARER,
+      middleware: [requireScope("read")] as const,
+      request: { params: IdParam("qt") },
+      responses: { 200: jsonResponse(QuoteSchema, "The quote"), ...COMMON_ERRORS },
+    }),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const quote = await getQuote(database(c.env.DB), c.var.principal.org_id, id);
+      if (!quote) throw notFound("quote", id);
+      return c.json(quote, 200);
+    },
+  );

@@ -1,0 +1,163 @@
+/** The offer cache in D1: replaced per provider by each refresh, read by listings and quotes. */
+import { batch, D1_MAX_PARAMS, type Db } from "../db";
+import type { NewOfferRow, OfferRow } from "../db/schema";
+import type { GpuClass } from "./gpu-classes";
+import type { Offer } from "./offer";
+
+const COLUMNS = 15;
+const ROWS_PER_INSERT = Math.floor(D1_MAX_PARAMS / COLUMNS);
+
+export function offerToRow(o: Offer, now: number): NewOfferRow {
+  return {
+    id: o.id,
+    provider: o.provider,
+    provider_offer_id: o.provider_offer_id,
+    gpu_class: o.gpu,
+    gpu_count: o.gpu_count,
+    vram_gb: o.vram_gb,
+    vcpu: o.vcpu,
+    memory_gb: o.memory_gb,
+    disk_gb: o.disk_gb,
+    region: o.region,
+    host_id: o.host_id,
+    hourly_usd: o.hourly_usd,
+    availability: o.availability,
+    spot: o.spot ? 1 : 0,
+    refreshed_at: now,
+  };
+}
+
+export function rowToOffer(r: OfferRow): Offer {
+  return {
+    id: r.id,
+    provider: r.provider,
+    provider_offer_id: r.provider_offer_id,
+    gpu: r.gpu_class as GpuClass | "cpu",
+    gpu_count: r.gpu_count,
+    vram_gb: r.vram_gb,
+    vcpu: r.vcpu,
+    memory_gb: r.memory_gb,
+    disk_gb: r.disk_gb,
+    region: r.region,
+    host_id: r.host_id,
+    hourly_usd: r.hourly_usd,
+    availability: r.availability,
+    spot: r.spot === 1,
+  };
+}
+
+/**
+ * Replaces one provider's offers in one D1 batch (one transaction): upsert what the provider has
+ * now, then delete what it no longer has. Readers see the old set or the new one, never a gap.
+ */
+export async function replaceProviderOffers(db: Db, d1: D1Database, provider: string, offers: Offer[], now: number) {
+  const rows = offers.map((o) => offerToRow(o, now));
+  const queries = [];
+  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+    const chunk = rows.slice(i, i + ROWS_PER_INSERT);
+    queries.push(
+      db
+        .insertInto("offers")
+        .values(chunk)
+        .onConflict((oc) =>
+          oc.column("id").doUpdateSet((eb) => ({
+            gpu_class: eb.ref("excluded.gpu_class"),
+            gpu_count: eb.ref("excluded.gpu_count"),
+            vram_gb: eb.ref("excluded.vram_gb"),
+            vcpu: eb.ref("excluded.vcpu"),
+            memory_gb: eb.ref("excluded.memory_gb"),
+            disk_gb: eb.ref("excluded.disk_gb"),
+            region: eb.ref("excluded.region"),
+            host_id: eb.ref("excluded.host_id"),
+            hourly_usd: eb.ref("excluded.hourly_usd"),
+            availability: eb.ref("excluded.availability"),
+            spot: eb.ref("excluded.spot"),
+            refreshed_at: eb.ref("excluded.refreshed_at"),
+          })),
+        ),
+    );
+  }
+  queries.push(db.deleteFrom("offers").where("provider", "=", provider).where("refreshed_at", "<", now));
+  await batch(d1, queries);
+}
+
+export interface OfferFilters {
+  gpu?: string | undefined;
+  min_vram_gb?: number | undefined;
+  min_gpus?: number | undefined;
+  region?: string | undefined;
+  provider?: string | undefined;
+  max_hourly_usd?: number | undefined;
+  spot?: boolean | undefined;
+}
+
+/** A page of offers in price order, filtered in SQL. */
+export async function listOffers(
+  db: Db,
+  f: OfferFilters,
+  providers: readonly string[],
+  limit: number,
+  after: { k: number; id: string } | null,
+): Promise<OfferRow[]> {
+  let q = db.selectFrom("offers").selectAll().where("provider", "in", providers.length ? [...providers] : [""]);
+  if (f.gpu !== undefined) q = q.where("gpu_class", "=", f.gpu);
+  if (f.min_vram_gb !== undefined) q = q.where("vram_gb", ">=", f.min_vram_gb);
+  if (f.min_gpus !== undefined) q = q.where("gpu_count", ">=", f.min_gpus);
+  if (f.region !== undefined) q = q.where("region", "=", f.region);
+  if (f.provider !== undefined) q = q.where("provider", "=", f.provider);
+  if (f.max_hourly_usd !== undefined) q = q.where("hourly_usd", "<=", f.max_hourly_usd);
+  if (f.spot !== undefined) q = q.where("spot", "=", f.spot ? 1 : 0);
+  if (after) {
+    q = q.where((eb) =>
+      eb.or([eb("hourly_usd", ">", after.k), eb.and([eb("hourly_usd", "=", after.k), eb("id", ">", after.id)])]),
+    );
+  }
+  return q.orderBy("hourly_usd").orderBy("id").limit(limit + 1).execute();
+}
+
+/**
+ * The offers a spec could possibly use, narrowed in SQL by the one indexed, always-present
+ * dimension (the GPU class, or CPU-only); every other constraint is applied by the selector so
+ * that `no_capacity` can name the one that removed the last candidates.
+ */
+export async function candidateOffers(db: Db, gpuClass: GpuClass | "cpu" | "any-gpu" | null): Promise<Offer[]> {
+  let q = db.selectFrom("offers").selectAll();
+  if (gpuClass === "any-gpu") q = q.where("gpu_class", "!=", "cpu");
+  else if (gpuClass !== null) q = q.where("gpu_class", "=", gpuClass);
+  const rows = await q.execute();
+  return rows.map(rowToOffer);
+}
+
+export interface ClassSummary {
+  gpu_class: string;
+  offers: number;
+  cheapest: number | null;
+}
+
+export async function summarizeClasses(db: Db, providers: readonly string[]): Promise<ClassSummary[]> {
+  const rows = await db
+    .selectFrom("offers")
+    .select((eb) => ["gpu_class", eb.fn.countAll<number>().as("offers"), eb.fn.min<number>("hourly_usd").as("cheapest")])
+    .where("provider", "in", providers.length ? [...providers] : [""])
+    .groupBy("gpu_class")
+    .execute();
+  return rows.map((r) => ({ gpu_class: r.gpu_class, offers: Number(r.offers), cheapest: r.cheapest }));
+}
+
+export function renderOffer(o: Offer) {
+  return {
+    id: o.id,
+    provider: o.provider,
+    gpu: o.gpu,
+    gpu_count: o.gpu_count,
+    vram_gb: o.vram_gb,
+    vcpu: o.vcpu,
+    memory_gb: o.memory_gb,
+    disk_gb: o.disk_gb,
+    region: o.region,
+    host_id: o.host_id,
+    hourly_usd: o.hourly_usd,
+    availability: o.availability,
+    spot: o.spot,
+  };
+}

@@ -1,0 +1,113 @@
+/**
+ * Offer selection: pure, no I/O and no clock (STYLE.md rule 1).
+ *
+ * The cheapest offer that meets every constraint wins, except that among offers within 5% of the
+ * cheapest the best availability hint wins. Fallbacks are ranked by the same rule over what is
+ * left, one per host, so that a failed host is never retried through its fallback.
+ */
+import type { Offer } from "./offer";
+import { AVAILABILITY_RANK } from "./offer";
+import type { GpuToken, Spec } from "./spec";
+
+/** Offers priced within this factor of the cheapest compete on availability. */
+export const PRICE_BAND = 1.05;
+export const MAX_FALLBACKS = 3;
+
+export interface Constraint {
+  /** The spec field that states it, named in `no_capacity`. */
+  name: string;
+  test: (offer: Offer) => boolean;
+}
+
+/** The constraints of a spec, in the order they are applied (and reported). */
+export function constraintsOf(spec: Spec, token: GpuToken | null, configuredProviders: readonly string[]): Constraint[] {
+  const out: Constraint[] = [];
+  const lower = (xs: readonly string[] | undefined) => (xs ? new Set(xs.map((x) => x.toLowerCase())) : null);
+  if (token) {
+    out.push({ name: "gpu", test: (o) => o.gpu === token.gpu && o.gpu_count === token.count });
+  } else if (spec.cpu !== undefined) {
+    const cpu = spec.cpu;
+    out.push({ name: "cpu", test: (o) => o.gpu === "cpu" && o.vcpu >= cpu });
+  } else if (spec.min_vram_gb !== undefined || spec.min_gpus !== undefined) {
+    out.push({ name: spec.min_gpus !== undefined ? "min_gpus" : "min_vram_gb", test: (o) => o.gpu !== "cpu" });
+  }
+  const configured = new Set(configuredProviders);
+  out.push({ name: "providers_configured", test: (o) => configured.has(o.provider) });
+  if (token?.provider) {
+    const pinned = token.provider;
+    out.push({ name: "gpu", test: (o) => o.provider === pinned });
+  }
+  const providers = lower(spec.providers);
+  if (providers) out.push({ name: "providers", test: (o) => providers.has(o.provider) });
+  const excludedProviders = lower(spec.exclude_providers);
+  if (excludedProviders) out.push({ name: "exclude_providers", test: (o) => !excludedProviders.has(o.provider) });
+  const regions = lower(spec.regions);
+  if (regions) out.push({ name: "regions", test: (o) => regions.has(o.region) });
+  const spot = spec.spot ?? false;
+  out.push({ name: "spot", test: (o) => o.spot === spot });
+  const { min_gpus, min_vram_gb, min_cpu, min_memory_gb, min_disk_gb, max_hourly_usd } = spec;
+  if (min_gpus !== undefined) out.push({ name: "min_gpus", test: (o) => o.gpu_count >= min_gpus });
+  if (min_vram_gb !== undefined) out.push({ name: "min_vram_gb", test: (o) => o.vram_gb >= min_vram_gb });
+  if (min_cpu !== undefined) out.push({ name: "min_cpu", test: (o) => o.vcpu >= min_cpu });
+  if (min_memory_gb !== undefined) out.push({ name: "min_memory_gb", test: (o) => o.memory_gb >= min_memory_gb });
+  if (min_disk_gb !== undefined) out.push({ name: "min_disk_gb", test: (o) => o.disk_gb >= min_disk_gb });
+  const excludedHosts = spec.exclude_hosts ? new Set(spec.exclude_hosts) : null;
+  if (excludedHosts) out.push({ name: "exclude_hosts", test: (o) => !excludedHosts.has(o.host_id) });
+  if (max_hourly_usd !== undefined) out.push({ name: "max_hourly_usd", test: (o) => o.hourly_usd <= max_hourly_usd });
+  return out;
+}
+
+export type Selection =
+  | { ok: true; chosen: Offer; fallbacks: Offer[]; candidates: number }
+  | {
+      ok: false;
+      /** The constraint that removed the last candidates, and how many it was given. */
+      constraint: string;
+      candidates_before: number;
+    };
+
+export function selectOffer(offers: readonly Offer[], constraints: readonly Constraint[]): Selection {
+  let pool: readonly Offer[] = offers;
+  if (pool.length === 0) return { ok: false, constraint: constraints[0]?.name ?? "catalog", candidates_before: 0 };
+  for (const c of constraints) {
+    const next = pool.filter(c.test);
+    if (next.length === 0) return { ok: false, constraint: c.name, candidates_before: pool.length };
+    pool = next;
+  }
+  const ranked = rank(pool, 1 + MAX_FALLBACKS);
+  const [chosen, ...fallbacks] = ranked;
+  return { ok: true, chosen: chosen!, fallbacks, candidates: pool.length };
+}
+
+/** Takes up to `n` offers, one per host, each the best of what remains by the band rule. */
+function rank(pool: readonly Offer[], n: number): Offer[] {
+  const sorted = [...pool].sort(byPriceThenId);
+  const hosts = new Set<string>();
+  const picked: Offer[] = [];
+  let remaining = sorted;
+  while (picked.length < n && remaining.length > 0) {
+    const best = bestInBand(remaining);
+    picked.push(best);
+    hosts.add(hostKey(best));
+    remaining = remaining.filter((o) => !hosts.has(hostKey(o)));
+  }
+  return picked;
+}
+
+/** `sorted` is in price order; of the offers within PRICE_BAND of its first, the most available. */
+function bestInBand(sorted: readonly Offer[]): Offer {
+  const first = sorted[0]!;
+  const limit = first.hourly_usd * PRICE_BAND;
+  let best = first;
+  for (const o of sorted) {
+    if (o.hourly_usd > limit) break;
+    if (AVAILABILITY_RANK[o.availability] > AVAILABILITY_RANK[best.availability]) best = o;
+  }
+  return best;
+}
+
+const hostKey = (o: Offer) => `${o.provider}/${o.host_id}`;
+
+function byPriceThenId(a: Offer, b: Offer): number {
+  return a.hourly_usd - b.hourly_usd || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}

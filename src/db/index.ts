@@ -1,0 +1,33 @@
+import { Kysely, type Compilable } from "kysely";
+import { D1Dialect } from "kysely-d1";
+import type { Database } from "./schema";
+
+export type Db = Kysely<Database>;
+
+const cache = new WeakMap<D1Database, Db>();
+
+/** One Kysely instance per D1 binding (it holds no connection; this only saves allocations). */
+export function database(d1: D1Database): Db {
+  let db = cache.get(d1);
+  if (!db) {
+    db = new Kysely<Database>({ dialect: new D1Dialect({ database: d1 }) });
+    cache.set(d1, db);
+  }
+  return db;
+}
+
+/**
+ * Runs several writes as one D1 batch, which D1 applies in one transaction: all land or none do.
+ * kysely-d1 has no transactions, so queries are compiled here and bound directly (STYLE.md rule 9).
+ */
+export async function batch(d1: D1Database, queries: readonly Compilable[]): Promise<void> {
+  if (queries.length === 0) return;
+  const statements = queries.map((q) => {
+    const { sql, parameters } = q.compile();
+    return d1.prepare(sql).bind(...parameters);
+  });
+  await d1.batch(statements);
+}
+
+/** D1 binds at most 100 parameters to one statement. */
+export const D1_MAX_PARAMS = 100;

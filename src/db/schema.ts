@@ -1,0 +1,68 @@
+/** Kysely's view of the D1 index (migrations/). Layout and meaning: docs/storage.md. */
+import type { Insertable, Selectable } from "kysely";
+
+export interface OrgsTable {
+  id: string;
+  name: string;
+  created_at: number;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  org_id: string;
+  name: string;
+  prefix: string;
+  hash: string;
+  scope: "read" | "write" | "admin";
+  created_at: number;
+  revoked_at: number | null;
+}
+
+export interface IssuersTable {
+  id: string;
+  org_id: string;
+  jwks_url: string;
+  iss: string;
+  aud: string;
+  created_at: number;
+}
+
+export interface OffersTable {
+  id: string;
+  provider: string;
+  provider_offer_id: string;
+  gpu_class: string;
+  gpu_count: number;
+  vram_gb: number;
+  vcpu: number;
+  memory_gb: number;
+  disk_gb: number;
+  region: string;
+  host_id: string;
+  hourly_usd: number;
+  availability: "high" | "medium" | "low";
+  spot: number;
+  refreshed_at: number;
+}
+
+export interface QuotesTable {
+  id: string;
+  org_id: string;
+  body: string;
+  created_at: number;
+  expires_at: number;
+}
+
+export interface Database {
+  orgs: OrgsTable;
+  api_keys: ApiKeysTable;
+  issuers: IssuersTable;
+  offers: OffersTable;
+  quotes: QuotesTable;
+}
+
+export type OrgRow = Selectable<OrgsTable>;
+export type ApiKeyRow = Selectable<ApiKeysTable>;
+export type IssuerRow = Selectable<IssuersTable>;
+export type OfferRow = Selectable<OffersTable>;
+export type NewOfferRow = Insertable<OffersTable>;

@@ -1,0 +1,23 @@
+import type { RateLimiter } from "./auth/rate-limiter";
+import type { LeaseObject } from "./lease/object";
+import type { SimCloud } from "./providers/sim/cloud";
+
+/** The Worker's bindings and settings (wrangler.toml, `.dev.vars`, secrets). */
+export interface Env {
+  DB: D1Database;
+  LEASE: DurableObjectNamespace<LeaseObject>;
+  SIM: DurableObjectNamespace<SimCloud>;
+  LIMITER: DurableObjectNamespace<RateLimiter>;
+  /** Secret: creates orgs. Unset: `POST /v1/orgs` is refused. */
+  LESSOR_BOOTSTRAP_TOKEN?: string;
+  /** Comma-separated provider names this installation rents from. */
+  LESSOR_PROVIDERS?: string;
+  LESSOR_RATE_LIMIT_PER_MINUTE?: string;
+  LESSOR_INSTALLATION_ID?: string;
+  LESSOR_SIM_OFFERS?: string;
+}
+
+export function intSetting(value: string | undefined, fallback: number): number {
+  const n = Number(value);
+  return Number.isSafeInteger(n) && n > 0 ? n : fallback;
+}
