@@ -1,0 +1,66 @@
+/** Shared steps for integration tests: they call the Worker exactly as a client would. */
+import { env, SELF } from "cloudflare:test";
+import { refreshOffers } from "../../src/catalog/refresh";
+
+export const BASE = "https://lessor.test";
+export const BOOTSTRAP = "test-bootstrap-token";
+
+export interface CallOptions {
+  key?: string | null;
+  body?: unknown;
+  /** A raw body, sent as is. */
+  raw?: string;
+  headers?: Record<string, string>;
+}
+
+export async function call(method: string, path: string, opts: CallOptions = {}): Promise<Response> {
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.key) headers.authorization = `Bearer ${opts.key}`;
+  let body: string | undefined;
+  if (opts.raw !== undefined) body = opts.raw;
+  else if (opts.body !== undefined) body = JSON.stringify(opts.body);
+  if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === "content-type")) {
+    headers["content-type"] = "application/json";
+  }
+  return SELF.fetch(`${BASE}${path}`, { method, headers, body });
+}
+
+export async function json<T = any>(res: Response): Promise<T> {
+  return (await res.json()) as T;
+}
+
+export interface TestOrg {
+  id: string;
+  adminKey: string;
+}
+
+let counter = 0;
+export async function createOrg(name = `org-${++counter}`): Promise<TestOrg> {
+  const res = await call("POST", "/v1/orgs", { key: BOOTSTRAP, body: { name } });
+  if (res.status !== 201) throw new Error(`createOrg: ${res.status} ${await res.text()}`);
+  const body = await json(res);
+  return { id: body.org.id, adminKey: body.key.secret };
+}
+
+export async function createKey(org: TestOrg, scope: "read" | "write" | "admin"): Promise<{ id: string; secret: string }> {
+  const res = await call("POST", "/v1/keys", { key: org.adminKey, body: { name: `${scope} key`, scope } });
+  if (res.status !== 201) throw new Error(`createKey: ${res.status} ${await res.text()}`);
+  const body = await json(res);
+  return { id: body.id, secret: body.secret };
+}
+
+/** Fills the offer cache from the sim, as the cron trigger does. */
+export async function refreshCatalog(now = Date.now()) {
+  return refreshOffers(env, now);
+}
+
+/** Asserts the one error envelope and returns it. */
+export async function expectError(res: Response, status: number, code?: string) {
+  const body = await json(res);
+  if (res.status !== status) throw new Error(`expected ${status}, got ${res.status}: ${JSON.stringify(body)}`);
+  if (!body?.error || typeof body.error.code !== "string" || typeof body.error.message !== "string" || typeof body.request_id !== "string") {
+    throw new Error(`not the error envelope: ${JSON.stringify(body)}`);
+  }
+  if (code !== undefined && body.error.code !== code) throw new Error(`expected code ${code}, got ${body.error.code}: ${JSON.stringify(body)}`);
+  return body.error as { code: string; message: string; details: Record<string, any> };
+}
