@@ -1,0 +1,112 @@
+import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import worker from "../../functions/index";
+import { GPU_CLASS_NAMES } from "../../src/catalog/gpu-classes";
+import { SIM_OBJECT_NAME } from "../../src/providers/sim/adapter";
+import { SIM_DEFAULT_OFFERS } from "../../src/providers/sim/cloud";
+import { call, createOrg, expectError, json, type TestOrg } from "./helpers";
+
+async function runCron(at = Date.now()) {
+  const controller = createScheduledController({ scheduledTime: at, cron: "* * * * *" });
+  const ctx = createExecutionContext();
+  await worker.scheduled(controller, env, ctx);
+  await waitOnExecutionContext(ctx);
+}
+
+async function setSimOffers(offers: number) {
+  const stub = env.SIM.get(env.SIM.idFromName(SIM_OBJECT_NAME));
+  const res = await stub.fetch("https://sim.internal/v1/config", { method: "PUT", body: JSON.stringify({ offers }) });
+  expect(res.status).toBe(200);
+}
+
+async function allOffers(key: string, query = ""): Promise<any[]> {
+  const out: any[] = [];
+  let cursor: string | null = null;
+  do {
+    const qs = new URLSearchParams(query);
+    qs.set("limit", "200");
+    if (cursor) qs.set("cursor", cursor);
+    const res = await call("GET", `/v1/catalog/offers?${qs}`, { key });
+    expect(res.status).toBe(200);
+    const page = await json(res);
+    out.push(...page.data);
+    cursor = page.next_cursor;
+  } while (cursor);
+  return out;
+}
+
+let org: TestOrg;
+
+beforeAll(async () => {
+  org = await createOrg();
+  await runCron();
+});
+
+afterAll(async () => {
+  await setSimOffers(SIM_DEFAULT_OFFERS);
+  await runCron();
+});
+
+describe("catalog", () => {
+  it("the cron trigger fills the offer cache from the sim: >= 200 offers, >= 5 regions, every class", async () => {
+    const offers = await allOffers(org.adminKey);
+    expect(offers.length).toBeGreaterThanOrEqual(200);
+    expect(new Set(offers.map((o) => o.region)).size).toBeGreaterThanOrEqual(5);
+    expect(new Set(offers.map((o) => o.gpu))).toEqual(new Set([...GPU_CLASS_NAMES, "cpu"]));
+    expect(new Set(offers.map((o) => o.id)).size).toBe(offers.length);
+    // Cheapest first, across pages.
+    const prices = offers.map((o) => o.hourly_usd);
+    expect([...prices].sort((a, b) => a - b)).toEqual(prices);
+  });
+
+  it("lists every class with VRAM, offer count and cheapest price", async () => {
+    const res = await call("GET", "/v1/catalog/gpus", { key: org.adminKey });
+    expect(res.status).toBe(200);
+    const { data } = await json(res);
+    expect(data.map((c: any) => c.name)).toEqual(GPU_CLASS_NAMES);
+    const offers = await allOffers(org.adminKey);
+    for (const cls of data) {
+      const mine = offers.filter((o) => o.gpu === cls.name);
+      expect(cls.offers, cls.name).toBe(mine.length);
+      expect(cls.cheapest_hourly_usd, cls.name).toBe(Math.min(...mine.map((o) => o.hourly_usd)));
+    }
+    expect(data.find((c: any) => c.name === "h200").vram_gb).toBe(141);
+  });
+
+  it("filters offers by every documented filter", async () => {
+    const all = await allOffers(org.adminKey);
+    const check = async (query: string, pred: (o: any) => boolean) => {
+      const got = await allOffers(org.adminKey, query);
+      expect(got.length, query).toBeGreaterThan(0);
+      expect(got.map((o) => o.id).sort(), query).toEqual(all.filter(pred).map((o) => o.id).sort());
+    };
+    await check("gpu=L40S", (o) => o.gpu === "l40s");
+    await check("min_vram_gb=80", (o) => o.vram_gb >= 80);
+    await check("min_gpus=4", (o) => o.gpu_count >= 4);
+    await check("region=eu-central", (o) => o.region === "eu-central");
+    await check("provider=sim", () => true);
+    await check("max_hourly_usd=0.5", (o) => o.hourly_usd <= 0.5);
+    await check("spot=true", (o) => o.spot);
+    await check("gpu=h100&min_gpus=8&spot=false", (o) => o.gpu === "h100" && o.gpu_count >= 8 && !o.spot);
+    await check("gpu=cpu", (o) => o.gpu === "cpu");
+  });
+
+  it("refuses an unknown class and a forged cursor with a 400", async () => {
+    const e = await expectError(await call("GET", "/v1/catalog/offers?gpu=h1000", { key: org.adminKey }), 400, "unknown_gpu");
+    expect(e.details.known_classes).toContain("h100");
+    await expectError(await call("GET", "/v1/catalog/offers?cursor=bm9wZQ", { key: org.adminKey }), 400, "invalid_cursor");
+    await expectError(await call("GET", "/v1/catalog/offers?limit=201", { key: org.adminKey }), 400, "invalid_request");
+  });
+
+  it("a refresh replaces the provider's offers: what the provider no longer has is gone", async () => {
+    await setSimOffers(250);
+    await runCron(Date.now() + 1);
+    const shrunk = await allOffers(org.adminKey);
+    const { offers: stored } = await env.DB.prepare("SELECT COUNT(*) AS offers FROM offers WHERE provider = 'sim'").first<{ offers: number }>() ?? { offers: 0 };
+    expect(shrunk.length).toBe(stored);
+    // 250 sim offers less the ones whose GPU matches no class.
+    expect(shrunk.length).toBeLessThan(250);
+    expect(shrunk.length).toBeGreaterThan(230);
+    expect(shrunk.some((o) => o.id.endsWith("-g1") && Number(o.host_id.slice(-5)) > 90)).toBe(false);
+  });
+});

@@ -1,0 +1,135 @@
+import { env } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import { QUOTE_TTL_MS } from "../../src/catalog/quote";
+import { call, createKey, createOrg, expectError, json, refreshCatalog, type TestOrg } from "./helpers";
+
+let org: TestOrg;
+let writeKey: string;
+
+beforeAll(async () => {
+  org = await createOrg();
+  writeKey = (await createKey(org, "write")).secret;
+  await refreshCatalog();
+});
+
+const quote = (body: unknown) => call("POST", "/v1/quotes", { key: writeKey, body });
+
+async function offers(query: string): Promise<any[]> {
+  const res = await call("GET", `/v1/catalog/offers?limit=200&${query}`, { key: writeKey });
+  return (await json(res)).data;
+}
+
+describe("POST /v1/quotes", () => {
+  it("answers the cheapest fitting offer, ranked fallbacks, rate, ceiling and a 5-minute expiry", async () => {
+    const before = Date.now();
+    const res = await quote({ spec: { gpu: "l40s:1" }, policy: { ttl: "2h" } });
+    expect(res.status).toBe(201);
+    const q = await json(res);
+    expect(q.id).toMatch(/^qt_/);
+    expect(q.offer.gpu).toBe("l40s");
+    expect(q.offer.gpu_count).toBe(1);
+    expect(q.offer.spot).toBe(false);
+    const onDemand = (await offers("gpu=l40s&spot=false")).filter((o) => o.gpu_count === 1);
+    const cheapest = Math.min(...onDemand.map((o) => o.hourly_usd));
+    expect(q.offer.hourly_usd).toBeLessThanOrEqual(cheapest * 1.05);
+    expect(q.hourly_usd).toBe(q.offer.hourly_usd);
+    expect(q.ceiling_usd).toBeCloseTo(q.hourly_usd * 2, 4);
+    expect(q.ceiling_basis).toBe("ttl");
+    expect(q.policy).toEqual({ ttl: "2h", max_lifetime: "1d" });
+    expect(q.fallbacks.length).toBeGreaterThan(0);
+    expect(q.fallbacks.length).toBeLessThanOrEqual(3);
+    const hosts = [q.offer.host_id, ...q.fallbacks.map((f: any) => f.host_id)];
+    expect(new Set(hosts).size).toBe(hosts.length);
+    const expires = Date.parse(q.expires_at);
+    expect(expires - Date.parse(q.created_at)).toBe(QUOTE_TTL_MS);
+    expect(expires).toBeGreaterThanOrEqual(before + QUOTE_TTL_MS);
+  });
+
+  it("is stored and immutable: GET answers it exactly as made", async () => {
+    const q = await json(await quote({ spec: { gpu: "h100:8" }, kind: "job" }));
+    await refreshCatalog(Date.now() + 1);
+    const res = await call("GET", `/v1/quotes/${q.id}`, { key: writeKey });
+    expect(res.status).toBe(200);
+    expect(await json(res)).toEqual(q);
+    expect(q.policy).toEqual({ ttl: null, max_lifetime: "1d" });
+    expect(q.ceiling_basis).toBe("max_lifetime");
+    expect(q.ceiling_usd).toBeCloseTo(q.hourly_usd * 24, 3);
+  });
+
+  it("uses the kind's default caps, and a null cap removes it", async () => {
+    const scratch = await json(await quote({ spec: { gpu: "l4" } }));
+    expect(scratch.kind).toBe("scratch");
+    expect(scratch.policy).toEqual({ ttl: "4h", max_lifetime: "1d" });
+    const uncapped = await json(await quote({ spec: { gpu: "l4" }, policy: { ttl: null, max_lifetime: null } }));
+    expect(uncapped.ceiling_usd).toBeNull();
+    expect(uncapped.ceiling_basis).toBeNull();
+  });
+
+  it("accepts every spec form: class:count, lane pin, bare class, cpu, minimums", async () => {
+    for (const spec of [
+      { gpu: "L40S:2" },
+      { gpu: "l40s-sim:1" },
+      { gpu: "a100-80gb:8" },
+      { gpu: "rtx4090" },
+      { cpu: 4 },
+      { min_vram_gb: 80, min_gpus: 2 },
+      { min_vram_gb: 100 },
+      { gpu: "h100:1", spot: true },
+    ]) {
+      const res = await quote({ spec });
+      expect(res.status, JSON.stringify(spec)).toBe(201);
+      const q = await json(res);
+      if ("cpu" in spec) expect(q.offer.gpu).toBe("cpu");
+      if ("min_vram_gb" in spec) expect(q.offer.vram_gb).toBeGreaterThanOrEqual(spec.min_vram_gb!);
+      if (spec.gpu === "L40S:2") expect([q.offer.gpu, q.offer.gpu_count]).toEqual(["l40s", 2]);
+    }
+  });
+
+  it("never chooses an excluded host or provider", async () => {
+    const first = await json(await quote({ spec: { gpu: "a100-80gb:1" } }));
+    const again = await json(await quote({ spec: { gpu: "a100-80gb:1", exclude_hosts: [first.offer.host_id] } }));
+    expect(again.offer.host_id).not.toBe(first.offer.host_id);
+    for (const f of again.fallbacks) expect(f.host_id).not.toBe(first.offer.host_id);
+    const e = await expectError(await quote({ spec: { gpu: "a100-80gb:1", exclude_providers: ["sim"] } }), 409, "no_capacity");
+    expect(e.details.constraint).toBe("exclude_providers");
+  });
+
+  it("409 no_capacity names the constraint that removed the last candidates", async () => {
+    const cases: Array<[object, string]> = [
+      [{ gpu: "b200:8", max_hourly_usd: 5 }, "max_hourly_usd"],
+      [{ gpu: "l40s", regions: ["mars-1"] }, "regions"],
+      [{ gpu: "h100:8", min_disk_gb: 1_000_000 }, "min_disk_gb"],
+      [{ gpu: "l4", providers: ["vast"] }, "providers"],
+      [{ gpu: "l4-runpod:1" }, "gpu"],
+      [{ cpu: 1000 }, "cpu"],
+    ];
+    for (const [spec, constraint] of cases) {
+      const e = await expectError(await quote({ spec }), 409, "no_capacity");
+      expect(e.details.constraint, JSON.stringify(spec)).toBe(constraint);
+      expect(e.message).toContain(constraint);
+    }
+  });
+
+  it("refuses to guess: unknown classes, bad counts, bad durations, unknown fields are 400", async () => {
+    const unknown = await expectError(await quote({ spec: { gpu: "h1000:8" } }), 400, "unknown_gpu");
+    expect(unknown.details.known_classes).toContain("l40s");
+    await expectError(await quote({ spec: { gpu: "l40s:0" } }), 400, "invalid_gpu_count");
+    await expectError(await quote({ spec: { gpu: "l40s:1.5" } }), 400, "invalid_gpu_count");
+    const d = await expectError(await quote({ spec: { gpu: "l4" }, policy: { ttl: "2 hours" } }), 400, "invalid_duration");
+    expect(d.details.field).toBe("policy.ttl");
+    await expectError(await quote({ spec: { gpu: "l4" }, policy: { ttl: 7200 } }), 400, "invalid_request");
+    await expectError(await quote({ spec: { gpu: "l4", colour: "red" } }), 400, "invalid_request");
+    await expectError(await quote({ spec: { regions: ["us-east"] } }), 400, "invalid_spec");
+    await expectError(await quote({ spec: { gpu: "l4", cpu: 2 } }), 400, "invalid_spec");
+    await expectError(await quote({}), 400, "invalid_request");
+  });
+
+  it("stores nothing for a refused quote", async () => {
+    const count = async () =>
+      (await env.DB.prepare("SELECT COUNT(*) AS n FROM quotes WHERE org_id = ?").bind(org.id).first<{ n: number }>())!.n;
+    const before = await count();
+    await quote({ spec: { gpu: "h1000" } });
+    await quote({ spec: { gpu: "l40s", regions: ["mars-1"] } });
+    expect(await count()).toBe(before);
+  });
+});

@@ -1,0 +1,136 @@
+import { describe, expect, it } from "vitest";
+import type { Offer } from "../../src/catalog/offer";
+import { constraintsOf, MAX_FALLBACKS, selectOffer } from "../../src/catalog/selector";
+import { parseGpuToken, type Spec } from "../../src/catalog/spec";
+
+let n = 0;
+function offer(p: Partial<Offer>): Offer {
+  n++;
+  return {
+    id: `sim:o${n}`,
+    provider: "sim",
+    provider_offer_id: `o${n}`,
+    gpu: "l40s",
+    gpu_count: 1,
+    vram_gb: 48,
+    vcpu: 16,
+    memory_gb: 64,
+    disk_gb: 200,
+    region: "us-east",
+    host_id: `h${n}`,
+    hourly_usd: 1,
+    availability: "medium",
+    spot: false,
+    ...p,
+  };
+}
+
+function select(offers: Offer[], spec: Spec, providers = ["sim", "runpod"]) {
+  const token = spec.gpu ? parseGpuToken(spec.gpu) : null;
+  return selectOffer(offers, constraintsOf(spec, token, providers));
+}
+
+describe("selectOffer", () => {
+  it("takes the cheapest offer that meets every constraint", () => {
+    const cheap = offer({ hourly_usd: 0.8, region: "eu-west" });
+    const fits = offer({ hourly_usd: 1.0 });
+    const pricier = offer({ hourly_usd: 1.3 });
+    const r = select([pricier, cheap, fits], { gpu: "l40s:1", regions: ["us-east"] });
+    expect(r.ok && r.chosen.id).toBe(fits.id);
+    expect(r.ok && r.fallbacks.map((o) => o.id)).toEqual([pricier.id]);
+  });
+
+  it("prefers better availability within 5% of the cheapest, and not beyond", () => {
+    const cheapest = offer({ hourly_usd: 1.0, availability: "low" });
+    const within = offer({ hourly_usd: 1.05, availability: "high" });
+    const beyond = offer({ hourly_usd: 1.051, availability: "high" });
+    expect(select([cheapest, within], { gpu: "l40s" })).toMatchObject({ ok: true, chosen: { id: within.id } });
+    expect(select([cheapest, beyond], { gpu: "l40s" })).toMatchObject({ ok: true, chosen: { id: cheapest.id } });
+  });
+
+  it("ranks up to three fallbacks, one per host, none on the chosen host", () => {
+    const a = offer({ hourly_usd: 1, host_id: "A" });
+    const a2 = offer({ hourly_usd: 1.01, host_id: "A" });
+    const b = offer({ hourly_usd: 1.2, host_id: "B" });
+    const b2 = offer({ hourly_usd: 1.21, host_id: "B" });
+    const c = offer({ hourly_usd: 1.5, host_id: "C" });
+    const d = offer({ hourly_usd: 1.7, host_id: "D" });
+    const e = offer({ hourly_usd: 1.9, host_id: "E" });
+    const r = select([e, d, c, b2, b, a2, a], { gpu: "l40s" });
+    if (!r.ok) throw new Error("expected a selection");
+    expect(r.chosen.id).toBe(a.id);
+    expect(r.fallbacks.map((o) => o.host_id)).toEqual(["B", "C", "D"]);
+    expect(r.fallbacks).toHaveLength(MAX_FALLBACKS);
+    expect(r.candidates).toBe(7);
+  });
+
+  it("never chooses an excluded provider or host", () => {
+    const cheapRunpod = offer({ provider: "runpod", hourly_usd: 0.5 });
+    const cheapHost = offer({ host_id: "bad", hourly_usd: 0.6 });
+    const ok = offer({ hourly_usd: 2 });
+    const r = select([cheapRunpod, cheapHost, ok], { gpu: "l40s", exclude_providers: ["RunPod"], exclude_hosts: ["bad"] });
+    expect(r).toMatchObject({ ok: true, chosen: { id: ok.id }, fallbacks: [] });
+  });
+
+  it("keeps to a lane pin's provider", () => {
+    const sim = offer({ provider: "sim", hourly_usd: 2 });
+    const runpod = offer({ provider: "runpod", hourly_usd: 1 });
+    expect(select([sim, runpod], { gpu: "l40s-sim:1" })).toMatchObject({ ok: true, chosen: { id: sim.id } });
+  });
+
+  it("matches the GPU count exactly and minimums as minimums", () => {
+    const one = offer({ gpu_count: 1, hourly_usd: 1 });
+    const two = offer({ gpu_count: 2, hourly_usd: 2 });
+    const four = offer({ gpu_count: 4, hourly_usd: 4, memory_gb: 512 });
+    expect(select([one, two, four], { gpu: "l40s:2" })).toMatchObject({ ok: true, chosen: { id: two.id } });
+    expect(select([one, two, four], { min_gpus: 3 })).toMatchObject({ ok: true, chosen: { id: four.id } });
+    expect(select([one, two, four], { gpu: "l40s:4", min_memory_gb: 256 })).toMatchObject({ ok: true, chosen: { id: four.id } });
+  });
+
+  it("keeps spot and on-demand apart; on-demand unless spot is asked for", () => {
+    const spot = offer({ spot: true, hourly_usd: 0.4 });
+    const onDemand = offer({ hourly_usd: 1 });
+    expect(select([spot, onDemand], { gpu: "l40s" })).toMatchObject({ ok: true, chosen: { id: onDemand.id } });
+    expect(select([spot, onDemand], { gpu: "l40s", spot: true })).toMatchObject({ ok: true, chosen: { id: spot.id } });
+  });
+
+  it("chooses CPU-only machines for a cpu spec, never a GPU one", () => {
+    const gpu = offer({ hourly_usd: 0.1, vcpu: 64 });
+    const cpu = offer({ gpu: "cpu", gpu_count: 0, vram_gb: 0, vcpu: 8, hourly_usd: 0.2 });
+    const small = offer({ gpu: "cpu", gpu_count: 0, vram_gb: 0, vcpu: 2, hourly_usd: 0.05 });
+    expect(select([gpu, cpu, small], { cpu: 4 })).toMatchObject({ ok: true, chosen: { id: cpu.id } });
+  });
+
+  it("selects by VRAM across classes", () => {
+    const l4 = offer({ gpu: "l4", vram_gb: 24, hourly_usd: 0.5 });
+    const h100 = offer({ gpu: "h100", vram_gb: 80, hourly_usd: 3 });
+    expect(select([l4, h100], { min_vram_gb: 48 })).toMatchObject({ ok: true, chosen: { id: h100.id } });
+  });
+
+  it.each([
+    [{ gpu: "h100:1" }, "gpu"],
+    [{ gpu: "l40s:8" }, "gpu"],
+    [{ gpu: "l40s", regions: ["mars"] }, "regions"],
+    [{ gpu: "l40s", providers: ["vast"] }, "providers"],
+    [{ gpu: "l40s", exclude_providers: ["sim"] }, "exclude_providers"],
+    [{ gpu: "l40s", spot: true }, "spot"],
+    [{ gpu: "l40s", min_cpu: 64 }, "min_cpu"],
+    [{ gpu: "l40s", min_disk_gb: 10_000 }, "min_disk_gb"],
+    [{ gpu: "l40s", exclude_hosts: ["only-host"] }, "exclude_hosts"],
+    [{ gpu: "l40s", max_hourly_usd: 0.5 }, "max_hourly_usd"],
+    [{ gpu: "l40s-runpod" }, "gpu"],
+  ] as Array<[Spec, string]>)("names %j's last constraint: %s", (spec, constraint) => {
+    const offers = [offer({ host_id: "only-host", hourly_usd: 1 })];
+    const r = select(offers, spec, ["sim"]);
+    expect(r).toMatchObject({ ok: false, constraint });
+  });
+
+  it("never chooses a provider the installation has not configured", () => {
+    const runpod = offer({ provider: "runpod", hourly_usd: 0.5 });
+    expect(select([runpod], { gpu: "l40s" }, ["sim"])).toMatchObject({ ok: false, constraint: "providers_configured" });
+  });
+
+  it("says nothing fits an empty catalog", () => {
+    expect(select([], { gpu: "l40s" })).toMatchObject({ ok: false, candidates_before: 0 });
+  });
+});
