@@ -74,7 +74,7 @@ describe("SpecSchema", () => {
     [{ regions: "us-east" }, "regions not a list"],
     [{ spot: "yes" }, "spot not a boolean"],
     [{ gpu: "" }, "empty gpu"],
-  ])("refuses %j (%s)", (spec) => {
+  ] as Array<[unknown, string]>)("refuses %j (%s)", (spec) => {
     expect(SpecSchema.safeParse(spec).success).toBe(false);
   });
 
