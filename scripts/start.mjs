@@ -20,9 +20,11 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const port = Number(process.env.PORT ?? 8787);
-const stateDir = path.resolve(root, process.env.LESSOR_STATE_DIR ?? ".wrangler/state");
-const cronIntervalS = Number(process.env.LESSOR_CRON_INTERVAL_S ?? 60);
+// An empty setting means the default: an empty LESSOR_STATE_DIR would otherwise resolve to the
+// repository's root and put the local database and lessor.env (with the bootstrap token) there.
+const port = Number(process.env.PORT || 8787);
+const stateDir = path.resolve(root, process.env.LESSOR_STATE_DIR || ".wrangler/state");
+const cronIntervalS = Number(process.env.LESSOR_CRON_INTERVAL_S || 60);
 const CRON = "* * * * *";
 const wrangler = path.join(root, "node_modules", ".bin", "wrangler");
 const devVarsPath = path.join(root, ".dev.vars");

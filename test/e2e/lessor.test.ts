@@ -1,0 +1,276 @@
+/**
+ * End to end: `npm start`'s own script (scripts/start.mjs) started once for this file, spoken to
+ * over real HTTP: health and the seeded catalog, the README's walkthrough run as written, the
+ * OpenAPI document checked by an independent parser, and the error envelope on bad input.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { compileErrors, validate } from "@readme/openapi-parser";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bootstrapTokenFromDevVars, removeStateDir, repoRoot, runningServers, startServer, stopServer, type Server } from "./server";
+
+let server: Server;
+let bootstrapToken: string;
+
+beforeAll(async () => {
+  const t0 = Date.now();
+  server = await startServer();
+  bootstrapToken = bootstrapTokenFromDevVars();
+  console.log(`e2e: lessor serving on ${server.base} after ${Date.now() - t0} ms (start.mjs pid ${server.pid}, wrangler pgid ${server.wranglerPgid})`);
+});
+
+afterAll(async () => {
+  if (!server) {
+    // beforeAll failed or timed out: stop whatever it left starting.
+    for (const s of runningServers()) {
+      await stopServer(s);
+      removeStateDir(s);
+    }
+    return;
+  }
+  const t0 = Date.now();
+  const { exit, leftovers } = await stopServer(server);
+  console.log(`e2e: lessor stopped in ${Date.now() - t0} ms`);
+  try {
+    if (existsSync("/proc")) expect(server.wranglerPgid, "could not find the wrangler dev process start.mjs started").not.toBeNull();
+    // start.mjs exits 0 on SIGTERM (not after the fallback SIGKILL)...
+    expect(exit, `node scripts/start.mjs did not exit cleanly on SIGTERM:\n${server.log()}`).toEqual({ code: 0, signal: null });
+    // ...having stopped wrangler dev and workerd with it...
+    expect(leftovers, `processes of wrangler dev's group still alive after SIGTERM:\n${server.log()}`).toEqual([]);
+    // ...and nothing answers on the port any more.
+    const answered = await fetch(`${server.base}/v1/healthz`, { signal: AbortSignal.timeout(2_000) }).then(
+      () => true,
+      () => false,
+    );
+    expect(answered, `${server.base} still answers after SIGTERM`).toBe(false);
+  } finally {
+    removeStateDir(server);
+  }
+});
+
+/** Dumps start.mjs's output when an assertion in `fn` fails. */
+async function withLog<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    console.error(`--- output of node scripts/start.mjs (${server.logFile}) ---\n${server.log()}`);
+    throw e;
+  }
+}
+
+async function api(method: string, route: string, key: string, body?: unknown) {
+  const res = await fetch(`${server.base}${route}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  let json: any;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new Error(`${method} ${route} answered ${res.status} with a body that is not JSON: ${text.slice(0, 500)}`);
+  }
+  return { status: res.status, headers: res.headers, json };
+}
+
+async function createOrg(name: string): Promise<string> {
+  const res = await api("POST", "/v1/orgs", bootstrapToken, { name });
+  expect(res.status, JSON.stringify(res.json)).toBe(201);
+  expect(res.json.key.secret).toMatch(/^lsr_[0-9A-Za-z]{43}$/);
+  return res.json.key.secret as string;
+}
+
+interface Offer {
+  id: string;
+  gpu: string;
+  region: string;
+}
+
+async function allOffers(key: string): Promise<Offer[]> {
+  const offers: Offer[] = [];
+  let cursor: string | null = null;
+  for (let page = 0; page < 100; page++) {
+    const q = new URLSearchParams({ limit: "200" });
+    if (cursor) q.set("cursor", cursor);
+    const res = await api("GET", `/v1/catalog/offers?${q}`, key);
+    expect(res.status, JSON.stringify(res.json)).toBe(200);
+    expect(res.json.data.length).toBeLessThanOrEqual(200);
+    offers.push(...res.json.data);
+    cursor = res.json.next_cursor;
+    if (!cursor) return offers;
+  }
+  throw new Error("more than 100 pages of offers: the cursor does not advance");
+}
+
+describe("lessor started by `node scripts/start.mjs`", () => {
+  it("answers /v1/healthz and serves the offers the cron ticker seeded", () =>
+    withLog(async () => {
+      const health = await fetch(`${server.base}/v1/healthz`);
+      expect(health.status).toBe(200);
+      expect(await health.json()).toMatchObject({ ok: true });
+
+      const key = await createOrg("e2e-catalog");
+
+      // The first tick runs when the server starts; its refresh may still be finishing.
+      let offers: Offer[] = [];
+      const deadline = Date.now() + 30_000;
+      while ((offers = await allOffers(key)).length < 200 && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      expect(offers.length).toBeGreaterThanOrEqual(200);
+      expect(new Set(offers.map((o) => o.id)).size, "paging returned an offer twice").toBe(offers.length);
+      expect(new Set(offers.map((o) => o.region)).size).toBeGreaterThanOrEqual(5);
+
+      const gpus = await api("GET", "/v1/catalog/gpus", key);
+      expect(gpus.status).toBe(200);
+      const classes = gpus.json.data as Array<{ name: string; vram_gb: number; offers: number }>;
+      expect(classes.length).toBeGreaterThan(0);
+      for (const c of classes) {
+        expect(c.name).toMatch(/^[a-z0-9-]+$/);
+        expect(c.vram_gb, c.name).toBeGreaterThan(0);
+        // The simulated cloud serves every class.
+        expect(c.offers, `${c.name} has no offers`).toBeGreaterThan(0);
+      }
+      // Every offer's GPU is a listed class (or a CPU machine).
+      const names = new Set(classes.map((c) => c.name));
+      expect(offers.filter((o) => o.gpu !== "cpu" && !names.has(o.gpu))).toEqual([]);
+    }));
+
+  it("runs the README walkthrough exactly as written", async (ctx) => {
+    const missing = ["bash", "curl", "jq"].filter((tool) => spawnSync("sh", ["-c", `command -v ${tool}`]).status !== 0);
+    if (missing.length > 0) {
+      console.warn(`e2e: skipping the README walkthrough: ${missing.join(", ")} not installed`);
+      ctx.skip();
+    }
+
+    const readme = readFileSync(path.join(repoRoot, "README.md"), "utf8");
+    const section = /^## Walkthrough\n([\s\S]*?)(?=^## |(?![\s\S]))/m.exec(readme)?.[1];
+    expect(section, 'README.md has no "## Walkthrough" section').toBeDefined();
+    const blocks = [...section!.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
+    expect(blocks.length).toBeGreaterThan(0);
+    const written = blocks.join("\n");
+    expect(written, "the walkthrough should talk to http://127.0.0.1:8787").toContain("http://127.0.0.1:8787");
+    const script = `set -euo pipefail\n${written.replaceAll("http://127.0.0.1:8787", server.base)}`;
+
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    delete env.LESSOR_BOOTSTRAP_TOKEN;
+    const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+      const bash = spawn("bash", ["-c", script], { cwd: repoRoot, env, stdio: ["ignore", "pipe", "pipe"] });
+      let stdout = "";
+      let stderr = "";
+      bash.stdout.on("data", (d) => (stdout += d));
+      bash.stderr.on("data", (d) => (stderr += d));
+      bash.on("error", reject);
+      bash.on("close", (code) => resolve({ code, stdout, stderr }));
+    });
+    const context = `script:\n${script}\n--- stdout ---\n${result.stdout}\n--- stderr ---\n${result.stderr}`;
+    expect(result.code, context).toBe(0);
+    expect(result.stdout, context).toContain("lsr_");
+    expect(result.stdout, context).toContain('"l40s"');
+    expect(result.stdout, context).toMatch(/"sim:[^"]+"/);
+    expect(result.stdout, context).toMatch(/"qt_[0-9a-z]+"/);
+    expect(result.stdout, context).toContain('"no_capacity"');
+  });
+
+  it("describes itself with a valid OpenAPI 3.1 document", () =>
+    withLog(async () => {
+      const res = await fetch(`${server.base}/v1/openapi.json`);
+      expect(res.status).toBe(200);
+      const doc = (await res.json()) as any;
+      expect(doc.openapi).toMatch(/^3\.1\./);
+
+      // The parser may rewrite what it is given; hand it a copy.
+      const result = await validate(structuredClone(doc));
+      expect(result.valid, result.valid ? "" : compileErrors(result)).toBe(true);
+
+      const paths = Object.keys(doc.paths ?? {});
+      for (const p of [
+        "/v1/healthz",
+        "/v1/orgs",
+        "/v1/org",
+        "/v1/keys",
+        "/v1/keys/{id}",
+        "/v1/auth/issuers",
+        "/v1/auth/issuers/{id}",
+        "/v1/catalog/gpus",
+        "/v1/catalog/offers",
+        "/v1/quotes",
+        "/v1/quotes/{id}",
+      ]) {
+        expect(paths, `the document does not describe ${p}`).toContain(p);
+      }
+
+      const schemes = Object.entries((doc.components?.securitySchemes ?? {}) as Record<string, any>);
+      const bearer = schemes.filter(([, s]) => s.type === "http" && String(s.scheme).toLowerCase() === "bearer");
+      expect(bearer.length, "no http bearer security scheme").toBeGreaterThan(0);
+      const bearerNames = new Set(bearer.map(([name]) => name));
+
+      // Every operation but the two public ones says it takes the bearer credential.
+      const methods = ["get", "put", "post", "delete", "patch", "head", "options", "trace"];
+      const unsecured: string[] = [];
+      for (const [p, item] of Object.entries(doc.paths as Record<string, any>)) {
+        if (p === "/v1/healthz" || p === "/v1/openapi.json") continue;
+        for (const m of methods) {
+          const op = item[m];
+          if (!op) continue;
+          const security = (op.security ?? doc.security ?? []) as Array<Record<string, unknown>>;
+          if (!security.some((req) => Object.keys(req).some((name) => bearerNames.has(name)))) unsecured.push(`${m.toUpperCase()} ${p}`);
+        }
+      }
+      expect(unsecured, "operations without the bearer security requirement").toEqual([]);
+    }));
+
+  it("keeps the error envelope for malformed JSON and oversized bodies", () =>
+    withLog(async () => {
+      const key = await createOrg("e2e-errors");
+      // `code: null`: any non-empty code.
+      const expectEnvelope = async (res: Response, status: number, code: string | null) => {
+        const text = await res.text();
+        expect(res.status, text).toBe(status);
+        expect(res.headers.get("content-type") ?? "").toMatch(/^application\/json/);
+        const body = JSON.parse(text);
+        expect(body).toEqual({
+          error: { code: code ?? expect.stringMatching(/^[a-z_]+$/), message: expect.any(String), details: expect.anything() },
+          request_id: expect.stringMatching(/^req_/),
+        });
+        expect(typeof body.error.details).toBe("object");
+        expect(body.error.message.length).toBeGreaterThan(0);
+        expect(res.headers.get("x-request-id")).toBe(body.request_id);
+        return body;
+      };
+
+      const malformed = await fetch(`${server.base}/v1/quotes`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: '{"spec": {"gpu": "l40s:1"',
+      });
+      await expectEnvelope(malformed, 400, null);
+
+      // 2 MiB of otherwise valid JSON, with a Content-Length...
+      const big = JSON.stringify({ spec: { gpu: "l40s:1" }, pad: "x".repeat(2 * 1024 * 1024) });
+      const sized = await fetch(`${server.base}/v1/quotes`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: big,
+      });
+      await expectEnvelope(sized, 413, "payload_too_large");
+
+      // ...and streamed without one (chunked).
+      const bytes = new TextEncoder().encode(big);
+      const stream = new ReadableStream<Uint8Array>({
+        start(controller) {
+          for (let i = 0; i < bytes.length; i += 64 * 1024) controller.enqueue(bytes.subarray(i, i + 64 * 1024));
+          controller.close();
+        },
+      });
+      const chunked = await fetch(`${server.base}/v1/quotes`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: stream,
+        duplex: "half",
+      } as RequestInit);
+      await expectEnvelope(chunked, 413, "payload_too_large");
+    }));
+});
