@@ -25,6 +25,9 @@ export default defineConfig(async () => {
                 bindings: {
                   TEST_MIGRATIONS: migrations,
                   LESSOR_BOOTSTRAP_TOKEN: "test-bootstrap-token",
+                  // Orphans are stopped 1 s after first seen and destroyed 2 s after stopping.
+                  LESSOR_ORPHAN_GRACE_S: "1",
+                  LESSOR_ORPHAN_STOPPED_TTL_S: "2",
                 },
               },
             }),
@@ -32,6 +35,8 @@ export default defineConfig(async () => {
           test: {
             name: "workers",
             include: ["test/integration/**/*.test.ts"],
+            // Lease tests wait for real alarms and the sim's real boot delays.
+            testTimeout: 60_000,
             setupFiles: ["./test/integration/apply-migrations.ts"],
           },
         },

@@ -14,6 +14,7 @@ import { authenticate } from "./middleware";
 import { catalogRoutes } from "./v1/catalog";
 import { issuerRoutes } from "./v1/issuers";
 import { keyRoutes } from "./v1/keys";
+import { leaseRoutes } from "./v1/leases";
 import { bootstrapRoutes, orgRoutes } from "./v1/orgs";
 import { quoteRoutes } from "./v1/quotes";
 import type { Context } from "hono";
@@ -113,5 +114,6 @@ export function createApp() {
   app.route("/v1", issuerRoutes);
   app.route("/v1", catalogRoutes);
   app.route("/v1", quoteRoutes);
+  app.route("/v1", leaseRoutes);
   return app;
 }

@@ -15,6 +15,12 @@ export interface Env {
   LESSOR_RATE_LIMIT_PER_MINUTE?: string;
   LESSOR_INSTALLATION_ID?: string;
   LESSOR_SIM_OFFERS?: string;
+  /** Development only: "1" keeps lease objects from setting alarms, so only the cron backstop reaps. */
+  LESSOR_DEV_DISABLE_ALARMS?: string;
+  /** Seconds a labelled machine without a live lease may live before it is stopped (default 300). */
+  LESSOR_ORPHAN_GRACE_S?: string;
+  /** Seconds a stopped orphan is kept before it is destroyed (default 86400). */
+  LESSOR_ORPHAN_STOPPED_TTL_S?: string;
 }
 
 export function intSetting(value: string | undefined, fallback: number): number {

@@ -14,6 +14,7 @@ export const OfferSchema = z
   .object({
     id: z.string(),
     provider: z.string(),
+    provider_offer_id: z.string().describe("the provider's own id for the offer"),
     gpu: z.string().describe("GPU class, or `cpu` for a machine without GPUs"),
     gpu_count: z.number().int(),
     vram_gb: z.number().describe("memory of one GPU"),

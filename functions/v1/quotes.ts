@@ -4,7 +4,7 @@ import { createQuote, getQuote, QuoteRequestSchema } from "../../src/catalog/quo
 import { SpecSchema } from "../../src/catalog/spec";
 import { database } from "../../src/db";
 import { notFound } from "../../src/errors";
-import { LEASE_KINDS } from "../../src/lease/policy-defaults";
+import { LEASE_KINDS } from "../../src/lease/policy";
 import { configuredProviderNames } from "../../src/providers/registry";
 import { BEARER, COMMON_ERRORS, IdParam, jsonBody, jsonResponse, router } from "../context";
 import { requireScope } from "../middleware";

@@ -148,6 +148,7 @@ export function renderOffer(o: Offer) {
   return {
     id: o.id,
     provider: o.provider,
+    provider_offer_id: o.provider_offer_id,
     gpu: o.gpu,
     gpu_count: o.gpu_count,
     vram_gb: o.vram_gb,

@@ -4,60 +4,40 @@
  */
 import { z } from "@hono/zod-openapi";
 import type { Db } from "../db";
-import { formatDuration, parseDuration } from "../duration";
-import { ApiError, badRequest } from "../errors";
+import { formatDuration } from "../duration";
+import { ApiError } from "../errors";
 import { newId } from "../ids";
-import { cappedDurationMs, hardCaps, LEASE_KINDS } from "../lease/policy-defaults";
+import { cappedDurationMs, LEASE_KINDS, PolicyInputSchema, resolvePolicy } from "../lease/policy";
 import { candidateOffers, renderOffer } from "./offers-repo";
 import { constraintsOf, selectOffer } from "./selector";
-import { assertSpecAsksForSomething, parseGpuToken, SpecSchema } from "./spec";
+import { assertSpecAsksForSomething, parseGpuToken, SpecSchema, type Spec } from "./spec";
 
 /** How long a quote may be used to lease (DESIGN.md: at most five minutes). */
 export const QUOTE_TTL_MS = 5 * 60_000;
-
-export const DurationSchema = z
-  .string()
-  .max(16)
-  .describe("a duration: `90s`, `15m`, `2h`, `1d`")
-  .openapi({ example: "2h" });
 
 export const QuoteRequestSchema = z
   .strictObject({
     spec: SpecSchema,
     kind: z.enum(LEASE_KINDS).default("scratch").optional(),
-    policy: z
-      .strictObject({
-        ttl: DurationSchema.nullable().optional(),
-        max_lifetime: DurationSchema.nullable().optional(),
-      })
-      .optional(),
+    policy: PolicyInputSchema.optional(),
   })
   .openapi("QuoteRequest");
 
 export type QuoteRequest = z.infer<typeof QuoteRequestSchema>;
 
-function duration(field: string, text: string | null | undefined): number | null | undefined {
-  if (text === undefined || text === null) return text;
-  const ms = parseDuration(text);
-  if (ms === null) {
-    throw badRequest("invalid_duration", `${field}: "${text}" is not a duration; write 90s, 15m, 2h or 1d`, { field });
-  }
-  return ms;
-}
-
 const usd = (x: number) => Math.round(x * 10_000) / 10_000;
 
-export async function createQuote(db: Db, orgId: string, req: QuoteRequest, providers: readonly string[], now: number) {
-  const { spec } = req;
+/** The chosen offer and its ranked fallbacks for a spec, or 409 `no_capacity` naming why not. */
+export async function chooseOffers(db: Db, spec: Spec, providers: readonly string[]) {
   assertSpecAsksForSomething(spec);
   const token = spec.gpu !== undefined ? parseGpuToken(spec.gpu) : null;
-  const kind = req.kind ?? "scratch";
-  const caps = hardCaps(kind, {
-    ttl: duration("policy.ttl", req.policy?.ttl),
-    max_lifetime: duration("policy.max_lifetime", req.policy?.max_lifetime),
-  });
-
-  const narrowing = token ? token.gpu : spec.cpu !== undefined ? "cpu" : spec.min_vram_gb !== undefined || spec.min_gpus !== undefined ? "any-gpu" : null;
+  const narrowing = token
+    ? token.gpu
+    : spec.cpu !== undefined
+      ? "cpu"
+      : spec.min_vram_gb !== undefined || spec.min_gpus !== undefined
+        ? "any-gpu"
+        : null;
   const offers = await candidateOffers(db, narrowing);
   const selection = selectOffer(offers, constraintsOf(spec, token, providers));
   if (!selection.ok) {
@@ -66,6 +46,14 @@ export async function createQuote(db: Db, orgId: string, req: QuoteRequest, prov
       candidates_before: selection.candidates_before,
     });
   }
+  return selection;
+}
+
+export async function createQuote(db: Db, orgId: string, req: QuoteRequest, providers: readonly string[], now: number) {
+  const { spec } = req;
+  const kind = req.kind ?? "scratch";
+  const caps = resolvePolicy(kind, req.policy);
+  const selection = await chooseOffers(db, spec, providers);
   const capped = cappedDurationMs(caps);
   const hourly = selection.chosen.hourly_usd;
   const quote = {

@@ -53,7 +53,50 @@ export interface QuotesTable {
   expires_at: number;
 }
 
+export interface LeasesTable {
+  id: string;
+  org_id: string;
+  kind: "deployment" | "scratch" | "job";
+  state: string;
+  provider: string;
+  machine_id: string | null;
+  release_reason: string | null;
+  next_deadline: number | null;
+  created_at: number;
+  updated_at: number;
+  version: number;
+  body: string;
+}
+
+export interface IdempotencyTable {
+  org_id: string;
+  route: string;
+  key: string;
+  body_hash: string;
+  status: number | null;
+  response: string | null;
+  created_at: number;
+}
+
+export interface OrphansTable {
+  provider: string;
+  machine_id: string;
+  label: string;
+  first_seen_at: number;
+  stopped_at: number | null;
+}
+
+export interface SweepLocksTable {
+  name: string;
+  holder: string;
+  until: number;
+}
+
 export interface Database {
+  leases: LeasesTable;
+  idempotency: IdempotencyTable;
+  orphans: OrphansTable;
+  sweep_locks: SweepLocksTable;
   orgs: OrgsTable;
   api_keys: ApiKeysTable;
   issuers: IssuersTable;

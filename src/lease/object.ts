@@ -1,9 +1,586 @@
 /**
- * The Lease Durable Object: one per lease, the lease's only writer, holding its state machine and
- * one alarm at its nearest deadline (DESIGN.md "Shape"). Declared here so that the binding and its
- * SQLite storage exist from the first deployment; the state machine lands with leases.
+ * The Lease Durable Object: one per lease, the lease's only writer (DESIGN.md "Shape").
+ *
+ * - Its SQLite storage holds the lease (state column CHECK-constrained, schema versioned) and its
+ *   append-only events. Every change is written in one storage transaction, then written through
+ *   to the D1 index; a failed index write is retried on the next alarm until the index matches.
+ * - It keeps exactly one alarm, at the nearest deadline `decide()` returns, recomputed after every
+ *   change and rescheduled in `finally` when a run fails (STYLE.md rule 7).
+ * - It acts level-triggered: each run reads the machine back from the provider, asks `decide()`,
+ *   and carries out one action at a time. A create whose outcome is unknown is never retried
+ *   blindly: the next run lists the provider by the lease's label first (guarantee 2), and every
+ *   provision and release lists by label, so a lease never keeps two machines (guarantee 1).
  */
 import { DurableObject } from "cloudflare:workers";
+import type { Offer } from "../catalog/offer";
+import type { Spec } from "../catalog/spec";
+import { database } from "../db";
 import type { Env } from "../env";
+import { ProviderError, type Machine, type Provider } from "../providers/contract";
+import { providerByName } from "../providers/registry";
+import { decide, guardOf, hardCapDeadlines, type Decision } from "./decide";
+import { writeLeaseIndex } from "./index-repo";
+import { leasePrefix, machineLabel } from "./label";
+import type { LeaseKind, Policy } from "./policy";
+import { LEASE_STATES, type LeaseRecord, type LeaseState, type Observation, type Reason } from "./state";
+import { renderLease, type LeaseView } from "./view";
 
-export class LeaseObject extends DurableObject<Env> {}
+const SCHEMA_VERSION = 1;
+/** At most this many actions in one run; the alarm picks up the rest. */
+const MAX_STEPS = 12;
+/** A failed index write is retried this soon. */
+const INDEX_RETRY_MS = 1_000;
+const BACKOFF_BASE_MS = 1_000;
+const BACKOFF_MAX_MS = 60_000;
+
+export interface LeaseInit {
+  id: string;
+  org_id: string;
+  kind: LeaseKind;
+  policy: Policy;
+  spec: Spec | null;
+  quote_id: string | null;
+  offers: Offer[];
+  image: string | null;
+  cmd: string | null;
+  warnings: string[];
+  now: number;
+}
+
+export interface LeaseEvent {
+  seq: number;
+  at: string;
+  type: string;
+  from: LeaseState | null;
+  to: LeaseState | null;
+  reason: string | null;
+  detail: Record<string, unknown>;
+}
+
+export type UserAction = "end" | "stop" | "start" | "extend" | "lock" | "unlock" | "heartbeat";
+
+export type ActResult =
+  | { ok: true; lease: LeaseView }
+  | { ok: false; status: 404 | 409; code: string; message: string; details: Record<string, unknown> };
+
+type Effect = { event: string; reason?: Reason | null; detail?: Record<string, unknown> };
+
+export class LeaseObject extends DurableObject<Env> {
+  readonly #sql: SqlStorage;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.#sql = ctx.storage.sql;
+    ctx.blockConcurrencyWhile(async () => this.#ensureSchema());
+  }
+
+  #ensureSchema() {
+    this.#sql.exec(`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);
+    const row = this.#sql.exec<{ value: string }>(`SELECT value FROM meta WHERE key = 'schema_version'`).toArray()[0];
+    const version = row ? Number(row.value) : 0;
+    if (version < 1) {
+      const states = LEASE_STATES.map((s) => `'${s}'`).join(", ");
+      this.#sql.exec(`
+        CREATE TABLE lease (
+          id            TEXT PRIMARY KEY,
+          state         TEXT NOT NULL CHECK (state IN (${states})),
+          record        TEXT NOT NULL,
+          version       INTEGER NOT NULL CHECK (version >= 1),
+          index_version INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE TABLE events (
+          seq        INTEGER PRIMARY KEY AUTOINCREMENT,
+          at         INTEGER NOT NULL,
+          type       TEXT NOT NULL,
+          from_state TEXT CHECK (from_state IS NULL OR from_state IN (${states})),
+          to_state   TEXT CHECK (to_state IS NULL OR to_state IN (${states})),
+          reason     TEXT,
+          detail     TEXT NOT NULL DEFAULT '{}'
+        );
+      `);
+    }
+    this.#sql.exec(`INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)`, String(SCHEMA_VERSION));
+  }
+
+  // ---- RPC surface ---------------------------------------------------------------------------
+
+  /** Creates the lease once; a second call (a retried request) answers the lease as it is. */
+  async create(init: LeaseInit): Promise<LeaseView> {
+    const existing = this.#load();
+    if (existing) return renderLease(existing);
+    const offer = init.offers[0]!;
+    const provider = this.#provider(offer.provider);
+    const record: LeaseRecord = {
+      id: init.id,
+      org_id: init.org_id,
+      kind: init.kind,
+      state: "pending",
+      state_since: init.now,
+      policy: init.policy,
+      spec: init.spec,
+      quote_id: init.quote_id,
+      offers: init.offers,
+      offer_index: 0,
+      excluded_hosts: [],
+      attempt: 0,
+      provider: offer.provider,
+      can_stop: provider.capabilities.stop,
+      machine_id: null,
+      label: null,
+      machine_status: null,
+      observed_at: null,
+      hourly_usd: offer.hourly_usd,
+      reconcile_required: false,
+      retry_at: null,
+      created_at: init.now,
+      session_started_at: null,
+      ready_at: null,
+      ttl_deadline: init.policy.ttl === null ? null : init.now + init.policy.ttl,
+      last_activity_at: null,
+      lock_until: null,
+      stopped_at: null,
+      stop_failing_since: null,
+      stop_issued_at: null,
+      release_reason: null,
+      released_at: null,
+      image: init.image,
+      cmd: init.cmd,
+      warnings: init.warnings,
+      version: 0,
+    };
+    this.#sql.exec(`INSERT INTO lease (id, state, record, version) VALUES (?, ?, '{}', 1)`, init.id, "pending");
+    this.#save(record, record, { event: "created", detail: { offer: offer.id, kind: init.kind } }, init.now);
+    await this.#finish(init.now);
+    return renderLease(this.#load()!);
+  }
+
+  /** The lease with its guard, or null when it does not exist for this org (guarantee 8). */
+  view(orgId: string): (LeaseView & { guard: ReturnType<typeof guardOf> }) | null {
+    const l = this.#load();
+    if (!l || l.org_id !== orgId) return null;
+    const now = Date.now();
+    return { ...renderLease(l), guard: guardOf(l, { machine: undefined }, now) };
+  }
+
+  events(orgId: string): LeaseEvent[] | null {
+    const l = this.#load();
+    if (!l || l.org_id !== orgId) return null;
+    return this.#sql
+      .exec<{ seq: number; at: number; type: string; from_state: string | null; to_state: string | null; reason: string | null; detail: string }>(
+        `SELECT seq, at, type, from_state, to_state, reason, detail FROM events ORDER BY seq`,
+      )
+      .toArray()
+      .map((e) => ({
+        seq: e.seq,
+        at: new Date(e.at).toISOString(),
+        type: e.type,
+        from: e.from_state as LeaseState | null,
+        to: e.to_state as LeaseState | null,
+        reason: e.reason,
+        detail: JSON.parse(e.detail) as Record<string, unknown>,
+      }));
+  }
+
+  /** A user's action. Not valid in the current state: 409 with the state in details. */
+  async act(orgId: string, action: UserAction, arg: { ms?: number } = {}): Promise<ActResult> {
+    const l = this.#load();
+    if (!l || l.org_id !== orgId) return { ok: false, status: 404, code: "not_found", message: "lease not found", details: {} };
+    const now = Date.now();
+    const invalid = (why: string, extra: Record<string, unknown> = {}): ActResult => ({
+      ok: false,
+      status: 409,
+      code: "invalid_state",
+      message: `cannot ${action} a lease that is ${l.state}${why ? `: ${why}` : ""}`,
+      details: { state: l.state, action, ...extra },
+    });
+    const live = l.state !== "released" && l.state !== "releasing";
+    const next: LeaseRecord = { ...l };
+    let effect: Effect;
+    switch (action) {
+      case "end":
+        if (!live) return { ok: true, lease: renderLease(l) };
+        Object.assign(next, { state: "releasing", state_since: now, release_reason: "user_end" });
+        effect = { event: "release_requested", reason: "user_end" };
+        break;
+      case "stop":
+        if (l.state !== "ready" && l.state !== "booting") return invalid("");
+        if (!l.can_stop) return invalid("this provider cannot stop a machine; end the lease instead", { capability: "stop" });
+        Object.assign(next, { state: "stopping", state_since: now, stop_issued_at: null, stop_failing_since: null, lock_until: null });
+        effect = { event: "stop_requested", reason: "user_stop" };
+        break;
+      case "start":
+        if (l.state !== "stopped") return invalid("");
+        Object.assign(next, { state: "starting", state_since: now });
+        effect = { event: "start_requested", reason: "user_start" };
+        break;
+      case "extend":
+        if (!live) return invalid("");
+        if (l.ttl_deadline === null) return invalid("the lease has no ttl to extend");
+        next.ttl_deadline = l.ttl_deadline + arg.ms!;
+        effect = { event: "extended", detail: { by_ms: arg.ms, ttl_expires_at: new Date(next.ttl_deadline).toISOString() } };
+        break;
+      case "lock": {
+        if (l.state !== "ready" && l.state !== "booting") return invalid("");
+        // A lock never outlives the hard caps.
+        const caps = hardCapDeadlines(l).map((c) => c.at);
+        next.lock_until = Math.min(now + arg.ms!, ...caps);
+        effect = { event: "locked", detail: { until: new Date(next.lock_until).toISOString() } };
+        break;
+      }
+      case "unlock":
+        if (!live) return invalid("");
+        next.lock_until = null;
+        effect = { event: "unlocked" };
+        break;
+      case "heartbeat":
+        if (l.state !== "ready" && l.state !== "booting") return invalid("");
+        next.last_activity_at = now;
+        effect = { event: "heartbeat" };
+        break;
+    }
+    // Heartbeats are frequent: they update the lease but are not written as events.
+    this.#save(l, next, action === "heartbeat" ? null : effect, now);
+    await this.#finish(now);
+    return { ok: true, lease: renderLease(this.#load()!) };
+  }
+
+  /** Runs the policy now: the alarm's body, and what the cron backstop calls. Idempotent. */
+  async tick(): Promise<void> {
+    await this.#run();
+  }
+
+  override async alarm(): Promise<void> {
+    await this.#run();
+  }
+
+  // ---- the run loop ---------------------------------------------------------------------------
+
+  async #run(): Promise<void> {
+    const obs: Observation = { machine: undefined };
+    try {
+      for (let step = 0; step < MAX_STEPS; step++) {
+        const now = Date.now();
+        const l = this.#load();
+        if (!l || l.state === "released") break;
+        const waiting = l.retry_at !== null && l.retry_at > now;
+        if (obs.machine === undefined && l.machine_id !== null && needsObservation(l.state) && !waiting) {
+          await this.#observe(l, obs, now);
+          continue;
+        }
+        const d = decide(l, obs, now);
+        if (d.action === "wait" || d.action === "none") break;
+        if (d.action === "poll") {
+          if (obs.machine !== undefined || waiting) break;
+          await this.#observe(l, obs, now);
+          continue;
+        }
+        await this.#execute(l, d, obs, now);
+        obs.machine = undefined; // what was observed may be stale after an action
+      }
+    } catch (e) {
+      // A failed step has already recorded its backoff; anything else is logged and retried by
+      // the alarm set below, never left to the platform's few alarm retries.
+      if (!(e instanceof StopRun)) {
+        console.error(JSON.stringify({ msg: "lease run failed", error: errorText(e), stack: (e as Error)?.stack }));
+        const l = this.#load();
+        if (l) this.#backoff(l, e, Date.now(), "run_failed");
+      }
+    } finally {
+      await this.#finish(Date.now());
+    }
+  }
+
+  async #observe(l: LeaseRecord, obs: Observation, now: number): Promise<void> {
+    try {
+      const m = await this.#provider(l.provider).getMachine(l.machine_id!);
+      obs.machine = m && m.status !== "terminated" ? m : null;
+      obs.app_ready = obs.machine?.status === "running";
+      const status = obs.machine ? obs.machine.status : "terminated";
+      if (status !== l.machine_status || l.observed_at === null || now - l.observed_at > 5_000) {
+        this.#save(l, { ...l, machine_status: status, observed_at: now, retry_at: null }, null, now);
+      }
+    } catch (e) {
+      this.#backoff(l, e, now, "observe_failed");
+      obs.machine = undefined;
+      throw new StopRun();
+    }
+  }
+
+  async #execute(l: LeaseRecord, d: Decision, obs: Observation, now: number): Promise<void> {
+    const provider = this.#provider(l.provider);
+    try {
+      switch (d.action) {
+        case "provision":
+          return await this.#provision(l, provider, now);
+        case "mark_ready":
+          this.#save(l, { ...l, state: "ready", state_since: now, ready_at: now, last_activity_at: now }, { event: "ready" }, now);
+          return;
+        case "mark_stopped":
+          this.#save(
+            l,
+            { ...l, state: "stopped", state_since: now, stopped_at: l.stopped_at ?? now, stop_failing_since: null, lock_until: null },
+            { event: "stopped", reason: d.reason },
+            now,
+          );
+          return;
+        case "stop":
+          return await this.#stop(l, provider, d.reason, now);
+        case "start": {
+          await provider.startMachine(l.machine_id!);
+          // A new session: max_lifetime, budget and boot graces count from here.
+          this.#save(
+            l,
+            { ...l, state: "booting", state_since: now, session_started_at: now, stopped_at: null, retry_at: null },
+            { event: "starting" },
+            now,
+          );
+          return;
+        }
+        case "replace_host":
+          return await this.#replaceHost(l, provider, d.reason!, obs, now);
+        case "release":
+          return await this.#release(l, provider, d.reason, now);
+      }
+    } catch (e) {
+      if (e instanceof StopRun) throw e;
+      this.#backoff(l, e, now, `${d.action}_failed`);
+      throw new StopRun();
+    }
+  }
+
+  /**
+   * Rents a machine for the current offer. The lease's machines are listed by label first: one
+   * found is adopted (and any extra destroyed) instead of creating another.
+   */
+  async #provision(l: LeaseRecord, provider: Provider, now: number): Promise<void> {
+    if (this.#indexVersion() < 1) throw new ProviderError(l.provider, "unavailable", "lease index not yet written");
+    const alive = (await provider.listMachines(leasePrefix(this.#installation(), l.id))).filter((m) => m.status !== "terminated");
+    if (alive.length > 0) {
+      const keep = alive.find((m) => m.label === l.label) ?? alive.sort((a, b) => b.created_at - a.created_at)[0]!;
+      for (const extra of alive) if (extra.id !== keep.id) await provider.destroyMachine(extra.id);
+      this.#save(
+        l,
+        this.#withMachine(l, keep, now),
+        { event: "machine_adopted", detail: { machine_id: keep.id, label: keep.label, extra_destroyed: alive.length - 1 } },
+        now,
+      );
+      return;
+    }
+    const offer = l.offers[l.offer_index];
+    if (!offer || l.attempt >= l.policy.host_attempts) {
+      return this.#beginRelease(l, l.attempt > 0 && !offer ? "no_capacity" : "host_failed", now, { attempts: l.attempt });
+    }
+    const attempt = l.attempt + 1;
+    const label = machineLabel(this.#installation(), l.id, attempt);
+    // Write ahead: if this run dies inside the create, the next one lists by label first.
+    const before: LeaseRecord = { ...l, state: "provisioning", state_since: l.state === "provisioning" ? l.state_since : now, attempt, label, reconcile_required: true };
+    this.#save(l, before, l.state === "provisioning" ? null : { event: "provisioning", detail: { offer: offer.id, label } }, now);
+    try {
+      const m = await provider.createMachine({ label, offer_id: offer.provider_offer_id, image: l.image ?? undefined, cmd: l.cmd ?? undefined });
+      this.#save(before, this.#withMachine(before, m, now), { event: "machine_created", detail: { machine_id: m.id, label, host: offer.host_id } }, now);
+    } catch (e) {
+      const kind = e instanceof ProviderError ? e.kind : "ambiguous";
+      if (kind === "no_capacity") {
+        // Refused outright: nothing was created. Move to the next offer on another host.
+        const next = { ...before, reconcile_required: false, attempt: before.attempt - 1 };
+        return this.#nextOffer(next, offer.host_id, "no_capacity", now);
+      }
+      if (kind === "rate_limited" || kind === "auth" || kind === "insufficient_funds") {
+        // Definitive refusals: nothing was created.
+        const next = { ...before, reconcile_required: false, attempt: before.attempt - 1 };
+        if (kind !== "rate_limited") return this.#beginRelease(next, "provider_refused", now, { error: kind });
+        this.#save(before, next, null, now);
+        throw e;
+      }
+      // Outcome unknown (timeout, 5xx, dropped connection): reconcile by label next time.
+      this.#save(before, { ...before }, { event: "create_ambiguous", detail: { label, error: String(e instanceof Error ? e.message : e) } }, now);
+      throw e;
+    }
+  }
+
+  #withMachine(l: LeaseRecord, m: Machine, now: number): LeaseRecord {
+    return {
+      ...l,
+      state: "booting",
+      state_since: now,
+      machine_id: m.id,
+      label: m.label,
+      machine_status: m.status,
+      observed_at: now,
+      reconcile_required: false,
+      retry_at: null,
+      session_started_at: l.session_started_at && l.state !== "provisioning" && l.state !== "pending" ? l.session_started_at : now,
+      hourly_usd: m.hourly_usd || l.hourly_usd,
+    };
+  }
+
+  async #nextOffer(l: LeaseRecord, failedHost: string, reason: Reason, now: number): Promise<void> {
+    const excluded = l.excluded_hosts.includes(failedHost) ? l.excluded_hosts : [...l.excluded_hosts, failedHost];
+    let index = l.offer_index + 1;
+    while (index < l.offers.length && excluded.includes(l.offers[index]!.host_id)) index++;
+    const next: LeaseRecord = {
+      ...l,
+      excluded_hosts: excluded,
+      offer_index: index,
+      machine_id: null,
+      machine_status: null,
+      label: null,
+      state: "provisioning",
+      state_since: now,
+      retry_at: null,
+    };
+    if (index >= l.offers.length || l.attempt >= l.policy.host_attempts) {
+      return this.#beginRelease(next, reason === "no_capacity" && l.attempt === 0 ? "no_capacity" : "host_failed", now, {
+        failed_host: failedHost,
+        attempts: l.attempt,
+      });
+    }
+    this.#save(l, next, { event: "host_excluded", reason, detail: { host: failedHost, next_offer: l.offers[index]!.id } }, now);
+  }
+
+  /** Destroys the machine first, confirms it is gone, and only then rents another (guarantee 1). */
+  async #replaceHost(l: LeaseRecord, provider: Provider, reason: Reason, obs: Observation, now: number): Promise<void> {
+    if (l.machine_id !== null && obs.machine !== null) {
+      await provider.destroyMachine(l.machine_id);
+      const after = await provider.getMachine(l.machine_id);
+      if (after && after.status !== "terminated") throw new ProviderError(l.provider, "unavailable", "destroy not yet carried out");
+    }
+    const host = l.offers[l.offer_index]?.host_id ?? "";
+    this.#save(l, { ...l }, { event: "machine_destroyed", reason, detail: { machine_id: l.machine_id, host } }, now);
+    return this.#nextOffer(this.#load()!, host, reason, now);
+  }
+
+  async #stop(l: LeaseRecord, provider: Provider, reason: Reason | null, now: number): Promise<void> {
+    let current = l;
+    if (l.state === "ready") {
+      // An automatic stop: record why before anything is called (guarantee 3).
+      current = { ...l, state: "stopping", state_since: now, stop_issued_at: null, stop_failing_since: null };
+      this.#save(l, current, { event: "stop_requested", reason }, now);
+    }
+    try {
+      await provider.stopMachine(current.machine_id!);
+      this.#save(current, { ...current, stop_issued_at: now, stop_failing_since: null, retry_at: null }, { event: "stop_issued" }, now);
+    } catch (e) {
+      this.#save(current, { ...current, stop_failing_since: current.stop_failing_since ?? now }, null, now);
+      throw e;
+    }
+  }
+
+  #beginRelease(l: LeaseRecord, reason: Reason | null, now: number, detail: Record<string, unknown> = {}) {
+    this.#save(
+      l,
+      { ...l, state: "releasing", state_since: now, release_reason: reason, retry_at: null, lock_until: null },
+      { event: "release_requested", reason, detail },
+      now,
+    );
+  }
+
+  /** Destroys every machine the lease ever labelled, and releases once none is left. */
+  async #release(l: LeaseRecord, provider: Provider, reason: Reason | null, now: number): Promise<void> {
+    if (l.state !== "releasing") {
+      this.#beginRelease(l, reason, now);
+      l = this.#load()!;
+    }
+    const prefix = leasePrefix(this.#installation(), l.id);
+    const alive = (await provider.listMachines(prefix)).filter((m) => m.status !== "terminated");
+    const ids = new Set(alive.map((m) => m.id));
+    if (l.machine_id !== null) ids.add(l.machine_id);
+    for (const id of ids) await provider.destroyMachine(id);
+    const left = (await provider.listMachines(prefix)).filter((m) => m.status !== "terminated");
+    if (left.length > 0) throw new ProviderError(l.provider, "unavailable", `${left.length} machine(s) not yet destroyed`);
+    this.#save(
+      l,
+      { ...l, state: "released", state_since: now, released_at: now, machine_status: l.machine_id ? "terminated" : null, retry_at: null, lock_until: null },
+      { event: "released", reason: l.release_reason, detail: { destroyed: [...ids] } },
+      now,
+    );
+  }
+
+  #backoff(l: LeaseRecord, e: unknown, now: number, event: string) {
+    const current = this.#load() ?? l;
+    const wait =
+      e instanceof ProviderError && e.kind === "rate_limited" && e.retryAfterMs !== null
+        ? e.retryAfterMs
+        : Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.min(6, this.#failures));
+    const jitter = Math.floor(Math.random() * 250);
+    this.#failures++;
+    this.#save(current, { ...current, retry_at: now + wait + jitter }, { event, detail: { error: errorText(e), retry_in_ms: wait + jitter } }, now);
+  }
+
+  /** Consecutive failed steps since the last state change (in memory; drives the backoff). */
+  #failures = 0;
+
+  // ---- storage, index, alarm --------------------------------------------------------------------
+
+  #load(): LeaseRecord | null {
+    const row = this.#sql.exec<{ record: string }>(`SELECT record FROM lease LIMIT 1`).toArray()[0];
+    return row ? (JSON.parse(row.record) as LeaseRecord) : null;
+  }
+
+  #indexVersion(): number {
+    const row = this.#sql.exec<{ index_version: number }>(`SELECT index_version FROM lease LIMIT 1`).toArray()[0];
+    return row?.index_version ?? 0;
+  }
+
+  /** Writes the new record and its event in one storage transaction. */
+  #save(before: LeaseRecord, after: LeaseRecord, effect: Effect | null, now: number) {
+    const record: LeaseRecord = { ...after, version: before.version + 1 };
+    if (after.state !== before.state) this.#failures = 0;
+    this.ctx.storage.transactionSync(() => {
+      this.#sql.exec(`UPDATE lease SET state = ?, record = ?, version = ?`, record.state, JSON.stringify(record), record.version);
+      if (effect) {
+        this.#sql.exec(
+          `INSERT INTO events (at, type, from_state, to_state, reason, detail) VALUES (?, ?, ?, ?, ?, ?)`,
+          now,
+          effect.event,
+          before.version === 0 ? null : before.state,
+          record.state,
+          effect.reason ?? null,
+          JSON.stringify(effect.detail ?? {}),
+        );
+      }
+    });
+  }
+
+  /** Writes through to the D1 index when it is behind, then sets the one alarm. */
+  async #finish(now: number): Promise<void> {
+    const l = this.#load();
+    if (!l) return;
+    const decision = decide(l, { machine: undefined }, now);
+    let next = decision.at;
+    if (decision.action !== "wait" && decision.action !== "none") next = Math.max(now, l.retry_at ?? now);
+    const row = this.#sql.exec<{ version: number; index_version: number }>(`SELECT version, index_version FROM lease`).toArray()[0]!;
+    if (row.index_version < row.version) {
+      try {
+        await writeLeaseIndex(database(this.env.DB), l, next, now);
+        this.#sql.exec(`UPDATE lease SET index_version = ?`, row.version);
+      } catch (e) {
+        console.error(JSON.stringify({ msg: "lease index write failed; will retry", lease: l.id, error: errorText(e) }));
+        next = next === null ? now + INDEX_RETRY_MS : Math.min(next, now + INDEX_RETRY_MS);
+      }
+    }
+    if (this.env.LESSOR_DEV_DISABLE_ALARMS === "1") return;
+    if (next === null) await this.ctx.storage.deleteAlarm();
+    else await this.ctx.storage.setAlarm(next);
+  }
+
+  #provider(name: string): Provider {
+    return providerByName(this.env, name);
+  }
+
+  #installation(): string {
+    return this.env.LESSOR_INSTALLATION_ID ?? "dev";
+  }
+}
+
+/** Ends a run early; the alarm set in `finally` resumes it. */
+class StopRun extends Error {}
+
+function needsObservation(s: LeaseState): boolean {
+  return s === "booting" || s === "ready" || s === "stopping" || s === "stopped" || s === "starting";
+}
+
+function errorText(e: unknown): string {
+  if (e instanceof ProviderError) return `${e.provider} ${e.kind}: ${e.message}`;
+  return e instanceof Error ? e.message : String(e);
+}

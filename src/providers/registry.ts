@@ -18,3 +18,9 @@ export function configuredProviderNames(env: Env): string[] {
 export function configuredProviders(env: Env): Provider[] {
   return configuredProviderNames(env).map((n) => FACTORIES[n]!(env));
 }
+
+/** The adapter for a provider this installation is configured for. */
+export function providerByName(env: Env, name: string): Provider {
+  if (!configuredProviderNames(env).includes(name)) throw new Error(`provider "${name}" is not configured`);
+  return FACTORIES[name]!(env);
+}

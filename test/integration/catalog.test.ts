@@ -1,4 +1,4 @@
-import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
+import { createScheduledController, env } from "cloudflare:test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import worker from "../../functions/index";
 import { GPU_CLASS_NAMES } from "../../src/catalog/gpu-classes";
@@ -8,9 +8,7 @@ import { call, createOrg, expectError, json, type TestOrg } from "./helpers";
 
 async function runCron(at = Date.now()) {
   const controller = createScheduledController({ scheduledTime: at, cron: "* * * * *" });
-  const ctx = createExecutionContext();
-  await worker.scheduled(controller, env, ctx);
-  await waitOnExecutionContext(ctx);
+  await worker.scheduled(controller, env);
 }
 
 async function setSimOffers(offers: number) {

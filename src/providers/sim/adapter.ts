@@ -1,12 +1,61 @@
-/** The adapter for `sim`: the same shape as a real provider's adapter, over the sim's HTTP API. */
+/**
+ * The adapter for `sim`: the same shape as a real provider's adapter, over the sim's HTTP API
+ * (cloud.ts). It keeps the contract's rules (contract.ts): a create is never retried and an
+ * unknown outcome is `ambiguous`; reads and the idempotent actions (stop, start, destroy) are
+ * retried a few times with short, jittered backoff; a machine that is gone is destroyed already.
+ */
 import { classifyGpu, vramOf } from "../../catalog/gpu-classes";
 import type { Offer } from "../../catalog/offer";
 import type { Env } from "../../env";
-import { ProviderError, type OfferListing, type Provider, type ProviderCapabilities } from "../contract";
+import {
+  ProviderError,
+  type CreateMachineInput,
+  type Machine,
+  type MachineStatus,
+  type OfferListing,
+  type Provider,
+  type ProviderCapabilities,
+} from "../contract";
+import type { SimFaults } from "./faults";
+import type { SimBillingRecord, SimLedger, SimMachineJson, SimStatus } from "./machines";
 import type { SimOffer } from "./offers";
 
 /** The one sim cloud of an installation. */
 export const SIM_OBJECT_NAME = "sim";
+const SIM_ORIGIN = "https://sim.internal";
+
+/** Retries after the first attempt, for reads and idempotent actions. */
+export const SIM_RETRIES = 3;
+const BACKOFF_MIN_MS = 50;
+const BACKOFF_MAX_MS = 200;
+/** A Retry-After is honoured up to this long; a longer one is the caller's to wait out. */
+const RETRY_AFTER_CAP_MS = 2000;
+
+const STATUS: Record<SimStatus, MachineStatus> = {
+  PROVISIONING: "provisioning",
+  STARTING: "starting",
+  RUNNING: "running",
+  EXITED: "stopped",
+  TERMINATED: "terminated",
+  ERROR: "error",
+};
+
+export interface SimProviderOptions {
+  /** Retries of reads and idempotent actions (default SIM_RETRIES). */
+  retries?: number;
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+}
+
+interface Answer {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+function simStub(env: Env) {
+  return env.SIM.get(env.SIM.idFromName(SIM_OBJECT_NAME));
+}
 
 export class SimProvider implements Provider {
   readonly name = "sim";
@@ -19,11 +68,21 @@ export class SimProvider implements Provider {
     stop_ends_billing: false,
     spot: true,
   };
+  readonly #retries: number;
+  readonly #sleep: (ms: number) => Promise<void>;
+  readonly #random: () => number;
 
-  constructor(private readonly env: Env) {}
+  constructor(
+    private readonly env: Env,
+    options: SimProviderOptions = {},
+  ) {
+    this.#retries = options.retries ?? SIM_RETRIES;
+    this.#sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.#random = options.random ?? Math.random;
+  }
 
   async listOffers(): Promise<OfferListing> {
-    const body = await this.#call<{ offers: SimOffer[] }>("GET", "/v1/offers");
+    const body = await this.#retrying(() => this.#expect<{ offers: SimOffer[] }>("GET", "/v1/offers"));
     const offers: Offer[] = [];
     let unclassified = 0;
     for (const o of body.offers) {
@@ -32,6 +91,67 @@ export class SimProvider implements Provider {
       else unclassified++;
     }
     return { offers, unclassified };
+  }
+
+  async createMachine(input: CreateMachineInput): Promise<Machine> {
+    const body = { label: input.label, offer_id: input.offer_id, image: input.image ?? null, cmd: input.cmd ?? null };
+    let answer: Answer;
+    try {
+      answer = await this.#send("POST", "/v1/machines", body);
+    } catch (e) {
+      // The request may have reached the cloud: only listing by label can tell (guarantee 2).
+      throw new ProviderError(this.name, "ambiguous", `sim: create ${input.label}: ${errorText(e)}`);
+    }
+    if (answer.status === 201 || answer.status === 200) {
+      if (!isMachineJson(answer.body)) throw new ProviderError(this.name, "ambiguous", `sim: create ${input.label}: unreadable answer`);
+      return this.#machine(answer.body);
+    }
+    // 503 is the sim's "did nothing"; any other 5xx (502, 504, an internal 500) leaves the outcome unknown.
+    if (answer.status >= 500 && answer.status !== 503) {
+      throw new ProviderError(this.name, "ambiguous", `sim: create ${input.label}: ${answer.status}, outcome unknown`);
+    }
+    throw this.#error("POST", "/v1/machines", answer);
+  }
+
+  async getMachine(id: string): Promise<Machine | null> {
+    const answer = await this.#retrying(() => this.#sendRead("GET", machinePath(id)));
+    if (answer.status === 404) return null;
+    if (answer.status !== 200 || !isMachineJson(answer.body)) throw this.#error("GET", machinePath(id), answer);
+    const machine = this.#machine(answer.body);
+    return machine.status === "terminated" ? null : machine;
+  }
+
+  async listMachines(prefix: string): Promise<Machine[]> {
+    const path = `/v1/machines?label_prefix=${encodeURIComponent(prefix)}`;
+    const body = await this.#retrying(() => this.#expect<{ machines: SimMachineJson[] }>("GET", path));
+    return body.machines.map((m) => this.#machine(m)).filter((m) => m.label.startsWith(prefix) && m.status !== "terminated");
+  }
+
+  async stopMachine(id: string): Promise<void> {
+    await this.#act(id, "stop", ["stopped"]);
+  }
+
+  async startMachine(id: string): Promise<void> {
+    // A machine already on its way up is what a start asks for.
+    await this.#act(id, "start", ["provisioning", "starting", "running"]);
+  }
+
+  async destroyMachine(id: string): Promise<void> {
+    const answer = await this.#retrying(() => this.#sendRead("DELETE", machinePath(id)));
+    if (answer.status === 200 || answer.status === 404) return;
+    throw this.#error("DELETE", machinePath(id), answer);
+  }
+
+  /** Stop or start. A 409 is read back: already in a wanted state is success (state is read, never assumed). */
+  async #act(id: string, action: "stop" | "start", wanted: readonly MachineStatus[]): Promise<void> {
+    const path = `${machinePath(id)}/${action}`;
+    const answer = await this.#retrying(() => this.#sendRead("POST", path));
+    if (answer.status === 200) return;
+    if (answer.status !== 409) throw this.#error("POST", path, answer);
+    const machine = await this.getMachine(id);
+    if (machine === null) throw new ProviderError(this.name, "not_found", `sim: cannot ${action} ${id}: machine is gone`);
+    if (wanted.includes(machine.status)) return;
+    throw new ProviderError(this.name, "unavailable", `sim: cannot ${action} ${id}: machine is ${machine.status}`);
   }
 
   #normalize(o: SimOffer): Offer | null {
@@ -54,18 +174,123 @@ export class SimProvider implements Provider {
     return { ...base, gpu, gpu_count: o.num_gpus, vram_gb: vramOf(gpu) };
   }
 
-  async #call<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const stub = this.env.SIM.get(this.env.SIM.idFromName(SIM_OBJECT_NAME));
+  #machine(m: SimMachineJson): Machine {
+    const status = STATUS[m.status];
+    if (!status) throw new ProviderError(this.name, "unavailable", `sim: machine ${m.id} has unknown status ${m.status}`);
+    return {
+      id: m.id,
+      label: m.label,
+      status,
+      offer_id: m.offer_id,
+      host_id: m.host_id,
+      region: m.region,
+      hourly_usd: m.price_per_hour,
+      stopped_hourly_usd: m.disk_price_per_hour,
+      created_at: m.created_at,
+    };
+  }
+
+  /** Runs `attempt` again on `unavailable` or `rate_limited`, at most `#retries` more times. */
+  async #retrying<T>(attempt: () => Promise<T>): Promise<T> {
+    for (let n = 0; ; n++) {
+      try {
+        return await attempt();
+      } catch (e) {
+        if (!(e instanceof ProviderError) || (e.kind !== "unavailable" && e.kind !== "rate_limited") || n >= this.#retries) throw e;
+        const jitter = BACKOFF_MIN_MS + this.#random() * (BACKOFF_MAX_MS - BACKOFF_MIN_MS);
+        const retryAfter = e.kind === "rate_limited" ? Math.min(e.retryAfterMs ?? 0, RETRY_AFTER_CAP_MS) : 0;
+        await this.#sleep(Math.max(jitter, retryAfter));
+      }
+    }
+  }
+
+  /** A call whose every non-2xx answer is an error. */
+  async #expect<T>(method: string, path: string): Promise<T> {
+    const answer = await this.#sendRead(method, path);
+    if (answer.status < 200 || answer.status >= 300) throw this.#error(method, path, answer);
+    return answer.body as T;
+  }
+
+  /** Sends a call that is safe to repeat: a dropped connection or 5xx is `unavailable`, 429 is `rate_limited`. */
+  async #sendRead(method: string, path: string): Promise<Answer> {
+    let answer: Answer;
+    try {
+      answer = await this.#send(method, path);
+    } catch (e) {
+      throw new ProviderError(this.name, "unavailable", `sim: ${method} ${path}: ${errorText(e)}`);
+    }
+    if (answer.status === 429 || answer.status >= 500) throw this.#error(method, path, answer);
+    return answer;
+  }
+
+  async #send(method: string, path: string, body?: unknown): Promise<Answer> {
     const init: RequestInit = { method, headers: { "content-type": "application/json" } };
     if (body !== undefined) init.body = JSON.stringify(body);
-    const res = await stub.fetch(`https://sim.internal${path}`, init);
-    if (res.status === 429) {
-      const retry = Number(res.headers.get("retry-after") ?? "1");
-      throw new ProviderError(this.name, "rate_limited", "sim: rate limited", retry * 1000);
+    const res = await simStub(this.env).fetch(`${SIM_ORIGIN}${path}`, init);
+    const text = await res.text();
+    let parsed: unknown = null;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      parsed = null;
     }
-    if (res.status >= 500) throw new ProviderError(this.name, "unavailable", `sim: ${res.status}`);
-    if (res.status === 404) throw new ProviderError(this.name, "not_found", `sim: ${method} ${path} not found`);
-    if (!res.ok) throw new ProviderError(this.name, "unavailable", `sim: unexpected ${res.status}`);
-    return (await res.json()) as T;
+    return { status: res.status, headers: res.headers, body: parsed };
+  }
+
+  /** The normalized error for a non-success answer (DESIGN.md "Shape": errors are normalized). */
+  #error(method: string, path: string, answer: Answer): ProviderError {
+    const code: string = answer.body?.error?.code ?? "";
+    const message = `sim: ${method} ${path}: ${answer.status}${code ? ` ${code}` : ""}`;
+    if (answer.status === 429) {
+      const seconds = Number(answer.headers.get("retry-after"));
+      return new ProviderError(this.name, "rate_limited", message, (Number.isFinite(seconds) && seconds >= 0 ? seconds : 1) * 1000);
+    }
+    if (answer.status === 401 || answer.status === 403) return new ProviderError(this.name, "auth", message);
+    if (answer.status === 404) return new ProviderError(this.name, "not_found", message);
+    if (answer.status === 409 && code === "no_capacity") return new ProviderError(this.name, "no_capacity", message);
+    return new ProviderError(this.name, "unavailable", message);
   }
 }
+
+function machinePath(id: string): string {
+  return `/v1/machines/${encodeURIComponent(id)}`;
+}
+
+function isMachineJson(body: unknown): body is SimMachineJson {
+  return typeof body === "object" && body !== null && typeof (body as SimMachineJson).id === "string" && typeof (body as SimMachineJson).status === "string";
+}
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/**
+ * The sim's own controls, for tests and benchmarks: faults, the ledger (every machine's life) and
+ * the billing records. Not part of the provider contract; lessor's core never calls it.
+ */
+export function simAdmin(env: Env) {
+  async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const init: RequestInit = { method, headers: { "content-type": "application/json" } };
+    if (body !== undefined) init.body = JSON.stringify(body);
+    const res = await simStub(env).fetch(`${SIM_ORIGIN}${path}`, init);
+    const text = await res.text();
+    if (!res.ok) throw new Error(`sim admin: ${method} ${path}: ${res.status} ${text}`);
+    return JSON.parse(text) as T;
+  }
+  return {
+    getFaults: () => call<SimFaults>("GET", "/v1/faults"),
+    /** Merges `patch` into the faults in force; a `seed` restarts the PRNG. */
+    setFaults: (patch: Partial<SimFaults>) => call<SimFaults>("PUT", "/v1/faults", patch),
+    /** Forgets every machine and restores the default faults (not the market's config). */
+    reset: () => call<{ ok: true }>("POST", "/v1/reset"),
+    getLedger: (labelPrefix = "") => call<SimLedger>("GET", `/v1/ledger?label_prefix=${encodeURIComponent(labelPrefix)}`),
+    getBilling: (range: { from?: number; to?: number } = {}) => {
+      const qs = new URLSearchParams();
+      if (range.from !== undefined) qs.set("from", String(range.from));
+      if (range.to !== undefined) qs.set("to", String(range.to));
+      return call<{ now: number; records: SimBillingRecord[] }>("GET", `/v1/billing?${qs}`);
+    },
+  };
+}
+
+export type SimAdmin = ReturnType<typeof simAdmin>;

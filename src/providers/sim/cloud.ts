@@ -1,38 +1,488 @@
 /**
  * `sim`: a simulated GPU cloud that runs inside the Worker as one Durable Object. It is spoken to
  * over HTTP-shaped requests, exactly as an adapter speaks to a real provider, so the adapter and
- * the core cannot tell it from one. This issue serves its market; machines, billing, webhooks and
- * fault injection join it with leases.
+ * the core cannot tell it from one. It serves a market (offers.ts), rents machines whose status
+ * follows the clock (machines.ts), bills them per closed hour, and breaks on purpose (faults.ts).
+ *
+ * The sim is the cloud, so it reads the clock itself (`Date.now()`); the rules it applies are the
+ * pure functions of machines.ts, which take `now` as an argument. A machine's status is computed
+ * lazily from its stored clock whenever it is observed, and each transition is stored with the
+ * time it really happened, so the ledger is exact however rarely anyone looks.
+ *
+ * Routes (JSON; errors as `{"error": {"code", "message"}}`):
+ *   GET /v1/offers                  the market
+ *   GET|PUT /v1/config              {offers, seed}: the market's size and seed
+ *   GET|PUT /v1/faults              fault rates, delays and the PRNG seed (faults.ts)
+ *   POST /v1/reset                  forget every machine and reset the faults
+ *   POST /v1/machines               {label, offer_id, image?, cmd?} -> 201 machine
+ *   GET /v1/machines?label_prefix=  {machines}: every machine not TERMINATED whose label starts so
+ *   GET /v1/machines/:id            a machine, TERMINATED ones included
+ *   POST /v1/machines/:id/stop      RUNNING -> EXITED; 409 otherwise
+ *   POST /v1/machines/:id/start     EXITED -> STARTING -> RUNNING (or ERROR); 409 otherwise
+ *   DELETE /v1/machines/:id         -> TERMINATED; idempotent
+ *   GET /v1/ledger?label_prefix=    every machine's life, interval by interval
+ *   GET /v1/billing?from=&to=       hourly records for closed windows
+ * Faults apply to the machine routes only; the market, config, faults, ledger and billing always
+ * answer, so a test can read the truth while the API misbehaves.
  */
 import { DurableObject } from "cloudflare:workers";
 import { intSetting, type Env } from "../../env";
+import { mergeFaults, SIM_DEFAULT_FAULTS, type SimFaults } from "./faults";
+import {
+  advance,
+  applyTransitions,
+  created,
+  destroy,
+  diskPrice,
+  hourlyBilling,
+  nextRandom,
+  SIM_STATUSES,
+  start,
+  stop,
+  type Advanced,
+  type SimInterval,
+  type SimLedger,
+  type SimLedgerMachine,
+  type SimMachineClock,
+  type SimMachineJson,
+  type SimStatus,
+  type SimTransition,
+} from "./machines";
 import { generateSimOffers, type SimOffer } from "./offers";
 
 export const SIM_DEFAULT_OFFERS = 400;
 export const SIM_MAX_OFFERS = 200_000;
+const MAX_LABEL = 256;
+const MAX_TEXT = 4096;
 
 interface SimConfig {
   offers: number;
   seed: number;
 }
 
+const STATUS_CHECK = SIM_STATUSES.map((s) => `'${s}'`).join(", ");
+const ALIVE_STATUS_CHECK = SIM_STATUSES.filter((s) => s !== "TERMINATED")
+  .map((s) => `'${s}'`)
+  .join(", ");
+const RATE_COLUMNS = [
+  "api_error_rate",
+  "rate_limit_rate",
+  "ambiguous_create_rate",
+  "boot_failure_rate",
+  "vanish_rate",
+  "no_capacity_rate",
+] as const;
+const INT_COLUMNS = ["provision_delay_ms", "boot_delay_ms", "retry_after_s", "vanish_min_ms", "vanish_max_ms", "seed"] as const;
+
+/**
+ * The object's SQLite schema, one entry per version; `sim_meta.schema_version` says how many have
+ * been applied. Only append: a deployed object applies what it has not yet.
+ */
+const MIGRATIONS: readonly (readonly string[])[] = [
+  [
+    `CREATE TABLE machines (
+      id TEXT PRIMARY KEY,
+      label TEXT NOT NULL,
+      offer_id TEXT NOT NULL,
+      host_id TEXT NOT NULL,
+      region TEXT NOT NULL,
+      gpu_name TEXT NOT NULL,
+      num_gpus INTEGER NOT NULL CHECK (num_gpus >= 0),
+      price_per_hour REAL NOT NULL CHECK (price_per_hour >= 0),
+      disk_price_per_hour REAL NOT NULL CHECK (disk_price_per_hour >= 0),
+      image TEXT,
+      cmd TEXT,
+      created_at INTEGER NOT NULL,
+      status TEXT NOT NULL CHECK (status IN (${STATUS_CHECK})),
+      status_since INTEGER NOT NULL,
+      provision_ms INTEGER NOT NULL CHECK (provision_ms >= 0),
+      boot_ms INTEGER NOT NULL CHECK (boot_ms >= 0),
+      boot_fails INTEGER NOT NULL CHECK (boot_fails IN (0, 1)),
+      vanish_after_ms INTEGER CHECK (vanish_after_ms IS NULL OR vanish_after_ms >= 0),
+      vanish_at INTEGER,
+      destroyed_at INTEGER,
+      vanished INTEGER NOT NULL DEFAULT 0 CHECK (vanished IN (0, 1)),
+      CHECK ((status = 'TERMINATED') = (destroyed_at IS NOT NULL))
+    )`,
+    `CREATE INDEX machines_alive_label ON machines (label) WHERE status != 'TERMINATED'`,
+    `CREATE TABLE machine_intervals (
+      machine_id TEXT NOT NULL REFERENCES machines (id),
+      seq INTEGER NOT NULL,
+      status TEXT NOT NULL CHECK (status IN (${ALIVE_STATUS_CHECK})),
+      from_ms INTEGER NOT NULL,
+      to_ms INTEGER CHECK (to_ms IS NULL OR to_ms >= from_ms),
+      PRIMARY KEY (machine_id, seq)
+    )`,
+    `CREATE TABLE faults (
+      id INTEGER PRIMARY KEY CHECK (id = 1),
+      ${RATE_COLUMNS.map((c) => `${c} REAL NOT NULL CHECK (${c} >= 0 AND ${c} <= 1)`).join(",\n      ")},
+      ${INT_COLUMNS.map((c) => `${c} INTEGER NOT NULL CHECK (${c} >= 0)`).join(",\n      ")},
+      rng_state INTEGER NOT NULL,
+      CHECK (vanish_min_ms <= vanish_max_ms)
+    )`,
+  ],
+];
+
+type MachineRow = {
+  id: string;
+  label: string;
+  offer_id: string;
+  host_id: string;
+  region: string;
+  gpu_name: string;
+  num_gpus: number;
+  price_per_hour: number;
+  disk_price_per_hour: number;
+  image: string | null;
+  cmd: string | null;
+  created_at: number;
+  status: SimStatus;
+  status_since: number;
+  provision_ms: number;
+  boot_ms: number;
+  boot_fails: number;
+  vanish_after_ms: number | null;
+  vanish_at: number | null;
+  destroyed_at: number | null;
+  vanished: number;
+};
+
+type IntervalRow = { machine_id: string; seq: number; status: SimInterval["status"]; from_ms: number; to_ms: number | null };
+
+/** An answer the sim gives instead of the one asked for. */
+class SimHttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly headers: Record<string, string> = {},
+    /** Extra fields of the error object, e.g. a 409's current `status`. */
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
 export class SimCloud extends DurableObject<Env> {
-  #market: { key: string; offers: SimOffer[] } | null = null;
+  #market: { key: string; offers: SimOffer[]; byId: Map<string, SimOffer> } | null = null;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    void ctx.blockConcurrencyWhile(async () => this.#ensureSchema());
+  }
 
   override async fetch(request: Request): Promise<Response> {
+    try {
+      return await this.#route(request);
+    } catch (e) {
+      if (e instanceof SimHttpError) return errorResponse(e);
+      console.error("sim: internal error", e);
+      return json({ error: { code: "internal", message: "sim: internal error" } }, 500);
+    }
+  }
+
+  async #route(request: Request): Promise<Response> {
     const url = new URL(request.url);
     const route = `${request.method} ${url.pathname}`;
     switch (route) {
       case "GET /v1/offers":
-        return json({ offers: this.#offers(await this.#config()) });
+        return json({ offers: this.#marketOf(await this.#config()).offers });
       case "GET /v1/config":
         return json(await this.#config());
       case "PUT /v1/config":
         return this.#putConfig(request);
-      default:
-        return json({ error: { code: "not_found", message: `no route ${route}` } }, 404);
+      case "GET /v1/faults":
+        return json(this.#faults());
+      case "PUT /v1/faults":
+        return this.#putFaults(request);
+      case "POST /v1/reset":
+        this.#reset();
+        return json({ ok: true });
+      case "GET /v1/ledger":
+        return json(this.#ledger(url.searchParams.get("label_prefix") ?? "", Date.now()));
+      case "GET /v1/billing":
+        return this.#billing(url.searchParams, Date.now());
+      case "POST /v1/machines":
+        return this.#create(request);
+      case "GET /v1/machines":
+        this.#gate();
+        return json({ machines: this.#list(url.searchParams.get("label_prefix") ?? "", Date.now()) });
+    }
+    const m = /^\/v1\/machines\/([^/]+)(?:\/(stop|start))?$/.exec(url.pathname);
+    if (m) {
+      const id = decodeURIComponent(m[1]!);
+      const action = m[2];
+      if (request.method === "GET" && !action) return this.#machineRoute(id, (row, now) => advance(clockOf(row), now));
+      if (request.method === "DELETE" && !action) return this.#machineRoute(id, (row, now) => destroy(clockOf(row), now));
+      if (request.method === "POST" && action === "stop") return this.#machineRoute(id, (row, now) => stop(clockOf(row), now));
+      if (request.method === "POST" && action === "start") {
+        return this.#machineRoute(id, (row, now) => {
+          const faults = this.#faults();
+          return start(clockOf(row), now, faults.boot_delay_ms, this.#chance(faults.boot_failure_rate));
+        });
+      }
+    }
+    throw new SimHttpError(404, "not_found", `no route ${route}`);
+  }
+
+  // --- machines -------------------------------------------------------------------------------
+
+  async #create(request: Request): Promise<Response> {
+    const body = await readJson(request);
+    const config = await this.#config();
+    // Everything below is synchronous, so no other request interleaves with this create.
+    const faults = this.#gate();
+    if (typeof body !== "object" || body === null || Array.isArray(body)) throw badRequest("body must be a JSON object");
+    const { label, offer_id, image, cmd } = body as Record<string, unknown>;
+    if (typeof label !== "string" || label.length === 0 || label.length > MAX_LABEL) throw badRequest(`label must be a string of 1..${MAX_LABEL} characters`);
+    if (typeof offer_id !== "string" || offer_id.length === 0) throw badRequest("offer_id must be a string");
+    for (const [name, v] of [["image", image], ["cmd", cmd]] as const) {
+      if (v !== undefined && v !== null && (typeof v !== "string" || v.length > MAX_TEXT)) throw badRequest(`${name} must be a string of at most ${MAX_TEXT} characters`);
+    }
+    const offer = this.#marketOf(config).byId.get(offer_id);
+    if (!offer) throw new SimHttpError(404, "offer_not_found", `no offer ${offer_id}`);
+    if (this.#chance(faults.no_capacity_rate)) throw new SimHttpError(409, "no_capacity", `no capacity left for ${offer_id}`);
+
+    const now = Date.now();
+    const bootFails = this.#chance(faults.boot_failure_rate);
+    const doomed = this.#chance(faults.vanish_rate);
+    const vanishAfter = doomed ? Math.round(faults.vanish_min_ms + this.#rand() * (faults.vanish_max_ms - faults.vanish_min_ms)) : null;
+    const clock = created(now, {
+      provision_ms: faults.provision_delay_ms,
+      boot_ms: faults.boot_delay_ms,
+      boot_fails: bootFails,
+      vanish_after_ms: vanishAfter,
+    });
+    const id = `sim-m-${randomHex(6)}`;
+    const sql = this.ctx.storage.sql;
+    const seen = advance(clock, now);
+    this.ctx.storage.transactionSync(() => {
+      sql.exec(
+        `INSERT INTO machines (id, label, offer_id, host_id, region, gpu_name, num_gpus, price_per_hour, disk_price_per_hour,
+           image, cmd, created_at, status, status_since, provision_ms, boot_ms, boot_fails, vanish_after_ms, vanish_at, destroyed_at, vanished)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PROVISIONING', ?, ?, ?, ?, ?, NULL, NULL, 0)`,
+        id,
+        label,
+        offer.offer_id,
+        offer.host_id,
+        offer.region,
+        offer.gpu_name,
+        offer.num_gpus,
+        offer.price_per_hour,
+        diskPrice(offer.price_per_hour),
+        (image as string | undefined) ?? null,
+        (cmd as string | undefined) ?? null,
+        now,
+        now,
+        clock.provision_ms,
+        clock.boot_ms,
+        clock.boot_fails ? 1 : 0,
+        clock.vanish_after_ms,
+      );
+      this.#persist(id, seen, [{ status: "PROVISIONING", at: now }]);
+    });
+    const machine = machineJson(this.#row(id)!);
+    if (this.#chance(faults.ambiguous_create_rate)) {
+      // The machine exists; the answer says nothing useful (guarantee 2 is what this exercises).
+      const gateway = this.#rand() < 0.5 ? 502 : 504;
+      throw new SimHttpError(gateway, gateway === 502 ? "bad_gateway" : "gateway_timeout", "sim: upstream timed out");
+    }
+    return json(machine, 201);
+  }
+
+  /** One machine's route: gate, observe the clock, act, persist, answer the machine (or 404/409). */
+  #machineRoute(id: string, act: (row: MachineRow, now: number) => Advanced | { ok: false; status: SimStatus }): Response {
+    this.#gate();
+    const row = this.#row(id);
+    if (!row) throw new SimHttpError(404, "machine_not_found", `no machine ${id}`);
+    const now = Date.now();
+    const result = act(row, now);
+    if ("ok" in result && !result.ok) {
+      // What time alone did is still a fact, and is stored before refusing.
+      this.#observe(row, now);
+      throw new SimHttpError(409, "invalid_state", `machine ${id} is ${result.status}`, {}, { status: result.status });
+    }
+    this.ctx.storage.transactionSync(() => this.#persist(id, result as Advanced));
+    return json(machineJson(this.#row(id)!));
+  }
+
+  #list(prefix: string, now: number): SimMachineJson[] {
+    // Labels are compared as text; "\u{10FFFF}" sorts after every character a label can hold.
+    const rows = this.ctx.storage.sql
+      .exec<MachineRow>(
+        `SELECT * FROM machines WHERE status != 'TERMINATED' AND label >= ? AND label < ? ORDER BY created_at, id`,
+        prefix,
+        `${prefix}\u{10FFFF}`,
+      )
+      .toArray();
+    return rows
+      .filter((r) => r.label.startsWith(prefix))
+      .map((r) => this.#observe(r, now))
+      .filter((r) => r.status !== "TERMINATED")
+      .map(machineJson);
+  }
+
+  /** Stores what the passage of time did to a machine; answers the row as it is now. */
+  #observe(row: MachineRow, now: number): MachineRow {
+    const seen = advance(clockOf(row), now);
+    if (seen.transitions.length === 0) return row;
+    this.ctx.storage.transactionSync(() => this.#persist(row.id, seen));
+    return this.#row(row.id)!;
+  }
+
+  /** Writes a machine's clock and folds its transitions (after any `before`) into its intervals. */
+  #persist(id: string, { clock, transitions }: Advanced, before: SimTransition[] = []): void {
+    const sql = this.ctx.storage.sql;
+    sql.exec(
+      `UPDATE machines SET status = ?, status_since = ?, boot_ms = ?, boot_fails = ?, vanish_at = ?, destroyed_at = ?, vanished = ?
+       WHERE id = ?`,
+      clock.status,
+      clock.since,
+      clock.boot_ms,
+      clock.boot_fails ? 1 : 0,
+      clock.vanish_at,
+      clock.destroyed_at,
+      clock.vanished ? 1 : 0,
+      id,
+    );
+    const all = [...before, ...transitions];
+    if (all.length === 0) return;
+    const intervals = applyTransitions(this.#intervals(id), all);
+    sql.exec(`DELETE FROM machine_intervals WHERE machine_id = ?`, id);
+    intervals.forEach((i, seq) => {
+      sql.exec(`INSERT INTO machine_intervals (machine_id, seq, status, from_ms, to_ms) VALUES (?, ?, ?, ?, ?)`, id, seq, i.status, i.from, i.to);
+    });
+  }
+
+  #row(id: string): MachineRow | null {
+    return this.ctx.storage.sql.exec<MachineRow>(`SELECT * FROM machines WHERE id = ?`, id).toArray()[0] ?? null;
+  }
+
+  #intervals(id: string): SimInterval[] {
+    return this.ctx.storage.sql
+      .exec<IntervalRow>(`SELECT * FROM machine_intervals WHERE machine_id = ? ORDER BY seq`, id)
+      .toArray()
+      .map(intervalOf);
+  }
+
+  // --- ledger and billing ---------------------------------------------------------------------
+
+  /** Every machine (whose label starts with `prefix`), observed at `now`, with its intervals. */
+  #ledger(prefix: string, now: number): SimLedger {
+    const sql = this.ctx.storage.sql;
+    for (const row of sql.exec<MachineRow>(`SELECT * FROM machines WHERE status != 'TERMINATED'`).toArray()) this.#observe(row, now);
+    const rows = sql
+      .exec<MachineRow>(`SELECT * FROM machines WHERE label >= ? AND label < ? ORDER BY created_at, id`, prefix, `${prefix}\u{10FFFF}`)
+      .toArray()
+      .filter((r) => r.label.startsWith(prefix));
+    const intervals = new Map<string, SimInterval[]>();
+    for (const i of sql.exec<IntervalRow>(`SELECT * FROM machine_intervals ORDER BY machine_id, seq`)) {
+      const list = intervals.get(i.machine_id) ?? [];
+      list.push(intervalOf(i));
+      intervals.set(i.machine_id, list);
+    }
+    const machines: SimLedgerMachine[] = rows.map((r) => ({
+      id: r.id,
+      label: r.label,
+      offer_id: r.offer_id,
+      price_per_hour: r.price_per_hour,
+      disk_price_per_hour: r.disk_price_per_hour,
+      status: r.status,
+      created_at: r.created_at,
+      destroyed_at: r.destroyed_at,
+      vanished: r.vanished === 1,
+      alive_ms: (r.destroyed_at ?? now) - r.created_at,
+      intervals: intervals.get(r.id) ?? [],
+    }));
+    return { now, machines };
+  }
+
+  #billing(params: URLSearchParams, now: number): Response {
+    const from = msParam(params, "from", 0);
+    const to = msParam(params, "to", now);
+    const { machines } = this.#ledger("", now);
+    return json({ now, records: hourlyBilling(machines, from, to, now) });
+  }
+
+  // --- faults and the PRNG --------------------------------------------------------------------
+
+  /** Answers an injected 503 or 429 instead of the call (nothing is done); else the faults in force. */
+  #gate(): SimFaults {
+    const faults = this.#faults();
+    if (this.#chance(faults.api_error_rate)) throw new SimHttpError(503, "unavailable", "sim: service unavailable (injected)");
+    if (this.#chance(faults.rate_limit_rate)) {
+      throw new SimHttpError(429, "rate_limited", "sim: too many requests (injected)", { "retry-after": String(faults.retry_after_s) });
+    }
+    return faults;
+  }
+
+  #faults(): SimFaults {
+    const row = this.ctx.storage.sql.exec<Record<string, number>>(`SELECT * FROM faults WHERE id = 1`).toArray()[0];
+    if (!row) return { ...SIM_DEFAULT_FAULTS };
+    const out: Record<string, number> = {};
+    for (const c of [...RATE_COLUMNS, ...INT_COLUMNS]) out[c] = row[c]!;
+    return out as SimFaults;
+  }
+
+  async #putFaults(request: Request): Promise<Response> {
+    const body = await readJson(request);
+    const current = this.#faults();
+    const merged = mergeFaults(current, body);
+    if (!merged.ok) throw badRequest(merged.message);
+    // A seed given (even the same one) restarts the sequence: the run is reproducible from here.
+    const reseed = typeof body === "object" && body !== null && "seed" in body;
+    this.#writeFaults(merged.faults, reseed);
+    return json(merged.faults);
+  }
+
+  #writeFaults(faults: SimFaults, reseed: boolean): void {
+    const cols = [...RATE_COLUMNS, ...INT_COLUMNS];
+    const sql = this.ctx.storage.sql;
+    const state = reseed ? faults.seed : (sql.exec<{ rng_state: number }>(`SELECT rng_state FROM faults WHERE id = 1`).toArray()[0]?.rng_state ?? faults.seed);
+    sql.exec(
+      `INSERT OR REPLACE INTO faults (id, ${cols.join(", ")}, rng_state) VALUES (1, ${cols.map(() => "?").join(", ")}, ?)`,
+      ...cols.map((c) => faults[c]),
+      state,
+    );
+  }
+
+  /** The next number of the stored PRNG, in [0, 1). */
+  #rand(): number {
+    const sql = this.ctx.storage.sql;
+    const state = sql.exec<{ rng_state: number }>(`SELECT rng_state FROM faults WHERE id = 1`).one().rng_state;
+    const [value, next] = nextRandom(state);
+    sql.exec(`UPDATE faults SET rng_state = ? WHERE id = 1`, next);
+    return value;
+  }
+
+  /** True with probability `rate`; draws nothing when the rate is 0, so unused faults do not shift the sequence. */
+  #chance(rate: number): boolean {
+    return rate > 0 && this.#rand() < rate;
+  }
+
+  #reset(): void {
+    const sql = this.ctx.storage.sql;
+    this.ctx.storage.transactionSync(() => {
+      sql.exec(`DELETE FROM machine_intervals`);
+      sql.exec(`DELETE FROM machines`);
+      this.#writeFaults(SIM_DEFAULT_FAULTS, true);
+    });
+  }
+
+  #ensureSchema(): void {
+    const sql = this.ctx.storage.sql;
+    sql.exec(`CREATE TABLE IF NOT EXISTS sim_meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL)`);
+    const version = sql.exec<{ value: number }>(`SELECT value FROM sim_meta WHERE key = 'schema_version'`).toArray()[0]?.value ?? 0;
+    for (let v = version; v < MIGRATIONS.length; v++) {
+      this.ctx.storage.transactionSync(() => {
+        for (const statement of MIGRATIONS[v]!) sql.exec(statement);
+        if (v === 0) this.#writeFaults(SIM_DEFAULT_FAULTS, true);
+        sql.exec(`INSERT OR REPLACE INTO sim_meta (key, value) VALUES ('schema_version', ?)`, v + 1);
+      });
     }
   }
+
+  // --- the market -----------------------------------------------------------------------------
 
   async #config(): Promise<SimConfig> {
     const stored = await this.ctx.storage.get<SimConfig>("config");
@@ -40,25 +490,96 @@ export class SimCloud extends DurableObject<Env> {
   }
 
   async #putConfig(request: Request): Promise<Response> {
-    const body = (await request.json().catch(() => null)) as Partial<SimConfig> | null;
+    const body = (await readJson(request)) as Partial<SimConfig> | null;
     const current = await this.#config();
     const offers = body?.offers ?? current.offers;
     const seed = body?.seed ?? current.seed;
     if (!Number.isSafeInteger(offers) || offers < 1 || offers > SIM_MAX_OFFERS || !Number.isSafeInteger(seed)) {
-      return json({ error: { code: "invalid_config", message: `offers must be 1..${SIM_MAX_OFFERS}` } }, 400);
+      throw new SimHttpError(400, "invalid_config", `offers must be 1..${SIM_MAX_OFFERS}`);
     }
     const config = { offers, seed };
     await this.ctx.storage.put("config", config);
     return json(config);
   }
 
-  #offers(config: SimConfig): SimOffer[] {
+  #marketOf(config: SimConfig): { offers: SimOffer[]; byId: Map<string, SimOffer> } {
     const key = `${config.offers}/${config.seed}`;
-    if (this.#market?.key !== key) this.#market = { key, offers: generateSimOffers(config.offers, config.seed) };
-    return this.#market.offers;
+    if (this.#market?.key !== key) {
+      const offers = generateSimOffers(config.offers, config.seed);
+      this.#market = { key, offers, byId: new Map(offers.map((o) => [o.offer_id, o])) };
+    }
+    return this.#market;
   }
 }
 
-function json(body: unknown, status = 200): Response {
-  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+function clockOf(r: MachineRow): SimMachineClock {
+  return {
+    status: r.status,
+    since: r.status_since,
+    provision_ms: r.provision_ms,
+    boot_ms: r.boot_ms,
+    boot_fails: r.boot_fails === 1,
+    vanish_after_ms: r.vanish_after_ms,
+    vanish_at: r.vanish_at,
+    destroyed_at: r.destroyed_at,
+    vanished: r.vanished === 1,
+  };
+}
+
+function intervalOf(r: IntervalRow): SimInterval {
+  return { status: r.status, from: r.from_ms, to: r.to_ms };
+}
+
+function machineJson(r: MachineRow): SimMachineJson {
+  return {
+    id: r.id,
+    label: r.label,
+    status: r.status,
+    offer_id: r.offer_id,
+    host_id: r.host_id,
+    region: r.region,
+    gpu_name: r.gpu_name,
+    num_gpus: r.num_gpus,
+    price_per_hour: r.price_per_hour,
+    disk_price_per_hour: r.disk_price_per_hour,
+    image: r.image,
+    cmd: r.cmd,
+    created_at: r.created_at,
+    status_since: r.status_since,
+    destroyed_at: r.destroyed_at,
+  };
+}
+
+function msParam(params: URLSearchParams, name: string, fallback: number): number {
+  const raw = params.get(name);
+  if (raw === null || raw === "") return fallback;
+  const n = Number(raw);
+  if (!Number.isSafeInteger(n) || n < 0) throw badRequest(`${name} must be milliseconds since the epoch`);
+  return n;
+}
+
+async function readJson(request: Request): Promise<unknown> {
+  const text = await request.text();
+  if (text === "") return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw badRequest("body is not JSON");
+  }
+}
+
+function badRequest(message: string): SimHttpError {
+  return new SimHttpError(400, "invalid_request", message);
+}
+
+function randomHex(bytes: number): string {
+  return [...crypto.getRandomValues(new Uint8Array(bytes))].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function errorResponse(e: SimHttpError): Response {
+  return json({ error: { code: e.code, message: e.message, ...e.extra } }, e.status, e.headers);
+}
+
+function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
 }

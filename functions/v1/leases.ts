@@ -1,0 +1,246 @@
+/**
+ * `POST/GET /v1/leases`, `GET /v1/leases/:id`, `GET /v1/leases/:id/events`,
+ * `POST /v1/leases/:id/{end,stop,start,extend,lock,unlock,heartbeat}`.
+ * Reads of one lease go to its object; lists go to the D1 index.
+ */
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import type { Offer } from "../../src/catalog/offer";
+import { chooseOffers, getQuote } from "../../src/catalog/quote";
+import { SpecSchema } from "../../src/catalog/spec";
+import { database } from "../../src/db";
+import { ApiError, badRequest, notFound } from "../../src/errors";
+import { newId } from "../../src/ids";
+import { idempotent } from "../../src/idempotency";
+import type { ActResult, LeaseEvent, UserAction } from "../../src/lease/object";
+import { LEASE_KINDS, parseDurationField, PolicyInputSchema, resolvePolicy } from "../../src/lease/policy";
+import { LEASE_STATES } from "../../src/lease/state";
+import { decodeCursor, DEFAULT_PAGE, pageOf, PageQuery } from "../../src/pagination";
+import { configuredProviderNames } from "../../src/providers/registry";
+import { BEARER, COMMON_ERRORS, IdParam, jsonResponse, router, type AppEnv } from "../context";
+import { requireScope } from "../middleware";
+
+/** A quote's price may have risen this much by the time it is used; more is `quote_drift`. */
+export const QUOTE_DRIFT_TOLERANCE = 0.05;
+const LEASE_ID = /^ls_[0-9a-z]{26}$/;
+
+const CreateLeaseSchema = z
+  .strictObject({
+    kind: z.enum(LEASE_KINDS),
+    spec: SpecSchema.optional(),
+    quote_id: z.string().max(64).optional(),
+    policy: PolicyInputSchema.optional(),
+    image: z.string().min(1).max(512).optional().describe("container image; pin it by digest (`@sha256:`)"),
+    cmd: z.string().min(1).max(8192).optional(),
+  })
+  .openapi("CreateLease");
+
+const LeaseSchema = z.record(z.string(), z.unknown()).openapi("Lease", {
+  description: "A lease: state, machine, offer, policy, deadlines; `guard` on single reads",
+});
+const EventSchema = z
+  .object({
+    seq: z.number().int(),
+    at: z.string(),
+    type: z.string(),
+    from: z.string().nullable(),
+    to: z.string().nullable(),
+    reason: z.string().nullable(),
+    detail: z.record(z.string(), z.unknown()),
+  })
+  .openapi("LeaseEvent");
+
+const ERRORS_409 = { 409: COMMON_ERRORS[400], 422: COMMON_ERRORS[400] } as const;
+
+function stubOf(c: Context<AppEnv>, id: string) {
+  if (!LEASE_ID.test(id)) throw notFound("lease", id);
+  return c.env.LEASE.get(c.env.LEASE.idFromName(id));
+}
+
+/** Rebuilds the offers a quote answered (the quote stores them as rendered). */
+function quotedOffers(rendered: Array<Record<string, unknown>>): Offer[] {
+  return rendered.map((o) => ({ ...(o as unknown as Offer), gpu: o.gpu as Offer["gpu"] }));
+}
+
+const ACTION_BODIES = {
+  end: z.strictObject({}),
+  stop: z.strictObject({}),
+  start: z.strictObject({}),
+  unlock: z.strictObject({}),
+  heartbeat: z.strictObject({}),
+  extend: z.strictObject({ by: z.string().max(16).describe("how much longer the ttl runs: `30m`, `2h`") }),
+  lock: z.strictObject({ for: z.string().max(16).describe("how long the lease counts as in use; capped by the hard caps") }),
+} as const satisfies Record<UserAction, z.ZodType>;
+
+const ACTION_SUMMARIES: Record<UserAction, string> = {
+  end: "Release the lease: destroy its machine (idempotent)",
+  stop: "Stop the machine, keeping its disk",
+  start: "Start a stopped machine: a new session",
+  extend: "Extend the ttl",
+  lock: "Mark the lease in use until a time (never beyond the hard caps)",
+  unlock: "Remove the lock",
+  heartbeat: "Mark activity now",
+};
+
+const app = router()
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/leases",
+      summary: "Lease a machine for a spec or a quote (Idempotency-Key honoured)",
+      security: BEARER,
+      middleware: [requireScope("write")] as const,
+      request: {
+        headers: z.object({ "idempotency-key": z.string().optional() }),
+        body: { content: { "application/json": { schema: CreateLeaseSchema } }, required: true },
+      },
+      responses: { 202: jsonResponse(LeaseSchema, "The lease, provisioning"), ...ERRORS_409, ...COMMON_ERRORS },
+    }),
+    async (c) => {
+      const body = c.req.valid("json");
+      const orgId = c.var.principal.org_id;
+      const now = c.var.now;
+      const db = database(c.env.DB);
+      const answer = await idempotent(db, { org_id: orgId, route: "POST /v1/leases" }, c.req.header("idempotency-key"), body, now, async () => {
+        if ((body.spec === undefined) === (body.quote_id === undefined)) {
+          throw badRequest("invalid_request", "a lease takes exactly one of `spec` and `quote_id`");
+        }
+        let offers: Offer[];
+        let policyInput = body.policy ?? {};
+        if (body.quote_id !== undefined) {
+          const quote = await getQuote(db, orgId, body.quote_id);
+          if (!quote) throw notFound("quote", body.quote_id);
+          if (Date.parse(quote.expires_at) <= now) {
+            throw new ApiError(409, "quote_expired", "the quote has expired; ask for a new one", { expires_at: quote.expires_at });
+          }
+          offers = quotedOffers([quote.offer, ...quote.fallbacks] as unknown as Array<Record<string, unknown>>);
+          const live = await db.selectFrom("offers").select("hourly_usd").where("id", "=", quote.offer.id).executeTakeFirst();
+          if (live && live.hourly_usd > quote.hourly_usd * (1 + QUOTE_DRIFT_TOLERANCE)) {
+            throw new ApiError(409, "quote_drift", "the offer's price has risen beyond the quote's tolerance", {
+              quoted_hourly_usd: quote.hourly_usd,
+              live_hourly_usd: live.hourly_usd,
+              tolerance: QUOTE_DRIFT_TOLERANCE,
+            });
+          }
+          policyInput = { ttl: quote.policy.ttl, max_lifetime: quote.policy.max_lifetime, ...policyInput };
+        } else {
+          const selection = await chooseOffers(db, body.spec!, configuredProviderNames(c.env));
+          offers = [selection.chosen, ...selection.fallbacks];
+        }
+        const policy = resolvePolicy(body.kind, policyInput);
+        const warnings: string[] = [];
+        if (body.image !== undefined && !body.image.includes("@sha256:")) {
+          warnings.push(`image "${body.image}" is a mutable tag; pin it by digest (@sha256:...) to run what you tested`);
+        }
+        const id = newId("ls", now);
+        const lease = await c.env.LEASE.get(c.env.LEASE.idFromName(id)).create({
+          id,
+          org_id: orgId,
+          kind: body.kind,
+          policy,
+          spec: body.spec ?? null,
+          quote_id: body.quote_id ?? null,
+          offers,
+          image: body.image ?? null,
+          cmd: body.cmd ?? null,
+          warnings,
+          now,
+        });
+        return { status: 202, body: lease };
+      });
+      if (answer.replayed) c.header("Idempotent-Replayed", "true");
+      return c.json(answer.body as Record<string, unknown>, answer.status as 202);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/leases",
+      summary: "List leases, newest first (from the index)",
+      security: BEARER,
+      middleware: [requireScope("read")] as const,
+      request: {
+        query: z.object({ state: z.enum(LEASE_STATES).optional(), kind: z.enum(LEASE_KINDS).optional(), ...PageQuery }),
+      },
+      responses: {
+        200: jsonResponse(z.object({ data: z.array(LeaseSchema), next_cursor: z.string().nullable() }), "A page of leases"),
+        ...COMMON_ERRORS,
+      },
+    }),
+    async (c) => {
+      const { state, kind, limit = DEFAULT_PAGE, cursor } = c.req.valid("query");
+      const after = decodeCursor(cursor);
+      let q = database(c.env.DB).selectFrom("leases").select(["id", "body"]).where("org_id", "=", c.var.principal.org_id);
+      if (state) q = q.where("state", "=", state);
+      if (kind) q = q.where("kind", "=", kind);
+      if (after) q = q.where("id", "<", after.id);
+      const rows = await q.orderBy("id", "desc").limit(limit + 1).execute();
+      return c.json(pageOf(rows, limit, (r) => ({ k: r.id, id: r.id }), (r) => JSON.parse(r.body) as Record<string, unknown>), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/leases/{id}",
+      summary: "A lease from its object, with `guard`: what the policy would do, why, and when",
+      security: BEARER,
+      middleware: [requireScope("read")] as const,
+      request: { params: IdParam("ls") },
+      responses: { 200: jsonResponse(LeaseSchema, "The lease"), ...COMMON_ERRORS },
+    }),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const lease = await stubOf(c, id).view(c.var.principal.org_id);
+      if (!lease) throw notFound("lease", id);
+      return c.json(lease as unknown as Record<string, unknown>, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/leases/{id}/events",
+      summary: "Every transition of a lease with its reason, oldest first",
+      security: BEARER,
+      middleware: [requireScope("read")] as const,
+      request: { params: IdParam("ls") },
+      responses: { 200: jsonResponse(z.object({ data: z.array(EventSchema) }), "The events"), ...COMMON_ERRORS },
+    }),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const events = (await stubOf(c, id).events(c.var.principal.org_id)) as LeaseEvent[] | null;
+      if (!events) throw notFound("lease", id);
+      return c.json({ data: events as unknown as z.infer<typeof EventSchema>[] }, 200);
+    },
+  );
+
+for (const action of Object.keys(ACTION_BODIES) as UserAction[]) {
+  app.openapi(
+    createRoute({
+      method: "post",
+      path: `/leases/{id}/${action}`,
+      summary: ACTION_SUMMARIES[action],
+      security: BEARER,
+      middleware: [requireScope("write")] as const,
+      request: {
+        params: IdParam("ls"),
+        body: { content: { "application/json": { schema: ACTION_BODIES[action] } }, required: action === "extend" || action === "lock" },
+      },
+      responses: { 200: jsonResponse(LeaseSchema, "The lease after the action"), ...ERRORS_409, ...COMMON_ERRORS },
+    }),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const body = (c.req.valid("json") ?? {}) as { by?: string; for?: string };
+      const arg: { ms?: number } = {};
+      if (action === "extend") arg.ms = parseDurationField("by", body.by!);
+      if (action === "lock") arg.ms = parseDurationField("for", body.for!);
+      const result = (await stubOf(c, id).act(c.var.principal.org_id, action, arg)) as ActResult;
+      if (!result.ok) {
+        if (result.status === 404) throw notFound("lease", id);
+        throw new ApiError(result.status, result.code, result.message, result.details);
+      }
+      return c.json(result.lease as unknown as Record<string, unknown>, 200);
+    },
+  );
+}
+
+export const leaseRoutes = app;

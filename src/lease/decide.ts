@@ -1,0 +1,157 @@
+/**
+ * The one place that decides what a lease should do now (DESIGN.md "Shape"; STYLE.md rule 1).
+ * Pure: no I/O, no clock. The alarm, the cron backstop and `GET /v1/leases/:id` all call it;
+ * nothing else decides to stop or destroy.
+ */
+import type { LeaseRecord, LeaseState, Observation, Reason } from "./state";
+
+export type Action =
+  | "none" // nothing to do, ever (released)
+  | "wait" // nothing to do until `at`
+  | "provision" // create (or adopt, after listing by label) a machine
+  | "poll" // read the machine back from the provider
+  | "mark_ready"
+  | "mark_stopped"
+  | "stop"
+  | "start"
+  | "replace_host" // destroy this machine, exclude its host, rent the next fallback
+  | "release"; // destroy every machine of the lease, then released
+
+export interface Decision {
+  action: Action;
+  reason: Reason | null;
+  /** When the action is due; at or before `now` means now. null: never. */
+  at: number | null;
+  /** With `wait`: the action that falls due at `at`. */
+  next?: Action;
+}
+
+/** How often transitional states read the machine back. */
+export const POLL_MS = 1_000;
+/** A stop the provider accepted but did not carry out is issued again after this. */
+export const STOP_REISSUE_MS = 30_000;
+/** Stops failing this long escalate to a destroy (`stop_failed`). */
+export const STOP_ESCALATE_MS = 30 * 60_000;
+
+const HOUR_MS = 3_600_000;
+
+interface Candidate {
+  action: Action;
+  reason: Reason | null;
+  at: number;
+}
+
+/** Hard caps (ttl, max_lifetime, max_session_usd): they apply whatever else is true (guarantee 4). */
+export function hardCapDeadlines(l: LeaseRecord): Candidate[] {
+  const out: Candidate[] = [];
+  if (l.ttl_deadline !== null) out.push({ action: "release", reason: "ttl_expired", at: l.ttl_deadline });
+  if (l.session_started_at !== null && inSession(l.state)) {
+    if (l.policy.max_lifetime !== null) {
+      out.push({ action: "release", reason: "max_lifetime", at: l.session_started_at + l.policy.max_lifetime });
+    }
+    if (l.policy.max_session_usd !== null && l.hourly_usd > 0) {
+      const ms = Math.floor((l.policy.max_session_usd / l.hourly_usd) * HOUR_MS);
+      out.push({ action: "release", reason: "budget_exceeded", at: l.session_started_at + ms });
+    }
+  }
+  return out;
+}
+
+function inSession(s: LeaseState): boolean {
+  return s === "booting" || s === "ready" || s === "stopping" || s === "starting" || s === "provisioning";
+}
+
+/** When a ready lease stops being in use: its last activity plus grace, or its lock's end. */
+export function inUseUntil(l: LeaseRecord): number {
+  const activity = (l.last_activity_at ?? l.ready_at ?? l.state_since) + l.policy.heartbeat_grace;
+  return Math.max(activity, l.lock_until ?? 0);
+}
+
+export function decide(l: LeaseRecord, obs: Observation, now: number): Decision {
+  if (l.state === "released") return { action: "none", reason: null, at: null };
+  if (l.state === "releasing") return { action: "release", reason: l.release_reason, at: now };
+
+  const candidates = hardCapDeadlines(l);
+  const due = (c: Candidate) => candidates.push(c);
+  const m = obs.machine;
+  const retryAt = Math.max(now, l.retry_at ?? now);
+
+  switch (l.state) {
+    case "pending":
+    case "provisioning":
+      due({ action: "provision", reason: null, at: retryAt });
+      break;
+
+    case "booting":
+      if (m === null) due({ action: "replace_host", reason: "provider_lost", at: now });
+      else if (m?.status === "error") due({ action: "replace_host", reason: "host_failed", at: now });
+      else if (m?.status === "running" && obs.app_ready !== false) due({ action: "mark_ready", reason: null, at: now });
+      else {
+        if (m?.status === "running" && l.policy.startup_timeout !== null) {
+          due({ action: "release", reason: "startup_timeout", at: (l.session_started_at ?? l.state_since) + l.policy.startup_timeout });
+        } else {
+          due({ action: "replace_host", reason: "boot_timeout", at: l.state_since + l.policy.boot_timeout });
+        }
+        due({ action: "poll", reason: null, at: Math.max(retryAt, (l.observed_at ?? 0) + POLL_MS) });
+      }
+      break;
+
+    case "ready":
+      if (m === null) due({ action: "release", reason: "provider_lost", at: now });
+      else if (m?.status === "error") due({ action: "release", reason: "host_failed", at: now });
+      else if (m?.status === "stopped") due({ action: "mark_stopped", reason: "provider_stopped", at: now });
+      else if (l.policy.idle_timeout !== null) {
+        due({ action: l.can_stop ? "stop" : "release", reason: "idle_timeout", at: inUseUntil(l) + l.policy.idle_timeout });
+      }
+      break;
+
+    case "stopping":
+      if (m === null) due({ action: "release", reason: "provider_lost", at: now });
+      else if (m?.status === "stopped" || m?.status === "error") due({ action: "mark_stopped", reason: null, at: now });
+      else {
+        if (l.stop_failing_since !== null) {
+          due({ action: "release", reason: "stop_failed", at: l.stop_failing_since + STOP_ESCALATE_MS });
+        }
+        // A stop that was never issued, failed, or was accepted but not carried out, goes again.
+        const again = l.stop_issued_at === null || l.stop_failing_since !== null ? retryAt : l.stop_issued_at + STOP_REISSUE_MS;
+        due({ action: "stop", reason: null, at: Math.max(again, retryAt) });
+        due({ action: "poll", reason: null, at: Math.max(retryAt, (l.observed_at ?? 0) + POLL_MS) });
+      }
+      break;
+
+    case "stopped":
+      if (m === null) due({ action: "release", reason: "provider_lost", at: now });
+      if (l.policy.stopped_ttl !== null) {
+        due({ action: "release", reason: "stopped_ttl", at: (l.stopped_at ?? l.state_since) + l.policy.stopped_ttl });
+      }
+      break;
+
+    case "starting":
+      if (m === null) due({ action: "release", reason: "provider_lost", at: now });
+      else due({ action: "start", reason: null, at: retryAt });
+      break;
+  }
+
+  if (candidates.length === 0) return { action: "wait", reason: null, at: null };
+  // The earliest deadline wins; at a tie, a release beats anything else (hard caps first).
+  candidates.sort((a, b) => a.at - b.at || rank(a.action) - rank(b.action));
+  const first = candidates[0]!;
+  if (first.at <= now) return first;
+  return { action: "wait", reason: first.reason, at: first.at, next: first.action };
+}
+
+function rank(a: Action): number {
+  return a === "release" ? 0 : a === "replace_host" ? 1 : a === "stop" ? 2 : 3;
+}
+
+/** The guard as `GET /v1/leases/:id` shows it: what the policy would do, why, and when. */
+export function guardOf(l: LeaseRecord, obs: Observation, now: number) {
+  const d = decide(l, obs, now);
+  const action = d.action === "wait" ? (d.next ?? "none") : d.action;
+  return {
+    action,
+    reason: d.reason,
+    at: d.at === null ? null : new Date(d.at).toISOString(),
+    due: d.action !== "wait" && d.action !== "none",
+  };
+}

@@ -1,0 +1,36 @@
+/**
+ * Deterministic machine labels (guarantees 2 and 6). Every machine lessor creates is labelled
+ * `lessor-<installation>-<lease id>-a<attempt>`:
+ * - listing by `lessor-<installation>-<lease id>-` finds every machine a lease ever created, so an
+ *   ambiguous create is reconciled before anything new is created;
+ * - listing by `lessor-<installation>-` finds every machine of this installation and no other's
+ *   (installation ids have no `-`, so one can never be a prefix of another's label);
+ * - a machine without the `lessor-` prefix is never touched.
+ */
+export const LABEL_ROOT = "lessor-";
+const INSTALLATION = /^[a-z0-9]{1,24}$/;
+
+export function assertInstallationId(id: string): string {
+  if (!INSTALLATION.test(id)) throw new Error(`LESSOR_INSTALLATION_ID must match ${INSTALLATION}, got "${id}"`);
+  return id;
+}
+
+export function installationPrefix(installation: string): string {
+  return `${LABEL_ROOT}${assertInstallationId(installation)}-`;
+}
+
+export function leasePrefix(installation: string, leaseId: string): string {
+  return `${installationPrefix(installation)}${leaseId}-`;
+}
+
+export function machineLabel(installation: string, leaseId: string, attempt: number): string {
+  return `${leasePrefix(installation, leaseId)}a${attempt}`;
+}
+
+/** The lease and attempt of one of this installation's labels; null for anyone else's. */
+export function parseLabel(installation: string, label: string): { leaseId: string; attempt: number } | null {
+  const prefix = installationPrefix(installation);
+  if (!label.startsWith(prefix)) return null;
+  const m = /^(ls_[0-9a-z]+)-a([1-9][0-9]*)$/.exec(label.slice(prefix.length));
+  return m ? { leaseId: m[1]!, attempt: Number(m[2]) } : null;
+}

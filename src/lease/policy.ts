@@ -1,0 +1,105 @@
+/**
+ * A lease's policy (DESIGN.md "policy"): its hard caps, idle rules and boot graces, with the
+ * defaults each kind gets. Every kind has a finite hard cap unless the caller passes `null` for
+ * it explicitly. Durations are parsed in src/duration.ts alone.
+ */
+import { z } from "@hono/zod-openapi";
+import { formatDuration, parseDuration } from "../duration";
+import { badRequest } from "../errors";
+
+export const LEASE_KINDS = ["deployment", "scratch", "job"] as const;
+export type LeaseKind = (typeof LEASE_KINDS)[number];
+
+const S = 1_000;
+const M = 60 * S;
+const H = 60 * M;
+
+/** Durations in milliseconds; null where the caller removed the rule. */
+export interface Policy {
+  ttl: number | null;
+  idle_timeout: number | null;
+  max_lifetime: number | null;
+  stopped_ttl: number | null;
+  heartbeat_grace: number;
+  boot_timeout: number;
+  startup_timeout: number | null;
+  host_attempts: number;
+  max_session_usd: number | null;
+}
+
+const COMMON = {
+  stopped_ttl: 24 * H,
+  heartbeat_grace: 2 * M,
+  boot_timeout: 10 * M,
+  host_attempts: 3,
+  max_session_usd: null,
+} as const;
+
+export const POLICY_DEFAULTS: Record<LeaseKind, Policy> = {
+  scratch: { ...COMMON, ttl: 4 * H, idle_timeout: 30 * M, max_lifetime: 24 * H, startup_timeout: null },
+  job: { ...COMMON, ttl: null, idle_timeout: null, max_lifetime: 24 * H, startup_timeout: null },
+  deployment: { ...COMMON, ttl: null, idle_timeout: 30 * M, max_lifetime: 24 * H, startup_timeout: 20 * M },
+};
+
+/** The request's view of a policy: durations as text; `null` removes a nullable rule. */
+const Duration = z.string().max(16).describe("a duration: `90s`, `15m`, `2h`, `1d`").openapi({ example: "2h" });
+export const PolicyInputSchema = z
+  .strictObject({
+    ttl: Duration.nullable().optional(),
+    idle_timeout: Duration.nullable().optional(),
+    max_lifetime: Duration.nullable().optional(),
+    stopped_ttl: Duration.nullable().optional(),
+    heartbeat_grace: Duration.optional(),
+    boot_timeout: Duration.optional(),
+    startup_timeout: Duration.nullable().optional(),
+    host_attempts: z.number().int().min(1).max(10).optional(),
+    max_session_usd: z.number().positive().max(1_000_000).nullable().optional(),
+  })
+  .openapi("PolicyInput");
+export type PolicyInput = z.infer<typeof PolicyInputSchema>;
+
+const DURATION_FIELDS = ["ttl", "idle_timeout", "max_lifetime", "stopped_ttl", "heartbeat_grace", "boot_timeout", "startup_timeout"] as const;
+
+export function parseDurationField(field: string, text: string): number {
+  const ms = parseDuration(text);
+  if (ms === null) {
+    throw badRequest("invalid_duration", `${field}: "${text}" is not a duration; write 90s, 15m, 2h or 1d`, { field });
+  }
+  return ms;
+}
+
+/** The caller's policy over the kind's defaults: absent takes the default, `null` removes it. */
+export function resolvePolicy(kind: LeaseKind, input: PolicyInput = {}): Policy {
+  const policy: Policy = { ...POLICY_DEFAULTS[kind] };
+  for (const field of DURATION_FIELDS) {
+    const value = input[field];
+    if (value === undefined) continue;
+    (policy as unknown as Record<string, number | null>)[field] = value === null ? null : parseDurationField(`policy.${field}`, value);
+  }
+  if (input.host_attempts !== undefined) policy.host_attempts = input.host_attempts;
+  if (input.max_session_usd !== undefined) policy.max_session_usd = input.max_session_usd;
+  return policy;
+}
+
+export function renderPolicy(p: Policy) {
+  const d = (ms: number | null) => (ms === null ? null : formatDuration(ms));
+  return {
+    ttl: d(p.ttl),
+    idle_timeout: d(p.idle_timeout),
+    max_lifetime: d(p.max_lifetime),
+    stopped_ttl: d(p.stopped_ttl),
+    heartbeat_grace: formatDuration(p.heartbeat_grace),
+    boot_timeout: formatDuration(p.boot_timeout),
+    startup_timeout: d(p.startup_timeout),
+    host_attempts: p.host_attempts,
+    max_session_usd: p.max_session_usd,
+  };
+}
+
+/** The longest a lease under this policy can bill for in one session, or null when uncapped. */
+export function cappedDurationMs(p: Pick<Policy, "ttl" | "max_lifetime">): { ms: number; basis: "ttl" | "max_lifetime" } | null {
+  const { ttl, max_lifetime } = p;
+  if (ttl === null && max_lifetime === null) return null;
+  if (max_lifetime === null || (ttl !== null && ttl <= max_lifetime)) return { ms: ttl!, basis: "ttl" };
+  return { ms: max_lifetime, basis: "max_lifetime" };
+}

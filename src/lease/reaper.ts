@@ -1,0 +1,185 @@
+/**
+ * The cron side of leases: the backstop and the reconciler. Both are level-triggered and
+ * idempotent (STYLE.md rule 8): they read the current state and act on it, never on what an
+ * event claimed, so a run that overlaps or repeats another changes nothing.
+ *
+ * - Backstop (guarantee 5): every lease whose next deadline has passed in the D1 index gets its
+ *   object poked; the object decides. The query is an index range scan on `next_deadline`, so
+ *   its cost grows with what is due, not with how many leases exist.
+ * - Reconciler (guarantee 6): lists each provider's machines with this installation's label
+ *   prefix. A machine no live lease owns is an orphan: stopped after a grace, destroyed after
+ *   its stopped time-to-live (destroyed at once where the provider cannot stop). A machine
+ *   without the prefix, or with another installation's, is never touched. A live lease whose
+ *   machine the provider no longer lists is poked, so that its object finds it gone.
+ */
+import { database, type Db } from "../db";
+import { intSetting, type Env } from "../env";
+import { newId } from "../ids";
+import { configuredProviders } from "../providers/registry";
+import { dueLeases } from "./index-repo";
+import { installationPrefix, parseLabel } from "./label";
+
+/** How many due leases one backstop run pokes; the rest are due again next minute. */
+export const BACKSTOP_BATCH = 1_000;
+const POKE_CONCURRENCY = 25;
+const LOCK_MS = 55_000;
+
+/**
+ * Takes the named sweep lock until `now + LOCK_MS`, or answers false when another run holds it.
+ * One D1 statement: D1 has a single writer, so two runs cannot both take it.
+ */
+export async function takeSweepLock(db: Db, name: string, now: number): Promise<string | null> {
+  const holder = newId("req", now);
+  const row = await db
+    .insertInto("sweep_locks")
+    .values({ name, holder, until: now + LOCK_MS })
+    .onConflict((oc) => oc.column("name").doUpdateSet({ holder, until: now + LOCK_MS }).where("sweep_locks.until", "<", now))
+    .returning("holder")
+    .executeTakeFirst();
+  return row?.holder === holder ? holder : null;
+}
+
+export async function releaseSweepLock(db: Db, name: string, holder: string): Promise<void> {
+  await db.deleteFrom("sweep_locks").where("name", "=", name).where("holder", "=", holder).execute();
+}
+
+async function withSweepLock<T>(env: Env, name: string, now: number, run: () => Promise<T>): Promise<T | { skipped: true }> {
+  const db = database(env.DB);
+  const holder = await takeSweepLock(db, name, now);
+  if (!holder) return { skipped: true };
+  try {
+    return await run();
+  } finally {
+    await releaseSweepLock(db, name, holder);
+  }
+}
+
+async function pokeAll(env: Env, ids: readonly string[]): Promise<number> {
+  let failed = 0;
+  for (let i = 0; i < ids.length; i += POKE_CONCURRENCY) {
+    const results = await Promise.allSettled(ids.slice(i, i + POKE_CONCURRENCY).map((id) => env.LEASE.get(env.LEASE.idFromName(id)).tick()));
+    failed += results.filter((r) => r.status === "rejected").length;
+  }
+  return failed;
+}
+
+export interface BackstopReport {
+  due: number;
+  failed: number;
+}
+
+export async function runBackstop(env: Env, now: number) {
+  return withSweepLock(env, "backstop", now, async (): Promise<BackstopReport> => {
+    const ids = await dueLeases(database(env.DB), now, BACKSTOP_BATCH);
+    return { due: ids.length, failed: await pokeAll(env, ids) };
+  });
+}
+
+export interface ReconcileReport {
+  provider: string;
+  machines: number;
+  orphans_stopped: number;
+  orphans_destroyed: number;
+  leases_poked: number;
+  error?: string;
+}
+
+export async function runReconciler(env: Env, now: number) {
+  return withSweepLock(env, "reconcile", now, async () => {
+    const reports: ReconcileReport[] = [];
+    for (const provider of configuredProviders(env)) {
+      if (!provider.capabilities.list_by_label) continue;
+      const report: ReconcileReport = { provider: provider.name, machines: 0, orphans_stopped: 0, orphans_destroyed: 0, leases_poked: 0 };
+      try {
+        await reconcileProvider(env, provider, now, report);
+      } catch (e) {
+        report.error = e instanceof Error ? e.message : String(e);
+      }
+      reports.push(report);
+    }
+    return reports;
+  });
+}
+
+async function reconcileProvider(
+  env: Env,
+  provider: ReturnType<typeof configuredProviders>[number],
+  now: number,
+  report: ReconcileReport,
+): Promise<void> {
+  const db = database(env.DB);
+  const installation = env.LESSOR_INSTALLATION_ID ?? "dev";
+  const graceMs = intSetting(env.LESSOR_ORPHAN_GRACE_S, 300) * 1000;
+  const stoppedTtlMs = intSetting(env.LESSOR_ORPHAN_STOPPED_TTL_S, 86_400) * 1000;
+  // Only this installation's machines are listed; the parse below is a second guard.
+  const machines = (await provider.listMachines(installationPrefix(installation))).filter((m) => m.status !== "terminated");
+  report.machines = machines.length;
+
+  const leaseIds = [...new Set(machines.map((m) => parseLabel(installation, m.label)?.leaseId).filter((x): x is string => !!x))];
+  const leases = new Map<string, { state: string; machine_id: string | null }>();
+  for (let i = 0; i < leaseIds.length; i += 90) {
+    const rows = await db.selectFrom("leases").select(["id", "state", "machine_id"]).where("id", "in", leaseIds.slice(i, i + 90)).execute();
+    for (const r of rows) leases.set(r.id, r);
+  }
+
+  const seen = new Set<string>();
+  for (const m of machines) {
+    const parsed = parseLabel(installation, m.label);
+    if (!parsed) continue; // not ours: never touched
+    const lease = leases.get(parsed.leaseId);
+    // A live lease owns every machine with its label: its object destroys any extra itself.
+    if (lease && lease.state !== "released") continue;
+    seen.add(m.id);
+    const known = await db
+      .selectFrom("orphans")
+      .selectAll()
+      .where("provider", "=", provider.name)
+      .where("machine_id", "=", m.id)
+      .executeTakeFirst();
+    if (!known) {
+      await db.insertInto("orphans").values({ provider: provider.name, machine_id: m.id, label: m.label, first_seen_at: now, stopped_at: null }).execute();
+      console.log(JSON.stringify({ msg: "orphan found", provider: provider.name, machine_id: m.id, label: m.label }));
+    }
+    const firstSeen = known?.first_seen_at ?? now;
+    const stoppedAt = m.status === "stopped" || m.status === "error" ? (known?.stopped_at ?? now) : null;
+    if (stoppedAt !== null && now - stoppedAt >= stoppedTtlMs) {
+      await provider.destroyMachine(m.id);
+      report.orphans_destroyed++;
+      console.log(JSON.stringify({ msg: "orphan destroyed", reason: "orphan", provider: provider.name, machine_id: m.id, label: m.label }));
+    } else if (stoppedAt === null && now - firstSeen >= graceMs) {
+      if (provider.capabilities.stop) {
+        await provider.stopMachine(m.id);
+        // Its stopped time-to-live counts from this stop.
+        await db.updateTable("orphans").set({ stopped_at: now }).where("provider", "=", provider.name).where("machine_id", "=", m.id).execute();
+        report.orphans_stopped++;
+        console.log(JSON.stringify({ msg: "orphan stopped", reason: "orphan", provider: provider.name, machine_id: m.id, label: m.label }));
+      } else {
+        await provider.destroyMachine(m.id);
+        report.orphans_destroyed++;
+        console.log(JSON.stringify({ msg: "orphan destroyed", reason: "orphan", provider: provider.name, machine_id: m.id, label: m.label }));
+      }
+    }
+    if (stoppedAt !== null && known?.stopped_at == null) {
+      await db.updateTable("orphans").set({ stopped_at: stoppedAt }).where("provider", "=", provider.name).where("machine_id", "=", m.id).execute();
+    }
+  }
+  // Forget orphans that are gone.
+  const tracked = await db.selectFrom("orphans").select("machine_id").where("provider", "=", provider.name).execute();
+  const gone = tracked.map((t) => t.machine_id).filter((id) => !seen.has(id));
+  for (let i = 0; i < gone.length; i += 90) {
+    await db.deleteFrom("orphans").where("provider", "=", provider.name).where("machine_id", "in", gone.slice(i, i + 90)).execute();
+  }
+
+  // Live leases whose machine the provider no longer lists: poke them to find out (provider_lost).
+  const listed = new Set(machines.map((m) => m.id));
+  const live = await db
+    .selectFrom("leases")
+    .select(["id", "machine_id"])
+    .where("provider", "=", provider.name)
+    .where("state", "in", ["booting", "ready", "stopping", "stopped", "starting"])
+    .where("machine_id", "is not", null)
+    .execute();
+  const lost = live.filter((l) => !listed.has(l.machine_id!)).map((l) => l.id);
+  report.leases_poked = lost.length;
+  await pokeAll(env, lost);
+}

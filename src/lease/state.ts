@@ -1,0 +1,114 @@
+/**
+ * A lease and its states (DESIGN.md "Lease states"):
+ *
+ *   pending -> provisioning -> booting -> ready <-> (stopping -> stopped -> starting -> booting)
+ *   and from any live state -> releasing -> released
+ *
+ * `failed` is never a place to leave a machine: it is the reason of a release.
+ */
+import type { Offer } from "../catalog/offer";
+import type { Spec } from "../catalog/spec";
+import type { Machine } from "../providers/contract";
+import type { LeaseKind, Policy } from "./policy";
+
+export const LEASE_STATES = [
+  "pending",
+  "provisioning",
+  "booting",
+  "ready",
+  "stopping",
+  "stopped",
+  "starting",
+  "releasing",
+  "released",
+] as const;
+export type LeaseState = (typeof LEASE_STATES)[number];
+
+/** States in which the lease may hold a machine that bills. */
+export const LIVE_STATES: readonly LeaseState[] = LEASE_STATES.filter((s) => s !== "released");
+/** States of a running session: max_lifetime and max_session_usd count here. */
+export const SESSION_STATES: readonly LeaseState[] = ["provisioning", "booting", "ready", "stopping", "starting"];
+
+/** Why a lease was stopped or released (guarantee 3). */
+export const REASONS = [
+  "user_end",
+  "user_stop",
+  "user_start",
+  "ttl_expired",
+  "idle_timeout",
+  "max_lifetime",
+  "budget_exceeded",
+  "stopped_ttl",
+  "boot_timeout",
+  "startup_timeout",
+  "host_failed",
+  "no_capacity",
+  "provider_refused",
+  "provider_lost",
+  "provider_stopped",
+  "stop_failed",
+  "orphan",
+  "preempted",
+] as const;
+export type Reason = (typeof REASONS)[number];
+
+export interface LeaseRecord {
+  id: string;
+  org_id: string;
+  kind: LeaseKind;
+  state: LeaseState;
+  /** When the lease entered its current state. */
+  state_since: number;
+  policy: Policy;
+  spec: Spec | null;
+  quote_id: string | null;
+  /** The chosen offer first, then the ranked fallbacks. */
+  offers: Offer[];
+  /** Index into `offers` of the offer being rented now. */
+  offer_index: number;
+  /** Hosts that failed this lease; never rented again for it. */
+  excluded_hosts: string[];
+  /** Machine creates attempted so far (labels carry it). */
+  attempt: number;
+  provider: string;
+  /** Whether the provider can stop a machine (else a stop is a release). */
+  can_stop: boolean;
+  machine_id: string | null;
+  label: string | null;
+  /** The last machine status observed, and when. */
+  machine_status: Machine["status"] | null;
+  observed_at: number | null;
+  hourly_usd: number;
+  /** A create's outcome is unknown: list by label before anything is created (guarantee 2). */
+  reconcile_required: boolean;
+  /** Earliest time the next provider call may be made (rate limits, backoff). */
+  retry_at: number | null;
+  created_at: number;
+  session_started_at: number | null;
+  ready_at: number | null;
+  /** created_at + ttl + every extension; null without a ttl. */
+  ttl_deadline: number | null;
+  last_activity_at: number | null;
+  lock_until: number | null;
+  /** First time the machine was seen stopped in this stop. */
+  stopped_at: number | null;
+  /** When the current unbroken run of failed stop calls began. */
+  stop_failing_since: number | null;
+  /** When a stop was last issued (re-issued if the machine still runs). */
+  stop_issued_at: number | null;
+  release_reason: Reason | null;
+  released_at: number | null;
+  image: string | null;
+  cmd: string | null;
+  warnings: string[];
+  /** Bumped on every write; the D1 index keeps the version it last saw. */
+  version: number;
+}
+
+/** What the lease's object last learned from the provider. */
+export interface Observation {
+  /** undefined: not observed this time; null: the provider no longer has the machine. */
+  machine: Machine | null | undefined;
+  /** The workload answers (model server healthy, command started). Running implies it for sim. */
+  app_ready?: boolean;
+}

@@ -1,0 +1,63 @@
+/**
+ * What the simulated cloud gets wrong on purpose, and how slow it is. Every rate is a probability
+ * in [0, 1] drawn from one seeded PRNG that the cloud stores, so a run with the same seed and the
+ * same calls meets the same faults.
+ */
+import { z } from "zod";
+
+const rate = z.number().min(0).max(1);
+const ms = z.number().int().min(0).max(86_400_000);
+
+export const SIM_FAULTS_SCHEMA = z
+  .object({
+    /** Any machine call answers 503 without doing anything. */
+    api_error_rate: rate,
+    /** Any machine call answers 429 with `Retry-After: retry_after_s`, without doing anything. */
+    rate_limit_rate: rate,
+    /** A create makes the machine and then answers 502 or 504: the caller cannot know. */
+    ambiguous_create_rate: rate,
+    /** A boot (at create or start) ends in ERROR instead of RUNNING. */
+    boot_failure_rate: rate,
+    /** A created machine vanishes (TERMINATED, no call) vanish_min_ms..vanish_max_ms after it first runs. */
+    vanish_rate: rate,
+    /** A create answers 409 `no_capacity` and makes nothing. */
+    no_capacity_rate: rate,
+    provision_delay_ms: ms,
+    boot_delay_ms: ms,
+    retry_after_s: z.number().int().min(0).max(3600),
+    vanish_min_ms: ms,
+    vanish_max_ms: ms,
+    seed: z.number().int().min(0).max(0xffffffff),
+  })
+  .strict()
+  .refine((f) => f.vanish_min_ms <= f.vanish_max_ms, { message: "vanish_min_ms must not exceed vanish_max_ms" });
+
+export type SimFaults = z.infer<typeof SIM_FAULTS_SCHEMA>;
+
+/** Defaults: no faults; a machine provisions for 0.5 s and boots for 1.5 s, like a fast real cloud. */
+export const SIM_DEFAULT_FAULTS: SimFaults = {
+  api_error_rate: 0,
+  rate_limit_rate: 0,
+  ambiguous_create_rate: 0,
+  boot_failure_rate: 0,
+  vanish_rate: 0,
+  no_capacity_rate: 0,
+  provision_delay_ms: 500,
+  boot_delay_ms: 1500,
+  retry_after_s: 1,
+  vanish_min_ms: 2000,
+  vanish_max_ms: 20_000,
+  seed: 1,
+};
+
+/** A partial update over the current faults; unknown fields and out-of-range values are refused. */
+export function mergeFaults(current: SimFaults, patch: unknown): { ok: true; faults: SimFaults } | { ok: false; message: string } {
+  if (typeof patch !== "object" || patch === null || Array.isArray(patch)) return { ok: false, message: "body must be a JSON object" };
+  const parsed = SIM_FAULTS_SCHEMA.safeParse({ ...current, ...patch });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.length ? `${issue.path.join(".")}: ` : "";
+    return { ok: false, message: `${where}${issue?.message ?? "invalid faults"}` };
+  }
+  return { ok: true, faults: parsed.data };
+}

@@ -1,0 +1,79 @@
+/** Steps shared by the lease tests: create, wait for a state, read the sim's ledger. */
+import { env } from "cloudflare:test";
+import { expect } from "vitest";
+import { simAdmin } from "../../src/providers/sim/adapter";
+import type { SimLedgerMachine } from "../../src/providers/sim/machines";
+import { call, json } from "./helpers";
+
+export const sim = () => simAdmin(env);
+
+/** Fast machines and no faults: what most lease tests want. */
+export async function fastSim(extra: Record<string, number> = {}) {
+  await sim().reset();
+  await sim().setFaults({ provision_delay_ms: 50, boot_delay_ms: 100, ...extra });
+}
+
+export async function createLease(key: string, body: Record<string, unknown>, headers: Record<string, string> = {}) {
+  const res = await call("POST", "/v1/leases", { key, body, headers });
+  const lease = await json(res);
+  if (res.status !== 202) throw new Error(`create lease: ${res.status} ${JSON.stringify(lease)}`);
+  return lease;
+}
+
+export async function getLease(key: string, id: string) {
+  const res = await call("GET", `/v1/leases/${id}`, { key });
+  expect(res.status).toBe(200);
+  return json(res);
+}
+
+export async function events(key: string, id: string): Promise<any[]> {
+  const res = await call("GET", `/v1/leases/${id}/events`, { key });
+  expect(res.status).toBe(200);
+  return (await json(res)).data;
+}
+
+export async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export async function waitForState(key: string, id: string, state: string, timeoutMs = 15_000) {
+  let last: any = null;
+  try {
+    return await waitFor(`lease ${id} to be ${state}`, async () => {
+      last = await getLease(key, id);
+      return last.state === state ? last : null;
+    }, timeoutMs);
+  } catch (e) {
+    throw new Error(`${(e as Error).message}; last seen ${JSON.stringify(last?.state)}; events ${JSON.stringify(await events(key, id))}`);
+  }
+}
+
+/** The sim's machines for one lease (every attempt). */
+export async function machinesOf(leaseId: string): Promise<SimLedgerMachine[]> {
+  const ledger = await sim().getLedger(`lessor-dev-${leaseId}-`);
+  return ledger.machines;
+}
+
+/** Guarantee 1 over the ledger: at no instant were two machines of one lease alive. */
+export function maxAliveAtOnce(machines: SimLedgerMachine[], now: number): number {
+  const points: Array<[number, number]> = [];
+  for (const m of machines) {
+    points.push([m.created_at, 1]);
+    points.push([m.destroyed_at ?? now, -1]);
+  }
+  // At the same instant, a destroy counts before a create: replacing a host destroys first.
+  points.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  let alive = 0;
+  let max = 0;
+  for (const [, d] of points) {
+    alive += d;
+    max = Math.max(max, alive);
+  }
+  return max;
+}

@@ -1,0 +1,146 @@
+/**
+ * decide(): every state against every deadline, on both sides of each boundary. Each row names a
+ * deadline, the lease and observation it applies to, and what must happen at the deadline; one
+ * millisecond before it, that action must not be due.
+ */
+import { describe, expect, it } from "vitest";
+import type { Offer } from "../../src/catalog/offer";
+import { decide, guardOf, POLL_MS, STOP_ESCALATE_MS, STOP_REISSUE_MS } from "../../src/lease/decide";
+import { POLICY_DEFAULTS } from "../../src/lease/policy";
+import type { LeaseRecord, LeaseState, Observation } from "../../src/lease/state";
+import type { Machine } from "../../src/providers/contract";
+
+const T0 = Date.UTC(2026, 10, 30, 12, 0, 0);
+const S = 1000;
+const M = 60 * S;
+const H = 60 * M;
+
+const offer: Offer = {
+  id: "sim:o1", provider: "sim", provider_offer_id: "o1", gpu: "l40s", gpu_count: 1, vram_gb: 48, vcpu: 16,
+  memory_gb: 64, disk_gb: 200, region: "us-east", host_id: "h1", hourly_usd: 2, availability: "high", spot: false,
+};
+
+function lease(state: LeaseState, patch: Partial<LeaseRecord> = {}): LeaseRecord {
+  const base: LeaseRecord = {
+    id: "ls_test", org_id: "org_test", kind: "scratch", state, state_since: T0,
+    policy: { ...POLICY_DEFAULTS.scratch, ttl: 4 * H, idle_timeout: 30 * M, max_lifetime: 24 * H, stopped_ttl: 2 * H,
+      heartbeat_grace: 2 * M, boot_timeout: 10 * M, startup_timeout: null, host_attempts: 3, max_session_usd: null },
+    spec: null, quote_id: null, offers: [offer], offer_index: 0, excluded_hosts: [], attempt: 1, provider: "sim",
+    can_stop: true, machine_id: "m1", label: "lessor-dev-ls_test-a1", machine_status: "running", observed_at: T0,
+    hourly_usd: 2, reconcile_required: false, retry_at: null, created_at: T0, session_started_at: T0, ready_at: T0,
+    ttl_deadline: T0 + 4 * H, last_activity_at: T0, lock_until: null, stopped_at: null, stop_failing_since: null,
+    stop_issued_at: null, release_reason: null, released_at: null, image: null, cmd: null, warnings: [], version: 1,
+  };
+  return { ...base, ...patch };
+}
+
+function machine(status: Machine["status"]): Machine {
+  return { id: "m1", label: "lessor-dev-ls_test-a1", status, offer_id: "o1", host_id: "h1", region: "us-east",
+    hourly_usd: 2, stopped_hourly_usd: 0.2, created_at: T0 };
+}
+
+const running: Observation = { machine: machine("running"), app_ready: true };
+const starting: Observation = { machine: machine("starting") };
+const stoppedObs: Observation = { machine: machine("stopped") };
+const unobserved: Observation = { machine: undefined };
+
+interface Row {
+  name: string;
+  lease: LeaseRecord;
+  obs: Observation;
+  deadline: number;
+  action: string;
+  reason: string | null;
+}
+
+const rows: Row[] = [
+  // ready: hard caps and idle
+  { name: "ready: ttl", lease: lease("ready", { last_activity_at: T0 + 4 * H }), obs: running, deadline: T0 + 4 * H, action: "release", reason: "ttl_expired" },
+  { name: "ready: max_lifetime (from the session's start)", lease: lease("ready", { ttl_deadline: null, session_started_at: T0 + H, policy: { ...lease("ready").policy, idle_timeout: null } }), obs: running, deadline: T0 + 25 * H, action: "release", reason: "max_lifetime" },
+  { name: "ready: budget (max_session_usd at $2/h, $3 -> 90 min)", lease: lease("ready", { policy: { ...lease("ready").policy, max_session_usd: 3, idle_timeout: null } }), obs: running, deadline: T0 + 90 * M, action: "release", reason: "budget_exceeded" },
+  { name: "ready: idle (activity + heartbeat grace + idle timeout)", lease: lease("ready"), obs: running, deadline: T0 + 2 * M + 30 * M, action: "stop", reason: "idle_timeout" },
+  { name: "ready: heartbeat grace moves the idle deadline", lease: lease("ready", { last_activity_at: T0 + 10 * M }), obs: running, deadline: T0 + 10 * M + 2 * M + 30 * M, action: "stop", reason: "idle_timeout" },
+  { name: "ready: a lock holds off idle until it expires", lease: lease("ready", { lock_until: T0 + H }), obs: running, deadline: T0 + H + 30 * M, action: "stop", reason: "idle_timeout" },
+  { name: "ready: a lock does not hold off the ttl", lease: lease("ready", { lock_until: T0 + 10 * H, ttl_deadline: T0 + 3 * H }), obs: running, deadline: T0 + 3 * H, action: "release", reason: "ttl_expired" },
+  { name: "ready: idle on a provider that cannot stop releases", lease: lease("ready", { can_stop: false }), obs: running, deadline: T0 + 32 * M, action: "release", reason: "idle_timeout" },
+  // booting
+  { name: "booting: boot_timeout", lease: lease("booting", { ready_at: null, machine_status: "starting" }), obs: starting, deadline: T0 + 10 * M, action: "replace_host", reason: "boot_timeout" },
+  { name: "booting: startup_timeout once the machine runs", lease: lease("booting", { ready_at: null, policy: { ...lease("ready").policy, startup_timeout: 20 * M } }), obs: { machine: machine("running"), app_ready: false }, deadline: T0 + 20 * M, action: "release", reason: "startup_timeout" },
+  { name: "booting: ttl", lease: lease("booting", { ready_at: null, ttl_deadline: T0 + 5 * M }), obs: starting, deadline: T0 + 5 * M, action: "release", reason: "ttl_expired" },
+  { name: "booting: budget", lease: lease("booting", { ready_at: null, policy: { ...lease("ready").policy, max_session_usd: 0.1 } }), obs: starting, deadline: T0 + 3 * M, action: "release", reason: "budget_exceeded" },
+  // stopped
+  { name: "stopped: stopped_ttl (from the first time seen stopped)", lease: lease("stopped", { stopped_at: T0 + H, state_since: T0 + H + 5 * M, machine_status: "stopped" }), obs: stoppedObs, deadline: T0 + 3 * H, action: "release", reason: "stopped_ttl" },
+  { name: "stopped: ttl still applies", lease: lease("stopped", { stopped_at: T0, ttl_deadline: T0 + H, machine_status: "stopped" }), obs: stoppedObs, deadline: T0 + H, action: "release", reason: "ttl_expired" },
+  // stopping
+  { name: "stopping: a stop accepted but not carried out is issued again", lease: lease("stopping", { stop_issued_at: T0, ttl_deadline: null }), obs: running, deadline: T0 + STOP_REISSUE_MS, action: "stop", reason: null },
+  { name: "stopping: stops failing for 30 minutes escalate to destroy", lease: lease("stopping", { stop_issued_at: null, stop_failing_since: T0, retry_at: T0 + STOP_ESCALATE_MS + 1, ttl_deadline: null }), obs: running, deadline: T0 + STOP_ESCALATE_MS, action: "release", reason: "stop_failed" },
+  { name: "stopping: ttl", lease: lease("stopping", { stop_issued_at: T0, ttl_deadline: T0 + 10 * S }), obs: running, deadline: T0 + 10 * S, action: "release", reason: "ttl_expired" },
+  // provisioning waits out a backoff
+  { name: "provisioning: retries after its backoff", lease: lease("provisioning", { machine_id: null, retry_at: T0 + 5 * S, ttl_deadline: null }), obs: unobserved, deadline: T0 + 5 * S, action: "provision", reason: null },
+];
+
+describe("decide: every deadline, both sides of the boundary", () => {
+  it.each(rows)("$name", ({ lease: l, obs, deadline, action, reason }) => {
+    const before = decide(l, obs, deadline - 1);
+    expect(before.action === action && before.reason === reason, `due 1 ms early: ${JSON.stringify(before)}`).toBe(false);
+    expect(before.at).not.toBeNull();
+    expect(before.at!).toBeLessThanOrEqual(deadline);
+    const at = decide(l, obs, deadline);
+    expect({ action: at.action, reason: at.reason }).toEqual({ action, reason });
+  });
+});
+
+describe("decide: what the machine says", () => {
+  it("pending provisions at once", () => {
+    expect(decide(lease("pending", { machine_id: null }), unobserved, T0)).toMatchObject({ action: "provision", at: T0 });
+  });
+  it("booting becomes ready when the machine runs", () => {
+    expect(decide(lease("booting", { ready_at: null }), running, T0 + S).action).toBe("mark_ready");
+  });
+  it("booting on a machine in error replaces the host", () => {
+    expect(decide(lease("booting"), { machine: machine("error") }, T0)).toMatchObject({ action: "replace_host", reason: "host_failed" });
+  });
+  it("booting polls while the machine starts", () => {
+    expect(decide(lease("booting", { observed_at: T0 }), starting, T0 + 10)).toMatchObject({ action: "wait", next: "poll", at: T0 + POLL_MS });
+  });
+  it("a ready lease whose machine vanished is released: provider_lost", () => {
+    expect(decide(lease("ready"), { machine: null }, T0)).toMatchObject({ action: "release", reason: "provider_lost" });
+  });
+  it("a stopped lease whose machine vanished is released: provider_lost", () => {
+    expect(decide(lease("stopped", { stopped_at: T0 }), { machine: null }, T0)).toMatchObject({ action: "release", reason: "provider_lost" });
+  });
+  it("a ready machine the provider stopped is recorded stopped", () => {
+    expect(decide(lease("ready"), stoppedObs, T0)).toMatchObject({ action: "mark_stopped", reason: "provider_stopped" });
+  });
+  it("stopping becomes stopped when the machine is seen stopped", () => {
+    expect(decide(lease("stopping", { stop_issued_at: T0 }), stoppedObs, T0 + S).action).toBe("mark_stopped");
+  });
+  it("starting issues the start", () => {
+    expect(decide(lease("starting", { stopped_at: T0 }), stoppedObs, T0 + S).action).toBe("start");
+  });
+  it("releasing keeps releasing; released does nothing, ever", () => {
+    expect(decide(lease("releasing", { release_reason: "user_end" }), unobserved, T0)).toMatchObject({ action: "release", reason: "user_end" });
+    expect(decide(lease("released"), unobserved, T0)).toEqual({ action: "none", reason: null, at: null });
+  });
+  it("a lease in use (fresh heartbeat) is never idle-stopped; its hard cap still applies", () => {
+    const l = lease("ready", { ttl_deadline: T0 + H });
+    for (let t = T0; t < T0 + H; t += M) {
+      const inUse = { ...l, last_activity_at: t };
+      const d = decide(inUse, running, t + 30 * S);
+      expect(d.action === "stop", `stopped while in use at ${t - T0} ms`).toBe(false);
+    }
+    expect(decide({ ...l, last_activity_at: T0 + H - S }, running, T0 + H)).toMatchObject({ action: "release", reason: "ttl_expired" });
+  });
+  it("without an idle timeout or hard caps, a ready lease waits forever", () => {
+    const l = lease("ready", { ttl_deadline: null, policy: { ...lease("ready").policy, idle_timeout: null, max_lifetime: null } });
+    expect(decide(l, running, T0 + 1000 * H)).toEqual({ action: "wait", reason: null, at: null });
+  });
+  it("the guard shows the next action, its reason and its time", () => {
+    expect(guardOf(lease("ready"), unobserved, T0)).toEqual({
+      action: "stop",
+      reason: "idle_timeout",
+      at: new Date(T0 + 32 * M).toISOString(),
+      due: false,
+    });
+  });
+});
