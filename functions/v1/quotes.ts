@@ -1,6 +1,7 @@
 /** `POST /v1/quotes`, `GET /v1/quotes/:id`. */
 import { createRoute, z } from "@hono/zod-openapi";
-import { createQuote, getQuote, QuoteRequestSchema } from "../../src/catalog/quote";
+import { createQuote, getQuote, QuoteRequestSchema, type Quote } from "../../src/catalog/quote";
+import { idempotent } from "../../src/idempotency";
 import { SpecSchema } from "../../src/catalog/spec";
 import { database } from "../../src/db";
 import { notFound } from "../../src/errors";
@@ -32,10 +33,10 @@ export const quoteRoutes = router()
     createRoute({
       method: "post",
       path: "/quotes",
-      summary: "Choose the offer that fits a spec, with fallbacks, rate and cost ceiling",
+      summary: "Choose the offer that fits a spec, with fallbacks, rate and cost ceiling (Idempotency-Key honoured)",
       security: BEARER,
       middleware: [requireScope("write")] as const,
-      request: jsonBody(QuoteRequestSchema),
+      request: { headers: z.object({ "idempotency-key": z.string().optional() }), ...jsonBody(QuoteRequestSchema) },
       responses: {
         201: jsonResponse(QuoteSchema, "The quote"),
         409: { description: "no_capacity: nothing fits; details name the constraint", content: COMMON_ERRORS[400].content },
@@ -43,14 +44,15 @@ export const quoteRoutes = router()
       },
     }),
     async (c) => {
-      const quote = await createQuote(
-        database(c.env.DB),
-        c.var.principal.org_id,
-        c.req.valid("json"),
-        configuredProviderNames(c.env),
-        c.var.now,
-      );
-      return c.json(quote, 201);
+      const db = database(c.env.DB);
+      const orgId = c.var.principal.org_id;
+      const body = c.req.valid("json");
+      const answer = await idempotent(db, { org_id: orgId, route: "POST /v1/quotes" }, c.req.header("idempotency-key"), body, c.var.now, async () => ({
+        status: 201,
+        body: await createQuote(db, orgId, body, configuredProviderNames(c.env), c.var.now),
+      }));
+      if (answer.replayed) c.header("Idempotent-Replayed", "true");
+      return c.json(answer.body as Quote, 201);
     },
   )
   .openapi(

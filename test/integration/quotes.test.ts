@@ -124,6 +124,17 @@ describe("POST /v1/quotes", () => {
     await expectError(await quote({}), 400, "invalid_request");
   });
 
+  it("guarantee 10: Idempotency-Key replays the same quote; another body is 422", async () => {
+    const headers = { "idempotency-key": `q-${crypto.randomUUID()}` };
+    const body = { spec: { gpu: "l4:1" } };
+    const a = await call("POST", "/v1/quotes", { key: writeKey, body, headers });
+    const b = await call("POST", "/v1/quotes", { key: writeKey, body, headers });
+    expect([a.status, b.status]).toEqual([201, 201]);
+    expect(b.headers.get("idempotent-replayed")).toBe("true");
+    expect(await json(b)).toEqual(await json(a));
+    await expectError(await call("POST", "/v1/quotes", { key: writeKey, body: { spec: { gpu: "l4:2" } }, headers }), 422, "idempotency_mismatch");
+  });
+
   it("stores nothing for a refused quote", async () => {
     const count = async () =>
       (await env.DB.prepare("SELECT COUNT(*) AS n FROM quotes WHERE org_id = ?").bind(org.id).first<{ n: number }>())!.n;
