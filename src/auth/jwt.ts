@@ -35,6 +35,7 @@ interface CachedKeys {
 export class JwksCache {
   readonly #entries = new Map<string, CachedKeys>();
   readonly #inflight = new Map<string, Promise<CachedKeys>>();
+  readonly #failedAt = new Map<string, number>();
 
   constructor(private readonly fetcher: Fetcher = (url, init) => fetch(url, init)) {}
 
@@ -52,9 +53,27 @@ export class JwksCache {
   }
 
   #fetch(url: string, now: number): Promise<CachedKeys> {
+    // A JWKS that failed is not asked again within the cooldown either: without this, every
+    // request bearing a matching iss + aud (no credential needed) made one fetch to an issuer that
+    // is down, slow or hostile, breaking the "at most once per cooldown per URL" promise above.
+    const failedAt = this.#failedAt.get(url);
+    if (failedAt !== undefined && now - failedAt < JWKS_REFETCH_COOLDOWN_MS) {
+      return Promise.reject(new Error(`JWKS ${url} failed ${now - failedAt} ms ago`));
+    }
     let p = this.#inflight.get(url);
     if (!p) {
-      p = this.#load(url, now).finally(() => this.#inflight.delete(url));
+      p = this.#load(url, now)
+        .then(
+          (entry) => {
+            this.#failedAt.delete(url);
+            return entry;
+          },
+          (e: unknown) => {
+            this.#failedAt.set(url, now);
+            throw e;
+          },
+        )
+        .finally(() => this.#inflight.delete(url));
       this.#inflight.set(url, p);
     }
     return p;
@@ -106,11 +125,18 @@ export async function authenticateJwt(
   if (typeof iss !== "string") return null;
   const audiences = typeof aud === "string" ? [aud] : Array.isArray(aud) ? aud : [];
   const issuers = await db.selectFrom("issuers").selectAll().where("iss", "=", iss).execute();
+  // Guarantee 8: (iss, aud) is unique per org only, so two orgs may trust the same issuer. A token
+  // both accept used to authenticate as whichever registered first, so an org that registered
+  // another's IdP ahead of it received that org's tokens. Such a token now authenticates as
+  // neither (fail closed); only the issuers are checked, never their order.
+  let found: Principal | null = null;
   for (const issuer of issuers.filter((i) => audiences.includes(i.aud))) {
     const principal = await verifyWith(issuer, token, now, cache);
-    if (principal) return principal;
+    if (!principal) continue;
+    if (found && found.org_id !== principal.org_id) return null;
+    found ??= principal;
   }
-  return null;
+  return found;
 }
 
 async function verifyWith(issuer: IssuerRow, token: string, now: number, cache: JwksCache): Promise<Principal | null> {

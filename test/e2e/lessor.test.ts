@@ -172,6 +172,10 @@ describe("lessor started by `node scripts/start.mjs`", () => {
     expect(result.stdout, context).toMatch(/"sim:[^"]+"/);
     expect(result.stdout, context).toMatch(/"qt_[0-9a-z]+"/);
     expect(result.stdout, context).toContain('"no_capacity"');
+    // The lease steps: ready within the walkthrough's wait, then released by the user.
+    expect(result.stdout, context).toMatch(/"state": "ready"/);
+    expect(result.stdout, context).toMatch(/"release_reason": "user_end"/);
+    expect(result.stdout, context).toContain('"type":"released"');
   });
 
   it("describes itself with a valid OpenAPI 3.1 document", () =>
@@ -198,6 +202,11 @@ describe("lessor started by `node scripts/start.mjs`", () => {
         "/v1/catalog/offers",
         "/v1/quotes",
         "/v1/quotes/{id}",
+        "/v1/leases",
+        "/v1/leases/{id}",
+        "/v1/leases/{id}/events",
+        "/v1/leases/{id}/end",
+        "/v1/leases/{id}/heartbeat",
       ]) {
         expect(paths, `the document does not describe ${p}`).toContain(p);
       }

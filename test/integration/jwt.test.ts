@@ -1,0 +1,280 @@
+/**
+ * Trusted issuers (DESIGN.md "trusted issuer"): a JWT from an org's registered JWKS URL + iss + aud
+ * authenticates as that org. Tokens are minted with `jsonwebtoken`, an implementation independent
+ * of the jose that verifies them; the JWKS is served by a stub of globalThis.fetch (the Worker runs
+ * in this isolate, so it sees the stub) that counts how often each issuer's keys are fetched.
+ */
+import jwt from "jsonwebtoken";
+import { exportJWK, exportPKCS8, exportSPKI, generateKeyPair } from "jose";
+import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from "vitest";
+import { call, createKey, createOrg, expectError, json, type TestOrg } from "./helpers";
+
+interface SigningKey {
+  kid: string;
+  alg: "RS256" | "ES256";
+  privatePem: string;
+  publicPem: string;
+  publicJwk: Record<string, unknown>;
+}
+
+async function signingKey(alg: "RS256" | "ES256", kid: string): Promise<SigningKey> {
+  const { privateKey, publicKey } = await generateKeyPair(alg, { extractable: true });
+  return {
+    kid,
+    alg,
+    privatePem: await exportPKCS8(privateKey),
+    publicPem: await exportSPKI(publicKey),
+    publicJwk: { ...(await exportJWK(publicKey)), kid, alg, use: "sig" },
+  };
+}
+
+/** JWKS documents served by the fetch stub, by URL, and how often each was fetched. */
+const served = new Map<string, { keys: Record<string, unknown>[] }>();
+const fetches = new Map<string, number>();
+let fetchSpy: MockInstance<typeof fetch>;
+
+beforeAll(() => {
+  const realFetch = globalThis.fetch;
+  fetchSpy = vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+    const url = input instanceof Request ? input.url : String(input);
+    const jwks = served.get(url);
+    if (!jwks) return realFetch(input, init);
+    fetches.set(url, (fetches.get(url) ?? 0) + 1);
+    return Response.json(jwks);
+  });
+});
+
+afterAll(() => {
+  fetchSpy.mockRestore();
+});
+
+interface Issuer {
+  id: string;
+  org: TestOrg;
+  url: string;
+  iss: string;
+  aud: string;
+}
+
+let issuerCounter = 0;
+/** A fresh org trusting a fresh issuer (its own host, iss and aud) whose JWKS holds `keys`. */
+async function trustedIssuer(keys: SigningKey[], org?: TestOrg): Promise<Issuer> {
+  org ??= await createOrg();
+  const n = ++issuerCounter;
+  const host = `idp-${n}-${crypto.randomUUID()}.test`;
+  const url = `https://${host}/jwks`;
+  served.set(url, { keys: keys.map((k) => k.publicJwk) });
+  const iss = `https://${host}/`;
+  const aud = `lessor-${n}`;
+  const res = await call("POST", "/v1/auth/issuers", { key: org.adminKey, body: { jwks_url: url, iss, aud } });
+  expect(res.status).toBe(201);
+  const body = await json(res);
+  expect(body).toEqual({ id: expect.stringMatching(/^iss_/), jwks_url: url, iss, aud, created_at: expect.any(String) });
+  return { id: body.id, org, url, iss, aud };
+}
+
+const nowS = () => Math.floor(Date.now() / 1000);
+
+/** A token for `issuer` signed with `key`; `claims` override or (as undefined) remove claims. */
+function mint(issuer: Issuer, key: SigningKey, claims: Record<string, unknown> = {}, alg: string = key.alg): string {
+  const payload: Record<string, unknown> = {
+    iss: issuer.iss,
+    aud: issuer.aud,
+    sub: "user-1",
+    scope: "openid lessor:read",
+    iat: nowS(),
+    exp: nowS() + 300,
+    ...claims,
+  };
+  for (const [k, v] of Object.entries(payload)) if (v === undefined) delete payload[k];
+  return jwt.sign(payload, key.privatePem, { algorithm: alg as jwt.Algorithm, keyid: key.kid });
+}
+
+/** Checks an HS256 signature with WebCrypto (jsonwebtoken's verify refuses a PEM as HMAC secret). */
+async function hmacValid(token: string, secret: string): Promise<boolean> {
+  const [h, p, sig] = token.split(".");
+  const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["verify"]);
+  const bytes = Uint8Array.from(atob(sig!.replace(/-/g, "+").replace(/_/g, "/")), (ch) => ch.charCodeAt(0));
+  return crypto.subtle.verify("HMAC", key, bytes, new TextEncoder().encode(`${h}.${p}`));
+}
+
+async function expect401(token: string) {
+  const res = await call("GET", "/v1/org", { key: token });
+  await expectError(res, 401, "unauthenticated");
+  expect(res.headers.get("www-authenticate")).toBe('Bearer realm="lessor"');
+}
+
+let rsa: SigningKey;
+let ec: SigningKey;
+let other: SigningKey;
+
+beforeAll(async () => {
+  [rsa, ec, other] = await Promise.all([signingKey("RS256", "rsa-1"), signingKey("ES256", "ec-1"), signingKey("RS256", "rsa-1")]);
+});
+
+describe("trusted issuers: tokens that authenticate", () => {
+  it("a valid RS256 token authenticates as the issuer's org, and the JWKS is cached", async () => {
+    const issuer = await trustedIssuer([rsa]);
+    const res = await call("GET", "/v1/org", { key: mint(issuer, rsa) });
+    expect(res.status).toBe(200);
+    const body = await json(res);
+    expect(body).toMatchObject({ id: issuer.org.id, caller: { kind: "jwt", scope: "read", subject: `${issuer.id}:user-1` } });
+    expect(res.headers.get("ratelimit-limit")).toBe("600");
+    expect(fetches.get(issuer.url)).toBe(1);
+    // Within the TTL the cached set serves.
+    expect((await call("GET", "/v1/org", { key: mint(issuer, rsa, { sub: "user-2" }) })).status).toBe(200);
+    expect(fetches.get(issuer.url)).toBe(1);
+  });
+
+  it("a valid ES256 token authenticates", async () => {
+    const issuer = await trustedIssuer([ec]);
+    const res = await call("GET", "/v1/org", { key: mint(issuer, ec, { scope: "lessor:write" }) });
+    expect(res.status).toBe(200);
+    expect(await json(res)).toMatchObject({ id: issuer.org.id, caller: { kind: "jwt", scope: "write" } });
+  });
+
+  it("an exp 30 s in the past is within the clock skew and still passes", async () => {
+    const issuer = await trustedIssuer([rsa]);
+    const res = await call("GET", "/v1/org", { key: mint(issuer, rsa, { iat: nowS() - 600, exp: nowS() - 30 }) });
+    expect(res.status).toBe(200);
+  });
+
+  it("the highest lessor scope in the claim wins, as a string or an array", async () => {
+    const issuer = await trustedIssuer([rsa]);
+    const a = await call("GET", "/v1/org", { key: mint(issuer, rsa, { scope: "lessor:read lessor:admin" }) });
+    expect((await json(a)).caller.scope).toBe("admin");
+    const b = await call("GET", "/v1/org", { key: mint(issuer, rsa, { scope: ["lessor:write", "email"] }) });
+    expect((await json(b)).caller.scope).toBe("write");
+  });
+
+  it("the JWT's scope is enforced like a key's", async () => {
+    const issuer = await trustedIssuer([rsa]);
+    const read = mint(issuer, rsa, { scope: "lessor:read" });
+    expect((await call("GET", "/v1/catalog/gpus", { key: read })).status).toBe(200);
+    await expectError(await call("GET", "/v1/keys", { key: read }), 403, "insufficient_scope");
+    const admin = mint(issuer, rsa, { scope: "lessor:admin" });
+    expect((await call("GET", "/v1/keys", { key: admin })).status).toBe(200);
+  });
+});
+
+describe("trusted issuers: tokens that do not", () => {
+  let issuer: Issuer;
+  beforeAll(async () => {
+    issuer = await trustedIssuer([rsa, ec]);
+  });
+
+  it("expired (beyond the 60 s skew): 401", async () => {
+    await expect401(mint(issuer, rsa, { iat: nowS() - 600, exp: nowS() - 120 }));
+  });
+
+  it("not yet valid (nbf beyond the 60 s skew): 401", async () => {
+    await expect401(mint(issuer, rsa, { nbf: nowS() + 120 }));
+  });
+
+  it("wrong audience: 401", async () => {
+    await expect401(mint(issuer, rsa, { aud: `${issuer.aud}-other` }));
+  });
+
+  it("wrong issuer: 401", async () => {
+    await expect401(mint(issuer, rsa, { iss: `${issuer.iss}other` }));
+  });
+
+  it("no exp: 401", async () => {
+    await expect401(mint(issuer, rsa, { exp: undefined }));
+  });
+
+  it("signed by another key under a known kid: 401", async () => {
+    await expect401(mint(issuer, other));
+  });
+
+  it("alg none: 401", async () => {
+    const payload = { iss: issuer.iss, aud: issuer.aud, sub: "user-1", scope: "lessor:admin", exp: nowS() + 300 };
+    const token = jwt.sign(payload, null as unknown as string, { algorithm: "none" });
+    expect(token.endsWith(".")).toBe(true);
+    await expect401(token);
+  });
+
+  it("HS256 keyed with the issuer's public key PEM: 401", async () => {
+    const payload = { iss: issuer.iss, aud: issuer.aud, sub: "user-1", scope: "lessor:admin", exp: nowS() + 300 };
+    for (const secret of [rsa.publicPem, JSON.stringify(rsa.publicJwk)]) {
+      const token = jwt.sign(payload, secret, { algorithm: "HS256", keyid: rsa.kid });
+      // The token is genuinely valid HMAC under that secret; only lessor's refusal stops it.
+      expect(await hmacValid(token, secret)).toBe(true);
+      await expect401(token);
+    }
+  });
+
+  it("unknown kid: 401, and a cold cache fetches the JWKS once (the refetch is held by the cooldown)", async () => {
+    const fresh = await trustedIssuer([rsa]);
+    const stranger = await signingKey("RS256", "not-published");
+    await expect401(mint(fresh, stranger));
+    expect(fetches.get(fresh.url)).toBe(1);
+    await expect401(mint(fresh, stranger));
+    expect(fetches.get(fresh.url)).toBe(1);
+  });
+
+  it("garbage that looks like a JWT: 401", async () => {
+    for (const token of ["a.b.c", "eyJhbGciOiJSUzI1NiJ9.e30.", "eyJhbGciOiJSUzI1NiJ9.bm90IGpzb24.c2ln"]) await expect401(token);
+  });
+});
+
+describe("trusted issuers: scope and lifecycle", () => {
+  it("a token without a lessor scope authenticates but gets 403 on GET /v1/org", async () => {
+    const issuer = await trustedIssuer([rsa]);
+    for (const scope of [undefined, "openid email", "lessor:root"]) {
+      const res = await call("GET", "/v1/org", { key: mint(issuer, rsa, { scope }) });
+      const err = await expectError(res, 403, "insufficient_scope");
+      expect(err.details).toEqual({ needed: "read", have: null });
+    }
+  });
+
+  it("deleting the issuer makes its tokens 401", async () => {
+    const issuer = await trustedIssuer([rsa]);
+    const token = mint(issuer, rsa);
+    expect((await call("GET", "/v1/org", { key: token })).status).toBe(200);
+    const del = await call("DELETE", `/v1/auth/issuers/${issuer.id}`, { key: issuer.org.adminKey });
+    expect(del.status).toBe(200);
+    expect((await json(del)).id).toBe(issuer.id);
+    await expect401(token);
+    const list = await json(await call("GET", "/v1/auth/issuers", { key: issuer.org.adminKey }));
+    expect(list.data).toEqual([]);
+  });
+
+  it("guarantee 8: a token the issuers of two orgs both accept authenticates as neither", async () => {
+    const first = await trustedIssuer([rsa]);
+    const token = mint(first, rsa, { scope: "lessor:admin" });
+    expect((await json(await call("GET", "/v1/org", { key: token }))).id).toBe(first.org.id);
+    // Another org trusts the very same JWKS URL, iss and aud (allowed: uniqueness is per org).
+    const second = await createOrg();
+    const body = { jwks_url: first.url, iss: first.iss, aud: first.aud };
+    expect((await call("POST", "/v1/auth/issuers", { key: second.adminKey, body })).status).toBe(201);
+    // Whichever registered first, the token must not land in the other org: it is refused.
+    await expect401(token);
+    // A second org trusting the same iss + aud at its own JWKS does not disturb the first: the
+    // first's tokens do not verify there.
+    const third = await createOrg();
+    const ownUrl = `https://idp-own-${crypto.randomUUID()}.test/jwks`;
+    served.set(ownUrl, { keys: [ec.publicJwk] });
+    const solo = await trustedIssuer([rsa]);
+    const soloToken = mint(solo, rsa);
+    expect((await call("POST", "/v1/auth/issuers", { key: third.adminKey, body: { jwks_url: ownUrl, iss: solo.iss, aud: solo.aud } })).status).toBe(201);
+    expect((await json(await call("GET", "/v1/org", { key: soloToken }))).id).toBe(solo.org.id);
+    // And the third org's own tokens reach the third org.
+    const thirdToken = mint({ ...solo, org: third }, ec);
+    expect((await json(await call("GET", "/v1/org", { key: thirdToken }))).id).toBe(third.id);
+  });
+
+  it("registering issuers needs admin, https, and refuses a duplicate iss + aud with 409", async () => {
+    const org = await createOrg();
+    const write = await createKey(org, "write");
+    const body = { jwks_url: "https://idp-dup.test/jwks", iss: "https://idp-dup.test/", aud: "dup" };
+    await expectError(await call("POST", "/v1/auth/issuers", { key: write.secret, body }), 403, "insufficient_scope");
+    await expectError(
+      await call("POST", "/v1/auth/issuers", { key: org.adminKey, body: { ...body, jwks_url: "http://idp-dup.test/jwks" } }),
+      400,
+      "invalid_request",
+    );
+    expect((await call("POST", "/v1/auth/issuers", { key: org.adminKey, body })).status).toBe(201);
+    await expectError(await call("POST", "/v1/auth/issuers", { key: org.adminKey, body }), 409, "issuer_exists");
+  });
+});

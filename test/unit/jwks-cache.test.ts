@@ -1,0 +1,205 @@
+/**
+ * JwksCache and authenticateJwt with an injected fetcher and an explicit clock: the issuer's keys are
+ * cached for JWKS_TTL_MS; a token with an unknown kid refetches at most once per
+ * JWKS_REFETCH_COOLDOWN_MS, and that refetch is how a rotated key is picked up.
+ */
+import jwt from "jsonwebtoken";
+import { exportJWK, exportPKCS8, generateKeyPair } from "jose";
+import { beforeAll, describe, expect, it } from "vitest";
+import { authenticateJwt, JWKS_REFETCH_COOLDOWN_MS, JWKS_TTL_MS, JwksCache } from "../../src/auth/jwt";
+import type { Db } from "../../src/db";
+import type { IssuerRow } from "../../src/db/schema";
+
+const URL_A = "https://idp.example.test/jwks";
+const T0 = Date.UTC(2030, 0, 1);
+
+interface Key {
+  kid: string;
+  pem: string;
+  jwk: Record<string, unknown>;
+}
+
+async function rsaKey(kid: string): Promise<Key> {
+  const { privateKey, publicKey } = await generateKeyPair("RS256", { extractable: true });
+  return { kid, pem: await exportPKCS8(privateKey), jwk: { ...(await exportJWK(publicKey)), kid, alg: "RS256" } };
+}
+
+/** A fetcher serving whatever `keys` holds now, counting calls per URL. */
+function fakeIdp(initial: Key[]) {
+  const state = { keys: initial, calls: 0, urls: [] as string[] };
+  const fetcher = async (url: string) => {
+    state.calls++;
+    state.urls.push(url);
+    return new Response(JSON.stringify({ keys: state.keys.map((k) => k.jwk) }), { headers: { "content-type": "application/json" } });
+  };
+  return { state, fetcher };
+}
+
+const issuer: IssuerRow = {
+  id: "iss_test",
+  org_id: "org_test",
+  jwks_url: URL_A,
+  iss: "https://idp.example.test/",
+  aud: "lessor",
+  created_at: T0,
+};
+
+/** The one query authenticateJwt makes: issuers by `iss`. */
+function fakeDb(rows: IssuerRow[]): Db {
+  return {
+    selectFrom: (table: string) => {
+      expect(table).toBe("issuers");
+      return {
+        selectAll: () => ({
+          where: (column: string, op: string, value: unknown) => {
+            expect([column, op]).toEqual(["iss", "="]);
+            return { execute: async () => rows.filter((r) => r.iss === value) };
+          },
+        }),
+      };
+    },
+  } as unknown as Db;
+}
+
+function token(key: Key, now: number, claims: Record<string, unknown> = {}): string {
+  const s = Math.floor(now / 1000);
+  return jwt.sign(
+    { iss: issuer.iss, aud: issuer.aud, sub: "u", scope: "lessor:read", iat: s, exp: s + 3600, ...claims },
+    key.pem,
+    { algorithm: "RS256", keyid: key.kid },
+  );
+}
+
+let k1: Key;
+let k2: Key;
+let k3: Key;
+beforeAll(async () => {
+  [k1, k2, k3] = await Promise.all([rsaKey("k1"), rsaKey("k2"), rsaKey("k3")]);
+});
+
+describe("JwksCache", () => {
+  it("serves from the cache within the TTL and refetches after it", async () => {
+    const idp = fakeIdp([k1]);
+    const cache = new JwksCache(idp.fetcher);
+    const first = await cache.get(URL_A, T0);
+    expect(first.jwks.keys.map((k) => k.kid)).toEqual(["k1"]);
+    await cache.get(URL_A, T0 + 1);
+    await cache.get(URL_A, T0 + JWKS_TTL_MS - 1);
+    expect(idp.state.calls).toBe(1);
+    await cache.get(URL_A, T0 + JWKS_TTL_MS);
+    expect(idp.state.calls).toBe(2);
+  });
+
+  it("coalesces concurrent fetches of one URL", async () => {
+    const idp = fakeIdp([k1]);
+    const cache = new JwksCache(idp.fetcher);
+    await Promise.all([cache.get(URL_A, T0), cache.get(URL_A, T0), cache.refresh(URL_A, T0)]);
+    expect(idp.state.calls).toBe(1);
+  });
+
+  it("refresh is refused within the cooldown and fetches once after it", async () => {
+    const idp = fakeIdp([k1]);
+    const cache = new JwksCache(idp.fetcher);
+    await cache.get(URL_A, T0);
+    expect(await cache.refresh(URL_A, T0 + JWKS_REFETCH_COOLDOWN_MS - 1)).toBeNull();
+    expect(idp.state.calls).toBe(1);
+    idp.state.keys = [k2];
+    const fresh = await cache.refresh(URL_A, T0 + JWKS_REFETCH_COOLDOWN_MS);
+    expect(fresh?.jwks.keys.map((k) => k.kid)).toEqual(["k2"]);
+    expect(idp.state.calls).toBe(2);
+    // The refetch restarts both clocks.
+    expect((await cache.get(URL_A, T0 + JWKS_REFETCH_COOLDOWN_MS + 1)).jwks.keys.map((k) => k.kid)).toEqual(["k2"]);
+    expect(idp.state.calls).toBe(2);
+  });
+
+  it("a failed fetch is not retried within the cooldown, and is after it", async () => {
+    let calls = 0;
+    let up = false;
+    const cache = new JwksCache(async () => {
+      calls++;
+      return up ? Response.json({ keys: [k1.jwk] }) : new Response("nope", { status: 503 });
+    });
+    await expect(cache.get(URL_A, T0)).rejects.toThrow(/503/);
+    await expect(cache.get(URL_A, T0 + 1)).rejects.toThrow();
+    await expect(cache.refresh(URL_A, T0 + JWKS_REFETCH_COOLDOWN_MS - 1)).rejects.toThrow();
+    expect(calls).toBe(1);
+    up = true;
+    expect((await cache.get(URL_A, T0 + JWKS_REFETCH_COOLDOWN_MS)).jwks.keys).toHaveLength(1);
+    expect(calls).toBe(2);
+  });
+
+  it("a JWKS that is not a key set is a failure, not a cached empty set", async () => {
+    for (const body of ["not json", "{}", '{"keys": 1}', "x".repeat(300 * 1024)]) {
+      const cache = new JwksCache(async () => new Response(body));
+      await expect(cache.get(URL_A, T0)).rejects.toThrow();
+    }
+  });
+});
+
+describe("authenticateJwt with the cache", () => {
+  it("a cached key verifies without refetching", async () => {
+    const idp = fakeIdp([k1]);
+    const cache = new JwksCache(idp.fetcher);
+    const db = fakeDb([issuer]);
+    for (let i = 0; i < 3; i++) {
+      const p = await authenticateJwt(db, token(k1, T0), T0 + i * 1000, cache);
+      expect(p).toEqual({ org_id: "org_test", scope: "read", kind: "jwt", subject: "iss_test:u" });
+    }
+    expect(idp.state.calls).toBe(1);
+  });
+
+  it("an unknown kid refetches once after the cooldown, none within it, and picks up a rotated key", async () => {
+    const idp = fakeIdp([k1]);
+    const cache = new JwksCache(idp.fetcher);
+    const db = fakeDb([issuer]);
+    expect(await authenticateJwt(db, token(k1, T0), T0, cache)).not.toBeNull();
+    expect(idp.state.calls).toBe(1);
+
+    // The issuer rotates to k2. Within the cooldown, the cached set stands: no fetch, no principal.
+    idp.state.keys = [k2];
+    const t1 = T0 + JWKS_REFETCH_COOLDOWN_MS - 1;
+    expect(await authenticateJwt(db, token(k2, t1), t1, cache)).toBeNull();
+    expect(await authenticateJwt(db, token(k2, t1), t1, cache)).toBeNull();
+    expect(idp.state.calls).toBe(1);
+
+    // After the cooldown: exactly one refetch, which finds k2.
+    const t2 = T0 + JWKS_REFETCH_COOLDOWN_MS;
+    expect(await authenticateJwt(db, token(k2, t2), t2, cache)).toMatchObject({ org_id: "org_test", kind: "jwt" });
+    expect(idp.state.calls).toBe(2);
+    expect(idp.state.urls).toEqual([URL_A, URL_A]);
+
+    // k1 is gone from the refreshed set; k2 keeps verifying from the cache.
+    expect(await authenticateJwt(db, token(k2, t2 + 1), t2 + 1, cache)).not.toBeNull();
+    expect(idp.state.calls).toBe(2);
+
+    // A kid nobody publishes: one refetch per cooldown at most, and still no principal.
+    const t3 = t2 + 1;
+    expect(await authenticateJwt(db, token(k3, t3), t3, cache)).toBeNull();
+    expect(idp.state.calls).toBe(2);
+    const t4 = t2 + JWKS_REFETCH_COOLDOWN_MS;
+    expect(await authenticateJwt(db, token(k3, t4), t4, cache)).toBeNull();
+    expect(idp.state.calls).toBe(3);
+    expect(await authenticateJwt(db, token(k3, t4 + 1), t4 + 1, cache)).toBeNull();
+    expect(idp.state.calls).toBe(3);
+  });
+
+  it("the `now` passed in is the clock for exp and nbf (60 s skew)", async () => {
+    const idp = fakeIdp([k1]);
+    const cache = new JwksCache(idp.fetcher);
+    const db = fakeDb([issuer]);
+    const t = token(k1, T0); // exp = T0 + 1 h
+    expect(await authenticateJwt(db, t, T0 + 3600_000 + 59_000, cache)).not.toBeNull();
+    expect(await authenticateJwt(db, t, T0 + 3600_000 + 61_000, cache)).toBeNull();
+    const early = token(k1, T0, { nbf: Math.floor(T0 / 1000) + 120 });
+    expect(await authenticateJwt(db, early, T0, cache)).toBeNull();
+    expect(await authenticateJwt(db, early, T0 + 61_000, cache)).not.toBeNull();
+  });
+
+  it("asks no JWKS for a token no registered issuer matches", async () => {
+    const idp = fakeIdp([k1]);
+    const cache = new JwksCache(idp.fetcher);
+    expect(await authenticateJwt(fakeDb([issuer]), token(k1, T0, { aud: "other" }), T0, cache)).toBeNull();
+    expect(await authenticateJwt(fakeDb([issuer]), token(k1, T0, { iss: "https://evil.test/" }), T0, cache)).toBeNull();
+    expect(idp.state.calls).toBe(0);
+  });
+});
