@@ -15,7 +15,35 @@ interface IdRoute {
   make: (a: TestOrg) => Promise<string>;
   /** Asserts org A's object is as it was. */
   unchanged: (a: TestOrg, id: string) => Promise<void>;
+  /** A valid body, for routes that take one. */
+  body?: unknown;
 }
+
+/** A lease of org A, and a check that another org's request left it as it was. */
+const leaseRoute = (method: string, path: string, body?: unknown): IdRoute => ({
+  method,
+  path,
+  prefix: "ls",
+  body,
+  make: async (a) => {
+    const res = await call("POST", "/v1/leases", { key: a.adminKey, body: { kind: "scratch", spec: { gpu: "l4:1" }, policy: { ttl: "1h" } } });
+    expect(res.status).toBe(202);
+    const lease = await json(res);
+    leases.set(lease.id, lease);
+    return lease.id;
+  },
+  unchanged: async (a, id) => {
+    const res = await call("GET", `/v1/leases/${id}`, { key: a.adminKey });
+    expect(res.status).toBe(200);
+    const now = await json(res);
+    const before = leases.get(id) as { ttl_expires_at: string; lock_until: string | null };
+    expect(now.state).not.toMatch(/releasing|released|stopping|stopped/);
+    expect(now.ttl_expires_at).toBe(before.ttl_expires_at);
+    expect(now.lock_until).toBe(before.lock_until);
+    const events = await json(await call("GET", `/v1/leases/${id}/events`, { key: a.adminKey }));
+    for (const e of events.data) expect(["created", "provisioning", "machine_created", "ready"]).toContain(e.type);
+  },
+});
 
 const ROUTES: IdRoute[] = [
   {
@@ -68,6 +96,19 @@ const ROUTES: IdRoute[] = [
   },
 ];
 
+ROUTES.push(
+  leaseRoute("GET", "/v1/leases/:id"),
+  leaseRoute("GET", "/v1/leases/:id/events"),
+  leaseRoute("POST", "/v1/leases/:id/end", {}),
+  leaseRoute("POST", "/v1/leases/:id/stop", {}),
+  leaseRoute("POST", "/v1/leases/:id/start", {}),
+  leaseRoute("POST", "/v1/leases/:id/extend", { by: "1h" }),
+  leaseRoute("POST", "/v1/leases/:id/lock", { for: "1h" }),
+  leaseRoute("POST", "/v1/leases/:id/unlock", {}),
+  leaseRoute("POST", "/v1/leases/:id/heartbeat", {}),
+);
+
+const leases = new Map<string, unknown>();
 const keySecrets = new Map<string, string>();
 const quotes = new Map<string, unknown>();
 
@@ -99,8 +140,8 @@ describe("guarantee 8: tenants are isolated", () => {
       const missing = newId(route.prefix);
       expect(missing.length).toBe(theirs.length);
 
-      const forB = await call(route.method, route.path.replace(":id", theirs), { key: b.adminKey });
-      const none = await call(route.method, route.path.replace(":id", missing), { key: b.adminKey });
+      const forB = await call(route.method, route.path.replace(":id", theirs), { key: b.adminKey, body: route.body });
+      const none = await call(route.method, route.path.replace(":id", missing), { key: b.adminKey, body: route.body });
       const seenByB = await normalized(forB, theirs);
       const notThere = await normalized(none, missing);
       expect(seenByB.status).toBe(404);
