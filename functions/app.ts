@@ -17,6 +17,7 @@ import { keyRoutes } from "./v1/keys";
 import { leaseRoutes } from "./v1/leases";
 import { bootstrapRoutes, orgRoutes } from "./v1/orgs";
 import { quoteRoutes } from "./v1/quotes";
+import { simRoutes } from "./v1/sim";
 import type { Context } from "hono";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -108,6 +109,7 @@ export function createApp() {
   });
 
   app.route("/v1", bootstrapRoutes);
+  app.route("/v1", simRoutes);
   app.use("/v1/*", authenticate);
   app.route("/v1", orgRoutes);
   app.route("/v1", keyRoutes);

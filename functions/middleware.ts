@@ -6,6 +6,7 @@ import { hasScope, type Principal, type Scope } from "../src/auth/principal";
 import { database } from "../src/db";
 import { intSetting } from "../src/env";
 import { ApiError } from "../src/errors";
+import { secretEquals } from "../src/ids";
 import type { AppEnv } from "./context";
 
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
@@ -60,3 +61,23 @@ export function requireScope(scope: Scope) {
     await next();
   });
 }
+
+/**
+ * The bootstrap token check, as route middleware so it runs before the body validator: a caller
+ * without the token gets 401, never a 400 that describes the schema to them.
+ */
+export const requireBootstrapToken = createMiddleware<AppEnv>(async (c, next) => {
+  const presented = bearerToken(c.req.header("authorization"));
+  const expected = c.env.LESSOR_BOOTSTRAP_TOKEN;
+  if (!expected) {
+    throw new ApiError(403, "bootstrap_disabled", "this installation has no bootstrap token set (LESSOR_BOOTSTRAP_TOKEN)");
+  }
+  if (!presented || !(await secretEquals(presented, expected))) {
+    // RFC 9110 section 15.5.2: a 401 must carry WWW-Authenticate, as the other 401s do (middleware.ts).
+    throw new ApiError(401, "unauthenticated", "creating an org needs the installation's bootstrap token", {}, {
+      "WWW-Authenticate": 'Bearer realm="lessor"',
+    });
+  }
+  await rateLimit(c.env, "bootstrap", (n, v) => c.header(n, v));
+  await next();
+});

@@ -1,12 +1,11 @@
 /** `POST /v1/orgs` (bootstrap token) and `GET /v1/org`. */
 import { createRoute, z } from "@hono/zod-openapi";
-import { createMiddleware } from "hono/factory";
 import { mintKey, renderKey } from "../../src/auth/keys";
 import { batch, database } from "../../src/db";
 import { ApiError } from "../../src/errors";
-import { newId, secretEquals } from "../../src/ids";
-import { BEARER, COMMON_ERRORS, jsonBody, jsonResponse, router, type AppEnv } from "../context";
-import { bearerToken, rateLimit, requireScope } from "../middleware";
+import { newId } from "../../src/ids";
+import { BEARER, COMMON_ERRORS, jsonBody, jsonResponse, router } from "../context";
+import { requireBootstrapToken, requireScope } from "../middleware";
 import { KeySchema } from "./keys";
 
 const OrgSchema = z
@@ -21,26 +20,6 @@ const CreatedOrgSchema = z
     key: KeySchema.extend({ secret: z.string().describe("shown once; store it now") }),
   })
   .openapi("CreatedOrg");
-
-/**
- * The bootstrap token check, as route middleware so it runs before the body validator: a caller
- * without the token gets 401, never a 400 that describes the schema to them.
- */
-const requireBootstrapToken = createMiddleware<AppEnv>(async (c, next) => {
-  const presented = bearerToken(c.req.header("authorization"));
-  const expected = c.env.LESSOR_BOOTSTRAP_TOKEN;
-  if (!expected) {
-    throw new ApiError(403, "bootstrap_disabled", "this installation has no bootstrap token set (LESSOR_BOOTSTRAP_TOKEN)");
-  }
-  if (!presented || !(await secretEquals(presented, expected))) {
-    // RFC 9110 section 15.5.2: a 401 must carry WWW-Authenticate, as the other 401s do (middleware.ts).
-    throw new ApiError(401, "unauthenticated", "creating an org needs the installation's bootstrap token", {}, {
-      "WWW-Authenticate": 'Bearer realm="lessor"',
-    });
-  }
-  await rateLimit(c.env, "bootstrap", (n, v) => c.header(n, v));
-  await next();
-});
 
 /** Routes authenticated by the installation's bootstrap token, not by an org credential. */
 export const bootstrapRoutes = router().openapi(

@@ -95,7 +95,9 @@ describe("guarantee 3: every automatic stop or destroy records its reason", () =
         if (e.type === "stop_requested" || e.type === "release_requested") {
           expect(e.reason, `${l.id} ${e.type}`).toBeTruthy();
         }
-        if (e.type === "released") expect(e.reason, `${l.id} released`).toBeTruthy();
+        if (e.type === "released") {
+          expect(e.reason === "user_end" || AUTOMATIC.has(e.reason), `${l.id} released for ${e.reason}`).toBe(true);
+        }
       }
     }
   });

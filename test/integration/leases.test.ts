@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { call, createKey, createOrg, expectError, json, refreshCatalog, type TestOrg } from "./helpers";
-import { createLease, events, fastSim, getLease, machinesOf, waitFor, waitForState } from "./lease-helpers";
+import { createLease, events, fastSim, machinesOf, waitFor, waitForState } from "./lease-helpers";
 
 let org: TestOrg;
 let key: string;

@@ -6,6 +6,7 @@ import { env } from "cloudflare:test";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ProviderError, type Machine, type MachineStatus } from "../../src/providers/contract";
 import { SIM_OBJECT_NAME, SimProvider, simAdmin } from "../../src/providers/sim/adapter";
+import { BOOTSTRAP, call, createOrg, expectError, json } from "./helpers";
 
 const admin = simAdmin(env);
 const FAST = { provision_delay_ms: 30, boot_delay_ms: 30 };
@@ -272,5 +273,20 @@ describe("sim machines: faults", () => {
     // No hour has closed on a machine made just now.
     expect((await admin.getBilling()).records).toEqual([]);
     expect((await sim("GET", "/v1/billing?from=yesterday")).status).toBe(400);
+  });
+});
+
+describe("PUT /v1/sim/faults (the admin-only route)", () => {
+  it("needs the bootstrap token, merges a partial update, and refuses bad values with a 400", async () => {
+    const org = await createOrg();
+    await expectError(await call("PUT", "/v1/sim/faults", { key: org.adminKey, body: { api_error_rate: 0.5 } }), 401, "unauthenticated");
+    await expectError(await call("GET", "/v1/sim/faults", {}), 401, "unauthenticated");
+    const res = await call("PUT", "/v1/sim/faults", { key: BOOTSTRAP, body: { api_error_rate: 0.25, boot_delay_ms: 10 } });
+    expect(res.status).toBe(200);
+    expect(await json(res)).toMatchObject({ api_error_rate: 0.25, boot_delay_ms: 10, rate_limit_rate: 0 });
+    expect(await json(await call("GET", "/v1/sim/faults", { key: BOOTSTRAP }))).toMatchObject({ api_error_rate: 0.25 });
+    await expectError(await call("PUT", "/v1/sim/faults", { key: BOOTSTRAP, body: { api_error_rate: 2 } }), 400);
+    await expectError(await call("PUT", "/v1/sim/faults", { key: BOOTSTRAP, body: { meteor_rate: 1 } }), 400);
+    await expectError(await call("PUT", "/v1/sim/faults", { key: BOOTSTRAP, body: { vanish_min_ms: 10, vanish_max_ms: 5 } }), 400, "invalid_faults");
   });
 });
