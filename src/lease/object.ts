@@ -71,7 +71,18 @@ export class LeaseObject extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.#sql = ctx.storage.sql;
-    ctx.blockConcurrencyWhile(async () => this.#ensureSchema());
+    // Only an object that holds a lease has tables: a read of an id that was never created (a
+    // typo, another org's guess) must not leave an object with storage behind.
+    ctx.blockConcurrencyWhile(async () => {
+      if (this.#hasSchema()) this.#ensureSchema();
+    });
+  }
+
+  #schemaReady = false;
+
+  #hasSchema(): boolean {
+    this.#schemaReady ||= this.#sql.exec(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'`).toArray().length > 0;
+    return this.#schemaReady;
   }
 
   #ensureSchema() {
@@ -100,12 +111,14 @@ export class LeaseObject extends DurableObject<Env> {
       `);
     }
     this.#sql.exec(`INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)`, String(SCHEMA_VERSION));
+    this.#schemaReady = true;
   }
 
   // ---- RPC surface ---------------------------------------------------------------------------
 
   /** Creates the lease once; a second call (a retried request) answers the lease as it is. */
   async create(init: LeaseInit): Promise<LeaseView> {
+    this.#ensureSchema();
     const existing = this.#load();
     if (existing) return renderLease(existing);
     const offer = init.offers[0]!;
@@ -513,6 +526,7 @@ export class LeaseObject extends DurableObject<Env> {
   // ---- storage, index, alarm --------------------------------------------------------------------
 
   #load(): LeaseRecord | null {
+    if (!this.#hasSchema()) return null;
     const row = this.#sql.exec<{ record: string }>(`SELECT record FROM lease LIMIT 1`).toArray()[0];
     return row ? (JSON.parse(row.record) as LeaseRecord) : null;
   }

@@ -1,4 +1,4 @@
-import { env } from "cloudflare:test";
+import { env, runInDurableObject } from "cloudflare:test";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { call, createKey, createOrg, expectError, json, refreshCatalog, type TestOrg } from "./helpers";
 import { createLease, events, fastSim, machinesOf, waitFor, waitForState } from "./lease-helpers";
@@ -148,8 +148,13 @@ describe("lease actions", () => {
     expect(after!.status).toBe("TERMINATED");
   });
 
-  it("answers 404 for an unknown lease and for a malformed id", async () => {
+  it("answers 404 for an unknown lease and for a malformed id, leaving no object storage behind", async () => {
     await expectError(await call("GET", "/v1/leases/ls_00000000000000000000000000", { key }), 404, "not_found");
+    await expectError(await call("POST", "/v1/leases/ls_00000000000000000000000000/heartbeat", { key, body: {} }), 404, "not_found");
+    const tables = await runInDurableObject(env.LEASE.get(env.LEASE.idFromName("ls_00000000000000000000000000")), (_i, state) =>
+      state.storage.sql.exec("SELECT name FROM sqlite_master WHERE type = 'table'").toArray(),
+    );
+    expect(tables).toEqual([]);
     await expectError(await call("POST", "/v1/leases/nope/end", { key, body: {} }), 404, "not_found");
   });
 
