@@ -26,7 +26,29 @@ const FaultsSchema = z
   })
   .openapi("SimFaults");
 
+const LedgerSchema = z
+  .object({
+    now: z.number().int(),
+    machines: z.array(z.record(z.string(), z.unknown())),
+  })
+  .openapi("SimLedger");
+
 export const simRoutes = router()
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/sim/ledger",
+      summary: "Every simulated machine's life: created, each interval it ran or sat stopped, destroyed (bootstrap token)",
+      security: BEARER,
+      middleware: [requireBootstrapToken] as const,
+      request: { query: z.object({ label_prefix: z.string().max(256).optional() }) },
+      responses: { 200: jsonResponse(LedgerSchema, "The ledger"), ...COMMON_ERRORS },
+    }),
+    async (c) => {
+      const ledger = await simAdmin(c.env).getLedger(c.req.valid("query").label_prefix ?? "");
+      return c.json(ledger as unknown as z.infer<typeof LedgerSchema>, 200);
+    },
+  )
   .openapi(
     createRoute({
       method: "get",
