@@ -67,47 +67,69 @@ export type Selection =
     };
 
 export function selectOffer(offers: readonly Offer[], constraints: readonly Constraint[]): Selection {
-  let pool: readonly Offer[] = offers;
-  if (pool.length === 0) return { ok: false, constraint: constraints[0]?.name ?? "catalog", candidates_before: 0 };
-  for (const c of constraints) {
-    const next = pool.filter(c.test);
-    if (next.length === 0) return { ok: false, constraint: c.name, candidates_before: pool.length };
-    pool = next;
+  if (offers.length === 0) return { ok: false, constraint: constraints[0]?.name ?? "catalog", candidates_before: 0 };
+  // One pass: how many of the constraints, in order, each offer meets. An offer that meets all of
+  // them is a candidate; otherwise the furthest any offer got names the constraint that removed
+  // the last candidates, and how many offers were still in the running before it.
+  const pool: Offer[] = [];
+  const reached = new Array<number>(constraints.length + 1).fill(0);
+  for (const o of offers) {
+    let k = 0;
+    while (k < constraints.length && constraints[k]!.test(o)) k++;
+    reached[k]!++;
+    if (k === constraints.length) pool.push(o);
+  }
+  if (pool.length === 0) {
+    let furthest = constraints.length - 1;
+    while (furthest > 0 && reached[furthest] === 0) furthest--;
+    let before = 0;
+    for (let i = furthest; i < reached.length; i++) before += reached[i]!;
+    return { ok: false, constraint: constraints[furthest]!.name, candidates_before: before };
   }
   const ranked = rank(pool, 1 + MAX_FALLBACKS);
   const [chosen, ...fallbacks] = ranked;
   return { ok: true, chosen: chosen!, fallbacks, candidates: pool.length };
 }
 
-/** Takes up to `n` offers, one per host, each the best of what remains by the band rule. */
+/**
+ * Takes up to `n` offers, one per host, each the best of what remains by the band rule. Linear
+ * passes, no sort: a quote over 100,000 offers must not pay for ordering all of them.
+ */
 function rank(pool: readonly Offer[], n: number): Offer[] {
-  const sorted = [...pool].sort(byPriceThenId);
   const hosts = new Set<string>();
   const picked: Offer[] = [];
-  let remaining = sorted;
-  while (picked.length < n && remaining.length > 0) {
-    const best = bestInBand(remaining);
+  while (picked.length < n) {
+    const best = bestInBand(pool, hosts);
+    if (!best) break;
     picked.push(best);
     hosts.add(hostKey(best));
-    remaining = remaining.filter((o) => !hosts.has(hostKey(o)));
   }
   return picked;
 }
 
-/** `sorted` is in price order; of the offers within PRICE_BAND of its first, the most available. */
-function bestInBand(sorted: readonly Offer[]): Offer {
-  const first = sorted[0]!;
-  const limit = first.hourly_usd * PRICE_BAND;
-  let best = first;
-  for (const o of sorted) {
-    if (o.hourly_usd > limit) break;
-    if (AVAILABILITY_RANK[o.availability] > AVAILABILITY_RANK[best.availability]) best = o;
+/**
+ * Of the offers not on a used host: the cheapest price, then, within PRICE_BAND of it, the best
+ * availability (ties: cheaper, then the smaller id, so the answer never depends on input order).
+ */
+function bestInBand(pool: readonly Offer[], usedHosts: ReadonlySet<string>): Offer | null {
+  const usable = (o: Offer) => usedHosts.size === 0 || !usedHosts.has(hostKey(o));
+  let cheapest = Infinity;
+  for (const o of pool) if (o.hourly_usd < cheapest && usable(o)) cheapest = o.hourly_usd;
+  if (cheapest === Infinity) return null;
+  const limit = cheapest * PRICE_BAND;
+  let best: Offer | null = null;
+  for (const o of pool) {
+    if (o.hourly_usd > limit || !usable(o)) continue;
+    if (!best || better(o, best)) best = o;
   }
   return best;
 }
 
-const hostKey = (o: Offer) => `${o.provider}/${o.host_id}`;
-
-function byPriceThenId(a: Offer, b: Offer): number {
-  return a.hourly_usd - b.hourly_usd || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+function better(a: Offer, b: Offer): boolean {
+  const byAvailability = AVAILABILITY_RANK[a.availability] - AVAILABILITY_RANK[b.availability];
+  if (byAvailability !== 0) return byAvailability > 0;
+  if (a.hourly_usd !== b.hourly_usd) return a.hourly_usd < b.hourly_usd;
+  return a.id < b.id;
 }
+
+const hostKey = (o: Offer) => `${o.provider}/${o.host_id}`;
