@@ -1,0 +1,290 @@
+/**
+ * Lambda Cloud, over its API 1.10.0 (../shared/provider-contracts/lambda-cloud-openapi.json).
+ *
+ * Server `https://cloud.lambda.ai`, paths `/api/v1/...`; answers are `{"data": ...}` or
+ * `{"error": {code, message, suggestion?}}`. Lambda has no stop and no start: an instance runs
+ * until terminated, so the capabilities say so and the core destroys where it would stop.
+ * Every instance carries the lease's label as its `name`; the list has no name filter.
+ *
+ * Rate limits (about 1 request/s, 1 launch per 12 s) are not in the document, which also
+ * documents no 429: a 429 is still taken as a refusal to wait out, and 5xx as unknown.
+ */
+import { classifyGpu, vramOf } from "../../catalog/gpu-classes";
+import type { Offer } from "../../catalog/offer";
+import {
+  ProviderError,
+  type CreateMachineInput,
+  type Machine,
+  type MachineStatus,
+  type OfferListing,
+  type Provider,
+  type ProviderCapabilities,
+} from "../contract";
+import { isRecord, num, ProviderHttp, retryAfterMs, str, TransportError, usd, type HttpAnswer, type HttpProviderOptions } from "../http";
+
+export const LAMBDA_BASE_URL = "https://cloud.lambda.ai";
+/** Lambda's published limits: a 429 without Retry-After waits this long (launch: one per 12 s). */
+export const LAMBDA_READ_WAIT_MS = 1000;
+export const LAMBDA_LAUNCH_WAIT_MS = 12_000;
+
+const STATUS: Record<string, MachineStatus> = {
+  booting: "starting",
+  active: "running",
+  unhealthy: "error",
+  terminating: "terminated",
+  terminated: "terminated",
+  // A preempted instance is gone and does not come back.
+  preempted: "terminated",
+};
+
+export interface LambdaProviderOptions extends HttpProviderOptions {
+  /**
+   * The launch body requires `ssh_key_names` with exactly one key, already registered with
+   * Lambda: this installation's key name (an operator setting, like the API key).
+   */
+  sshKeyName: string;
+}
+
+interface LambdaInstance {
+  id: string;
+  name?: string;
+  status: string;
+  region?: { name?: string };
+  instance_type?: { name?: string; price_cents_per_hour?: number };
+}
+
+/** `<region>:<instance type>`: Lambda sells an instance type in a region, on hosts it does not name. */
+export function lambdaOfferId(region: string, instanceType: string): string {
+  return `${region}:${instanceType}`;
+}
+
+export class LambdaProvider implements Provider {
+  readonly name = "lambda";
+  readonly capabilities: ProviderCapabilities = {
+    stop: false,
+    start: false,
+    list_by_label: true,
+    // The document has no billing or usage records.
+    billing_records: false,
+    webhooks: false,
+    stop_ends_billing: false,
+    spot: false,
+  };
+  readonly #http: ProviderHttp;
+  readonly #sshKeyName: string;
+
+  constructor(options: LambdaProviderOptions) {
+    this.#http = new ProviderHttp(this.name, LAMBDA_BASE_URL, options);
+    if (!options.sshKeyName) throw new Error("lambda: an SSH key name is required (launch requires exactly one)");
+    this.#sshKeyName = options.sshKeyName;
+  }
+
+  async listOffers(): Promise<OfferListing> {
+    const body = await this.#read("GET", "/api/v1/instance-types");
+    const types = isRecord(body) && isRecord(body.data) ? Object.values(body.data) : [];
+    const offers: Offer[] = [];
+    let unclassified = 0;
+    for (const item of types) {
+      if (!isRecord(item) || !isRecord(item.instance_type) || !Array.isArray(item.regions_with_capacity_available)) continue;
+      const t = item.instance_type;
+      const name = str(t.name);
+      const cents = num(t.price_cents_per_hour);
+      const specs = isRecord(t.specs) ? t.specs : {};
+      const gpus = num(specs.gpus);
+      if (name === null || cents === null || cents <= 0 || gpus === null) continue;
+      const regions = item.regions_with_capacity_available.map((r) => (isRecord(r) ? str(r.name) : null)).filter((r): r is string => !!r);
+      // "H100 (80 GB SXM5)": the memory is in the name, which settles an A100's size.
+      const cls = gpus > 0 ? classifyGpu(str(t.gpu_description) ?? name) : null;
+      if (gpus > 0 && !cls) {
+        unclassified += regions.length;
+        continue;
+      }
+      for (const region of regions) {
+        const offerId = lambdaOfferId(region, name);
+        offers.push({
+          id: `${this.name}:${offerId}`,
+          provider: this.name,
+          provider_offer_id: offerId,
+          gpu: cls ?? "cpu",
+          gpu_count: cls ? gpus : 0,
+          vram_gb: cls ? vramOf(cls) : 0,
+          vcpu: num(specs.vcpus) ?? 0,
+          // GiB, taken as lessor's GB (as every provider's binary units are).
+          memory_gb: num(specs.memory_gib) ?? 0,
+          disk_gb: num(specs.storage_gib) ?? 0,
+          region: region.toLowerCase(),
+          host_id: offerId,
+          hourly_usd: usd(cents / 100),
+          // Lambda says only "has capacity" or not, and that capacity is often gone by launch.
+          availability: "medium",
+          spot: false,
+        });
+      }
+    }
+    return { offers, unclassified };
+  }
+
+  async createMachine(input: CreateMachineInput): Promise<Machine> {
+    const sep = input.offer_id.indexOf(":");
+    if (sep <= 0 || sep === input.offer_id.length - 1) {
+      throw new ProviderError(this.name, "no_capacity", `lambda: offer id "${input.offer_id}" is not one this adapter made`);
+    }
+    const region = input.offer_id.slice(0, sep);
+    const instanceType = input.offer_id.slice(sep + 1);
+    const body: Record<string, unknown> = {
+      region_name: region,
+      instance_type_name: instanceType,
+      ssh_key_names: [this.#sshKeyName],
+      name: input.label,
+    };
+    const userData = lambdaUserData(input.image, input.cmd);
+    if (userData !== null) body.user_data = userData;
+    const path = "/api/v1/instance-operations/launch";
+    let answer: HttpAnswer;
+    try {
+      answer = await this.#http.send("POST", path, { body });
+    } catch (e) {
+      throw new ProviderError(this.name, "ambiguous", `lambda: launch ${input.label}: ${(e as Error).message}, outcome unknown`);
+    }
+    if (answer.status >= 500 || answer.status === 408) {
+      throw new ProviderError(this.name, "ambiguous", `lambda: launch ${input.label}: ${answer.status}, outcome unknown`);
+    }
+    if (answer.status !== 200) throw this.#error(`POST ${path}`, answer, true);
+    const ids = isRecord(answer.body) && isRecord(answer.body.data) && Array.isArray(answer.body.data.instance_ids) ? answer.body.data.instance_ids : [];
+    const id = ids.find((x): x is string => typeof x === "string");
+    if (!id) throw new ProviderError(this.name, "ambiguous", `lambda: launch ${input.label}: 200 without an instance id, outcome unknown`);
+    // The answer is only the id: read the instance back; until Lambda shows it, it is booting.
+    const seen = await this.getMachine(id).catch(() => null);
+    return (
+      seen ?? {
+        id,
+        label: input.label,
+        status: "starting",
+        offer_id: input.offer_id,
+        host_id: input.offer_id,
+        region,
+        hourly_usd: 0,
+        stopped_hourly_usd: 0,
+        created_at: 0,
+      }
+    );
+  }
+
+  async getMachine(id: string): Promise<Machine | null> {
+    const path = `/api/v1/instances/${encodeURIComponent(id)}`;
+    const answer = await this.#http.retrying(() => this.#sendRead("GET", path));
+    if (answer.status === 404) return null;
+    const data = isRecord(answer.body) ? answer.body.data : null;
+    if (answer.status !== 200 || !isInstance(data)) throw this.#error(`GET ${path}`, answer);
+    const machine = this.#machine(data);
+    return machine.status === "terminated" ? null : machine;
+  }
+
+  async listMachines(prefix: string): Promise<Machine[]> {
+    const body = await this.#read("GET", "/api/v1/instances");
+    const list = isRecord(body) && Array.isArray(body.data) ? body.data : [];
+    return list
+      .filter(isInstance)
+      .filter((i) => typeof i.name === "string" && i.name.startsWith(prefix))
+      .map((i) => this.#machine(i))
+      .filter((m) => m.status !== "terminated");
+  }
+
+  async stopMachine(id: string): Promise<void> {
+    throw new ProviderError(this.name, "unavailable", `lambda: instance ${id} cannot be stopped: Lambda has no stop (capabilities.stop is false); destroy it instead`);
+  }
+
+  async startMachine(id: string): Promise<void> {
+    throw new ProviderError(this.name, "unavailable", `lambda: instance ${id} cannot be started: Lambda has no start (capabilities.start is false)`);
+  }
+
+  async destroyMachine(id: string): Promise<void> {
+    const path = "/api/v1/instance-operations/terminate";
+    const answer = await this.#http.retrying(() => this.#sendRead("POST", path, { instance_ids: [id] }));
+    if (answer.status === 200 || answer.status === 404) return;
+    // A 400 for an instance that is already terminated: gone is gone, whatever the answer said.
+    if (answer.status === 400 && (await this.getMachine(id)) === null) return;
+    throw this.#error(`POST ${path}`, answer);
+  }
+
+  #machine(i: LambdaInstance): Machine {
+    const status = STATUS[i.status];
+    if (!status) throw new ProviderError(this.name, "unavailable", `lambda: instance ${i.id} has unknown status ${i.status}`);
+    const region = i.region?.name ?? "";
+    const type = i.instance_type?.name ?? "";
+    const offerId = region && type ? lambdaOfferId(region, type) : "";
+    return {
+      id: i.id,
+      label: i.name ?? "",
+      status,
+      offer_id: offerId,
+      host_id: offerId,
+      region: region.toLowerCase(),
+      hourly_usd: usd((num(i.instance_type?.price_cents_per_hour) ?? 0) / 100),
+      // Nothing bills after a terminate, and there is no stopped state.
+      stopped_hourly_usd: 0,
+      // An Instance has no creation time in the document.
+      created_at: 0,
+    };
+  }
+
+  async #read(method: string, path: string): Promise<unknown> {
+    const answer = await this.#http.retrying(() => this.#sendRead(method, path));
+    if (answer.status < 200 || answer.status >= 300) throw this.#error(`${method} ${path}`, answer);
+    return answer.body;
+  }
+
+  async #sendRead(method: string, path: string, body?: unknown): Promise<HttpAnswer> {
+    let answer: HttpAnswer;
+    try {
+      answer = await this.#http.send(method, path, { body });
+    } catch (e) {
+      if (e instanceof TransportError) throw this.#http.unavailable(e);
+      throw e;
+    }
+    if (answer.status === 429 || answer.status >= 500) throw this.#error(`${method} ${path}`, answer);
+    return answer;
+  }
+
+  /** `{"error": {code, message}}`: the code decides, the message is for people. */
+  #error(call: string, answer: HttpAnswer, launch = false): ProviderError {
+    const err = isRecord(answer.body) && isRecord(answer.body.error) ? answer.body.error : {};
+    const code = str(err.code) ?? "";
+    const message = `lambda: ${call}: ${answer.status}${code ? ` ${code}` : ""}${str(err.message) ? `: ${str(err.message)}` : ""}`;
+    if (answer.status === 429) {
+      return new ProviderError(this.name, "rate_limited", message, retryAfterMs(answer.headers) ?? (launch ? LAMBDA_LAUNCH_WAIT_MS : LAMBDA_READ_WAIT_MS));
+    }
+    if (answer.status === 401 || code === "global/invalid-api-key") return new ProviderError(this.name, "auth", message);
+    // "Make sure you ... have a valid payment method": refusals about the account's billing.
+    if (code === "global/account-inactive" || code === "global/invalid-billing-address") return new ProviderError(this.name, "insufficient_funds", message);
+    if (answer.status === 403) return new ProviderError(this.name, "auth", message);
+    if (launch) {
+      // No capacity, a quota reached, or a type/region that no longer exists: nothing was
+      // launched, and another offer may do.
+      if (code === "instance-operations/launch/insufficient-capacity" || code === "global/quota-exceeded" || answer.status === 404) {
+        return new ProviderError(this.name, "no_capacity", message);
+      }
+    }
+    if (answer.status === 404) return new ProviderError(this.name, "not_found", message);
+    return new ProviderError(this.name, "unavailable", message);
+  }
+}
+
+/**
+ * A lease's container on a Lambda VM: Lambda runs machine images, not containers, so the
+ * container is started by cloud-init (`user_data`) on the default Lambda Stack image, which has
+ * Docker and the NVIDIA runtime. `runcmd` entries in list form run without a shell, so neither
+ * the image nor the command is ever interpreted by one here. null: nothing to run.
+ */
+export function lambdaUserData(image: string | undefined, cmd: string | undefined): string | null {
+  if (!image && !cmd) return null;
+  const argv = image
+    ? ["docker", "run", "-d", "--restart", "unless-stopped", "--gpus", "all", "--network", "host", image, ...(cmd ? ["sh", "-c", cmd] : [])]
+    : ["sh", "-c", cmd!];
+  // JSON strings are YAML flow scalars, so the list is valid cloud-config whatever it holds.
+  return `#cloud-config\nruncmd:\n  - ${JSON.stringify(argv)}\n`;
+}
+
+function isInstance(x: unknown): x is LambdaInstance {
+  return isRecord(x) && typeof x.id === "string" && typeof x.status === "string";
+}

@@ -1,0 +1,324 @@
+/**
+ * RunPod, over its REST API v2 (../shared/provider-contracts/runpod-v2-openapi.yaml, OpenAPI 3.1).
+ *
+ * The document's server is `https://api.runpod.io` and its paths start with `/v2`, so requests
+ * go to `https://api.runpod.io/v2/...`. Errors are RFC 9457 problem+json `{title, status, detail}`.
+ * Every pod carries the lease's label as its `name` (the document has no tags and no idempotency
+ * key), and `GET /v2/pods` has no name filter, so listing by label filters client-side.
+ */
+import { classifyGpu, vramOf } from "../../catalog/gpu-classes";
+import type { Availability, Offer } from "../../catalog/offer";
+import {
+  ProviderError,
+  type CreateMachineInput,
+  type Machine,
+  type MachineStatus,
+  type OfferListing,
+  type Provider,
+  type ProviderCapabilities,
+} from "../contract";
+import { isRecord, num, ProviderHttp, retryAfterMs, str, TransportError, usd, type HttpAnswer, type HttpProviderOptions } from "../http";
+
+export const RUNPOD_BASE_URL = "https://api.runpod.io";
+
+/**
+ * Offers are made for these GPU counts, each no larger than the type's `maxCount` in its cloud.
+ * The catalog's availability (per data center) and price are computed for one `count` and one
+ * `cloud` per request (the `count` and `cloud` query parameters, defaults 1 and SECURE), so one
+ * request is made per (cloud, count): 2 x 4 = 8 reads a refresh. Powers of two because that is
+ * how multi-GPU pods are sold and how lessor's specs ask (`h100:8`).
+ */
+export const RUNPOD_GPU_COUNTS = [1, 2, 4, 8] as const;
+const CLOUDS = ["SECURE", "COMMUNITY"] as const;
+type Cloud = (typeof CLOUDS)[number];
+
+/** Container disk given to every pod, and so the disk of every offer (the catalog names none). */
+export const RUNPOD_CONTAINER_DISK_GB = 50;
+/** `image` is required by CreatePodRequest; used when a lease names none (the document's own example). */
+export const RUNPOD_DEFAULT_IMAGE = "runpod/pytorch:2.8.0-py3.11-cuda12.8.1";
+/**
+ * What a stopped pod's kept disk costs: the document gives no figure (a pod's `cost` is 0.0 when
+ * EXITED), so this is RunPod's published price for a stopped pod's volume disk, $0.20/GB-month,
+ * over 730 hours. It applies to `mounts.persistent` only; the container disk is wiped on stop.
+ */
+export const RUNPOD_STOPPED_USD_PER_GB_HOUR = 0.2 / 730;
+
+const STATUS: Record<string, MachineStatus> = {
+  PROVISIONING: "provisioning",
+  STARTING: "starting",
+  RUNNING: "running",
+  EXITED: "stopped",
+  ERROR: "error",
+  TERMINATED: "terminated",
+};
+
+const AVAILABILITY: Record<string, Availability | null> = { HIGH: "high", MEDIUM: "medium", LOW: "low", NONE: null };
+
+/**
+ * A create refused for want of machines. The document says only "400 Bad Request" with a free-text
+ * `detail`; RunPod's own wording is "There are no longer any instances available with the
+ * requested specifications".
+ */
+const NO_CAPACITY = /no longer any instances|no (gpus?|instances?|machines?|capacity) (are )?available|not enough (capacity|gpus?)|insufficient capacity|out of (stock|capacity)|\bunavailable\b/i;
+const NO_FUNDS = /insufficient (funds|balance|credit)|balance (is )?too low|not enough (funds|balance|credit)/i;
+
+export interface RunPodProviderOptions extends HttpProviderOptions {
+  /** GPU counts to make offers for (default RUNPOD_GPU_COUNTS). */
+  gpuCounts?: readonly number[];
+  containerDiskGb?: number;
+  defaultImage?: string;
+}
+
+interface PodJson {
+  id: string;
+  name: string;
+  status: string;
+  cost?: number;
+  cloud?: string;
+  dataCenterId?: string | null;
+  gpu?: { id: string; count?: number };
+  mounts?: { persistent?: { size?: number } };
+  disk?: number;
+  createdAt?: string;
+}
+
+/** `<cloud>:<data center>:<count>:<gpu type id>`; the GPU type id goes last because it has spaces. */
+export function runpodOfferId(cloud: Cloud, dataCenterId: string, count: number, gpuTypeId: string): string {
+  return `${cloud}:${dataCenterId}:${count}:${gpuTypeId}`;
+}
+
+export function parseRunpodOfferId(id: string): { cloud: Cloud; dataCenterId: string; count: number; gpuTypeId: string } | null {
+  const m = /^(SECURE|COMMUNITY):([^:]+):([1-9][0-9]*):(.+)$/.exec(id);
+  return m ? { cloud: m[1] as Cloud, dataCenterId: m[2]!, count: Number(m[3]), gpuTypeId: m[4]! } : null;
+}
+
+export class RunPodProvider implements Provider {
+  readonly name = "runpod";
+  readonly capabilities: ProviderCapabilities = {
+    stop: true,
+    start: true,
+    list_by_label: true,
+    billing_records: true,
+    // The document describes no webhooks for pods.
+    webhooks: false,
+    // EXITED keeps the disk, and a persistent mount keeps billing.
+    stop_ends_billing: false,
+    // CreatePodRequest has no interruptible/bid field in REST v2.
+    spot: false,
+  };
+  readonly #http: ProviderHttp;
+  readonly #gpuCounts: readonly number[];
+  readonly #diskGb: number;
+  readonly #defaultImage: string;
+
+  constructor(options: RunPodProviderOptions) {
+    this.#http = new ProviderHttp(this.name, RUNPOD_BASE_URL, options);
+    this.#gpuCounts = options.gpuCounts ?? RUNPOD_GPU_COUNTS;
+    this.#diskGb = options.containerDiskGb ?? RUNPOD_CONTAINER_DISK_GB;
+    this.#defaultImage = options.defaultImage ?? RUNPOD_DEFAULT_IMAGE;
+  }
+
+  async listOffers(): Promise<OfferListing> {
+    const offers: Offer[] = [];
+    let unclassified = 0;
+    // One at a time: RunPod's quota is per user and per minute, and the refresh is not urgent.
+    for (const cloud of CLOUDS) {
+      for (const count of this.#gpuCounts) {
+        const query = { include: "AVAILABILITY", cloud, count };
+        const body = await this.#read("GET", "/v2/catalog/gpus", query);
+        const gpus = isRecord(body) && Array.isArray(body.gpus) ? body.gpus : [];
+        for (const gpu of gpus) {
+          const made = this.#offers(gpu, cloud, count);
+          offers.push(...made.offers);
+          unclassified += made.unclassified;
+        }
+      }
+    }
+    return { offers, unclassified };
+  }
+
+  /** The offers of one GPU type in one cloud at one count: one a data center that has it. */
+  #offers(gpu: unknown, cloud: Cloud, count: number): OfferListing {
+    const none = { offers: [], unclassified: 0 };
+    if (!isRecord(gpu)) return none;
+    const id = str(gpu.id);
+    const key = cloud === "SECURE" ? "secure" : "community";
+    const price = isRecord(gpu.price) ? num(gpu.price[key]) : null;
+    const maxCount = isRecord(gpu.maxCount) ? num(gpu.maxCount[key]) : null;
+    if (id === null || gpu[key] !== true || price === null || price <= 0 || maxCount === null || count > maxCount) return none;
+    const places = (Array.isArray(gpu.dataCenters) ? gpu.dataCenters : []).filter(
+      (dc): dc is { id: string; availability: string } => isRecord(dc) && typeof dc.id === "string" && AVAILABILITY[String(dc.availability)] != null,
+    );
+    if (places.length === 0) return none;
+    // `id` is the full name ("NVIDIA A100 80GB PCIe"); `name` drops the maker and sometimes the memory.
+    const cls = classifyGpu(id, num(gpu.memory));
+    if (!cls) return { offers: [], unclassified: places.length };
+    const offers = places.map((dc): Offer => {
+      const offerId = runpodOfferId(cloud, dc.id, count, id);
+      return {
+        id: `${this.name}:${offerId}`,
+        provider: this.name,
+        provider_offer_id: offerId,
+        gpu: cls,
+        gpu_count: count,
+        vram_gb: vramOf(cls),
+        // The catalog states no vCPU or RAM for a GPU pod: 0 is "not promised", so a spec's
+        // min_cpu / min_memory_gb never selects a RunPod offer on a guess.
+        vcpu: 0,
+        memory_gb: 0,
+        disk_gb: this.#diskGb,
+        region: dc.id.toLowerCase(),
+        host_id: runpodHostId(dc.id, cloud, id),
+        hourly_usd: usd(price * count),
+        availability: AVAILABILITY[dc.availability]!,
+        spot: false,
+      };
+    });
+    return { offers, unclassified: 0 };
+  }
+
+  async createMachine(input: CreateMachineInput): Promise<Machine> {
+    const offer = parseRunpodOfferId(input.offer_id);
+    if (!offer) throw new ProviderError(this.name, "no_capacity", `runpod: offer id "${input.offer_id}" is not one this adapter made`);
+    const body: Record<string, unknown> = {
+      name: input.label,
+      image: input.image ?? this.#defaultImage,
+      gpu: { id: offer.gpuTypeId, count: offer.count },
+      cloud: offer.cloud,
+      dataCenterIds: [offer.dataCenterId],
+      disk: this.#diskGb,
+    };
+    if (input.cmd) body.args = input.cmd;
+    let answer: HttpAnswer;
+    try {
+      answer = await this.#http.send("POST", "/v2/pods", { body });
+    } catch (e) {
+      // The request may have reached RunPod: only listing by label can tell (guarantee 2).
+      throw new ProviderError(this.name, "ambiguous", `runpod: create ${input.label}: ${(e as Error).message}, outcome unknown`);
+    }
+    if (answer.status === 200 || answer.status === 201) {
+      if (!isPod(answer.body)) throw new ProviderError(this.name, "ambiguous", `runpod: create ${input.label}: unreadable answer`);
+      return this.#machine(answer.body);
+    }
+    if (answer.status >= 500 || answer.status === 408) {
+      throw new ProviderError(this.name, "ambiguous", `runpod: create ${input.label}: ${answer.status}, outcome unknown`);
+    }
+    throw this.#error("POST /v2/pods", answer, true);
+  }
+
+  async getMachine(id: string): Promise<Machine | null> {
+    const path = podPath(id);
+    const answer = await this.#http.retrying(() => this.#sendRead("GET", path));
+    if (answer.status === 404) return null;
+    if (answer.status !== 200 || !isPod(answer.body)) throw this.#error(`GET ${path}`, answer);
+    const machine = this.#machine(answer.body);
+    return machine.status === "terminated" ? null : machine;
+  }
+
+  async listMachines(prefix: string): Promise<Machine[]> {
+    const body = await this.#read("GET", "/v2/pods");
+    const pods = isRecord(body) && Array.isArray(body.pods) ? body.pods : [];
+    return pods
+      .filter(isPod)
+      .filter((p) => p.name.startsWith(prefix))
+      .map((p) => this.#machine(p))
+      .filter((m) => m.status !== "terminated");
+  }
+
+  async stopMachine(id: string): Promise<void> {
+    await this.#act(id, "stop", ["stopped"]);
+  }
+
+  async startMachine(id: string): Promise<void> {
+    // A pod already on its way up is what a start asks for.
+    await this.#act(id, "start", ["provisioning", "starting", "running"]);
+  }
+
+  async destroyMachine(id: string): Promise<void> {
+    // DELETE /v2/pods/{id} is documented as the same as the `terminate` action; 404 is gone already.
+    const path = podPath(id);
+    const answer = await this.#http.retrying(() => this.#sendRead("DELETE", path));
+    if (answer.status === 204 || answer.status === 200 || answer.status === 404) return;
+    throw this.#error(`DELETE ${path}`, answer);
+  }
+
+  /** stop or start. 409 is "not valid in the current status": the pod is read back, never assumed. */
+  async #act(id: string, action: "stop" | "start", wanted: readonly MachineStatus[]): Promise<void> {
+    const path = `${podPath(id)}/action`;
+    const answer = await this.#http.retrying(() => this.#sendRead("POST", path, undefined, { action }));
+    if (answer.status === 200) return;
+    if (answer.status === 404) throw new ProviderError(this.name, "not_found", `runpod: cannot ${action} ${id}: pod not found`);
+    if (answer.status !== 409) throw this.#error(`POST ${path}`, answer);
+    const machine = await this.getMachine(id);
+    if (machine === null) throw new ProviderError(this.name, "not_found", `runpod: cannot ${action} ${id}: pod is gone`);
+    if (wanted.includes(machine.status)) return;
+    throw new ProviderError(this.name, "unavailable", `runpod: cannot ${action} ${id}: pod is ${machine.status}`);
+  }
+
+  #machine(p: PodJson): Machine {
+    const status = STATUS[p.status];
+    if (!status) throw new ProviderError(this.name, "unavailable", `runpod: pod ${p.id} has unknown status ${p.status}`);
+    const cloud: Cloud = p.cloud === "COMMUNITY" ? "COMMUNITY" : "SECURE";
+    const dc = p.dataCenterId ?? "";
+    const created = p.createdAt ? Date.parse(p.createdAt) : NaN;
+    return {
+      id: p.id,
+      label: p.name,
+      status,
+      offer_id: p.gpu ? runpodOfferId(cloud, dc, p.gpu.count ?? 1, p.gpu.id) : "",
+      host_id: p.gpu ? runpodHostId(dc, cloud, p.gpu.id) : "",
+      region: dc.toLowerCase(),
+      // `cost` is what the pod bills now: 0.0 once EXITED.
+      hourly_usd: num(p.cost) ?? 0,
+      stopped_hourly_usd: usd((num(p.mounts?.persistent?.size) ?? 0) * RUNPOD_STOPPED_USD_PER_GB_HOUR),
+      created_at: Number.isNaN(created) ? 0 : created,
+    };
+  }
+
+  /** A read whose every non-2xx answer is an error. */
+  async #read(method: string, path: string, query?: Record<string, string | number>): Promise<unknown> {
+    const answer = await this.#http.retrying(() => this.#sendRead(method, path, query));
+    if (answer.status < 200 || answer.status >= 300) throw this.#error(`${method} ${path}`, answer);
+    return answer.body;
+  }
+
+  /** A call safe to repeat: a transport failure or 5xx is `unavailable`, 429 is `rate_limited`. */
+  async #sendRead(method: string, path: string, query?: Record<string, string | number>, body?: unknown): Promise<HttpAnswer> {
+    let answer: HttpAnswer;
+    try {
+      answer = await this.#http.send(method, path, { query, body });
+    } catch (e) {
+      if (e instanceof TransportError) throw this.#http.unavailable(e);
+      throw e;
+    }
+    if (answer.status === 429 || answer.status >= 500) throw this.#error(`${method} ${path}`, answer);
+    return answer;
+  }
+
+  /** The normalized error of a non-success answer (problem+json `detail` carries RunPod's words). */
+  #error(call: string, answer: HttpAnswer, create = false): ProviderError {
+    const detail = isRecord(answer.body) ? (str(answer.body.detail) ?? str(answer.body.title) ?? "") : "";
+    const message = `runpod: ${call}: ${answer.status}${detail ? ` ${detail}` : ""}`;
+    if (answer.status === 429) return new ProviderError(this.name, "rate_limited", message, retryAfterMs(answer.headers) ?? 1000);
+    if (answer.status === 401 || answer.status === 403) return new ProviderError(this.name, "auth", message);
+    if (answer.status === 402 || NO_FUNDS.test(detail)) return new ProviderError(this.name, "insufficient_funds", message);
+    if (answer.status === 404) return new ProviderError(this.name, "not_found", message);
+    if (create && (answer.status === 400 || answer.status === 409) && NO_CAPACITY.test(detail)) {
+      return new ProviderError(this.name, "no_capacity", message);
+    }
+    return new ProviderError(this.name, "unavailable", message);
+  }
+}
+
+/** RunPod never says which machine a pod lands on: a data center's pool of one GPU type stands for the host. */
+function runpodHostId(dataCenterId: string, cloud: Cloud, gpuTypeId: string): string {
+  return `${dataCenterId}/${cloud}/${gpuTypeId}`.toLowerCase();
+}
+
+function podPath(id: string): string {
+  return `/v2/pods/${encodeURIComponent(id)}`;
+}
+
+function isPod(x: unknown): x is PodJson {
+  return isRecord(x) && typeof x.id === "string" && typeof x.name === "string" && typeof x.status === "string";
+}

@@ -1,0 +1,369 @@
+/**
+ * Vast.ai, over its REST API (../shared/provider-contracts/vast-openapi.yaml, OpenAPI 3.1).
+ *
+ * Paths are written as the document writes them: server `https://console.vast.ai`, paths
+ * `/api/v0/...` without trailing slashes, and the one list of a user's instances is
+ * `GET /api/v1/instances` (v1; there is no v0 list in the document).
+ *
+ * Every instance carries the lease's label (`label`, settable at create). The instance list can
+ * filter a column with eq/neq/gt/gte/lt/lte/in/notin but has no prefix operator, so listing by a
+ * label prefix pages through the user's instances and filters here.
+ */
+import { classifyGpu, vramOf } from "../../catalog/gpu-classes";
+import type { Availability, Offer } from "../../catalog/offer";
+import {
+  ProviderError,
+  type CreateMachineInput,
+  type Machine,
+  type MachineStatus,
+  type OfferListing,
+  type Provider,
+  type ProviderCapabilities,
+} from "../contract";
+import { isRecord, num, ProviderHttp, retryAfterMs, str, TransportError, usd, type HttpAnswer, type HttpProviderOptions, type Query } from "../http";
+
+export const VAST_BASE_URL = "https://console.vast.ai";
+/**
+ * Disk given to every instance. Passed to the offer search as `allocated_storage`, so that each
+ * offer's `dph_total` already includes this disk, and again at create as `disk`.
+ */
+export const VAST_DISK_GB = 50;
+/** `image` is required by the create body; used when a lease names none (the document's default). */
+export const VAST_DEFAULT_IMAGE = "vastai/base-image:@vastai-automatic-tag";
+/** Offers asked for in one search (the body's `limit`). */
+export const VAST_OFFER_LIMIT = 500;
+/** Vast answers 429 without Retry-After: wait this long before the next try (then the jittered backoff grows). */
+export const VAST_RATE_LIMIT_WAIT_MS = 2000;
+/** The instance list pages 25 at a time; more pages than this is an account lessor does not expect. */
+const MAX_LIST_PAGES = 200;
+const PAGE_SIZE = 25;
+
+const NO_FUNDS = /insufficient (funds|balance|credit)|not enough (funds|balance|credit)|balance (is )?too low/i;
+
+export interface VastProviderOptions extends HttpProviderOptions {
+  diskGb?: number;
+  defaultImage?: string;
+  offerLimit?: number;
+}
+
+interface VastInstance {
+  id: number;
+  label?: string | null;
+  actual_status?: string | null;
+  intended_status?: string;
+  cur_state?: string;
+  status_msg?: string | null;
+  machine_id?: number;
+  geolocation?: string;
+  dph_total?: number;
+  storage_total_cost?: number;
+  start_date?: number;
+}
+
+export class VastProvider implements Provider {
+  readonly name = "vast";
+  readonly capabilities: ProviderCapabilities = {
+    stop: true,
+    start: true,
+    list_by_label: true,
+    // GET /api/v0/charges by day range (not read by lessor yet).
+    billing_records: true,
+    // Vast signs notification webhooks (X-Vast-Signature-256); see provider-contracts/README.md.
+    webhooks: true,
+    // A stopped instance keeps its disk, and the disk keeps billing.
+    stop_ends_billing: false,
+    // Interruptible (bid) instances exist, but lessor's create carries no bid price yet: only
+    // on-demand offers are listed.
+    spot: false,
+  };
+  readonly #http: ProviderHttp;
+  readonly #diskGb: number;
+  readonly #defaultImage: string;
+  readonly #offerLimit: number;
+
+  constructor(options: VastProviderOptions) {
+    this.#http = new ProviderHttp(this.name, VAST_BASE_URL, options);
+    this.#diskGb = options.diskGb ?? VAST_DISK_GB;
+    this.#defaultImage = options.defaultImage ?? VAST_DEFAULT_IMAGE;
+    this.#offerLimit = options.offerLimit ?? VAST_OFFER_LIMIT;
+  }
+
+  async listOffers(): Promise<OfferListing> {
+    const search = {
+      limit: this.#offerLimit,
+      // The schema's enum says "ondemand" (its example says "on-demand": the enum wins).
+      type: "ondemand",
+      verified: { eq: true },
+      rentable: { eq: true },
+      rented: { eq: false },
+      allocated_storage: this.#diskGb,
+      // Cheapest first, then the best-scored. Two entries, not one: the document puts its
+      // `minItems: 2, maxItems: 2` ("each entry should contain two elements") on the outer
+      // array, so a single sort entry is refused by the schema as written; two entries of two
+      // elements satisfy both readings.
+      order: [
+        ["dph_total", "asc"],
+        ["score", "desc"],
+      ],
+    };
+    const body = await this.#read("POST", "/api/v0/bundles", undefined, search);
+    const raw = isRecord(body) && Array.isArray(body.offers) ? body.offers : [];
+    const offers: Offer[] = [];
+    let unclassified = 0;
+    for (const o of raw) {
+      const offer = this.#offer(o);
+      if (offer === "unclassified") unclassified++;
+      else if (offer) offers.push(offer);
+    }
+    return { offers, unclassified };
+  }
+
+  /** One search result as a lessor offer; null when it cannot be rented as lessor rents. */
+  #offer(o: unknown): Offer | "unclassified" | null {
+    if (!isRecord(o)) return null;
+    const id = num(o.id);
+    const gpus = num(o.num_gpus);
+    const price = num(o.dph_total);
+    if (id === null || gpus === null || price === null || price <= 0 || o.rentable === false) return null;
+    // The offer must hold the disk every instance is given.
+    const diskSpace = num(o.disk_space);
+    if (diskSpace !== null && diskSpace < this.#diskGb) return null;
+    const reliability = num(o.reliability2) ?? num(o.reliability) ?? 0;
+    const base = {
+      id: `${this.name}:${id}`,
+      provider: this.name,
+      provider_offer_id: String(id),
+      vcpu: Math.floor(num(o.cpu_cores_effective) ?? 0),
+      // `cpu_ram` is the machine's (MB); an offer of part of a machine gets its `gpu_frac` of it.
+      memory_gb: Math.floor(((num(o.cpu_ram) ?? 0) / 1024) * Math.min(1, num(o.gpu_frac) ?? 1)),
+      disk_gb: this.#diskGb,
+      region: vastRegion(str(o.geolocation)),
+      host_id: String(num(o.machine_id) ?? id),
+      hourly_usd: usd(price),
+      // A marketplace ask is one machine, rentable now or not: what varies is whether it holds
+      // up, so the host's reliability stands in for the availability hint.
+      availability: (reliability >= 0.99 ? "high" : reliability >= 0.95 ? "medium" : "low") as Availability,
+      spot: false,
+    };
+    if (gpus === 0) return { ...base, gpu: "cpu", gpu_count: 0, vram_gb: 0 };
+    const name = str(o.gpu_name);
+    // `gpu_ram` is one GPU's memory in MB in the REST API (the document's "Key Quirks").
+    const cls = name === null ? null : classifyGpu(name, (num(o.gpu_ram) ?? 0) / 1024 || null);
+    if (!cls) return "unclassified";
+    return { ...base, gpu: cls, gpu_count: gpus, vram_gb: vramOf(cls) };
+  }
+
+  async createMachine(input: CreateMachineInput): Promise<Machine> {
+    if (!/^[1-9][0-9]*$/.test(input.offer_id)) {
+      throw new ProviderError(this.name, "no_capacity", `vast: offer id "${input.offer_id}" is not an ask id`);
+    }
+    const body: Record<string, unknown> = {
+      image: input.image ?? this.#defaultImage,
+      label: input.label,
+      disk: this.#diskGb,
+      // `args`: run the image's own entrypoint (with `cmd` as its arguments), as RunPod does.
+      runtype: "args",
+      target_state: "running",
+      // Refuse rather than queue when the machine cannot start now: 410 no_such_ask, not a
+      // contract that sits waiting and is billed for disk.
+      cancel_unavail: true,
+    };
+    if (input.cmd) body.args_str = input.cmd;
+    const path = `/api/v0/asks/${input.offer_id}`;
+    let answer: HttpAnswer;
+    try {
+      answer = await this.#http.send("PUT", path, { body });
+    } catch (e) {
+      throw new ProviderError(this.name, "ambiguous", `vast: create ${input.label}: ${(e as Error).message}, outcome unknown`);
+    }
+    if (answer.status >= 500 || answer.status === 408) {
+      throw new ProviderError(this.name, "ambiguous", `vast: create ${input.label}: ${answer.status}, outcome unknown`);
+    }
+    if (answer.status !== 200) throw this.#error(`PUT ${path}`, answer, true);
+    const contract = isRecord(answer.body) ? num(answer.body.new_contract) : null;
+    if (!isRecord(answer.body) || answer.body.success !== true || contract === null) {
+      throw new ProviderError(this.name, "ambiguous", `vast: create ${input.label}: 200 without new_contract, outcome unknown`);
+    }
+    const id = String(contract);
+    // The answer is only the id: read the instance back; until Vast shows it, it is provisioning.
+    const seen = await this.getMachine(id).catch(() => null);
+    return (
+      seen ?? {
+        id,
+        label: input.label,
+        status: "provisioning",
+        offer_id: input.offer_id,
+        host_id: "",
+        region: "",
+        hourly_usd: 0,
+        stopped_hourly_usd: 0,
+        created_at: 0,
+      }
+    );
+  }
+
+  /**
+   * By the instance list filtered on `id`, not by `GET /api/v0/instances/{id}`: the document gives
+   * that one no 404 and no null, so it has no documented way to say "gone"; an empty list does.
+   */
+  async getMachine(id: string): Promise<Machine | null> {
+    if (!/^[0-9]+$/.test(id)) return null;
+    const page = await this.#page({ limit: PAGE_SIZE, select_filters: JSON.stringify({ id: { eq: Number(id) } }) });
+    const found = page.instances.find((i) => String(i.id) === id);
+    if (!found) return null;
+    const machine = this.#machine(found);
+    return machine.status === "terminated" ? null : machine;
+  }
+
+  async listMachines(prefix: string): Promise<Machine[]> {
+    const out: Machine[] = [];
+    let token: string | null = null;
+    for (let n = 0; n < MAX_LIST_PAGES; n++) {
+      const query: Query = { limit: PAGE_SIZE, order_by: JSON.stringify([{ col: "id", dir: "asc" }]) };
+      if (token !== null) query.after_token = token;
+      const page = await this.#page(query);
+      for (const i of page.instances) {
+        if (typeof i.label !== "string" || !i.label.startsWith(prefix)) continue;
+        const m = this.#machine(i);
+        if (m.status !== "terminated") out.push(m);
+      }
+      token = page.next;
+      if (token === null) return out;
+    }
+    throw new ProviderError(this.name, "unavailable", `vast: more than ${MAX_LIST_PAGES * PAGE_SIZE} instances; listing by label stopped`);
+  }
+
+  async stopMachine(id: string): Promise<void> {
+    await this.#setState(id, "stopped", ["stopped"]);
+  }
+
+  async startMachine(id: string): Promise<void> {
+    await this.#setState(id, "running", ["provisioning", "starting", "running"]);
+  }
+
+  async destroyMachine(id: string): Promise<void> {
+    if (!/^[0-9]+$/.test(id)) return;
+    const path = `/api/v0/instances/${id}`;
+    const answer = await this.#http.retrying(() => this.#sendRead("DELETE", path));
+    if (answer.status === 404) return;
+    if (answer.status === 200 && isRecord(answer.body) && answer.body.success !== false) return;
+    // Refused or unclear: gone is gone, whatever the answer said.
+    if ((await this.getMachine(id)) === null) return;
+    throw this.#error(`DELETE ${path}`, answer);
+  }
+
+  /** PUT {"state"}: the answer is only `success`, so a refusal is read back, never assumed. */
+  async #setState(id: string, state: "running" | "stopped", wanted: readonly MachineStatus[]): Promise<void> {
+    if (!/^[0-9]+$/.test(id)) throw new ProviderError(this.name, "not_found", `vast: no instance ${id}`);
+    const path = `/api/v0/instances/${id}`;
+    const answer = await this.#http.retrying(() => this.#sendRead("PUT", path, undefined, { state }));
+    if (answer.status === 200 && isRecord(answer.body) && answer.body.success !== false) return;
+    if (answer.status !== 200 && answer.status !== 400 && answer.status !== 404) throw this.#error(`PUT ${path}`, answer);
+    const machine = await this.getMachine(id);
+    if (machine === null) throw new ProviderError(this.name, "not_found", `vast: cannot set ${id} ${state}: instance is gone`);
+    if (wanted.includes(machine.status)) return;
+    throw new ProviderError(this.name, "unavailable", `vast: cannot set ${id} ${state}: instance is ${machine.status}`);
+  }
+
+  async #page(query: Query): Promise<{ instances: VastInstance[]; next: string | null }> {
+    const body = await this.#read("GET", "/api/v1/instances", query);
+    const list = isRecord(body) && Array.isArray(body.instances) ? body.instances : [];
+    const next = isRecord(body) ? str(body.next_token) : null;
+    return { instances: list.filter(isInstance), next: next || null };
+  }
+
+  #machine(i: VastInstance): Machine {
+    return {
+      id: String(i.id),
+      label: i.label ?? "",
+      status: vastStatus(i),
+      // An instance does not say which ask it was rented from (its bundle_id is another id).
+      offer_id: "",
+      host_id: i.machine_id === undefined ? "" : String(i.machine_id),
+      region: vastRegion(i.geolocation ?? null),
+      hourly_usd: num(i.dph_total) ?? 0,
+      // `storage_total_cost` is the disk's $/hour (the `diskHour` of the instance's pricing).
+      stopped_hourly_usd: num(i.storage_total_cost) ?? 0,
+      created_at: Math.round((num(i.start_date) ?? 0) * 1000),
+    };
+  }
+
+  async #read(method: string, path: string, query?: Query, body?: unknown): Promise<unknown> {
+    const answer = await this.#http.retrying(() => this.#sendRead(method, path, query, body));
+    if (answer.status < 200 || answer.status >= 300) throw this.#error(`${method} ${path}`, answer);
+    return answer.body;
+  }
+
+  async #sendRead(method: string, path: string, query?: Query, body?: unknown): Promise<HttpAnswer> {
+    let answer: HttpAnswer;
+    try {
+      answer = await this.#http.send(method, path, { query, body });
+    } catch (e) {
+      if (e instanceof TransportError) throw this.#http.unavailable(e);
+      throw e;
+    }
+    if (answer.status === 429 || answer.status >= 500) throw this.#error(`${method} ${path}`, answer);
+    return answer;
+  }
+
+  /** Vast's errors are `{success: false, error, msg}` (or `{detail}` on 429). */
+  #error(call: string, answer: HttpAnswer, create = false): ProviderError {
+    const b = isRecord(answer.body) ? answer.body : {};
+    const code = str(b.error) ?? "";
+    const words = [code, str(b.msg), str(b.detail)].filter(Boolean).join(": ");
+    const message = `vast: ${call}: ${answer.status}${words ? ` ${words}` : ""}`;
+    if (answer.status === 429) return new ProviderError(this.name, "rate_limited", message, retryAfterMs(answer.headers) ?? VAST_RATE_LIMIT_WAIT_MS);
+    if (answer.status === 401) return new ProviderError(this.name, "auth", message);
+    if (NO_FUNDS.test(words)) return new ProviderError(this.name, "insufficient_funds", message);
+    if (create) {
+      // 404 "not available" and 410 "no longer available" carry `no_such_ask`; a 403 "is not your
+      // own" says the same ask cannot be ours. Another offer may do.
+      if (answer.status === 404 || answer.status === 410 || /no_such_ask/.test(words)) return new ProviderError(this.name, "no_capacity", message);
+      if (answer.status === 403 && /not your own/i.test(words)) return new ProviderError(this.name, "no_capacity", message);
+    }
+    if (answer.status === 403) return new ProviderError(this.name, "auth", message);
+    // The offer search documents 404 as "Unauthorized - invalid or missing API key".
+    if (answer.status === 404 && call.endsWith("/api/v0/bundles")) return new ProviderError(this.name, "auth", message);
+    if (answer.status === 404) return new ProviderError(this.name, "not_found", message);
+    return new ProviderError(this.name, "unavailable", message);
+  }
+}
+
+/**
+ * Vast's words for an instance, normalized. `actual_status` is the container's state,
+ * `intended_status` what was last asked for. The document warns that a new instance whose
+ * container is `exited`, `unknown` or `offline` will never reach `running`; `offline` and
+ * `unknown` are errors here, but `exited` while `running` is intended is also what a stopped
+ * instance shows for a while after a start, so it is `starting` unless Vast's `status_msg`
+ * reports an error: a dead new instance is then replaced by the lease's boot_timeout instead of
+ * a restarting one being destroyed by mistake.
+ */
+export function vastStatus(i: Pick<VastInstance, "actual_status" | "intended_status" | "cur_state" | "status_msg">): MachineStatus {
+  const actual = (i.actual_status ?? "").toLowerCase();
+  const intended = (i.intended_status ?? i.cur_state ?? "running").toLowerCase();
+  // What runs, bills: a stop accepted but not yet carried out is still running.
+  if (actual === "running") return "running";
+  if (actual === "offline" || actual === "unknown") return "error";
+  if (intended === "stopped") return "stopped";
+  if (actual === "exited") return /error/i.test(i.status_msg ?? "") ? "error" : "starting";
+  // null: not scheduled yet, or pulling the image.
+  if (actual === "") return "provisioning";
+  return "starting";
+}
+
+/** "Washington, US" -> "us": the document's location filter speaks two-letter country codes. */
+export function vastRegion(geolocation: string | null): string {
+  if (!geolocation) return "unknown";
+  const last = geolocation.split(",").pop()!.trim();
+  if (/^[A-Za-z]{2}$/.test(last)) return last.toLowerCase();
+  return (
+    geolocation
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-|-$/g, "") || "unknown"
+  );
+}
+
+function isInstance(x: unknown): x is VastInstance {
+  return isRecord(x) && typeof x.id === "number";
+}

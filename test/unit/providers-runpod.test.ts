@@ -1,0 +1,444 @@
+/**
+ * The RunPod adapter against a stub that holds every request to RunPod's own OpenAPI document
+ * and answers only with bodies that document accepts (providers-contract-stub.ts).
+ */
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { leasePrefix, machineLabel } from "../../src/lease/label";
+import { ProviderError } from "../../src/providers/contract";
+import { parseRunpodOfferId, RunPodProvider } from "../../src/providers/runpod/adapter";
+import { ContractStub, loadContract, sha256, type StubAnswer, type StubCall } from "./providers-contract-stub";
+
+const contract = loadContract("runpod-v2-openapi.yaml");
+const API_KEY = "rp_test_key_0123456789";
+const INSTALLATION = "test";
+const LEASE = "ls_01jrunpod";
+
+type Level = "HIGH" | "MEDIUM" | "LOW" | "NONE";
+
+interface FakeGpuType {
+  id: string;
+  name: string;
+  memory: number;
+  manufacturer: "NVIDIA" | "AMD" | "UNKNOWN";
+  secure: boolean;
+  community: boolean;
+  price: { secure: number; community: number };
+  maxCount: { secure: number; community: number };
+  /** Availability per data center: SECURE and COMMUNITY, at a count of 1 (larger counts are one step lower). */
+  dataCenters: Record<string, { SECURE: Level; COMMUNITY: Level }>;
+}
+
+const DC_NAMES: Record<string, string> = { "US-KS-2": "US Kansas 2", "EU-RO-1": "EU Romania 1", "US-TX-3": "US Texas 3" };
+
+const GPU_TYPES: FakeGpuType[] = [
+  {
+    id: "NVIDIA GeForce RTX 4090",
+    name: "RTX 4090",
+    memory: 24,
+    manufacturer: "NVIDIA",
+    secure: true,
+    community: true,
+    price: { secure: 0.69, community: 0.34 },
+    maxCount: { secure: 8, community: 2 },
+    dataCenters: { "US-KS-2": { SECURE: "HIGH", COMMUNITY: "MEDIUM" }, "EU-RO-1": { SECURE: "LOW", COMMUNITY: "NONE" } },
+  },
+  {
+    id: "NVIDIA H100 80GB HBM3",
+    name: "H100 SXM",
+    memory: 80,
+    manufacturer: "NVIDIA",
+    secure: true,
+    community: false,
+    price: { secure: 2.69, community: 0 },
+    maxCount: { secure: 8, community: 0 },
+    dataCenters: { "US-TX-3": { SECURE: "HIGH", COMMUNITY: "NONE" } },
+  },
+  {
+    // The memory settles the A100's size: "A100 PCIe" alone would not.
+    id: "NVIDIA A100 PCIe",
+    name: "A100 PCIe",
+    memory: 80,
+    manufacturer: "NVIDIA",
+    secure: true,
+    community: true,
+    price: { secure: 1.64, community: 1.19 },
+    maxCount: { secure: 4, community: 1 },
+    dataCenters: { "EU-RO-1": { SECURE: "MEDIUM", COMMUNITY: "LOW" } },
+  },
+  {
+    // No class covers these: their offers are left out and counted.
+    id: "NVIDIA RTX A4500",
+    name: "RTX A4500",
+    memory: 20,
+    manufacturer: "NVIDIA",
+    secure: true,
+    community: false,
+    price: { secure: 0.34, community: 0 },
+    maxCount: { secure: 1, community: 0 },
+    dataCenters: { "US-KS-2": { SECURE: "HIGH", COMMUNITY: "NONE" }, "US-TX-3": { SECURE: "LOW", COMMUNITY: "NONE" } },
+  },
+  {
+    id: "Tesla V100-SXM2-16GB",
+    name: "V100 SXM2",
+    memory: 16,
+    manufacturer: "NVIDIA",
+    secure: false,
+    community: true,
+    price: { secure: 0, community: 0.19 },
+    maxCount: { secure: 0, community: 2 },
+    dataCenters: { "EU-RO-1": { SECURE: "NONE", COMMUNITY: "HIGH" } },
+  },
+];
+
+const STEP_DOWN: Record<Level, Level> = { HIGH: "MEDIUM", MEDIUM: "LOW", LOW: "NONE", NONE: "NONE" };
+
+interface FakePod {
+  id: string;
+  name: string;
+  image: string;
+  args: string;
+  disk: number;
+  status: "PROVISIONING" | "STARTING" | "RUNNING" | "EXITED" | "ERROR" | "TERMINATED";
+  cloud: "SECURE" | "COMMUNITY";
+  dataCenterId: string;
+  gpu: { id: string; count: number };
+  cost: number;
+  createdAt: string;
+  startedAt: string | null;
+}
+
+/** RunPod as its document describes it, small: a catalog, pods, and their actions. */
+class FakeRunPod {
+  readonly pods = new Map<string, FakePod>();
+  /** GPU types whose creates are refused for want of capacity. */
+  readonly soldOut = new Set<string>();
+  #seq = 0;
+
+  handle = (call: StubCall): StubAnswer => {
+    switch (call.operationId) {
+      case "listGpuTypes":
+        return { status: 200, body: { gpus: this.#catalog(call) } };
+      case "createPod":
+        return this.#create(call.body as Record<string, any>);
+      case "getPod": {
+        const pod = this.pods.get(String(call.params.id));
+        return pod ? { status: 200, body: this.#json(pod) } : problem(404, "pod not found");
+      }
+      case "listPods":
+        return { status: 200, body: { pods: [...this.pods.values()].map((p) => this.#json(p)) } };
+      case "podAction":
+        return this.#action(String(call.params.id), (call.body as { action: string }).action);
+      case "deletePod": {
+        if (!this.pods.delete(String(call.params.id))) return problem(404, "pod not found");
+        return { status: 204 };
+      }
+      default:
+        throw new Error(`the fake RunPod does not serve ${call.operationId}`);
+    }
+  };
+
+  /** Every pod on its way up moves one step: PROVISIONING -> STARTING -> RUNNING. */
+  advance(): void {
+    for (const p of this.pods.values()) {
+      if (p.status === "PROVISIONING") p.status = "STARTING";
+      else if (p.status === "STARTING") {
+        p.status = "RUNNING";
+        p.startedAt = new Date(Date.UTC(2026, 5, 1, 12, 2)).toISOString();
+      }
+    }
+  }
+
+  #catalog(call: StubCall) {
+    const cloud = (call.query.cloud as "SECURE" | "COMMUNITY" | undefined) ?? "SECURE";
+    const count = (call.query.count as number | undefined) ?? 1;
+    const withAvailability = Array.isArray(call.query.include) && call.query.include.includes("AVAILABILITY");
+    return GPU_TYPES.map((g) => {
+      const base = {
+        id: g.id,
+        name: g.name,
+        pool: null,
+        manufacturer: g.manufacturer,
+        memory: g.memory,
+        secure: g.secure,
+        community: g.community,
+        price: g.price,
+        maxCount: g.maxCount,
+      };
+      if (!withAvailability) return base;
+      const max = cloud === "SECURE" ? g.maxCount.secure : g.maxCount.community;
+      const dataCenters = Object.entries(g.dataCenters).map(([id, levels]) => {
+        let level: Level = count > max ? "NONE" : levels[cloud];
+        for (let c = count; c > 1; c /= 2) level = STEP_DOWN[level];
+        return { id, name: DC_NAMES[id]!, availability: level };
+      });
+      const best = dataCenters.some((d) => d.availability !== "NONE") ? "HIGH" : "NONE";
+      return { ...base, availability: best, dataCenters };
+    });
+  }
+
+  #create(body: Record<string, any>): StubAnswer {
+    const gpu = GPU_TYPES.find((g) => g.id === body.gpu.id);
+    const dc = body.dataCenterIds?.[0] as string | undefined;
+    if (!gpu) return problem(400, `unknown GPU type ${body.gpu.id}`);
+    if (this.soldOut.has(gpu.id) || !dc || !gpu.dataCenters[dc]) {
+      return problem(400, "There are no longer any instances available with the requested specifications. Please refresh and try again.");
+    }
+    const cloud = body.cloud ?? "SECURE";
+    const count = body.gpu.count ?? 1;
+    const pod: FakePod = {
+      id: `pod${(++this.#seq).toString(36).padStart(8, "0")}`,
+      name: body.name,
+      image: body.image,
+      args: body.args ?? "",
+      disk: body.disk ?? 20,
+      status: "PROVISIONING",
+      cloud,
+      dataCenterId: dc,
+      gpu: { id: gpu.id, count },
+      cost: Math.round((cloud === "SECURE" ? gpu.price.secure : gpu.price.community) * count * 100) / 100,
+      createdAt: new Date(Date.UTC(2026, 5, 1, 12, 0, this.#seq)).toISOString(),
+      startedAt: null,
+    };
+    this.pods.set(pod.id, pod);
+    return { status: 201, body: this.#json(pod) };
+  }
+
+  #action(id: string, action: string): StubAnswer {
+    const pod = this.pods.get(id);
+    if (!pod) return problem(404, "pod not found");
+    const allowed = ACTIONS[pod.status];
+    if (!allowed.includes(action)) return problem(409, `cannot ${action} a pod that is ${pod.status}`);
+    if (action === "terminate") {
+      this.pods.delete(id);
+      return { status: 204 };
+    }
+    if (action === "stop") pod.status = "EXITED";
+    if (action === "start") pod.status = "STARTING";
+    return { status: 200, body: this.#json(pod) };
+  }
+
+  #json(p: FakePod) {
+    return {
+      id: p.id,
+      name: p.name,
+      image: p.image,
+      args: p.args,
+      disk: p.disk,
+      ports: [],
+      env: {},
+      registry: null,
+      status: p.status,
+      actions: ACTIONS[p.status],
+      mounts: {},
+      gpu: p.gpu,
+      cloud: p.cloud,
+      dataCenterId: p.dataCenterId,
+      template: null,
+      cost: p.status === "EXITED" || p.status === "TERMINATED" ? 0 : p.cost,
+      locked: false,
+      globalNetworking: { enabled: false },
+      runtime: p.status === "RUNNING" ? { uptime: 60 } : null,
+      createdAt: p.createdAt,
+      startedAt: p.startedAt,
+    };
+  }
+}
+
+/** Valid actions per status, as the podAction operation's description lists them. */
+const ACTIONS: Record<FakePod["status"], string[]> = {
+  RUNNING: ["stop", "restart", "terminate"],
+  EXITED: ["start", "terminate"],
+  ERROR: ["start", "terminate"],
+  PROVISIONING: ["stop", "terminate"],
+  STARTING: ["stop", "terminate"],
+  TERMINATED: [],
+};
+
+function problem(status: number, detail: string, title = TITLES[status] ?? "Error"): StubAnswer {
+  return { status, body: { title, status, detail } };
+}
+const TITLES: Record<number, string> = { 400: "Bad Request", 401: "Unauthorized", 402: "Payment Required", 404: "Not Found", 409: "Conflict", 429: "Too Many Requests", 503: "Service Unavailable", 504: "Gateway Timeout" };
+
+describe.skipIf(!contract)("RunPod adapter against runpod-v2-openapi.yaml", () => {
+  let fake: FakeRunPod;
+  let stub: ContractStub;
+  let sleeps: number[];
+  let provider: RunPodProvider;
+  const label = (attempt: number) => machineLabel(INSTALLATION, LEASE, attempt);
+
+  beforeEach(() => {
+    fake = new FakeRunPod();
+    stub = new ContractStub(contract!, { apiKey: API_KEY, handler: fake.handle });
+    sleeps = [];
+    provider = new RunPodProvider({
+      apiKey: API_KEY,
+      fetch: stub.fetch,
+      sleep: async (ms) => void sleeps.push(ms),
+      random: () => 0.5,
+    });
+  });
+
+  afterEach(() => {
+    // Every request the adapter sent, and every answer the fake gave, held to the document.
+    expect(stub.violations).toEqual([]);
+  });
+
+  it("is the document that was pinned (sha256 in the lock file)", async () => {
+    const { readFileSync } = await import("node:fs");
+    const { CONTRACTS_DIR } = await import("./providers-contract-stub");
+    const lock = JSON.parse(readFileSync(`${CONTRACTS_DIR}/runpod-v2-openapi.lock.json`, "utf8"));
+    expect(sha256(contract!.text)).toBe(lock.sha256);
+  });
+
+  it("normalizes the catalog: per-GPU price times count, counts up to maxCount, no NONE data centers, unclassified counted", async () => {
+    const { offers, unclassified } = await provider.listOffers();
+    // One catalog read per (cloud, count).
+    expect(stub.callsOf("listGpuTypes")).toHaveLength(8);
+    expect(offers.every((o) => o.provider === "runpod" && o.id === `runpod:${o.provider_offer_id}`)).toBe(true);
+
+    const rtx = offers.filter((o) => o.gpu === "rtx4090");
+    // SECURE: US-KS-2 at 1 (HIGH), 2 (MEDIUM), 4 (LOW); EU-RO-1 at 1 (LOW). COMMUNITY (max 2): US-KS-2 at 1, 2.
+    expect(rtx.map((o) => [o.provider_offer_id, o.availability, o.hourly_usd]).sort()).toEqual(
+      [
+        ["COMMUNITY:US-KS-2:1:NVIDIA GeForce RTX 4090", "medium", 0.34],
+        ["COMMUNITY:US-KS-2:2:NVIDIA GeForce RTX 4090", "low", 0.68],
+        ["SECURE:EU-RO-1:1:NVIDIA GeForce RTX 4090", "low", 0.69],
+        ["SECURE:US-KS-2:1:NVIDIA GeForce RTX 4090", "high", 0.69],
+        ["SECURE:US-KS-2:2:NVIDIA GeForce RTX 4090", "medium", 1.38],
+        ["SECURE:US-KS-2:4:NVIDIA GeForce RTX 4090", "low", 2.76],
+      ].sort(),
+    );
+    const one = rtx.find((o) => o.provider_offer_id === "SECURE:US-KS-2:1:NVIDIA GeForce RTX 4090")!;
+    expect(one).toMatchObject({ gpu_count: 1, vram_gb: 24, region: "us-ks-2", spot: false, disk_gb: 50, vcpu: 0, memory_gb: 0 });
+
+    expect(offers.filter((o) => o.gpu === "h100").map((o) => o.gpu_count).sort()).toEqual([1, 2, 4]);
+    expect(new Set(offers.filter((o) => o.gpu === "a100-80gb").map((o) => o.provider_offer_id.split(":")[0]))).toEqual(new Set(["SECURE", "COMMUNITY"]));
+    expect(offers.some((o) => o.gpu !== "rtx4090" && o.gpu !== "h100" && o.gpu !== "a100-80gb")).toBe(false);
+
+    // A4500: SECURE 1 GPU in US-KS-2 and US-TX-3 (2 offers); V100: COMMUNITY 1 and 2 in EU-RO-1 (2 offers).
+    expect(unclassified).toBe(4);
+  });
+
+  it("create -> running -> stop -> start -> destroy, with state read back", async () => {
+    const { offers } = await provider.listOffers();
+    const offer = offers.find((o) => o.gpu === "h100" && o.gpu_count === 1)!;
+    const created = await provider.createMachine({ label: label(1), offer_id: offer.provider_offer_id, image: "ghcr.io/acme/server@sha256:abc", cmd: "serve --port 8000" });
+    expect(created).toMatchObject({ label: label(1), status: "provisioning", region: "us-tx-3", hourly_usd: 2.69, offer_id: offer.provider_offer_id });
+    const sent = stub.callsOf("createPod")[0]!.body as Record<string, unknown>;
+    expect(sent).toMatchObject({ name: label(1), gpu: { id: "NVIDIA H100 80GB HBM3", count: 1 }, cloud: "SECURE", dataCenterIds: ["US-TX-3"], args: "serve --port 8000" });
+
+    fake.advance();
+    expect((await provider.getMachine(created.id))?.status).toBe("starting");
+    fake.advance();
+    expect((await provider.getMachine(created.id))?.status).toBe("running");
+
+    await provider.stopMachine(created.id);
+    const stopped = await provider.getMachine(created.id);
+    expect(stopped?.status).toBe("stopped");
+    // A second stop is refused with 409 by RunPod; read back, the pod is stopped: success.
+    await provider.stopMachine(created.id);
+    expect(stub.callsOf("podAction")).toHaveLength(2);
+
+    await provider.startMachine(created.id);
+    expect((await provider.getMachine(created.id))?.status).toBe("starting");
+    fake.advance();
+    expect((await provider.getMachine(created.id))?.status).toBe("running");
+
+    await provider.destroyMachine(created.id);
+    expect(await provider.getMachine(created.id)).toBeNull();
+    // Destroying what is gone is success (404).
+    await provider.destroyMachine(created.id);
+    expect(await provider.listMachines(leasePrefix(INSTALLATION, LEASE))).toEqual([]);
+  });
+
+  it("a create whose answer is lost is ambiguous, is not retried, and is found by its label", async () => {
+    const offer = parseRunpodOfferId("SECURE:US-KS-2:1:NVIDIA GeForce RTX 4090")!;
+    stub.fault({ operationId: "createPod", kind: "drop_after" });
+    const err = await provider.createMachine({ label: label(1), offer_id: "SECURE:US-KS-2:1:NVIDIA GeForce RTX 4090" }).catch((e) => e);
+    expect(err).toBeInstanceOf(ProviderError);
+    expect(err.kind).toBe("ambiguous");
+    expect(stub.callsOf("createPod")).toHaveLength(1);
+
+    const found = await provider.listMachines(leasePrefix(INSTALLATION, LEASE));
+    expect(found.map((m) => m.label)).toEqual([label(1)]);
+    expect(found[0]!.offer_id).toBe(`${offer.cloud}:${offer.dataCenterId}:${offer.count}:${offer.gpuTypeId}`);
+  });
+
+  it("a create answered by a gateway timeout (504) is ambiguous too, and the pod is there", async () => {
+    stub.fault({ operationId: "createPod", kind: "answer_after", answer: problem(504, "upstream timed out") });
+    const err = await provider.createMachine({ label: label(2), offer_id: "SECURE:US-KS-2:1:NVIDIA GeForce RTX 4090" }).catch((e) => e);
+    expect(err.kind).toBe("ambiguous");
+    expect(stub.callsOf("createPod")).toHaveLength(1);
+    expect((await provider.listMachines(leasePrefix(INSTALLATION, LEASE))).map((m) => m.label)).toEqual([label(2)]);
+  });
+
+  it("a create is never retried, not even after a 429 (rate_limited, nothing created)", async () => {
+    stub.fault({ operationId: "createPod", kind: "answer", answer: { ...problem(429, "rate limit exceeded for the minute window"), headers: { "retry-after": "12" } } });
+    const err = await provider.createMachine({ label: label(1), offer_id: "SECURE:US-KS-2:1:NVIDIA GeForce RTX 4090" }).catch((e) => e);
+    expect(err).toMatchObject({ kind: "rate_limited", retryAfterMs: 12_000 });
+    expect(stub.callsOf("createPod")).toHaveLength(1);
+    expect(fake.pods.size).toBe(0);
+  });
+
+  it("a read answered 429 waits out Retry-After and succeeds", async () => {
+    const created = await provider.createMachine({ label: label(1), offer_id: "SECURE:US-KS-2:1:NVIDIA GeForce RTX 4090" });
+    stub.fault({ operationId: "getPod", kind: "answer", answer: { ...problem(429, "rate limit exceeded for the minute window"), headers: { "retry-after": "1" } } });
+    const m = await provider.getMachine(created.id);
+    expect(m?.id).toBe(created.id);
+    expect(stub.callsOf("getPod")).toHaveLength(2);
+    expect(sleeps).toEqual([1000]);
+  });
+
+  it("reads are retried at most three times with growing, jittered backoff; then unavailable", async () => {
+    for (let i = 0; i < 4; i++) stub.fault({ operationId: "listPods", kind: "answer", answer: problem(503, "temporarily unavailable") });
+    const err = await provider.listMachines("lessor-").catch((e) => e);
+    expect(err).toMatchObject({ kind: "unavailable" });
+    expect(stub.callsOf("listPods")).toHaveLength(4);
+    expect(sleeps).toEqual([188, 375, 750]);
+  });
+
+  it("a dropped connection on a read is retried", async () => {
+    stub.fault({ operationId: "listPods", kind: "drop_before" });
+    expect(await provider.listMachines("lessor-")).toEqual([]);
+    expect(sleeps).toHaveLength(1);
+  });
+
+  it("no capacity is no_capacity; 402 is insufficient_funds; 401 is auth", async () => {
+    fake.soldOut.add("NVIDIA GeForce RTX 4090");
+    const err = await provider.createMachine({ label: label(1), offer_id: "SECURE:US-KS-2:1:NVIDIA GeForce RTX 4090" }).catch((e) => e);
+    expect(err).toMatchObject({ kind: "no_capacity" });
+
+    stub.fault({ operationId: "createPod", kind: "answer", answer: problem(402, "insufficient balance to rent this pod") });
+    expect(await provider.createMachine({ label: label(2), offer_id: "SECURE:US-TX-3:1:NVIDIA H100 80GB HBM3" }).catch((e) => e)).toMatchObject({ kind: "insufficient_funds" });
+
+    stub.fault({ operationId: "listPods", kind: "answer", answer: problem(401, "missing bearer token") });
+    expect(await provider.listMachines("lessor-").catch((e) => e)).toMatchObject({ kind: "auth" });
+    // An offer id the adapter never made is refused before anything is sent.
+    expect(await provider.createMachine({ label: label(3), offer_id: "h100" }).catch((e) => e)).toMatchObject({ kind: "no_capacity" });
+    expect(stub.callsOf("createPod")).toHaveLength(2);
+  });
+
+  it("a machine that vanished is null, and is no longer listed", async () => {
+    const created = await provider.createMachine({ label: label(1), offer_id: "SECURE:US-KS-2:1:NVIDIA GeForce RTX 4090" });
+    fake.pods.delete(created.id);
+    expect(await provider.getMachine(created.id)).toBeNull();
+    expect(await provider.listMachines(leasePrefix(INSTALLATION, LEASE))).toEqual([]);
+    // Stopping it is not_found; destroying it is success.
+    expect(await provider.stopMachine(created.id).catch((e) => e)).toMatchObject({ kind: "not_found" });
+    await provider.destroyMachine(created.id);
+  });
+
+  it("lists by label prefix only, never another installation's or an unlabelled pod", async () => {
+    await provider.createMachine({ label: label(1), offer_id: "SECURE:US-KS-2:1:NVIDIA GeForce RTX 4090" });
+    await provider.createMachine({ label: machineLabel("other", LEASE, 1), offer_id: "SECURE:US-KS-2:1:NVIDIA GeForce RTX 4090" });
+    await provider.createMachine({ label: "my-notebook", offer_id: "SECURE:US-KS-2:1:NVIDIA GeForce RTX 4090" });
+    expect((await provider.listMachines(`lessor-${INSTALLATION}-`)).map((m) => m.label)).toEqual([label(1)]);
+  });
+
+  it("a stop refused because the pod is in ERROR is read back and reported", async () => {
+    const created = await provider.createMachine({ label: label(1), offer_id: "SECURE:US-KS-2:1:NVIDIA GeForce RTX 4090" });
+    fake.pods.get(created.id)!.status = "ERROR";
+    expect((await provider.getMachine(created.id))?.status).toBe("error");
+    expect(await provider.stopMachine(created.id).catch((e) => e)).toMatchObject({ kind: "unavailable" });
+  });
+});

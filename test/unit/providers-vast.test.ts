@@ -1,0 +1,324 @@
+/**
+ * The Vast.ai adapter against a stub that holds every request to Vast's own OpenAPI document
+ * and answers only with bodies that document accepts (providers-contract-stub.ts).
+ */
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { leasePrefix, machineLabel } from "../../src/lease/label";
+import { ProviderError } from "../../src/providers/contract";
+import { VAST_RATE_LIMIT_WAIT_MS, VastProvider, vastRegion, vastStatus } from "../../src/providers/vast/adapter";
+import { ContractStub, loadContract, type StubAnswer, type StubCall } from "./providers-contract-stub";
+
+const contract = loadContract("vast-openapi.yaml");
+const API_KEY = "vast_test_key_0123456789";
+const INSTALLATION = "test";
+const LEASE = "ls_01jvast";
+
+interface FakeAsk {
+  id: number;
+  gpu_name: string;
+  num_gpus: number;
+  gpu_ram: number;
+  dph_total: number;
+  disk_space: number;
+  geolocation: string;
+  machine_id: number;
+  reliability2: number;
+  /** Rented out from under us: a create is refused with 410 no_such_ask. */
+  gone?: boolean;
+}
+
+const ASKS: FakeAsk[] = [
+  { id: 1001, gpu_name: "RTX 4090", num_gpus: 1, gpu_ram: 24564, dph_total: 0.42, disk_space: 500, geolocation: "Washington, US", machine_id: 501, reliability2: 0.995 },
+  { id: 1002, gpu_name: "RTX 4090", num_gpus: 4, gpu_ram: 24564, dph_total: 1.6, disk_space: 900, geolocation: "Quebec, CA", machine_id: 501, reliability2: 0.97 },
+  { id: 1003, gpu_name: "H100 SXM", num_gpus: 8, gpu_ram: 81559, dph_total: 17.9, disk_space: 2000, geolocation: "Finland, FI", machine_id: 502, reliability2: 0.999 },
+  // The memory (MB) settles which A100.
+  { id: 1004, gpu_name: "A100 PCIE", num_gpus: 1, gpu_ram: 81920, dph_total: 0.9, disk_space: 300, geolocation: "CZ", machine_id: 503, reliability2: 0.93 },
+  { id: 1005, gpu_name: "A100 SXM4", num_gpus: 2, gpu_ram: 40960, dph_total: 1.5, disk_space: 300, geolocation: "Texas, US", machine_id: 504, reliability2: 0.99 },
+  // No class covers these: left out and counted.
+  { id: 1006, gpu_name: "RTX 2080 Ti", num_gpus: 1, gpu_ram: 11264, dph_total: 0.12, disk_space: 100, geolocation: "Poland, PL", machine_id: 505, reliability2: 0.98 },
+  { id: 1007, gpu_name: "Titan Xp", num_gpus: 2, gpu_ram: 12288, dph_total: 0.15, disk_space: 100, geolocation: "Poland, PL", machine_id: 505, reliability2: 0.98 },
+  // Too little disk for the 50 GB every instance gets: left out, not counted.
+  { id: 1008, gpu_name: "RTX 4090", num_gpus: 1, gpu_ram: 24564, dph_total: 0.3, disk_space: 20, geolocation: "Oregon, US", machine_id: 506, reliability2: 0.99 },
+];
+
+interface FakeInstance {
+  id: number;
+  label: string | null;
+  actual_status: string | null;
+  intended_status: "running" | "stopped";
+  cur_state: "running" | "stopped";
+  status_msg: string | null;
+  image_uuid: string;
+  ask: FakeAsk;
+  start_date: number;
+}
+
+/** Vast as its document describes it, small: asks (offers), instances and their state. */
+class FakeVast {
+  readonly instances = new Map<number, FakeInstance>();
+  readonly asks = new Map(ASKS.map((a) => [a.id, { ...a }]));
+  #seq = 7_000_000;
+
+  handle = (call: StubCall): StubAnswer => {
+    switch (call.operationId) {
+      case "searchOffers":
+        return { status: 200, body: { offers: [...this.asks.values()].filter((a) => !a.gone).map(offerJson) } };
+      case "createInstance":
+        return this.#create(call.params.id as number, call.body as Record<string, any>);
+      case "showInstances":
+        return this.#list(call.query);
+      case "manageInstance": {
+        const i = this.instances.get(call.params.id as number);
+        if (!i) return { status: 404, body: { success: false, error: "no_such_instance", msg: "Instance not found" } };
+        const { state } = call.body as { state?: "running" | "stopped" };
+        if (state) {
+          i.intended_status = state;
+          i.cur_state = state;
+          // A start leaves the container `exited` until it is up again.
+          if (state === "running" && i.actual_status !== "running") i.actual_status = "exited";
+        }
+        return { status: 200, body: { success: true } };
+      }
+      case "destroyInstance": {
+        if (!this.instances.delete(call.params.id as number)) return { status: 404, body: { success: false, error: "not_found", msg: "Instance not found" } };
+        return { status: 200, body: { success: true } };
+      }
+      default:
+        throw new Error(`the fake Vast does not serve ${call.operationId}`);
+    }
+  };
+
+  /** Every container moves one step toward what is intended. */
+  advance(): void {
+    for (const i of this.instances.values()) {
+      if (i.intended_status === "stopped") i.actual_status = "exited";
+      else if (i.actual_status === null) i.actual_status = "loading";
+      else i.actual_status = "running";
+    }
+  }
+
+  #create(askId: number, body: Record<string, any>): StubAnswer {
+    const ask = this.asks.get(askId);
+    if (!ask) return { status: 404, body: { success: false, error: "invalid_args", msg: `error 404/3603: no_such_ask Instance type by id ${askId} is not available.`, ask_id: askId } };
+    if (ask.gone) return { status: 410, body: { success: false, error: "no_such_ask", msg: `error 410/3907: no_such_ask Instance type ${askId} is no longer available.`, ask_id: askId } };
+    const id = ++this.#seq;
+    this.instances.set(id, {
+      id,
+      label: body.label ?? null,
+      actual_status: null,
+      intended_status: body.target_state ?? "running",
+      cur_state: body.target_state ?? "running",
+      status_msg: null,
+      image_uuid: body.image,
+      ask,
+      start_date: 1_780_000_000 + id - 7_000_000,
+    });
+    return { status: 200, body: { success: true, new_contract: id } };
+  }
+
+  #list(query: Record<string, unknown>): StubAnswer {
+    const filters = JSON.parse((query.select_filters as string | undefined) ?? "{}") as Record<string, { eq?: unknown }>;
+    let rows = [...this.instances.values()].sort((a, b) => a.id - b.id);
+    if (filters.id?.eq !== undefined) rows = rows.filter((i) => i.id === filters.id!.eq);
+    if (filters.label?.eq !== undefined) rows = rows.filter((i) => i.label === filters.label!.eq);
+    const total = rows.length;
+    const after = query.after_token ? Number(Buffer.from(String(query.after_token), "base64").toString()) : 0;
+    rows = rows.filter((i) => i.id > after);
+    const limit = Math.min(25, Math.max(1, Number(query.limit ?? 25)));
+    const page = rows.slice(0, limit);
+    const more = rows.length > limit;
+    return {
+      status: 200,
+      body: {
+        success: true,
+        instances_found: page.length,
+        total_instances: total,
+        next_token: more ? Buffer.from(String(page[page.length - 1]!.id)).toString("base64") : null,
+        instances: page.map(instanceJson),
+      },
+    };
+  }
+}
+
+function offerJson(a: FakeAsk) {
+  return {
+    id: a.id,
+    ask_contract_id: a.id,
+    bundle_id: a.id + 90_000,
+    num_gpus: a.num_gpus,
+    gpu_name: a.gpu_name,
+    gpu_ram: a.gpu_ram,
+    gpu_frac: 1,
+    cpu_cores_effective: 16 * a.num_gpus,
+    cpu_ram: 65536 * a.num_gpus,
+    disk_space: a.disk_space,
+    dph_total: a.dph_total,
+    geolocation: a.geolocation,
+    machine_id: a.machine_id,
+    host_id: 9000 + a.machine_id,
+    reliability2: a.reliability2,
+    rentable: true,
+    rented: false,
+    verification: "verified",
+    is_bid: false,
+  };
+}
+
+function instanceJson(i: FakeInstance) {
+  return {
+    id: i.id,
+    actual_status: i.actual_status,
+    intended_status: i.intended_status,
+    cur_state: i.cur_state,
+    next_state: i.cur_state,
+    label: i.label,
+    status_msg: i.status_msg,
+    image_uuid: i.image_uuid,
+    machine_id: i.ask.machine_id,
+    geolocation: i.ask.geolocation,
+    gpu_name: i.ask.gpu_name,
+    num_gpus: i.ask.num_gpus,
+    dph_total: i.ask.dph_total,
+    storage_total_cost: 0.0069,
+    start_date: i.start_date,
+    ports: i.actual_status === "running" ? { "22/tcp": [{ HostIp: "0.0.0.0", HostPort: "20000" }] } : null,
+  };
+}
+
+describe.skipIf(!contract)("Vast adapter against vast-openapi.yaml", () => {
+  let fake: FakeVast;
+  let stub: ContractStub;
+  let sleeps: number[];
+  let provider: VastProvider;
+  const label = (attempt: number) => machineLabel(INSTALLATION, LEASE, attempt);
+
+  beforeEach(() => {
+    fake = new FakeVast();
+    stub = new ContractStub(contract!, { apiKey: API_KEY, handler: fake.handle });
+    sleeps = [];
+    provider = new VastProvider({ apiKey: API_KEY, fetch: stub.fetch, sleep: async (ms) => void sleeps.push(ms), random: () => 0.5 });
+  });
+
+  afterEach(() => {
+    expect(stub.violations).toEqual([]);
+  });
+
+  it("searches on-demand, verified, rentable offers with the disk every instance gets, and normalizes them", async () => {
+    const { offers, unclassified } = await provider.listOffers();
+    expect(stub.callsOf("searchOffers")[0]!.body).toMatchObject({ type: "ondemand", verified: { eq: true }, rentable: { eq: true }, rented: { eq: false }, allocated_storage: 50 });
+    expect(offers.map((o) => [o.provider_offer_id, o.gpu, o.gpu_count]).sort()).toEqual(
+      [
+        ["1001", "rtx4090", 1],
+        ["1002", "rtx4090", 4],
+        ["1003", "h100", 8],
+        ["1004", "a100-80gb", 1],
+        ["1005", "a100-40gb", 2],
+      ].sort(),
+    );
+    expect(unclassified).toBe(2);
+    const o = offers.find((x) => x.provider_offer_id === "1001")!;
+    expect(o).toMatchObject({ id: "vast:1001", provider: "vast", region: "us", host_id: "501", hourly_usd: 0.42, availability: "high", vcpu: 16, memory_gb: 64, disk_gb: 50, vram_gb: 24, spot: false });
+    expect(offers.find((x) => x.provider_offer_id === "1004")!).toMatchObject({ region: "cz", availability: "low" });
+  });
+
+  it("create -> running -> stop -> start -> destroy, with state read back", async () => {
+    const created = await provider.createMachine({ label: label(1), offer_id: "1001", image: "vllm/vllm-openai@sha256:abc", cmd: "--model x" });
+    expect(created).toMatchObject({ label: label(1), status: "provisioning", host_id: "501", region: "us", hourly_usd: 0.42, stopped_hourly_usd: 0.0069 });
+    expect(stub.callsOf("createInstance")[0]!.body).toMatchObject({ image: "vllm/vllm-openai@sha256:abc", label: label(1), disk: 50, runtype: "args", args_str: "--model x", cancel_unavail: true });
+
+    fake.advance();
+    expect((await provider.getMachine(created.id))?.status).toBe("starting");
+    fake.advance();
+    expect((await provider.getMachine(created.id))?.status).toBe("running");
+
+    await provider.stopMachine(created.id);
+    // Accepted, not yet carried out: the container still runs, and that is what is reported.
+    expect((await provider.getMachine(created.id))?.status).toBe("running");
+    fake.advance();
+    expect((await provider.getMachine(created.id))?.status).toBe("stopped");
+
+    await provider.startMachine(created.id);
+    expect((await provider.getMachine(created.id))?.status).toBe("starting");
+    fake.advance();
+    expect((await provider.getMachine(created.id))?.status).toBe("running");
+
+    await provider.destroyMachine(created.id);
+    expect(await provider.getMachine(created.id)).toBeNull();
+    await provider.destroyMachine(created.id);
+    expect(await provider.listMachines(leasePrefix(INSTALLATION, LEASE))).toEqual([]);
+  });
+
+  it("a create whose answer is lost is ambiguous, is not retried, and is found by its label", async () => {
+    stub.fault({ operationId: "createInstance", kind: "drop_after" });
+    const err = await provider.createMachine({ label: label(1), offer_id: "1003" }).catch((e) => e);
+    expect(err).toBeInstanceOf(ProviderError);
+    expect(err.kind).toBe("ambiguous");
+    expect(stub.callsOf("createInstance")).toHaveLength(1);
+    const found = await provider.listMachines(leasePrefix(INSTALLATION, LEASE));
+    expect(found.map((m) => [m.label, m.status])).toEqual([[label(1), "provisioning"]]);
+  });
+
+  it("a create answered by a gateway's 504 is ambiguous (a status the document cannot list, noted)", async () => {
+    stub.fault({ operationId: "createInstance", kind: "answer_after", answer: { status: 504, text: "<html>504 Gateway Time-out</html>", undocumented: "a proxy's gateway timeout" } });
+    const err = await provider.createMachine({ label: label(2), offer_id: "1003" }).catch((e) => e);
+    expect(err.kind).toBe("ambiguous");
+    expect(stub.callsOf("createInstance")).toHaveLength(1);
+    expect(stub.notes).toHaveLength(1);
+    expect((await provider.listMachines(leasePrefix(INSTALLATION, LEASE))).map((m) => m.label)).toEqual([label(2)]);
+  });
+
+  it("429 without Retry-After on a read waits the adapter's own backoff, then succeeds", async () => {
+    const created = await provider.createMachine({ label: label(1), offer_id: "1001" });
+    sleeps.length = 0;
+    stub.fault({ operationId: "showInstances", kind: "answer", answer: { status: 429, body: { detail: "API requests too frequent endpoint threshold=2.0" } } });
+    expect((await provider.getMachine(created.id))?.id).toBe(created.id);
+    expect(sleeps).toEqual([VAST_RATE_LIMIT_WAIT_MS]);
+  });
+
+  it("429 on create is rate_limited and not retried", async () => {
+    stub.fault({ operationId: "createInstance", kind: "answer", answer: { status: 429, body: { detail: "API requests too frequent endpoint threshold=4.5" } } });
+    expect(await provider.createMachine({ label: label(1), offer_id: "1001" }).catch((e) => e)).toMatchObject({ kind: "rate_limited", retryAfterMs: VAST_RATE_LIMIT_WAIT_MS });
+    expect(stub.callsOf("createInstance")).toHaveLength(1);
+    expect(fake.instances.size).toBe(0);
+  });
+
+  it("no_such_ask is no_capacity (404 gone, 410 no longer available)", async () => {
+    fake.asks.get(1002)!.gone = true;
+    expect(await provider.createMachine({ label: label(1), offer_id: "1002" }).catch((e) => e)).toMatchObject({ kind: "no_capacity" });
+    fake.asks.delete(1003);
+    expect(await provider.createMachine({ label: label(2), offer_id: "1003" }).catch((e) => e)).toMatchObject({ kind: "no_capacity" });
+    expect(await provider.createMachine({ label: label(3), offer_id: "vast:1001" }).catch((e) => e)).toMatchObject({ kind: "no_capacity" });
+    expect(fake.instances.size).toBe(0);
+  });
+
+  it("a machine that vanished is null; stopping it is not_found; destroying it is success", async () => {
+    const created = await provider.createMachine({ label: label(1), offer_id: "1001" });
+    fake.instances.delete(Number(created.id));
+    expect(await provider.getMachine(created.id)).toBeNull();
+    expect(await provider.stopMachine(created.id).catch((e) => e)).toMatchObject({ kind: "not_found" });
+    await provider.destroyMachine(created.id);
+  });
+
+  it("lists by label prefix across pages, never another's or an unlabelled instance", async () => {
+    for (let n = 1; n <= 30; n++) await provider.createMachine({ label: label(n), offer_id: "1001" });
+    await provider.createMachine({ label: machineLabel("other", LEASE, 1), offer_id: "1001" });
+    fake.instances.get(7_000_005)!.label = null;
+    const found = await provider.listMachines(leasePrefix(INSTALLATION, LEASE));
+    expect(found).toHaveLength(29);
+    expect(stub.callsOf("showInstances").length).toBeGreaterThanOrEqual(2);
+    expect(found.every((m) => m.label.startsWith(leasePrefix(INSTALLATION, LEASE)))).toBe(true);
+  });
+
+  it("maps Vast's statuses, including the document's poll trap", () => {
+    expect(vastStatus({ actual_status: null, intended_status: "running" })).toBe("provisioning");
+    expect(vastStatus({ actual_status: "loading", intended_status: "running" })).toBe("starting");
+    expect(vastStatus({ actual_status: "running", intended_status: "stopped" })).toBe("running");
+    expect(vastStatus({ actual_status: "exited", intended_status: "stopped" })).toBe("stopped");
+    expect(vastStatus({ actual_status: "offline", intended_status: "running" })).toBe("error");
+    expect(vastStatus({ actual_status: "unknown", intended_status: "running" })).toBe("error");
+    expect(vastStatus({ actual_status: "exited", intended_status: "running", status_msg: "Error response from daemon: OCI runtime create failed" })).toBe("error");
+    expect(vastRegion("Washington, US")).toBe("us");
+    expect(vastRegion("Atlantis, AT")).toBe("at");
+    expect(vastRegion(null)).toBe("unknown");
+  });
+});
