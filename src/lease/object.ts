@@ -118,6 +118,10 @@ export class LeaseObject extends DurableObject<Env> {
 
   /** Creates the lease once; a second call (a retried request) answers the lease as it is. */
   async create(init: LeaseInit): Promise<LeaseView> {
+    return this.#exclusive(() => this.#create(init));
+  }
+
+  async #create(init: LeaseInit): Promise<LeaseView> {
     this.#ensureSchema();
     const existing = this.#load();
     if (existing) return renderLease(existing);
@@ -196,6 +200,10 @@ export class LeaseObject extends DurableObject<Env> {
 
   /** A user's action. Not valid in the current state: 409 with the state in details. */
   async act(orgId: string, action: UserAction, arg: { ms?: number } = {}): Promise<ActResult> {
+    return this.#exclusive(() => this.#act(orgId, action, arg));
+  }
+
+  async #act(orgId: string, action: UserAction, arg: { ms?: number }): Promise<ActResult> {
     const l = this.#load();
     if (!l || l.org_id !== orgId) return { ok: false, status: 404, code: "not_found", message: "lease not found", details: {} };
     const now = Date.now();
@@ -259,11 +267,26 @@ export class LeaseObject extends DurableObject<Env> {
 
   /** Runs the policy now: the alarm's body, and what the cron backstop calls. Idempotent. */
   async tick(): Promise<void> {
-    await this.#run();
+    await this.#exclusive(() => this.#run());
   }
 
   override async alarm(): Promise<void> {
-    await this.#run();
+    await this.#exclusive(() => this.#run());
+  }
+
+  /**
+   * One writer at a time, inside the object too. While a step awaits the provider, workerd
+   * delivers the object's other events (the alarm, a cron poke, a user's action); without this,
+   * two of them could each act on the lease as they last read it, and the later write would undo
+   * the earlier one (a user's `end` lost, two machines rented). Everything that writes goes
+   * through here, in arrival order.
+   */
+  #queue: Promise<unknown> = Promise.resolve();
+
+  #exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.#queue.then(work, work);
+    this.#queue = run.catch(() => undefined);
+    return run;
   }
 
   // ---- the run loop ---------------------------------------------------------------------------
@@ -386,8 +409,12 @@ export class LeaseObject extends DurableObject<Env> {
     const attempt = l.attempt + 1;
     const label = machineLabel(this.#installation(), l.id, attempt);
     // Write ahead: if this run dies inside the create, the next one lists by label first.
-    const before: LeaseRecord = { ...l, state: "provisioning", state_since: l.state === "provisioning" ? l.state_since : now, attempt, label, reconcile_required: true };
-    this.#save(l, before, l.state === "provisioning" ? null : { event: "provisioning", detail: { offer: offer.id, label } }, now);
+    const before = this.#save(
+      l,
+      { ...l, state: "provisioning", state_since: l.state === "provisioning" ? l.state_since : now, attempt, label, reconcile_required: true },
+      l.state === "provisioning" ? null : { event: "provisioning", detail: { offer: offer.id, label } },
+      now,
+    );
     try {
       const m = await provider.createMachine({ label, offer_id: offer.provider_offer_id, image: l.image ?? undefined, cmd: l.cmd ?? undefined });
       this.#save(before, this.#withMachine(before, m, now), { event: "machine_created", detail: { machine_id: m.id, label, host: offer.host_id } }, now);
@@ -467,8 +494,7 @@ export class LeaseObject extends DurableObject<Env> {
     let current = l;
     if (l.state === "ready") {
       // An automatic stop: record why before anything is called (guarantee 3).
-      current = { ...l, state: "stopping", state_since: now, stop_issued_at: null, stop_failing_since: null };
-      this.#save(l, current, { event: "stop_requested", reason }, now);
+      current = this.#save(l, { ...l, state: "stopping", state_since: now, stop_issued_at: null, stop_failing_since: null }, { event: "stop_requested", reason }, now);
     }
     try {
       await provider.stopMachine(current.machine_id!);
@@ -495,10 +521,17 @@ export class LeaseObject extends DurableObject<Env> {
       l = this.#load()!;
     }
     const prefix = leasePrefix(this.#installation(), l.id);
-    const alive = (await provider.listMachines(prefix)).filter((m) => m.status !== "terminated");
-    const ids = new Set(alive.map((m) => m.id));
-    if (l.machine_id !== null) ids.add(l.machine_id);
-    for (const id of ids) await provider.destroyMachine(id);
+    // The machine it knows goes first: every call before its destroy is time it bills.
+    const ids = new Set<string>();
+    if (l.machine_id !== null) {
+      await provider.destroyMachine(l.machine_id);
+      ids.add(l.machine_id);
+    }
+    const alive = (await provider.listMachines(prefix)).filter((m) => m.status !== "terminated" && !ids.has(m.id));
+    for (const m of alive) {
+      await provider.destroyMachine(m.id);
+      ids.add(m.id);
+    }
     const left = (await provider.listMachines(prefix)).filter((m) => m.status !== "terminated");
     if (left.length > 0) throw new ProviderError(l.provider, "unavailable", `${left.length} machine(s) not yet destroyed`);
     this.#save(
@@ -537,11 +570,22 @@ export class LeaseObject extends DurableObject<Env> {
   }
 
   /** Writes the new record and its event in one storage transaction. */
-  #save(before: LeaseRecord, after: LeaseRecord, effect: Effect | null, now: number) {
+  /** Writes `after` over `before` (which must be the stored record) and returns what was stored. */
+  #save(before: LeaseRecord, after: LeaseRecord, effect: Effect | null, now: number): LeaseRecord {
     const record: LeaseRecord = { ...after, version: before.version + 1 };
     if (after.state !== before.state) this.#failures = 0;
     this.ctx.storage.transactionSync(() => {
-      this.#sql.exec(`UPDATE lease SET state = ?, record = ?, version = ?`, record.state, JSON.stringify(record), record.version);
+      const cursor = this.#sql.exec(
+        `UPDATE lease SET state = ?, record = ?, version = ? WHERE version = ?`,
+        record.state,
+        JSON.stringify(record),
+        record.version,
+        Math.max(1, before.version),
+      );
+      cursor.toArray();
+      // The writer lock (#exclusive) makes this unreachable; if it is ever reached, nothing
+      // stale lands.
+      if (cursor.rowsWritten === 0) throw new StaleWrite(`lease ${before.id}: version ${before.version} is no longer current`);
       if (effect) {
         this.#sql.exec(
           `INSERT INTO events (at, type, from_state, to_state, reason, detail) VALUES (?, ?, ?, ?, ?, ?)`,
@@ -554,6 +598,7 @@ export class LeaseObject extends DurableObject<Env> {
         );
       }
     });
+    return record;
   }
 
   /** Writes through to the D1 index when it is behind, then sets the one alarm. */
@@ -589,6 +634,9 @@ export class LeaseObject extends DurableObject<Env> {
 
 /** Ends a run early; the alarm set in `finally` resumes it. */
 class StopRun extends Error {}
+
+/** A write built on a record that is no longer the stored one. */
+class StaleWrite extends Error {}
 
 function needsObservation(s: LeaseState): boolean {
   return s === "booting" || s === "ready" || s === "stopping" || s === "stopped" || s === "starting";

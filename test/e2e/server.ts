@@ -87,14 +87,26 @@ export function groupMembers(pgid: number): number[] {
   return out;
 }
 
+/** What a caller may change about the server it starts; nothing given starts it as before. */
+export interface StartOptions {
+  /** Seconds between the cron ticks start.mjs drives (default 2). */
+  cronIntervalS?: number;
+  /**
+   * Extra settings for the child, e.g. `LESSOR_RATE_LIMIT_PER_MINUTE`: they override wrangler.toml's
+   * [vars] (start.mjs passes every LESSOR_* variable through). The bootstrap token still comes from
+   * `.dev.vars`, never from here.
+   */
+  env?: Record<string, string>;
+}
+
 /**
  * Starts the server; a port taken between `freePort()` and wrangler's bind (start.mjs then exits
  * with wrangler's "Address already in use") is retried on another port, twice at most.
  */
-export async function startServer(): Promise<Server> {
+export async function startServer(options: StartOptions = {}): Promise<Server> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startOnce();
+      return await startOnce(options);
     } catch (e) {
       if (attempt >= 3 || !(e instanceof PortTakenError)) throw e;
     }
@@ -121,13 +133,17 @@ export function runningServers(): Server[] {
   return [...running];
 }
 
-async function startOnce(): Promise<Server> {
+async function startOnce(options: StartOptions): Promise<Server> {
   const port = await freePort();
   const stateDir = mkdtempSync(path.join(tmpdir(), "lessor-e2e-"));
   const logFile = path.join(stateDir, "start.log");
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith("LESSOR_")) env[k] = v;
-  Object.assign(env, { PORT: String(port), LESSOR_STATE_DIR: stateDir, LESSOR_CRON_INTERVAL_S: "2" });
+  for (const [k, v] of Object.entries(options.env ?? {})) {
+    if (k === "LESSOR_BOOTSTRAP_TOKEN") throw new Error("startServer: the bootstrap token comes from .dev.vars");
+    env[k] = v;
+  }
+  Object.assign(env, { PORT: String(port), LESSOR_STATE_DIR: stateDir, LESSOR_CRON_INTERVAL_S: String(options.cronIntervalS ?? 2) });
 
   const fd = openSync(logFile, "a");
   let child: ChildProcess;

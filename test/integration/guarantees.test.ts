@@ -211,6 +211,32 @@ describe("guarantee 6: orphans are reaped; machines without this installation's 
   });
 });
 
+describe("one writer inside the object", () => {
+  it("a user's end that arrives while a step awaits the provider is applied after it, never lost", async () => {
+    const lease = await createLease(key, { kind: "scratch", spec: SPEC });
+    await waitForState(key, lease.id, "ready");
+    // Provider calls now meet a 429 (Retry-After 1 s): a poke's read of the machine sits in its
+    // backoff, the user ends the lease meanwhile, then the read goes through.
+    await sim().setFaults({ rate_limit_rate: 1, retry_after_s: 1 });
+    const poke = stubOf(lease.id).tick();
+    await sleep(200);
+    const ending = call("POST", `/v1/leases/${lease.id}/end`, { key, body: {} });
+    await sleep(100);
+    await sim().setFaults({ rate_limit_rate: 0 });
+    const [ended] = await Promise.all([ending, poke]);
+    expect(ended.status).toBe(200);
+    expect((await json(ended)).release_reason).toBe("user_end");
+    // The poke's late read must not have put the lease back where it was before the end.
+    expect(["releasing", "released"]).toContain((await getLease(key, lease.id)).state);
+    const released = await waitForState(key, lease.id, "released", 20_000);
+    expect(released.release_reason).toBe("user_end");
+    const types = (await events(key, lease.id)).map((e) => e.type);
+    expect(types.filter((t) => t === "released")).toHaveLength(1);
+    expect(types.slice(types.indexOf("release_requested"))).not.toContain("ready");
+    expect((await machinesOf(lease.id)).every((m) => m.status === "TERMINATED")).toBe(true);
+  });
+});
+
 describe("the lease index", () => {
   it("a failed index write is retried until the index matches the object", async () => {
     const lease = await createLease(key, { kind: "scratch", spec: SPEC });

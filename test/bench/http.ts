@@ -1,0 +1,160 @@
+/**
+ * Benchmarks against a real `wrangler dev` on loopback (started through `npm start`'s own script):
+ * reap latency with alarms and with only the cron backstop, and API throughput with autocannon.
+ */
+import autocannon from "autocannon";
+import { bootstrapTokenFromDevVars, type Server } from "../e2e/server";
+import { median, percentile } from "./in-process";
+
+export interface Client {
+  base: string;
+  token: string;
+  key: string;
+}
+
+async function request(c: Client, method: string, path: string, body?: unknown, auth: "key" | "bootstrap" = "key") {
+  const res = await fetch(`${c.base}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${auth === "key" ? c.key : c.token}`, "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+  return JSON.parse(text);
+}
+
+export async function client(server: Server): Promise<Client> {
+  const token = bootstrapTokenFromDevVars();
+  const c: Client = { base: server.base, token, key: "" };
+  const org = await request(c, "POST", "/v1/orgs", { name: `bench-${Date.now()}` }, "bootstrap");
+  c.key = org.key.secret;
+  return c;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function pool<T>(items: T[], concurrency: number, work: (item: T, i: number) => Promise<void>) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        await work(items[i]!, i);
+      }
+    }),
+  );
+}
+
+async function allLeases(c: Client): Promise<any[]> {
+  const out: any[] = [];
+  let cursor: string | null = null;
+  do {
+    const page: any = await request(c, "GET", `/v1/leases?limit=200${cursor ? `&cursor=${cursor}` : ""}`);
+    out.push(...page.data);
+    cursor = page.next_cursor;
+  } while (cursor);
+  return out;
+}
+
+export async function tick(server: Server) {
+  const res = await fetch(`${server.base}/__scheduled?cron=${encodeURIComponent("* * * * *")}`);
+  await res.text();
+}
+
+export interface ReapResult {
+  leases: number;
+  measured: number;
+  p50_ms: number;
+  p99_ms: number;
+  max_ms: number;
+}
+
+/**
+ * Leases with TTLs spread over 3 to 15 s (after `offsetS`), on machines that boot at once; per
+ * lease, the time from its deadline to the sim receiving its stop or destroy (the ledger's record
+ * of the call). `drive` runs while waiting: nothing for the alarms, the cron cadence otherwise.
+ */
+export async function benchReap(
+  server: Server,
+  c: Client,
+  opts: { leases: number; offsetS: number; setup?: (ids: string[]) => Promise<void>; drive?: () => Promise<void>; timeoutS: number },
+): Promise<ReapResult> {
+  await request(c, "PUT", "/v1/sim/faults", { provision_delay_ms: 0, boot_delay_ms: 0, api_error_rate: 0, rate_limit_rate: 0, ambiguous_create_rate: 0, boot_failure_rate: 0, vanish_rate: 0 }, "bootstrap");
+  const deadlines = new Map<string, number>();
+  const specs = Array.from({ length: opts.leases }, (_, i) => ({ ttlS: opts.offsetS + 3 + (i % 13) }));
+  await pool(specs, 16, async ({ ttlS }) => {
+    const lease = await request(c, "POST", "/v1/leases", { kind: "scratch", spec: { gpu: "l4:1" }, policy: { ttl: `${ttlS}s`, idle_timeout: null } });
+    deadlines.set(lease.id, Date.parse(lease.ttl_expires_at));
+  });
+  await opts.setup?.([...deadlines.keys()]);
+  const driver = opts.drive?.();
+  const until = Date.now() + opts.timeoutS * 1000;
+  for (;;) {
+    const leases = (await allLeases(c)).filter((l) => deadlines.has(l.id));
+    if (leases.every((l) => l.state === "released")) break;
+    if (Date.now() > until) throw new Error(`reap bench: ${leases.filter((l) => l.state !== "released").length} leases not released in ${opts.timeoutS} s`);
+    await sleep(500);
+  }
+  await driver;
+  const ledger = await request(c, "GET", "/v1/sim/ledger?label_prefix=lessor-", undefined, "bootstrap");
+  const latencies: number[] = [];
+  for (const m of ledger.machines as any[]) {
+    const id = /^lessor-[a-z0-9]+-(ls_[0-9a-z]+)-a\d+$/.exec(m.label)?.[1];
+    const deadline = id ? deadlines.get(id) : undefined;
+    if (deadline === undefined) continue;
+    // The first call that ended the machine's run: a stop (EXITED) or the destroy.
+    const stopped = (m.intervals as any[]).find((i) => i.status === "EXITED")?.from ?? null;
+    const ended = stopped ?? m.destroyed_at;
+    if (ended !== null && ended !== undefined) latencies.push(ended - deadline);
+  }
+  return {
+    leases: opts.leases,
+    measured: latencies.length,
+    p50_ms: median(latencies),
+    p99_ms: percentile(latencies, 99),
+    max_ms: Math.max(...latencies),
+  };
+}
+
+export interface RouteResult {
+  route: string;
+  rps: number;
+  p50_ms: number;
+  p99_ms: number;
+  non2xx: number;
+  ratio_to_floor: number;
+}
+
+export async function benchThroughput(c: Client, durationS = 10): Promise<RouteResult[]> {
+  const lease = await request(c, "POST", "/v1/leases", { kind: "scratch", spec: { gpu: "l4:1" }, policy: { ttl: "1h" } });
+  const headers = { authorization: `Bearer ${c.key}`, "content-type": "application/json" };
+  const routes: Array<{ route: string; path: string; method?: "POST"; body?: string }> = [
+    { route: "GET /v1/healthz (floor)", path: "/v1/healthz" },
+    { route: "GET /v1/leases/:id", path: `/v1/leases/${lease.id}` },
+    { route: "GET /v1/leases", path: "/v1/leases" },
+    { route: "POST /v1/quotes {gpu: h100:8}", path: "/v1/quotes", method: "POST", body: JSON.stringify({ spec: { gpu: "h100:8" } }) },
+    { route: "POST /v1/quotes {min_vram_gb: 80} (every GPU offer)", path: "/v1/quotes", method: "POST", body: JSON.stringify({ spec: { min_vram_gb: 80, min_gpus: 2 } }) },
+  ];
+  const out: RouteResult[] = [];
+  for (const r of routes) {
+    const result = await autocannon({
+      url: `${c.base}${r.path}`,
+      connections: 32,
+      duration: durationS,
+      method: r.method ?? "GET",
+      headers,
+      body: r.body,
+    });
+    out.push({
+      route: r.route,
+      rps: result.requests.average,
+      p50_ms: result.latency.p50,
+      p99_ms: result.latency.p99,
+      non2xx: result.non2xx + result.errors + result.timeouts,
+      ratio_to_floor: 0,
+    });
+  }
+  const floor = out[0]!.rps;
+  for (const r of out) r.ratio_to_floor = r.rps / floor;
+  return out;
+}

@@ -1,0 +1,77 @@
+/**
+ * `npm run chaos` in small: 50 leases against the simulated cloud with its faults on (5% API 5xx,
+ * 5% 429, 3% ambiguous creates, 5% boot failures, 2% vanishing machines), random user actions and
+ * short policies, until every lease is released; then the same checks as the full run
+ * (test/bench/chaos-lib.ts), each of which must count zero. The table is printed either way.
+ *
+ * Its own server (start.mjs through test/e2e/server.ts) with a cron tick every 3 s and a request
+ * budget out of the way of the workload.
+ */
+import { writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { CHECKS, formatTable, runChaos, type ChaosResult } from "../bench/chaos-lib";
+import { bootstrapTokenFromDevVars, removeStateDir, runningServers, startServer, stopServer, type Server } from "./server";
+
+const LEASES = 50;
+const SEED = 50;
+
+let server: Server | undefined;
+
+beforeAll(async () => {
+  server = await startServer({ cronIntervalS: 3, env: { LESSOR_RATE_LIMIT_PER_MINUTE: "1000000" } });
+});
+
+afterAll(async () => {
+  // Whatever was started, even by a beforeAll that timed out, is stopped by pid.
+  for (const s of server ? [server] : runningServers()) {
+    const { leftovers } = await stopServer(s);
+    removeStateDir(s);
+    expect(leftovers, "processes left after stopping the server").toEqual([]);
+  }
+});
+
+it(
+  `${LEASES} leases under faults and random actions: every check counts zero`,
+  async () => {
+    const t0 = Date.now();
+    let result: ChaosResult;
+    try {
+      result = await runChaos({
+        base: server!.base,
+        bootstrapToken: bootstrapTokenFromDevVars(),
+        leases: LEASES,
+        seed: SEED,
+        actionTailS: 8,
+        timeoutS: 100,
+      });
+    } catch (e) {
+      console.error(`--- server log tail ---\n${server!.log().slice(-6000)}`);
+      throw e;
+    }
+    let table = formatTable(result);
+    if (result.violations.some((v) => v.count > 0) || !result.finished) {
+      // Everything read back (events, objects, index rows, the sim's ledger), for the diagnosis.
+      const dump = path.join(tmpdir(), `lessor-chaos-e2e-${SEED}-${Date.now()}.json`);
+      writeFileSync(dump, JSON.stringify(result));
+      table += `\n\neverything read back: ${dump}`;
+    }
+    console.log(`chaos (${LEASES} leases, ${((Date.now() - t0) / 1000).toFixed(1)} s):\n${table}`);
+
+    // Every check of the issue is in the table...
+    const checks = result.violations.map((v) => v.check);
+    for (const check of Object.values(CHECKS)) expect(checks).toContain(check);
+    // ...the workload did what it is for...
+    expect(result.stats.leases_created).toBe(LEASES);
+    expect(result.stats.machines_created).toBeGreaterThanOrEqual(LEASES);
+    // ...and nothing was violated.
+    expect(result.finished, table).toBe(true);
+    expect(
+      result.violations.filter((v) => v.count > 0).map((v) => ({ check: v.check, count: v.count, examples: v.examples })),
+      table,
+    ).toEqual([]);
+  },
+  // Server start is in beforeAll; the run itself takes about a minute.
+  150_000,
+);
