@@ -72,17 +72,29 @@ export function createApp() {
 
   app.notFound((c) => envelope(c, new ApiError(404, "not_found", `no route for ${c.req.method} ${new URL(c.req.url).pathname}`)));
 
-  app.use(
-    "/v1/*",
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: () => {
-        throw new ApiError(413, "payload_too_large", `request bodies are limited to ${MAX_BODY_BYTES} bytes`, {
-          max_bytes: MAX_BODY_BYTES,
-        });
-      },
-    }),
-  );
+  const limitBody = bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: () => {
+      throw new ApiError(413, "payload_too_large", `request bodies are limited to ${MAX_BODY_BYTES} bytes`, {
+        max_bytes: MAX_BODY_BYTES,
+      });
+    },
+  });
+  app.use("/v1/*", async (c, next) => {
+    let bodyRead = false;
+    try {
+      return await limitBody(c, () => {
+        bodyRead = true;
+        return next();
+      });
+    } catch (err) {
+      // A body sent without Content-Length is read to its end before `next()`, so a client that
+      // goes away mid-upload makes that read throw whatever its stream failed with, which was a
+      // 500 (guarantee 12; found by test/integration/fuzz.test.ts). It is the client's fault: 400.
+      if (bodyRead || toApiError(err)) throw err;
+      throw new ApiError(400, "invalid_request", "the request body could not be read to its end");
+    }
+  });
 
   app.openapi(
     createRoute({
