@@ -77,7 +77,7 @@ export interface ReapResult {
 export async function benchReap(
   server: Server,
   c: Client,
-  opts: { leases: number; offsetS: number; setup?: (ids: string[]) => Promise<void>; drive?: () => Promise<void>; timeoutS: number },
+  opts: { leases: number; offsetS: number; setup?: (ids: string[]) => Promise<void>; drive?: (done: () => boolean) => Promise<void>; timeoutS: number },
 ): Promise<ReapResult> {
   await request(c, "PUT", "/v1/sim/faults", { provision_delay_ms: 0, boot_delay_ms: 0, api_error_rate: 0, rate_limit_rate: 0, ambiguous_create_rate: 0, boot_failure_rate: 0, vanish_rate: 0 }, "bootstrap");
   const deadlines = new Map<string, number>();
@@ -87,15 +87,20 @@ export async function benchReap(
     deadlines.set(lease.id, Date.parse(lease.ttl_expires_at));
   });
   await opts.setup?.([...deadlines.keys()]);
-  const driver = opts.drive?.();
+  let finished = false;
+  const driver = opts.drive?.(() => finished);
   const until = Date.now() + opts.timeoutS * 1000;
-  for (;;) {
-    const leases = (await allLeases(c)).filter((l) => deadlines.has(l.id));
-    if (leases.every((l) => l.state === "released")) break;
-    if (Date.now() > until) throw new Error(`reap bench: ${leases.filter((l) => l.state !== "released").length} leases not released in ${opts.timeoutS} s`);
-    await sleep(500);
+  try {
+    for (;;) {
+      const leases = (await allLeases(c)).filter((l) => deadlines.has(l.id));
+      if (leases.every((l) => l.state === "released")) break;
+      if (Date.now() > until) throw new Error(`reap bench: ${leases.filter((l) => l.state !== "released").length} leases not released in ${opts.timeoutS} s`);
+      await sleep(500);
+    }
+  } finally {
+    finished = true;
+    await driver;
   }
-  await driver;
   const ledger = await request(c, "GET", "/v1/sim/ledger?label_prefix=lessor-", undefined, "bootstrap");
   const latencies: number[] = [];
   for (const m of ledger.machines as any[]) {

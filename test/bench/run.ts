@@ -52,7 +52,6 @@ log(`reap latency with alarms off (cron backstop every 60 s): ${LEASES} leases`)
 const reapCron = await withServer({ LESSOR_RATE_LIMIT_PER_MINUTE: BASE_ENV.LESSOR_RATE_LIMIT_PER_MINUTE, LESSOR_DEV_DISABLE_ALARMS: "1" }, async (server) => {
   const c = await client(server);
   await tick(server);
-  let stop = false;
   return benchReap(server, c, {
     leases: LEASES,
     // Deadlines 45 to 57 s after creation: time for the setup ticks below to bring every lease
@@ -66,15 +65,18 @@ const reapCron = await withServer({ LESSOR_RATE_LIMIT_PER_MINUTE: BASE_ENV.LESSO
         await new Promise((r) => setTimeout(r, 1_000));
       }
     },
-    drive: async () => {
-      // The real trigger's cadence: every 60 s, from an arbitrary phase.
-      while (!stop) {
-        await new Promise((r) => setTimeout(r, CRON_PERIOD_MS));
-        if (!stop) await tick(server);
+    drive: async (done) => {
+      // The real trigger's cadence: every 60 s, from an arbitrary phase. Waits in short steps so
+      // it ends as soon as every lease is released.
+      let next = Date.now() + CRON_PERIOD_MS;
+      while (!done()) {
+        if (Date.now() >= next) {
+          await tick(server);
+          next += CRON_PERIOD_MS;
+        }
+        await new Promise((r) => setTimeout(r, 100));
       }
     },
-  }).finally(() => {
-    stop = true;
   });
 });
 
