@@ -2,6 +2,7 @@
 import { batch, D1_MAX_PARAMS, type Db } from "../db";
 import type { NewOfferRow, OfferRow } from "../db/schema";
 import type { GpuClass } from "./gpu-classes";
+import type { GpuToken, Spec } from "./spec";
 import type { Offer } from "./offer";
 
 const COLUMNS = 15;
@@ -124,6 +125,37 @@ export async function candidateOffers(db: Db, gpuClass: GpuClass | "cpu" | "any-
   let q = db.selectFrom("offers").selectAll();
   if (gpuClass === "any-gpu") q = q.where("gpu_class", "!=", "cpu");
   else if (gpuClass !== null) q = q.where("gpu_class", "=", gpuClass);
+  const rows = await q.execute();
+  return rows.map(rowToOffer);
+}
+
+/**
+ * The offers that can meet a spec, with every constraint SQL can state pushed into the query, so
+ * a quote reads tens of rows, not every offer of a class. The selector applies all constraints
+ * again; when this finds nothing, the quote asks `candidateOffers` to learn which one removed the
+ * last candidates.
+ */
+export async function fittingOffers(
+  db: Db,
+  narrowing: GpuClass | "cpu" | "any-gpu" | null,
+  spec: Spec,
+  token: GpuToken | null,
+  providers: readonly string[],
+): Promise<Offer[]> {
+  let q = db.selectFrom("offers").selectAll();
+  if (narrowing === "any-gpu") q = q.where("gpu_class", "!=", "cpu");
+  else if (narrowing !== null) q = q.where("gpu_class", "=", narrowing);
+  const allowed = providers.filter((p) => (token?.provider ? p === token.provider : true));
+  q = q.where("provider", "in", allowed.length ? allowed : [""]);
+  if (token) q = q.where("gpu_count", "=", token.count);
+  if (spec.cpu !== undefined) q = q.where("vcpu", ">=", spec.cpu);
+  q = q.where("spot", "=", spec.spot ? 1 : 0);
+  if (spec.min_gpus !== undefined) q = q.where("gpu_count", ">=", spec.min_gpus);
+  if (spec.min_vram_gb !== undefined) q = q.where("vram_gb", ">=", spec.min_vram_gb);
+  if (spec.min_cpu !== undefined) q = q.where("vcpu", ">=", spec.min_cpu);
+  if (spec.min_memory_gb !== undefined) q = q.where("memory_gb", ">=", spec.min_memory_gb);
+  if (spec.min_disk_gb !== undefined) q = q.where("disk_gb", ">=", spec.min_disk_gb);
+  if (spec.max_hourly_usd !== undefined) q = q.where("hourly_usd", "<=", spec.max_hourly_usd);
   const rows = await q.execute();
   return rows.map(rowToOffer);
 }

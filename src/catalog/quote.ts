@@ -8,7 +8,7 @@ import { formatDuration } from "../duration";
 import { ApiError } from "../errors";
 import { newId } from "../ids";
 import { cappedDurationMs, LEASE_KINDS, PolicyInputSchema, resolvePolicy } from "../lease/policy";
-import { candidateOffers, renderOffer } from "./offers-repo";
+import { candidateOffers, fittingOffers, renderOffer } from "./offers-repo";
 import { constraintsOf, selectOffer } from "./selector";
 import { assertSpecAsksForSomething, parseGpuToken, SpecSchema, type Spec } from "./spec";
 
@@ -38,8 +38,10 @@ export async function chooseOffers(db: Db, spec: Spec, providers: readonly strin
       : spec.min_vram_gb !== undefined || spec.min_gpus !== undefined
         ? "any-gpu"
         : null;
-  const offers = await candidateOffers(db, narrowing);
-  const selection = selectOffer(offers, constraintsOf(spec, token, providers));
+  const constraints = constraintsOf(spec, token, providers);
+  let selection = selectOffer(await fittingOffers(db, narrowing, spec, token, providers), constraints);
+  // Nothing fits: read the wider set once more, only to say which constraint removed the last.
+  if (!selection.ok) selection = selectOffer(await candidateOffers(db, narrowing), constraints);
   if (!selection.ok) {
     throw new ApiError(409, "no_capacity", `no offer fits: the "${selection.constraint}" constraint removed the last candidates`, {
       constraint: selection.constraint,

@@ -299,7 +299,11 @@ export class LeaseObject extends DurableObject<Env> {
         const l = this.#load();
         if (!l || l.state === "released") break;
         const waiting = l.retry_at !== null && l.retry_at > now;
-        if (obs.machine === undefined && l.machine_id !== null && needsObservation(l.state) && !waiting) {
+        // A release that falls due whatever the machine says (a hard cap, a user's end) does not
+        // wait for a read of the machine: every call before the destroy is time it bills.
+        const blind = decide(l, { machine: undefined }, now);
+        const releaseDue = blind.action === "release" && !waiting;
+        if (obs.machine === undefined && l.machine_id !== null && needsObservation(l.state) && !waiting && !releaseDue) {
           await this.#observe(l, obs, now);
           continue;
         }
