@@ -135,6 +135,7 @@ export async function benchThroughput(c: Client, durationS = 10): Promise<RouteR
   const headers = { authorization: `Bearer ${c.key}`, "content-type": "application/json" };
   const routes: Array<{ route: string; path: string; method?: "POST"; body?: string }> = [
     { route: "GET /v1/healthz (floor)", path: "/v1/healthz" },
+    { route: "GET /v1/org (authentication only)", path: "/v1/org" },
     { route: "GET /v1/leases/:id", path: `/v1/leases/${lease.id}` },
     { route: "GET /v1/leases", path: "/v1/leases" },
     { route: "POST /v1/quotes {gpu: h100:8}", path: "/v1/quotes", method: "POST", body: JSON.stringify({ spec: { gpu: "h100:8" } }) },

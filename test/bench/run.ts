@@ -39,12 +39,15 @@ log("backstop sweep on D1 with 1,000 and 100,000 leases (in process, Miniflare)"
 const sweep = await benchSweep();
 
 log(`reap latency with alarms: ${LEASES} leases; then API throughput`);
-const { reapAlarm, throughput } = await withServer(BASE_ENV, async (server) => {
+const { reapAlarm, reapAlarmQuiet, throughput } = await withServer(BASE_ENV, async (server) => {
   const c = await client(server);
   await tick(server); // the offer cache at 10,000 offers
   const reapAlarm = await benchReap(server, c, { leases: LEASES, offsetS: 0, timeoutS: 120 });
+  // The same load with every deadline after the last create: the creates' own traffic shares
+  // the two cores with the first deadlines above, and this separates the two.
+  const reapAlarmQuiet = await benchReap(server, c, { leases: LEASES, offsetS: 10, timeoutS: 120 });
   const throughput = await benchThroughput(c);
-  return { reapAlarm, throughput };
+  return { reapAlarm, reapAlarmQuiet, throughput };
 });
 
 log(`reap latency with alarms off (cron backstop every 60 s): ${LEASES} leases`);
@@ -87,12 +90,22 @@ const machine = { cpu: os.cpus()[0]?.model ?? "unknown", cores: os.cpus().length
 const results = {
   date: new Date().toISOString(),
   machine,
-  reap: { alarms: reapAlarm, cron_only: reapCron, ratio_p50: reapCron.p50_ms / Math.max(1, reapAlarm.p50_ms) },
+  reap: {
+    alarms_while_creating: reapAlarm,
+    alarms_after_creating: reapAlarmQuiet,
+    cron_only: reapCron,
+    ratio_p50: reapCron.p50_ms / Math.max(1, reapAlarm.p50_ms),
+  },
   throughput,
   selection,
   sweep,
   targets: {
-    reap_alarm_p99_ms: { target: `<= ${TARGETS.reap_alarm_p99_ms}`, measured: reapAlarm.p99_ms, met: reapAlarm.p99_ms <= TARGETS.reap_alarm_p99_ms },
+    reap_alarm_p99_ms: {
+      target: `<= ${TARGETS.reap_alarm_p99_ms}`,
+      measured: { while_creating: reapAlarm.p99_ms, after_creating: reapAlarmQuiet.p99_ms },
+      met: reapAlarm.p99_ms <= TARGETS.reap_alarm_p99_ms,
+      met_after_creating: reapAlarmQuiet.p99_ms <= TARGETS.reap_alarm_p99_ms,
+    },
     lease_read_ratio: { target: `>= ${TARGETS.lease_read_ratio}`, measured: leaseRead.ratio_to_floor, met: leaseRead.ratio_to_floor >= TARGETS.lease_read_ratio },
     quote_ratio: { target: `>= ${TARGETS.quote_ratio}`, measured: quote.ratio_to_floor, met: quote.ratio_to_floor >= TARGETS.quote_ratio },
     selection_median_ms: { target: `< ${TARGETS.selection_median_ms}`, measured: worstSelection, met: worstSelection < TARGETS.selection_median_ms },
@@ -105,7 +118,8 @@ writeFileSync(path.join(repoRoot, "bench", "results.json"), JSON.stringify(resul
 const f = (x: number, d = 1) => x.toFixed(d);
 const rows: string[][] = [
   ["benchmark", "measure", "figure", "target", "met"],
-  ["reap, alarms", "p50 / p99 / max ms", `${f(reapAlarm.p50_ms, 0)} / ${f(reapAlarm.p99_ms, 0)} / ${f(reapAlarm.max_ms, 0)}`, "p99 <= 250", String(results.targets.reap_alarm_p99_ms.met)],
+  ["reap, alarms, deadlines while creating", "p50 / p99 / max ms", `${f(reapAlarm.p50_ms, 0)} / ${f(reapAlarm.p99_ms, 0)} / ${f(reapAlarm.max_ms, 0)}`, "p99 <= 250", String(results.targets.reap_alarm_p99_ms.met)],
+  ["reap, alarms, deadlines after creating", "p50 / p99 / max ms", `${f(reapAlarmQuiet.p50_ms, 0)} / ${f(reapAlarmQuiet.p99_ms, 0)} / ${f(reapAlarmQuiet.max_ms, 0)}`, "p99 <= 250", String(results.targets.reap_alarm_p99_ms.met_after_creating)],
   ["reap, cron only (60 s)", "p50 / p99 / max ms", `${f(reapCron.p50_ms, 0)} / ${f(reapCron.p99_ms, 0)} / ${f(reapCron.max_ms, 0)}`, "-", "-"],
   ["reap, cron / alarm", "p50 ratio", f(results.reap.ratio_p50, 0), "-", "-"],
   ...throughput.map((r) => [r.route, "req/s, p50 / p99 ms, x floor", `${f(r.rps, 0)}, ${r.p50_ms} / ${r.p99_ms}, ${f(r.ratio_to_floor, 2)}${r.non2xx ? ` (${r.non2xx} non-2xx)` : ""}`, r === leaseRead ? ">= 0.5" : r === quote ? ">= 0.25" : "-", r === leaseRead ? String(results.targets.lease_read_ratio.met) : r === quote ? String(results.targets.quote_ratio.met) : "-"]),
