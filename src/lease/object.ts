@@ -540,9 +540,10 @@ export class LeaseObject extends DurableObject<Env> {
     if (left.length > 0) throw new ProviderError(l.provider, "unavailable", `${left.length} machine(s) not yet destroyed`);
     this.#save(
       l,
-      { ...l, state: "released", state_since: now, released_at: now, machine_status: l.machine_id ? "terminated" : null, retry_at: null, lock_until: null },
+      // Stamped when the last destroy was confirmed, not when this step began.
+      { ...l, state: "released", state_since: Date.now(), released_at: Date.now(), machine_status: l.machine_id ? "terminated" : null, retry_at: null, lock_until: null },
       { event: "released", reason: l.release_reason, detail: { destroyed: [...ids] } },
-      now,
+      Date.now(),
     );
   }
 
