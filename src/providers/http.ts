@@ -110,6 +110,27 @@ export class ProviderHttp {
    * Runs `attempt` again on `unavailable` or `rate_limited`, at most `retries` more times, after a
    * jittered exponential backoff (or the provider's Retry-After, when it is short enough).
    */
+  /**
+   * One attempt of a call that is safe to repeat: a transport failure is `unavailable`, and a 429
+   * or 5xx becomes the adapter's own normalized error, which `retrying` knows how to wait out.
+   */
+  async sendRepeatable(
+    method: string,
+    path: string,
+    options: { query?: Query; body?: unknown },
+    toError: (call: string, answer: HttpAnswer) => ProviderError,
+  ): Promise<HttpAnswer> {
+    let answer: HttpAnswer;
+    try {
+      answer = await this.send(method, path, options);
+    } catch (e) {
+      if (e instanceof TransportError) throw this.unavailable(e);
+      throw e;
+    }
+    if (answer.status === 429 || answer.status >= 500) throw toError(`${method} ${path}`, answer);
+    return answer;
+  }
+
   async retrying<T>(attempt: () => Promise<T>): Promise<T> {
     for (let n = 0; ; n++) {
       try {

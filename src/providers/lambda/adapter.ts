@@ -20,7 +20,7 @@ import {
   type Provider,
   type ProviderCapabilities,
 } from "../contract";
-import { isRecord, num, ProviderHttp, retryAfterMs, str, TransportError, usd, type HttpAnswer, type HttpProviderOptions } from "../http";
+import { isRecord, num, ProviderHttp, retryAfterMs, str, usd, type HttpAnswer, type HttpProviderOptions } from "../http";
 
 export const LAMBDA_BASE_URL = "https://cloud.lambda.ai";
 /** Lambda's published limits: a 429 without Retry-After waits this long (launch: one per 12 s). */
@@ -234,17 +234,10 @@ export class LambdaProvider implements Provider {
     return answer.body;
   }
 
-  async #sendRead(method: string, path: string, body?: unknown): Promise<HttpAnswer> {
-    let answer: HttpAnswer;
-    try {
-      answer = await this.#http.send(method, path, { body });
-    } catch (e) {
-      if (e instanceof TransportError) throw this.#http.unavailable(e);
-      throw e;
-    }
-    if (answer.status === 429 || answer.status >= 500) throw this.#error(`${method} ${path}`, answer);
-    return answer;
+  #sendRead(method: string, path: string, body?: unknown): Promise<HttpAnswer> {
+    return this.#http.sendRepeatable(method, path, { body }, (call, answer) => this.#error(call, answer));
   }
+
 
   /** `{"error": {code, message}}`: the code decides, the message is for people. */
   #error(call: string, answer: HttpAnswer, launch = false): ProviderError {

@@ -17,7 +17,7 @@ import {
   type Provider,
   type ProviderCapabilities,
 } from "../contract";
-import { isRecord, num, ProviderHttp, retryAfterMs, str, TransportError, usd, type HttpAnswer, type HttpProviderOptions } from "../http";
+import { isRecord, num, ProviderHttp, retryAfterMs, str, usd, type HttpAnswer, type HttpProviderOptions } from "../http";
 
 export const RUNPOD_BASE_URL = "https://api.runpod.io";
 
@@ -283,17 +283,10 @@ export class RunPodProvider implements Provider {
   }
 
   /** A call safe to repeat: a transport failure or 5xx is `unavailable`, 429 is `rate_limited`. */
-  async #sendRead(method: string, path: string, query?: Record<string, string | number>, body?: unknown): Promise<HttpAnswer> {
-    let answer: HttpAnswer;
-    try {
-      answer = await this.#http.send(method, path, { query, body });
-    } catch (e) {
-      if (e instanceof TransportError) throw this.#http.unavailable(e);
-      throw e;
-    }
-    if (answer.status === 429 || answer.status >= 500) throw this.#error(`${method} ${path}`, answer);
-    return answer;
+  #sendRead(method: string, path: string, query?: Record<string, string | number>, body?: unknown): Promise<HttpAnswer> {
+    return this.#http.sendRepeatable(method, path, { query, body }, (call, answer) => this.#error(call, answer));
   }
+
 
   /** The normalized error of a non-success answer (problem+json `detail` carries RunPod's words). */
   #error(call: string, answer: HttpAnswer, create = false): ProviderError {

@@ -20,7 +20,7 @@ import {
   type Provider,
   type ProviderCapabilities,
 } from "../contract";
-import { isRecord, num, ProviderHttp, retryAfterMs, str, TransportError, usd, type HttpAnswer, type HttpProviderOptions, type Query } from "../http";
+import { isRecord, num, ProviderHttp, retryAfterMs, str, usd, type HttpAnswer, type HttpProviderOptions, type Query } from "../http";
 
 export const VAST_BASE_URL = "https://console.vast.ai";
 /**
@@ -294,17 +294,10 @@ export class VastProvider implements Provider {
     return answer.body;
   }
 
-  async #sendRead(method: string, path: string, query?: Query, body?: unknown): Promise<HttpAnswer> {
-    let answer: HttpAnswer;
-    try {
-      answer = await this.#http.send(method, path, { query, body });
-    } catch (e) {
-      if (e instanceof TransportError) throw this.#http.unavailable(e);
-      throw e;
-    }
-    if (answer.status === 429 || answer.status >= 500) throw this.#error(`${method} ${path}`, answer);
-    return answer;
+  #sendRead(method: string, path: string, query?: Query, body?: unknown): Promise<HttpAnswer> {
+    return this.#http.sendRepeatable(method, path, { query, body }, (call, answer) => this.#error(call, answer));
   }
+
 
   /** Vast's errors are `{success: false, error, msg}` (or `{detail}` on 429). */
   #error(call: string, answer: HttpAnswer, create = false): ProviderError {
