@@ -20,6 +20,7 @@
  * - lessor answers with a 5xx (or no answer at all) (guarantee 12);
  * - leases not released by the deadline.
  */
+import { maxAliveAtOnce } from "../../src/providers/sim/machines";
 
 export interface ChaosFaults {
   api_error_rate: number;
@@ -597,20 +598,6 @@ function leaseOfLabel(labelPrefix: string, label: string): string | null {
   return m ? m[1]! : null;
 }
 
-/** The most machines of one lease alive at one instant; a destroy at the same ms counts first. */
-function maxAlive(machines: LedgerMachine[], now: number): number {
-  const points: Array<[number, number]> = [];
-  for (const m of machines) {
-    points.push([m.created_at, 1]);
-    points.push([m.destroyed_at ?? now, -1]);
-  }
-  points.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  let alive = 0;
-  let max = 0;
-  for (const [, d] of points) max = Math.max(max, (alive += d));
-  return max;
-}
-
 /** Milliseconds a machine spent in any status at or after `from`. */
 function timeAfter(m: LedgerMachine, from: number, now: number): number {
   let ms = 0;
@@ -669,7 +656,7 @@ export function judge(input: { leases: Array<Pick<Tracked, "id">>; raw: ChaosRaw
     }
 
     // Guarantee 1.
-    const alive = maxAlive(machines, now);
+    const alive = maxAliveAtOnce(machines, now);
     if (alive > 1) {
       v.twoAlive.push(
         `${id}: ${alive} alive at once: ${machines.map((m) => `${m.id} ${m.label.slice(-3)} ${iso(m.created_at)}-${m.destroyed_at ? iso(m.destroyed_at) : "alive"}`).join("; ")}`,

@@ -7,13 +7,12 @@ import { readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { Kysely } from "kysely";
 import { D1Dialect } from "kysely-d1";
 import { Miniflare } from "miniflare";
-import { classifyGpu, vramOf } from "../../src/catalog/gpu-classes";
 import type { Offer } from "../../src/catalog/offer";
 import { constraintsOf, selectOffer } from "../../src/catalog/selector";
 import { parseGpuToken, type Spec } from "../../src/catalog/spec";
 import type { Database } from "../../src/db/schema";
 import { dueLeases } from "../../src/lease/index-repo";
-import { generateSimOffers } from "../../src/providers/sim/offers";
+import { generateSimOffers, normalizeSimOffer } from "../../src/providers/sim/offers";
 import { repoRoot } from "../e2e/server";
 
 export function median(xs: number[]): number {
@@ -27,33 +26,11 @@ export function percentile(xs: number[], p: number): number {
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]!;
 }
 
-/**
- * The sim's market, normalized as its adapter does, each offer built as one literal in one field
- * order, as `rowToOffer` builds what the quote path reads from D1 (objects of one shape).
- */
+/** The sim's market, normalized exactly as its adapter does. */
 export function simOffers(count: number): Offer[] {
-  const out: Offer[] = [];
-  for (const o of generateSimOffers(count, 1)) {
-    const gpu = o.num_gpus === 0 ? "cpu" : classifyGpu(o.gpu_name, o.gpu_memory_gb);
-    if (!gpu) continue;
-    out.push({
-      id: `sim:${o.offer_id}`,
-      provider: "sim",
-      provider_offer_id: o.offer_id,
-      gpu,
-      gpu_count: o.num_gpus,
-      vram_gb: gpu === "cpu" ? 0 : vramOf(gpu),
-      vcpu: o.vcpus,
-      memory_gb: o.ram_gb,
-      disk_gb: o.disk_gb,
-      region: o.region,
-      host_id: o.host_id,
-      hourly_usd: o.price_per_hour,
-      availability: o.stock,
-      spot: o.interruptible,
-    });
-  }
-  return out;
+  return generateSimOffers(count, 1)
+    .map(normalizeSimOffer)
+    .filter((o): o is Offer => o !== null);
 }
 
 export interface SelectionResult {

@@ -60,20 +60,4 @@ export async function machinesOf(leaseId: string): Promise<SimLedgerMachine[]> {
   return ledger.machines;
 }
 
-/** Guarantee 1 over the ledger: at no instant were two machines of one lease alive. */
-export function maxAliveAtOnce(machines: SimLedgerMachine[], now: number): number {
-  const points: Array<[number, number]> = [];
-  for (const m of machines) {
-    points.push([m.created_at, 1]);
-    points.push([m.destroyed_at ?? now, -1]);
-  }
-  // At the same instant, a destroy counts before a create: replacing a host destroys first.
-  points.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  let alive = 0;
-  let max = 0;
-  for (const [, d] of points) {
-    alive += d;
-    max = Math.max(max, alive);
-  }
-  return max;
-}
+export { maxAliveAtOnce } from "../../src/providers/sim/machines";

@@ -4,7 +4,6 @@
  * unknown outcome is `ambiguous`; reads and the idempotent actions (stop, start, destroy) are
  * retried a few times with short, jittered backoff; a machine that is gone is destroyed already.
  */
-import { classifyGpu, vramOf } from "../../catalog/gpu-classes";
 import type { Offer } from "../../catalog/offer";
 import type { Env } from "../../env";
 import {
@@ -18,7 +17,7 @@ import {
 } from "../contract";
 import type { SimFaults } from "./faults";
 import type { SimBillingRecord, SimLedger, SimMachineJson, SimStatus } from "./machines";
-import type { SimOffer } from "./offers";
+import { normalizeSimOffer, type SimOffer } from "./offers";
 
 /** The one sim cloud of an installation. */
 export const SIM_OBJECT_NAME = "sim";
@@ -86,7 +85,7 @@ export class SimProvider implements Provider {
     const offers: Offer[] = [];
     let unclassified = 0;
     for (const o of body.offers) {
-      const offer = this.#normalize(o);
+      const offer = normalizeSimOffer(o);
       if (offer) offers.push(offer);
       else unclassified++;
     }
@@ -152,26 +151,6 @@ export class SimProvider implements Provider {
     if (machine === null) throw new ProviderError(this.name, "not_found", `sim: cannot ${action} ${id}: machine is gone`);
     if (wanted.includes(machine.status)) return;
     throw new ProviderError(this.name, "unavailable", `sim: cannot ${action} ${id}: machine is ${machine.status}`);
-  }
-
-  #normalize(o: SimOffer): Offer | null {
-    const base = {
-      id: `sim:${o.offer_id}`,
-      provider: this.name,
-      provider_offer_id: o.offer_id,
-      vcpu: o.vcpus,
-      memory_gb: o.ram_gb,
-      disk_gb: o.disk_gb,
-      region: o.region,
-      host_id: o.host_id,
-      hourly_usd: o.price_per_hour,
-      availability: o.stock,
-      spot: o.interruptible,
-    };
-    if (o.num_gpus === 0) return { ...base, gpu: "cpu", gpu_count: 0, vram_gb: 0 };
-    const gpu = classifyGpu(o.gpu_name, o.gpu_memory_gb);
-    if (!gpu) return null;
-    return { ...base, gpu, gpu_count: o.num_gpus, vram_gb: vramOf(gpu) };
   }
 
   #machine(m: SimMachineJson): Machine {

@@ -273,3 +273,20 @@ export interface SimLedger {
   now: number;
   machines: SimLedgerMachine[];
 }
+
+/**
+ * The most of these machines alive at one instant (guarantee 1, counted from the ledger). At the
+ * same millisecond a destroy counts before a create: replacing a host destroys first.
+ */
+export function maxAliveAtOnce(machines: ReadonlyArray<{ created_at: number; destroyed_at: number | null }>, now: number): number {
+  const points: Array<[number, number]> = [];
+  for (const m of machines) {
+    points.push([m.created_at, 1]);
+    points.push([m.destroyed_at ?? now, -1]);
+  }
+  points.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  let alive = 0;
+  let max = 0;
+  for (const [, d] of points) max = Math.max(max, (alive += d));
+  return max;
+}

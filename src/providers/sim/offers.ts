@@ -5,6 +5,9 @@
  * is exercised on the way in.
  */
 
+import { classifyGpu, vramOf } from "../../catalog/gpu-classes";
+import type { Offer } from "../../catalog/offer";
+
 /** A sim offer as the sim's API answers it (provider-shaped, not lessor-shaped). */
 export interface SimOffer {
   offer_id: string;
@@ -136,4 +139,30 @@ export function generateSimOffers(count: number, seed = 1): SimOffer[] {
     }
   }
   return offers;
+}
+
+/**
+ * A sim offer as lessor's Offer, or null when its GPU matches no class (left out, never guessed).
+ * Built as one literal in one field order, so every offer has the same shape (selection over
+ * 100,000 of them is several times slower on objects of mixed shapes).
+ */
+export function normalizeSimOffer(o: SimOffer): Offer | null {
+  const gpu = o.num_gpus === 0 ? "cpu" : classifyGpu(o.gpu_name, o.gpu_memory_gb);
+  if (!gpu) return null;
+  return {
+    id: `sim:${o.offer_id}`,
+    provider: "sim",
+    provider_offer_id: o.offer_id,
+    gpu,
+    gpu_count: o.num_gpus,
+    vram_gb: gpu === "cpu" ? 0 : vramOf(gpu),
+    vcpu: o.vcpus,
+    memory_gb: o.ram_gb,
+    disk_gb: o.disk_gb,
+    region: o.region,
+    host_id: o.host_id,
+    hourly_usd: o.price_per_hour,
+    availability: o.stock,
+    spot: o.interruptible,
+  };
 }
