@@ -182,6 +182,19 @@ describe("sim machines: faults", () => {
     expect(sleeps).toEqual([2000, 2000, 2000]);
   });
 
+  it("an injected 429 keeps its promise: the call that waited out Retry-After gets through, others are still refused", async () => {
+    await admin.setFaults(FAST);
+    const made = await provider().p.createMachine({ label: "rl-promise-a1", offer_id: offerId });
+    await admin.setFaults({ rate_limit_rate: 1, retry_after_s: 1 });
+    const first = await sim("DELETE", `/v1/machines/${made.id}`);
+    expect(first.status).toBe(429);
+    expect(first.headers.get("retry-after")).toBe("1");
+    expect((await sim("DELETE", `/v1/machines/${made.id}`)).status).toBe(429); // too early: still refused
+    await new Promise((r) => setTimeout(r, 1050));
+    expect((await sim("DELETE", `/v1/machines/${made.id}`)).status).toBe(200);
+    expect((await sim("GET", `/v1/machines?label_prefix=rl-promise-`)).status).toBe(429); // another target was promised nothing
+  });
+
   it("API errors: a create answers `unavailable` and makes nothing; reads succeed through retries at a 50% error rate", async () => {
     await admin.setFaults({ ...FAST, api_error_rate: 1 });
     const { p, sleeps } = provider();

@@ -165,6 +165,13 @@ class SimHttpError extends Error {
 
 export class SimCloud extends DurableObject<Env> {
   #market: { key: string; offers: SimOffer[]; byId: Map<string, SimOffer> } | null = null;
+  /**
+   * When each target (a machine, a create's label, a listing's prefix) was told it may call again
+   * by an injected 429. A call on that target at or after its time is not refused by the injected
+   * rate limit again: a real limiter's Retry-After is a promise, and a caller that honours it gets
+   * through. In memory only: an evicted sim forgets, which only makes it more lenient.
+   */
+  readonly #promised = new Map<string, number>();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -205,7 +212,7 @@ export class SimCloud extends DurableObject<Env> {
       case "POST /v1/machines":
         return this.#create(request);
       case "GET /v1/machines":
-        this.#gate();
+        this.#gate(`list:${url.searchParams.get("label_prefix") ?? ""}`);
         return json({ machines: this.#list(url.searchParams.get("label_prefix") ?? "", Date.now()) });
     }
     const m = /^\/v1\/machines\/([^/]+)(?:\/(stop|start))?$/.exec(url.pathname);
@@ -231,7 +238,7 @@ export class SimCloud extends DurableObject<Env> {
     const body = await readJson(request);
     const config = await this.#config();
     // Everything below is synchronous, so no other request interleaves with this create.
-    const faults = this.#gate();
+    const faults = this.#gate(`create:${String((body as { label?: unknown } | null)?.label ?? "")}`);
     if (typeof body !== "object" || body === null || Array.isArray(body)) throw badRequest("body must be a JSON object");
     const { label, offer_id, image, cmd } = body as Record<string, unknown>;
     if (typeof label !== "string" || label.length === 0 || label.length > MAX_LABEL) throw badRequest(`label must be a string of 1..${MAX_LABEL} characters`);
@@ -292,7 +299,7 @@ export class SimCloud extends DurableObject<Env> {
 
   /** One machine's route: gate, observe the clock, act, persist, answer the machine (or 404/409). */
   #machineRoute(id: string, act: (row: MachineRow, now: number) => Advanced | { ok: false; status: SimStatus }): Response {
-    this.#gate();
+    this.#gate(`machine:${id}`);
     const row = this.#row(id);
     if (!row) throw new SimHttpError(404, "machine_not_found", `no machine ${id}`);
     const now = Date.now();
@@ -406,11 +413,22 @@ export class SimCloud extends DurableObject<Env> {
 
   // --- faults and the PRNG --------------------------------------------------------------------
 
-  /** Answers an injected 503 or 429 instead of the call (nothing is done); else the faults in force. */
-  #gate(): SimFaults {
+  /**
+   * Answers an injected 503 or 429 instead of the call on `target` (nothing is done); else the
+   * faults in force. A call that waited out the Retry-After it was given is not rate-limited again.
+   */
+  #gate(target: string): SimFaults {
     const faults = this.#faults();
     if (this.#chance(faults.api_error_rate)) throw new SimHttpError(503, "unavailable", "sim: service unavailable (injected)");
+    const now = Date.now();
+    const promised = this.#promised.get(target);
+    if (promised !== undefined && now >= promised) {
+      this.#promised.delete(target);
+      return faults;
+    }
     if (this.#chance(faults.rate_limit_rate)) {
+      if (this.#promised.size > 10_000) this.#promised.clear();
+      this.#promised.set(target, now + faults.retry_after_s * 1000);
       throw new SimHttpError(429, "rate_limited", "sim: too many requests (injected)", { "retry-after": String(faults.retry_after_s) });
     }
     return faults;
