@@ -3,6 +3,7 @@ import type { Env } from "../src/env";
 import { createApp } from "./app";
 import { runScheduled } from "./cron";
 
+export { ApiKeyObject } from "../src/auth/key-object";
 export { RateLimiter } from "../src/auth/rate-limiter";
 export { LeaseObject } from "../src/lease/object";
 export { SimCloud } from "../src/providers/sim/cloud";

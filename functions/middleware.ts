@@ -1,8 +1,10 @@
 /** Authentication, scope checks and per-credential rate limiting, shared by every /v1 route. */
 import { createMiddleware } from "hono/factory";
 import { authenticateJwt, looksLikeJwt } from "../src/auth/jwt";
-import { authenticateKey, KEY_PREFIX } from "../src/auth/keys";
-import { hasScope, type Principal, type Scope } from "../src/auth/principal";
+import type { Admission } from "../src/auth/key-object";
+import { admitKey, KEY_PREFIX } from "../src/auth/keys";
+import { hasScope, type Scope } from "../src/auth/principal";
+import type { RateDecision } from "../src/auth/rate-limiter";
 import { database } from "../src/db";
 import { intSetting } from "../src/env";
 import { ApiError } from "../src/errors";
@@ -20,23 +22,37 @@ export function bearerToken(header: string | undefined): string | null {
   return m ? m[1]! : null;
 }
 
-/** Who is calling: an API key or a trusted issuer's JWT. Every failure looks the same (401). */
+/**
+ * Who is calling, an API key or a trusted issuer's JWT, and one unit of that credential's budget.
+ * Every failure looks the same (401). A key costs one call, to its own object (src/auth/
+ * key-object.ts), which checks it and takes the budget together; a JWT costs a D1 read of its
+ * issuers and a call to its subject's RateLimiter.
+ */
 export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
   const token = bearerToken(c.req.header("authorization"));
   if (!token) throw unauthenticated("send `Authorization: Bearer <API key or JWT>`");
-  const db = database(c.env.DB);
-  let principal: Principal | null = null;
-  if (token.startsWith(KEY_PREFIX)) principal = await authenticateKey(db, token);
-  else if (looksLikeJwt(token)) principal = await authenticateJwt(db, token, c.var.now);
-  if (!principal) throw unauthenticated("the credential is not valid");
-  await rateLimit(c.env, `${principal.kind}:${principal.subject}`, (name, value) => c.header(name, value));
-  c.set("principal", principal);
+  const limit = limitOf(c.env);
+  let admission: Admission | null = null;
+  if (token.startsWith(KEY_PREFIX)) {
+    admission = await admitKey(c.env, token, limit);
+  } else if (looksLikeJwt(token)) {
+    const principal = await authenticateJwt(database(c.env.DB), token, c.var.now);
+    if (principal) admission = { principal, decision: await takeBudget(c.env, `${principal.kind}:${principal.subject}`, limit) };
+  }
+  if (!admission) throw unauthenticated("the credential is not valid");
+  enforce(admission.decision, (name, value) => c.header(name, value));
+  c.set("principal", admission.principal);
   await next();
 });
 
-export async function rateLimit(env: AppEnv["Bindings"], subject: string, header: (n: string, v: string) => void) {
-  const limit = intSetting(env.LESSOR_RATE_LIMIT_PER_MINUTE, DEFAULT_RATE_LIMIT_PER_MINUTE);
-  const decision = await env.LIMITER.get(env.LIMITER.idFromName(subject)).take(limit);
+const limitOf = (env: AppEnv["Bindings"]) => intSetting(env.LESSOR_RATE_LIMIT_PER_MINUTE, DEFAULT_RATE_LIMIT_PER_MINUTE);
+
+function takeBudget(env: AppEnv["Bindings"], subject: string, limit: number): Promise<RateDecision> {
+  return env.LIMITER.get(env.LIMITER.idFromName(subject)).take(limit);
+}
+
+/** The budget headers on every answer; over the budget, 429 with Retry-After. */
+function enforce(decision: RateDecision, header: (n: string, v: string) => void) {
   header("RateLimit-Limit", String(decision.limit));
   header("RateLimit-Remaining", String(decision.remaining));
   if (!decision.allowed) {
@@ -48,6 +64,11 @@ export async function rateLimit(env: AppEnv["Bindings"], subject: string, header
       { "Retry-After": String(decision.retry_after_s) },
     );
   }
+}
+
+/** The budget of a credential that has no object of its own (a JWT subject, the bootstrap token). */
+export async function rateLimit(env: AppEnv["Bindings"], subject: string, header: (n: string, v: string) => void) {
+  enforce(await takeBudget(env, subject, limitOf(env)), header);
 }
 
 export function requireScope(scope: Scope) {

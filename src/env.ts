@@ -1,3 +1,4 @@
+import type { ApiKeyObject } from "./auth/key-object";
 import type { RateLimiter } from "./auth/rate-limiter";
 import type { LeaseObject } from "./lease/object";
 import type { SimCloud } from "./providers/sim/cloud";
@@ -8,6 +9,7 @@ export interface Env {
   LEASE: DurableObjectNamespace<LeaseObject>;
   SIM: DurableObjectNamespace<SimCloud>;
   LIMITER: DurableObjectNamespace<RateLimiter>;
+  API_KEY: DurableObjectNamespace<ApiKeyObject>;
   /** Secret: creates orgs. Unset: `POST /v1/orgs` is refused. */
   LESSOR_BOOTSTRAP_TOKEN?: string;
   /** Comma-separated provider names this installation rents from. */

@@ -1,6 +1,6 @@
 /** `POST/GET /v1/keys`, `DELETE /v1/keys/:id`: an org's API keys (admin scope). */
 import { createRoute, z } from "@hono/zod-openapi";
-import { mintKey, renderKey } from "../../src/auth/keys";
+import { mintKey, renderKey, revokeKey } from "../../src/auth/keys";
 import { SCOPES } from "../../src/auth/principal";
 import { database } from "../../src/db";
 import { notFound } from "../../src/errors";
@@ -78,16 +78,8 @@ export const keyRoutes = router()
     }),
     async (c) => {
       const { id } = c.req.valid("param");
-      const db = database(c.env.DB);
-      const orgId = c.var.principal.org_id;
-      await db
-        .updateTable("api_keys")
-        .set({ revoked_at: c.var.now })
-        .where("id", "=", id)
-        .where("org_id", "=", orgId)
-        .where("revoked_at", "is", null)
-        .execute();
-      const row = await db.selectFrom("api_keys").selectAll().where("id", "=", id).where("org_id", "=", orgId).executeTakeFirst();
+      // Through the key's object, which remembers the key: see src/auth/key-object.ts.
+      const row = await revokeKey(c.env, c.var.principal.org_id, id, c.var.now);
       if (!row) throw notFound("key", id);
       return c.json(renderKey(row), 200);
     },

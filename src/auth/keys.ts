@@ -1,14 +1,21 @@
 /**
  * API keys: `lsr_` + base62 of 32 random bytes. The secret is shown once, at creation; D1 holds
  * only its SHA-256 (guarantee 9) and a short prefix for people to recognise it by.
+ *
+ * A presented key is checked, and its budget taken, by the key's own object (key-object.ts),
+ * named by the secret's hash; revocation goes through that object too.
  */
-import { newId, randomBase62, sha256Hex } from "../ids";
-import type { Db } from "../db";
+import { database, type Db } from "../db";
 import type { ApiKeyRow } from "../db/schema";
-import type { Principal, Scope } from "./principal";
+import type { Env } from "../env";
+import { newId, randomBase62, sha256Hex } from "../ids";
+import type { Admission } from "./key-object";
+import type { Scope } from "./principal";
 
 export const KEY_PREFIX = "lsr_";
 const SECRET_BYTES = 32;
+/** What mintKey makes: the prefix and base62 digits enough for SECRET_BYTES (43). */
+const KEY_FORMAT = new RegExp(`^${KEY_PREFIX}[0-9A-Za-z]{${Math.ceil((SECRET_BYTES * 8) / Math.log2(62))}}$`);
 /** `lsr_` and the first 6 characters of the secret. */
 const DISPLAY_PREFIX_LENGTH = KEY_PREFIX.length + 6;
 
@@ -32,16 +39,44 @@ export async function mintKey(orgId: string, name: string, scope: Scope, now: nu
   return { row, secret };
 }
 
-/** The principal of a presented key, or null when it is unknown or revoked. */
-export async function authenticateKey(db: Db, secret: string): Promise<Principal | null> {
+function keyObject(env: Env, hash: string) {
+  return env.API_KEY.get(env.API_KEY.idFromName(hash));
+}
+
+/**
+ * The principal of a presented key with one unit of its budget taken, or null when the key is
+ * malformed, unknown or revoked. One call to the key's object; no D1 read while it remembers the
+ * key.
+ */
+export async function admitKey(env: Env, secret: string, limit: number): Promise<Admission | null> {
+  if (!KEY_FORMAT.test(secret)) return null;
   const hash = await sha256Hex(secret);
-  const row = await db
-    .selectFrom("api_keys")
-    .select(["id", "org_id", "scope"])
-    .where("hash", "=", hash)
-    .where("revoked_at", "is", null)
-    .executeTakeFirst();
-  return row ? { org_id: row.org_id, scope: row.scope, kind: "api_key", subject: row.id } : null;
+  return keyObject(env, hash).admit(hash, limit);
+}
+
+/**
+ * Revokes one of an org's keys through its object (so that the object, which remembers the key,
+ * refuses it from its next request on) and answers the key as it now is; null when the org has no
+ * such key. Revoking a revoked key changes nothing.
+ */
+export async function revokeKey(env: Env, orgId: string, id: string, now: number): Promise<ApiKeyRow | null> {
+  const db = database(env.DB);
+  const owned = () => db.selectFrom("api_keys").selectAll().where("id", "=", id).where("org_id", "=", orgId).executeTakeFirst();
+  const row = await owned();
+  if (!row) return null;
+  if (row.revoked_at !== null) return row;
+  await keyObject(env, row.hash).revoke(row.hash, now);
+  return (await owned()) ?? null;
+}
+
+/** The row of a key by its hash, revoked or not (for the key's object only). */
+export async function loadKeyRow(db: Db, hash: string) {
+  return db.selectFrom("api_keys").select(["id", "org_id", "scope", "revoked_at"]).where("hash", "=", hash).executeTakeFirst();
+}
+
+/** Marks a key revoked in D1 (for the key's object only: revokeKey goes through it). */
+export async function revokeKeyRow(db: Db, hash: string, now: number): Promise<void> {
+  await db.updateTable("api_keys").set({ revoked_at: now }).where("hash", "=", hash).where("revoked_at", "is", null).execute();
 }
 
 export function renderKey(row: ApiKeyRow) {

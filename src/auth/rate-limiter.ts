@@ -1,7 +1,11 @@
 /**
- * Per-credential request budget: a token bucket of `limit` requests refilled evenly over a minute.
- * One object per credential (API key id, or issuer + subject), state in memory only: an evicted
- * object starts with a full bucket, which errs on the side of serving.
+ * Per-credential request budget: a token bucket of `limit` requests refilled evenly over a minute,
+ * state in memory only: an evicted object starts with a full bucket, which errs on the side of
+ * serving.
+ *
+ * An API key's bucket lives in its ApiKeyObject (key-object.ts), beside the key's row, so that a
+ * request with a key makes one call for both. `RateLimiter` holds the buckets of everything else:
+ * one object per JWT subject (issuer + sub), and one for the bootstrap token.
  */
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../env";
@@ -14,12 +18,12 @@ export interface RateDecision {
   retry_after_s: number;
 }
 
-export class RateLimiter extends DurableObject<Env> {
+/** One credential's bucket. A refused request spends nothing. */
+export class TokenBucket {
   #tokens = -1;
   #at = 0;
 
-  take(limit: number): RateDecision {
-    const now = Date.now();
+  take(limit: number, now: number): RateDecision {
     const perMs = limit / 60_000;
     this.#tokens = this.#tokens < 0 ? limit : Math.min(limit, this.#tokens + (now - this.#at) * perMs);
     this.#at = now;
@@ -29,5 +33,13 @@ export class RateLimiter extends DurableObject<Env> {
     }
     const wait = Math.max(1, Math.ceil((1 - this.#tokens) / perMs / 1000));
     return { allowed: false, limit, remaining: 0, retry_after_s: wait };
+  }
+}
+
+export class RateLimiter extends DurableObject<Env> {
+  readonly #bucket = new TokenBucket();
+
+  take(limit: number): RateDecision {
+    return this.#bucket.take(limit, Date.now());
   }
 }

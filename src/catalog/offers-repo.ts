@@ -1,4 +1,8 @@
-/** The offer cache in D1: replaced per provider by each refresh, read by listings and quotes. */
+/**
+ * The offer cache in D1: replaced per provider by each refresh, read by listings and quotes. Each
+ * refresh also writes a new catalog generation, which quotes use to keep offers in memory
+ * (`OfferSnapshots` below).
+ */
 import { batch, D1_MAX_PARAMS, type Db } from "../db";
 import type { NewOfferRow, OfferRow } from "../db/schema";
 import type { GpuClass } from "./gpu-classes";
@@ -49,7 +53,8 @@ export function rowToOffer(r: OfferRow): Offer {
 
 /**
  * Replaces one provider's offers in one D1 batch (one transaction): upsert what the provider has
- * now, then delete what it no longer has. Readers see the old set or the new one, never a gap.
+ * now, then delete what it no longer has, and write a new catalog generation. Readers see the old
+ * set or the new one, never a gap, and the generation names the set they see.
  */
 export async function replaceProviderOffers(db: Db, d1: D1Database, provider: string, offers: Offer[], now: number) {
   const rows = offers.map((o) => offerToRow(o, now));
@@ -79,7 +84,78 @@ export async function replaceProviderOffers(db: Db, d1: D1Database, provider: st
     );
   }
   queries.push(db.deleteFrom("offers").where("provider", "=", provider).where("refreshed_at", "<", now));
+  // Random, not a counter: a counter could come back to a value an isolate still holds offers
+  // under (a database restored or recreated, tests' storage reset) and make it trust them.
+  const generation = crypto.randomUUID();
+  queries.push(
+    db
+      .insertInto("catalog")
+      .values({ id: 1, generation })
+      .onConflict((oc) => oc.column("id").doUpdateSet({ generation })),
+  );
   await batch(d1, queries);
+}
+
+/** The generation of the offers in D1 now (migrations/0005_catalog_generation.sql). */
+export async function catalogGeneration(db: Db): Promise<string> {
+  const row = await db.selectFrom("catalog").select("generation").where("id", "=", 1).executeTakeFirst();
+  return row?.generation ?? "";
+}
+
+/** What a spec is narrowed to in SQL: one GPU class, CPU-only, any GPU, or everything (null). */
+export type Narrowing = GpuClass | "cpu" | "any-gpu" | null;
+
+export interface OfferSnapshot {
+  /** The catalog generation these offers were read under. */
+  generation: string;
+  offers: readonly Offer[];
+}
+
+/**
+ * This isolate's copy of the offer cache, one snapshot per narrowing, each labelled with the
+ * catalog generation it was read under, so a quote does not read thousands of offer rows from D1
+ * each time (issue 4). Never trusted on its own: a quote built from a snapshot is stored only if
+ * its generation is still D1's (quote.ts), and a snapshot found out of date is dropped with every
+ * other of its generation. Memory: each offer at most three times (its class, any GPU, all).
+ */
+export class OfferSnapshots {
+  readonly #entries = new Map<string, OfferSnapshot>();
+  readonly #loading = new Map<string, Promise<OfferSnapshot>>();
+
+  /** `fresh`: read from D1 for this call (or by one it joined), rather than remembered. */
+  async get(db: Db, narrowing: Narrowing): Promise<OfferSnapshot & { fresh: boolean }> {
+    const key = narrowing ?? "*";
+    const hit = this.#entries.get(key);
+    if (hit) return { ...hit, fresh: false };
+    let loading = this.#loading.get(key);
+    if (!loading) {
+      loading = readSnapshot(db, narrowing)
+        .then((snapshot) => {
+          this.#entries.set(key, snapshot);
+          return snapshot;
+        })
+        .finally(() => this.#loading.delete(key));
+      this.#loading.set(key, loading);
+    }
+    return { ...(await loading), fresh: true };
+  }
+
+  /** Drops every snapshot of a generation that is no longer current. */
+  forget(generation: string) {
+    for (const [key, snapshot] of this.#entries) if (snapshot.generation === generation) this.#entries.delete(key);
+  }
+}
+
+export const offerSnapshots = new OfferSnapshots();
+
+/**
+ * The generation first, then the offers: a refresh between the two labels the snapshot older than
+ * what it holds, which costs one more read when the quote's conditional insert fails; the other
+ * order could label old offers with the new generation, which nothing would catch.
+ */
+async function readSnapshot(db: Db, narrowing: Narrowing): Promise<OfferSnapshot> {
+  const generation = await catalogGeneration(db);
+  return { generation, offers: await candidateOffers(db, narrowing) };
 }
 
 export interface OfferFilters {
@@ -121,7 +197,7 @@ export async function listOffers(
  * dimension (the GPU class, or CPU-only); every other constraint is applied by the selector so
  * that `no_capacity` can name the one that removed the last candidates.
  */
-export async function candidateOffers(db: Db, gpuClass: GpuClass | "cpu" | "any-gpu" | null): Promise<Offer[]> {
+export async function candidateOffers(db: Db, gpuClass: Narrowing): Promise<Offer[]> {
   let q = db.selectFrom("offers").selectAll();
   if (gpuClass === "any-gpu") q = q.where("gpu_class", "!=", "cpu");
   else if (gpuClass !== null) q = q.where("gpu_class", "=", gpuClass);
@@ -137,7 +213,7 @@ export async function candidateOffers(db: Db, gpuClass: GpuClass | "cpu" | "any-
  */
 export async function fittingOffers(
   db: Db,
-  narrowing: GpuClass | "cpu" | "any-gpu" | null,
+  narrowing: Narrowing,
   spec: Spec,
   token: GpuToken | null,
   providers: readonly string[],

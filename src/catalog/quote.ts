@@ -1,16 +1,21 @@
 /**
  * Quotes: an immutable, short-lived answer to a spec (DESIGN.md "quote"). Built from the offer
  * cache by the pure selector, stored once, never changed.
+ *
+ * A quote reads its offers from this isolate's snapshot of the offer cache (offers-repo.ts
+ * `OfferSnapshots`) and is stored with one D1 statement that inserts it only if the snapshot's
+ * catalog generation is still current. So a quote costs one D1 round trip, not a read of every
+ * fitting offer and then a write, and it is never built from offers a refresh has replaced.
  */
 import { z } from "@hono/zod-openapi";
 import type { Db } from "../db";
 import { formatDuration } from "../duration";
 import { ApiError } from "../errors";
 import { newId } from "../ids";
-import { cappedDurationMs, LEASE_KINDS, PolicyInputSchema, resolvePolicy } from "../lease/policy";
-import { candidateOffers, fittingOffers, renderOffer } from "./offers-repo";
-import { constraintsOf, selectOffer } from "./selector";
-import { assertSpecAsksForSomething, parseGpuToken, SpecSchema, type Spec } from "./spec";
+import { cappedDurationMs, LEASE_KINDS, PolicyInputSchema, resolvePolicy, type LeaseKind, type Policy } from "../lease/policy";
+import { candidateOffers, catalogGeneration, fittingOffers, offerSnapshots, renderOffer, type Narrowing } from "./offers-repo";
+import { constraintsOf, selectOffer, type Selection } from "./selector";
+import { assertSpecAsksForSomething, parseGpuToken, SpecSchema, type GpuToken, type Spec } from "./spec";
 
 /** How long a quote may be used to lease (DESIGN.md: at most five minutes). */
 export const QUOTE_TTL_MS = 5 * 60_000;
@@ -27,8 +32,10 @@ export type QuoteRequest = z.infer<typeof QuoteRequestSchema>;
 
 const usd = (x: number) => Math.round(x * 10_000) / 10_000;
 
-/** The chosen offer and its ranked fallbacks for a spec, or 409 `no_capacity` naming why not. */
-export async function chooseOffers(db: Db, spec: Spec, providers: readonly string[]) {
+/** How many snapshots a quote tries before it stores what a fresh read gives it unconditionally. */
+const QUOTE_ATTEMPTS = 3;
+
+function narrowingOf(spec: Spec): { token: GpuToken | null; narrowing: Narrowing } {
   assertSpecAsksForSomething(spec);
   const token = spec.gpu !== undefined ? parseGpuToken(spec.gpu) : null;
   const narrowing = token
@@ -38,24 +45,82 @@ export async function chooseOffers(db: Db, spec: Spec, providers: readonly strin
       : spec.min_vram_gb !== undefined || spec.min_gpus !== undefined
         ? "any-gpu"
         : null;
+  return { token, narrowing };
+}
+
+function noCapacity(selection: Extract<Selection, { ok: false }>): ApiError {
+  return new ApiError(409, "no_capacity", `no offer fits: the "${selection.constraint}" constraint removed the last candidates`, {
+    constraint: selection.constraint,
+    candidates_before: selection.candidates_before,
+  });
+}
+
+/** The chosen offer and its ranked fallbacks for a spec, read from D1, or 409 `no_capacity` naming why not. */
+export async function chooseOffers(db: Db, spec: Spec, providers: readonly string[]) {
+  const { token, narrowing } = narrowingOf(spec);
   const constraints = constraintsOf(spec, token, providers);
   let selection = selectOffer(await fittingOffers(db, narrowing, spec, token, providers), constraints);
   // Nothing fits: read the wider set once more, only to say which constraint removed the last.
   if (!selection.ok) selection = selectOffer(await candidateOffers(db, narrowing), constraints);
-  if (!selection.ok) {
-    throw new ApiError(409, "no_capacity", `no offer fits: the "${selection.constraint}" constraint removed the last candidates`, {
-      constraint: selection.constraint,
-      candidates_before: selection.candidates_before,
-    });
-  }
+  if (!selection.ok) throw noCapacity(selection);
   return selection;
 }
 
 export async function createQuote(db: Db, orgId: string, req: QuoteRequest, providers: readonly string[], now: number) {
-  const { spec } = req;
   const kind = req.kind ?? "scratch";
   const caps = resolvePolicy(kind, req.policy);
-  const selection = await chooseOffers(db, spec, providers);
+  const { token, narrowing } = narrowingOf(req.spec);
+  const constraints = constraintsOf(req.spec, token, providers);
+  for (let attempt = 1; ; attempt++) {
+    const snapshot = await offerSnapshots.get(db, narrowing);
+    const selection = selectOffer(snapshot.offers, constraints);
+    if (!selection.ok) {
+      // Say no_capacity only about current offers: a remembered snapshot is checked first.
+      if (snapshot.fresh || attempt === QUOTE_ATTEMPTS || (await catalogGeneration(db)) === snapshot.generation) throw noCapacity(selection);
+      offerSnapshots.forget(snapshot.generation);
+      continue;
+    }
+    const quote = renderQuote(req.spec, kind, caps, selection, now);
+    // The last attempt, after refreshes that raced every earlier one, stores what its fresh read
+    // gave, as a quote read from D1 directly would be.
+    const current = attempt === QUOTE_ATTEMPTS ? null : snapshot.generation;
+    if (await storeQuote(db, orgId, quote, now, current)) return quote;
+    offerSnapshots.forget(snapshot.generation);
+  }
+}
+
+/**
+ * Inserts the quote; with `generation`, only while it is the catalog's current one (one statement:
+ * `INSERT ... SELECT ... FROM catalog WHERE generation = ?`). False when it was not current.
+ */
+async function storeQuote(db: Db, orgId: string, quote: Quote, now: number, generation: string | null): Promise<boolean> {
+  const row = { id: quote.id, org_id: orgId, body: JSON.stringify(quote), created_at: now, expires_at: now + QUOTE_TTL_MS };
+  if (generation === null) {
+    await db.insertInto("quotes").values(row).execute();
+    return true;
+  }
+  const stored = await db
+    .insertInto("quotes")
+    .columns(["id", "org_id", "body", "created_at", "expires_at"])
+    .expression((eb) =>
+      eb
+        .selectFrom("catalog")
+        .select([
+          eb.val(row.id).as("id"),
+          eb.val(row.org_id).as("org_id"),
+          eb.val(row.body).as("body"),
+          eb.val(row.created_at).as("created_at"),
+          eb.val(row.expires_at).as("expires_at"),
+        ])
+        .where("id", "=", 1)
+        .where("generation", "=", generation),
+    )
+    .returning("id")
+    .executeTakeFirst();
+  return stored !== undefined;
+}
+
+function renderQuote(spec: Spec, kind: LeaseKind, caps: Policy, selection: Extract<Selection, { ok: true }>, now: number) {
   const capped = cappedDurationMs(caps);
   const hourly = selection.chosen.hourly_usd;
   const quote = {
@@ -75,14 +140,10 @@ export async function createQuote(db: Db, orgId: string, req: QuoteRequest, prov
     ceiling_usd: capped ? usd((hourly * capped.ms) / 3_600_000) : null,
     ceiling_basis: capped ? capped.basis : null,
   };
-  await db
-    .insertInto("quotes")
-    .values({ id: quote.id, org_id: orgId, body: JSON.stringify(quote), created_at: now, expires_at: now + QUOTE_TTL_MS })
-    .execute();
   return quote;
 }
 
-export type Quote = Awaited<ReturnType<typeof createQuote>>;
+export type Quote = ReturnType<typeof renderQuote>;
 
 export async function getQuote(db: Db, orgId: string, id: string): Promise<Quote | null> {
   const row = await db

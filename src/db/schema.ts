@@ -92,6 +92,12 @@ export interface SweepLocksTable {
   until: number;
 }
 
+/** One row (id 1): the offer cache's generation, rewritten by every refresh (migrations/0005). */
+export interface CatalogTable {
+  id: number;
+  generation: string;
+}
+
 export interface Database {
   leases: LeasesTable;
   idempotency: IdempotencyTable;
@@ -102,6 +108,7 @@ export interface Database {
   issuers: IssuersTable;
   offers: OffersTable;
   quotes: QuotesTable;
+  catalog: CatalogTable;
 }
 
 export type OrgRow = Selectable<OrgsTable>;

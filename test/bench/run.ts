@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { repoRoot, startServer, stopServer, removeStateDir, type Server } from "../e2e/server";
 import { benchReap, benchThroughput, client, tick } from "./http";
-import { benchSelection, benchSweep } from "./in-process";
+import { benchSelection, benchSweep, median } from "./in-process";
 
 const TARGETS = {
   reap_alarm_p99_ms: 250,
@@ -31,7 +31,41 @@ async function withServer<T>(env: Record<string, string>, run: (s: Server) => Pr
 }
 
 const log = (msg: string) => console.log(`bench: ${msg}`);
-const BASE_ENV = { LESSOR_RATE_LIMIT_PER_MINUTE: "100000000", LESSOR_SIM_OFFERS: "10000" };
+// BENCH_PROVIDERS overrides wrangler.toml's LESSOR_PROVIDERS, e.g. `sim` alone.
+const BASE_ENV = {
+  LESSOR_RATE_LIMIT_PER_MINUTE: "100000000",
+  LESSOR_SIM_OFFERS: "10000",
+  ...(process.env.BENCH_PROVIDERS ? { LESSOR_PROVIDERS: process.env.BENCH_PROVIDERS } : {}),
+};
+
+/**
+ * `npm run bench -- --only=throughput [--repeat=N] [--routes=org,lease,leases,quote,quote-wide]`:
+ * only the API throughput, N times against one server, each figure the median across the runs;
+ * bench/results.json is left alone.
+ */
+const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, "").split("=") as [string, string]));
+if (args.has("only") && args.get("only") !== "throughput") throw new Error(`--only: only "throughput" is known`);
+if (args.get("only") === "throughput") {
+  const repeat = Number(args.get("repeat") ?? 1);
+  const routes = args.get("routes")?.split(",");
+  const runs = await withServer(BASE_ENV, async (server) => {
+    const c = await client(server);
+    await tick(server);
+    const out = [];
+    for (let i = 0; i < repeat; i++) {
+      log(`throughput, run ${i + 1} of ${repeat}`);
+      out.push(await benchThroughput(c, 10, routes));
+    }
+    return out;
+  });
+  console.log(`\nthroughput, median of ${repeat} run(s) of 10 s, 32 connections\n`);
+  for (const [i, first] of runs[0]!.entries()) {
+    const m = (pick: (r: (typeof runs)[number][number]) => number) => median(runs.map((run) => pick(run[i]!)));
+    const each = runs.map((run) => run[i]!.rps.toFixed(0)).join(" ");
+    console.log(`${first.route.padEnd(52)} ${m((r) => r.rps).toFixed(0).padStart(5)} req/s, p50 ${m((r) => r.p50_ms)} ms, p99 ${m((r) => r.p99_ms)} ms, x floor ${m((r) => r.ratio_to_floor).toFixed(2)}, non-2xx ${m((r) => r.non2xx)}  (runs: ${each})`);
+  }
+  process.exit(0);
+}
 
 log("selection over 100,000 offers (in process)");
 const selection = benchSelection();
