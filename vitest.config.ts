@@ -8,6 +8,17 @@ import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
 
+/** The Worker's provider settings for the stub clouds at `url` (null: none are served). */
+function stubCloudBindings(url: string | null): Record<string, string> {
+  const base = url ?? "http://127.0.0.1:9";
+  return {
+    LESSOR_PROVIDERS: "sim,runpod,vast,lambda",
+    LESSOR_RUNPOD_BASE_URL: `${base}/runpod`,
+    LESSOR_VAST_BASE_URL: `${base}/vast`,
+    LESSOR_LAMBDA_BASE_URL: `${base}/lambda`,
+  };
+}
+
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
   return {
@@ -18,19 +29,24 @@ export default defineConfig(async () => {
         },
         {
           plugins: [
-            cloudflareTest({
+            cloudflareTest(async ({ inject }) => ({
               main: "./functions/index.ts",
               wrangler: { configPath: "./wrangler.toml" },
               miniflare: {
                 bindings: {
+                  // RunPod, Vast and Lambda are their stub clouds (test/support/stub-clouds), served
+                  // from Node by the global setup; when the provider documents are absent nothing
+                  // is served and the addresses point where nothing answers, never at a real cloud.
+                  ...stubCloudBindings(inject("stubClouds")?.url ?? null),
                   TEST_MIGRATIONS: migrations,
                   LESSOR_BOOTSTRAP_TOKEN: "test-bootstrap-token",
+                  LESSOR_MASTER_KEY: "test-master-key-0123456789abcdefghijklmnop",
                   // Orphans are stopped 1 s after first seen and destroyed 2 s after stopping.
                   LESSOR_ORPHAN_GRACE_S: "1",
                   LESSOR_ORPHAN_STOPPED_TTL_S: "2",
                 },
               },
-            }),
+            })),
           ],
           test: {
             name: "workers",
@@ -38,6 +54,10 @@ export default defineConfig(async () => {
             // Lease tests wait for real alarms and the sim's real boot delays.
             testTimeout: 60_000,
             setupFiles: ["./test/integration/apply-migrations.ts"],
+            globalSetup: ["./test/support/stub-clouds-global-setup.ts"],
+            // One file at a time: the stub clouds are one process shared by every file, and a
+            // file that resets a provider's account must not wipe another file's machines.
+            maxWorkers: 1,
           },
         },
         {

@@ -15,7 +15,9 @@ import { catalogRoutes } from "./v1/catalog";
 import { issuerRoutes } from "./v1/issuers";
 import { keyRoutes } from "./v1/keys";
 import { leaseRoutes } from "./v1/leases";
+import { billingRoutes } from "./v1/billing";
 import { bootstrapRoutes, orgRoutes } from "./v1/orgs";
+import { providerRoutes } from "./v1/providers";
 import { quoteRoutes } from "./v1/quotes";
 import { simRoutes } from "./v1/sim";
 import type { Context } from "hono";
@@ -126,8 +128,10 @@ export function createApp() {
   app.route("/v1", orgRoutes);
   app.route("/v1", keyRoutes);
   app.route("/v1", issuerRoutes);
+  app.route("/v1", providerRoutes);
   app.route("/v1", catalogRoutes);
   app.route("/v1", quoteRoutes);
   app.route("/v1", leaseRoutes);
+  app.route("/v1", billingRoutes);
   return app;
 }

@@ -2,6 +2,7 @@
  * The cron trigger (every minute). Each sweep is idempotent and holds a lock in D1 while it runs,
  * so an overlapping or repeated run changes nothing.
  */
+import { runBilling } from "../src/billing/reconcile";
 import { refreshOffers } from "../src/catalog/refresh";
 import type { Env } from "../src/env";
 import { runBackstop, runReconciler } from "../src/lease/reaper";
@@ -12,5 +13,13 @@ export async function runScheduled(controller: ScheduledController, env: Env): P
   const backstop = await runBackstop(env, Date.now());
   const reconcile = await runReconciler(env, Date.now());
   const refresh = await refreshOffers(env, now);
-  console.log(JSON.stringify({ msg: "cron", cron: controller.cron, backstop, reconcile, refresh }));
+  // Billing last, isolated: its failure never stops the sweeps above (issue 6).
+  let billing: unknown;
+  try {
+    billing = await runBilling(env, Date.now());
+  } catch (e) {
+    billing = { error: e instanceof Error ? e.message : String(e) };
+    console.error(JSON.stringify({ msg: "billing step failed", error: String(e), stack: (e as Error)?.stack }));
+  }
+  console.log(JSON.stringify({ msg: "cron", cron: controller.cron, backstop, reconcile, refresh, billing }));
 }

@@ -3,7 +3,8 @@
  * `npm start`: lessor on http://127.0.0.1:$PORT (default 8787), fully local.
  *
  * 1. Finds the bootstrap token in the environment or `.dev.vars`; where neither has one, generates
- *    one, writes it to `.dev.vars` (git-ignored) and prints it once.
+ *    one, writes it to `.dev.vars` (git-ignored) and prints it once. LESSOR_MASTER_KEY, which
+ *    encrypts orgs' provider keys, is found or generated the same way (and not printed).
  * 2. Applies the D1 migrations to the local database.
  * 3. Runs `wrangler dev --test-scheduled` and, because wrangler dev never fires cron triggers by
  *    itself, drives the cron handler through `/__scheduled` at start (which seeds the offer cache
@@ -64,6 +65,14 @@ if (!vars.LESSOR_BOOTSTRAP_TOKEN) {
   writeFileSync(devVarsPath, `${prefix}LESSOR_BOOTSTRAP_TOKEN=${token}\n`, { mode: 0o600 });
   vars.LESSOR_BOOTSTRAP_TOKEN = token;
   log(`generated a bootstrap token and wrote it to .dev.vars (git-ignored):\n\n  LESSOR_BOOTSTRAP_TOKEN=${token}\n`);
+}
+if (!vars.LESSOR_MASTER_KEY) {
+  // Provider keys are encrypted under it. Not printed: nobody needs to type it, only to keep it.
+  const key = randomBytes(32).toString("base64url");
+  const prefix = existsSync(devVarsPath) ? readFileSync(devVarsPath, "utf8").replace(/\n?$/, "\n") : "";
+  writeFileSync(devVarsPath, `${prefix}LESSOR_MASTER_KEY=${key}\n`, { mode: 0o600 });
+  vars.LESSOR_MASTER_KEY = key;
+  log("generated LESSOR_MASTER_KEY (encrypts provider keys) and wrote it to .dev.vars (git-ignored)");
 }
 
 // The Worker reads its variables from one env file, written where only this user can read it.

@@ -12,8 +12,14 @@ export interface Env {
   API_KEY: DurableObjectNamespace<ApiKeyObject>;
   /** Secret: creates orgs. Unset: `POST /v1/orgs` is refused. */
   LESSOR_BOOTSTRAP_TOKEN?: string;
-  /** Comma-separated provider names this installation rents from. */
+  /** Comma-separated provider names this installation rents from (sim, runpod, vast, lambda). */
   LESSOR_PROVIDERS?: string;
+  /** Secret (at least 32 characters): the key orgs' provider keys are encrypted under. */
+  LESSOR_MASTER_KEY?: string;
+  /** Where each provider's API is reached; set only to point lessor at a stand-in (tests, staging). */
+  LESSOR_RUNPOD_BASE_URL?: string;
+  LESSOR_VAST_BASE_URL?: string;
+  LESSOR_LAMBDA_BASE_URL?: string;
   LESSOR_RATE_LIMIT_PER_MINUTE?: string;
   LESSOR_INSTALLATION_ID?: string;
   LESSOR_SIM_OFFERS?: string;

@@ -6,7 +6,7 @@ import { listOffers, renderOffer, rowToOffer, summarizeClasses } from "../../src
 import { database } from "../../src/db";
 import { badRequest } from "../../src/errors";
 import { decodeCursor, DEFAULT_PAGE, pageOf, PageQuery } from "../../src/pagination";
-import { configuredProviderNames } from "../../src/providers/registry";
+import { usableProviderNames } from "../../src/providers/registry";
 import { BEARER, COMMON_ERRORS, jsonResponse, router } from "../context";
 import { requireScope } from "../middleware";
 
@@ -62,7 +62,7 @@ export const catalogRoutes = router()
     }),
     async (c) => {
       const summary = new Map(
-        (await summarizeClasses(database(c.env.DB), configuredProviderNames(c.env))).map((s) => [s.gpu_class, s]),
+        (await summarizeClasses(database(c.env.DB), await usableProviderNames(c.env, database(c.env.DB), c.var.principal.org_id))).map((s) => [s.gpu_class, s]),
       );
       const data = GPU_CLASS_NAMES.map((name) => ({
         name,
@@ -77,7 +77,7 @@ export const catalogRoutes = router()
     createRoute({
       method: "get",
       path: "/catalog/offers",
-      summary: "Offers from every configured provider, cheapest first",
+      summary: "Offers from every provider this org can rent from, cheapest first",
       security: BEARER,
       middleware: [requireScope("read")] as const,
       request: { query: OfferQuery },
@@ -106,7 +106,7 @@ export const catalogRoutes = router()
           max_hourly_usd: q.max_hourly_usd,
           spot: q.spot === undefined ? undefined : q.spot === "true",
         },
-        configuredProviderNames(c.env),
+        await usableProviderNames(c.env, database(c.env.DB), c.var.principal.org_id),
         limit,
         cursor as { k: number; id: string } | null,
       );

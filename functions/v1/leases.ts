@@ -6,6 +6,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { Offer } from "../../src/catalog/offer";
+import { reserveBudget } from "../../src/billing/budget";
 import { chooseOffers, getQuote } from "../../src/catalog/quote";
 import { SpecSchema } from "../../src/catalog/spec";
 import { database } from "../../src/db";
@@ -16,7 +17,8 @@ import type { ActResult, LeaseEvent, UserAction } from "../../src/lease/object";
 import { LEASE_KINDS, parseDurationField, PolicyInputSchema, resolvePolicy } from "../../src/lease/policy";
 import { LEASE_STATES } from "../../src/lease/state";
 import { decodeCursor, DEFAULT_PAGE, pageOf, PageQuery } from "../../src/pagination";
-import { configuredProviderNames } from "../../src/providers/registry";
+import { usableProviderNames } from "../../src/providers/registry";
+import { providersForSpec } from "./quotes";
 import { BEARER, COMMON_ERRORS, IdParam, jsonResponse, router, type AppEnv } from "../context";
 import { requireScope } from "../middleware";
 
@@ -94,7 +96,12 @@ const app = router()
         headers: z.object({ "idempotency-key": z.string().optional() }),
         body: { content: { "application/json": { schema: CreateLeaseSchema } }, required: true },
       },
-      responses: { 202: jsonResponse(LeaseSchema, "The lease, provisioning"), ...ERRORS_409, ...COMMON_ERRORS },
+      responses: {
+        202: jsonResponse(LeaseSchema, "The lease, provisioning"),
+        402: { description: "over_budget: the lease would pass one of the org's caps; nothing was rented", content: COMMON_ERRORS[400].content },
+        ...ERRORS_409,
+        ...COMMON_ERRORS,
+      },
     }),
     async (c) => {
       const body = c.req.valid("json");
@@ -113,7 +120,14 @@ const app = router()
           if (Date.parse(quote.expires_at) <= now) {
             throw new ApiError(409, "quote_expired", "the quote has expired; ask for a new one", { expires_at: quote.expires_at });
           }
-          offers = quotedOffers([quote.offer, ...quote.fallbacks] as unknown as Array<Record<string, unknown>>);
+          // Only providers the org can still rent from (a key deleted since the quote is not used).
+          const usable = await usableProviderNames(c.env, db, orgId, { fresh: true });
+          const quoted = quotedOffers([quote.offer, ...quote.fallbacks] as unknown as Array<Record<string, unknown>>);
+          offers = quoted.filter((o) => usable.includes(o.provider));
+          if (offers.length === 0) {
+            const providers = [...new Set(quoted.map((o) => o.provider))];
+            throw new ApiError(409, "provider_not_configured", `this org can no longer rent from ${providers.join(", ")}; store a working key or ask for a new quote`, { providers });
+          }
           const live = await db.selectFrom("offers").select("hourly_usd").where("id", "=", quote.offer.id).executeTakeFirst();
           if (live && live.hourly_usd > quote.hourly_usd * (1 + QUOTE_DRIFT_TOLERANCE)) {
             throw new ApiError(409, "quote_drift", "the offer's price has risen beyond the quote's tolerance", {
@@ -124,7 +138,7 @@ const app = router()
           }
           policyInput = { ttl: quote.policy.ttl, max_lifetime: quote.policy.max_lifetime, ...policyInput };
         } else {
-          const selection = await chooseOffers(db, body.spec!, configuredProviderNames(c.env));
+          const selection = await chooseOffers(db, body.spec!, await providersForSpec(c.env, db, orgId, body.spec!, { fresh: true }));
           offers = [selection.chosen, ...selection.fallbacks];
         }
         const policy = resolvePolicy(body.kind, policyInput);
@@ -133,6 +147,8 @@ const app = router()
           warnings.push(`image "${body.image}" is a mutable tag; pin it by digest (@sha256:...) to run what you tested`);
         }
         const id = newId("ls", now);
+        // Budget admission (issue 6), before the lease's object exists: a refused lease rents nothing.
+        await reserveBudget(c.env.DB, db, { lease_id: id, org_id: orgId, hourly_usd: offers[0]!.hourly_usd, policy }, now);
         const lease = await c.env.LEASE.get(c.env.LEASE.idFromName(id)).create({
           id,
           org_id: orgId,

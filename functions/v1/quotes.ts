@@ -6,7 +6,11 @@ import { SpecSchema } from "../../src/catalog/spec";
 import { database } from "../../src/db";
 import { notFound } from "../../src/errors";
 import { LEASE_KINDS } from "../../src/lease/policy";
-import { configuredProviderNames } from "../../src/providers/registry";
+import { ApiError } from "../../src/errors";
+import type { Spec } from "../../src/catalog/spec";
+import type { Db } from "../../src/db";
+import type { Env } from "../../src/env";
+import { configuredProviderNames, usableProviderNames } from "../../src/providers/registry";
 import { BEARER, COMMON_ERRORS, IdParam, jsonBody, jsonResponse, router } from "../context";
 import { requireScope } from "../middleware";
 import { OfferSchema } from "./catalog";
@@ -28,6 +32,23 @@ const QuoteSchema = z
   })
   .openapi("Quote");
 
+/**
+ * The providers a spec may be chosen from for this org. A spec that names an enabled provider the
+ * org cannot rent from (no key, or a key the provider refused) is answered plainly, not with a
+ * `no_capacity` that would send the user looking for machines.
+ */
+export async function providersForSpec(env: Env, db: Db, orgId: string, spec: Pick<Spec, "providers">, options: { fresh?: boolean } = {}): Promise<string[]> {
+  const usable = await usableProviderNames(env, db, orgId, options);
+  const configured = new Set(configuredProviderNames(env));
+  const blocked = (spec.providers ?? []).map((p) => p.toLowerCase()).filter((p) => configured.has(p) && !usable.includes(p));
+  if (blocked.length > 0 && blocked.length === (spec.providers ?? []).length) {
+    throw new ApiError(409, "provider_not_configured", `this org cannot rent from ${blocked.join(", ")}: store a working key with PUT /v1/providers/${blocked[0]}`, {
+      providers: blocked,
+    });
+  }
+  return usable;
+}
+
 export const quoteRoutes = router()
   .openapi(
     createRoute({
@@ -39,7 +60,10 @@ export const quoteRoutes = router()
       request: { headers: z.object({ "idempotency-key": z.string().optional() }), ...jsonBody(QuoteRequestSchema) },
       responses: {
         201: jsonResponse(QuoteSchema, "The quote"),
-        409: { description: "no_capacity: nothing fits; details name the constraint", content: COMMON_ERRORS[400].content },
+        409: {
+          description: "no_capacity: nothing fits; details name the constraint. provider_not_configured: the spec names only providers this org has no working key for",
+          content: COMMON_ERRORS[400].content,
+        },
         ...COMMON_ERRORS,
       },
     }),
@@ -49,7 +73,7 @@ export const quoteRoutes = router()
       const body = c.req.valid("json");
       const answer = await idempotent(db, { org_id: orgId, route: "POST /v1/quotes" }, c.req.header("idempotency-key"), body, c.var.now, async () => ({
         status: 201,
-        body: await createQuote(db, orgId, body, configuredProviderNames(c.env), c.var.now),
+        body: await createQuote(db, orgId, body, await providersForSpec(c.env, db, orgId, body.spec), c.var.now),
       }));
       if (answer.replayed) c.header("Idempotent-Replayed", "true");
       return c.json(answer.body as Quote, 201);

@@ -23,6 +23,9 @@ const FaultsSchema = z
     vanish_min_ms: z.number().int(),
     vanish_max_ms: z.number().int(),
     seed: z.number().int(),
+    billing_window_ms: z.number().int(),
+    billing_delay_ms: z.number().int(),
+    billing_markup: z.number().min(0),
   })
   .openapi("SimFaults");
 

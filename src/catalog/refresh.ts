@@ -1,10 +1,12 @@
 /**
  * Catalog refresh (cron): every configured provider's offers replace that provider's cached ones.
- * A provider that fails keeps its previous offers and is reported; the others still refresh.
+ * A provider that fails keeps its previous offers and is reported; the others still refresh. A
+ * provider that needs a key is read with one org's key (registry.ts `catalogProviders`); one that
+ * no org has a key for yet is reported and not read.
  */
 import { database } from "../db";
 import type { Env } from "../env";
-import { configuredProviders } from "../providers/registry";
+import { catalogProviders } from "../providers/registry";
 import { replaceProviderOffers } from "./offers-repo";
 
 export interface RefreshReport {
@@ -18,7 +20,9 @@ export interface RefreshReport {
 export async function refreshOffers(env: Env, now: number): Promise<RefreshReport[]> {
   const db = database(env.DB);
   const reports: RefreshReport[] = [];
-  for (const provider of configuredProviders(env)) {
+  const { readers, keyless } = await catalogProviders(env, db);
+  for (const provider of keyless) reports.push({ provider, ok: false, offers: 0, unclassified: 0, error: "no org has stored a key for this provider" });
+  for (const provider of readers) {
     try {
       const { offers, unclassified } = await provider.listOffers();
       await replaceProviderOffers(db, env.DB, provider.name, offers, now);

@@ -1,5 +1,5 @@
 /** Kysely's view of the D1 index (migrations/). Layout and meaning: docs/storage.md. */
-import type { Insertable, Selectable } from "kysely";
+import type { Generated, Insertable, Selectable } from "kysely";
 
 export interface OrgsTable {
   id: string;
@@ -45,6 +45,12 @@ export interface OffersTable {
   refreshed_at: number;
 }
 
+/** One row (id 1): the offer cache's generation, rewritten by every refresh (migrations/0005). */
+export interface CatalogTable {
+  id: number;
+  generation: string;
+}
+
 export interface QuotesTable {
   id: string;
   org_id: string;
@@ -66,6 +72,13 @@ export interface LeasesTable {
   updated_at: number;
   version: number;
   body: string;
+  /** Billing (migrations/0004_billing.sql); money in micro-dollars. */
+  billing_status: Generated<"accruing" | "awaiting_windows" | "settled" | "disputed" | "none">;
+  estimate_micro_usd: Generated<number>;
+  accrual: Generated<string>;
+  billed_from: number | null;
+  released_at: number | null;
+  gpu_class: string | null;
 }
 
 export interface IdempotencyTable {
@@ -84,6 +97,22 @@ export interface OrphansTable {
   label: string;
   first_seen_at: number;
   stopped_at: number | null;
+  /** The provider account it was found in: '' for an installation-wide one (the sim), else the org. */
+  account: Generated<string>;
+}
+
+export interface ProviderKeysTable {
+  org_id: string;
+  provider: string;
+  /** AES-GCM ciphertext of the key (src/providers/credentials.ts); never the key itself. */
+  ciphertext: string;
+  /** JSON of the provider's settings that are not secret. */
+  options: Generated<string>;
+  created_at: number;
+  updated_at: number;
+  verified_at: number | null;
+  verified_ok: 0 | 1 | null;
+  verify_error: string | null;
 }
 
 export interface SweepLocksTable {
@@ -92,10 +121,65 @@ export interface SweepLocksTable {
   until: number;
 }
 
-/** One row (id 1): the offer cache's generation, rewritten by every refresh (migrations/0005). */
-export interface CatalogTable {
-  id: number;
-  generation: string;
+export interface LeaseMachinesTable {
+  provider: string;
+  machine_id: string;
+  lease_id: string;
+  org_id: string;
+  created_at: number;
+}
+
+export interface BillingRecordsTable {
+  provider: string;
+  record_id: string;
+  account: Generated<string>;
+  machine_id: string;
+  window_start: number;
+  window_end: number;
+  amount_micro_usd: number;
+  components: string;
+  lease_id: string | null;
+  org_id: string | null;
+  fetched_at: number;
+}
+
+export interface BillingCursorsTable {
+  provider: string;
+  account: string;
+  complete_through: number;
+  fetched_at: number;
+}
+
+export interface ReceiptsTable {
+  id: string;
+  org_id: string;
+  lease_id: string;
+  provider: string;
+  gpu_class: string | null;
+  status: "settled" | "disputed";
+  actual_micro_usd: number;
+  estimate_micro_usd: number;
+  components: string;
+  windows: string;
+  billed_from: number | null;
+  released_at: number;
+  created_at: number;
+}
+
+export interface BudgetsTable {
+  org_id: string;
+  monthly_micro_usd: number | null;
+  concurrent_hourly_micro_usd: number | null;
+  updated_at: number;
+}
+
+export interface BudgetReservationsTable {
+  lease_id: string;
+  org_id: string;
+  month: string;
+  ceiling_micro_usd: number | null;
+  hourly_micro_usd: number;
+  created_at: number;
 }
 
 export interface Database {
@@ -109,6 +193,13 @@ export interface Database {
   offers: OffersTable;
   quotes: QuotesTable;
   catalog: CatalogTable;
+  lease_machines: LeaseMachinesTable;
+  billing_records: BillingRecordsTable;
+  billing_cursors: BillingCursorsTable;
+  receipts: ReceiptsTable;
+  budgets: BudgetsTable;
+  budget_reservations: BudgetReservationsTable;
+  provider_keys: ProviderKeysTable;
 }
 
 export type OrgRow = Selectable<OrgsTable>;

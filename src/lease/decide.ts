@@ -3,6 +3,8 @@
  * Pure: no I/O, no clock. The alarm, the cron backstop and `GET /v1/leases/:id` all call it;
  * nothing else decides to stop or destroy.
  */
+import { sessionBudgetDeadline } from "../billing/accrual";
+import { usdToMicros } from "../billing/money";
 import type { LeaseRecord, LeaseState, Observation, Reason } from "./state";
 
 export type Action =
@@ -33,8 +35,6 @@ export const STOP_REISSUE_MS = 30_000;
 /** Stops failing this long escalate to a destroy (`stop_failed`). */
 export const STOP_ESCALATE_MS = 30 * 60_000;
 
-const HOUR_MS = 3_600_000;
-
 interface Candidate {
   action: Action;
   reason: Reason | null;
@@ -49,9 +49,11 @@ export function hardCapDeadlines(l: LeaseRecord): Candidate[] {
     if (l.policy.max_lifetime !== null) {
       out.push({ action: "release", reason: "max_lifetime", at: l.session_started_at + l.policy.max_lifetime });
     }
-    if (l.policy.max_session_usd !== null && l.hourly_usd > 0) {
-      const ms = Math.floor((l.policy.max_session_usd / l.hourly_usd) * HOUR_MS);
-      out.push({ action: "release", reason: "budget_exceeded", at: l.session_started_at + ms });
+    if (l.policy.max_session_usd !== null) {
+      // The moment the session's accrued estimate reaches the cap, worked out from the accrual's
+      // segments, so the alarm fires then (issue 6).
+      const at = sessionBudgetDeadline(l.billing.segments, l.session_started_at, usdToMicros(l.policy.max_session_usd));
+      if (at !== null) out.push({ action: "release", reason: "budget_exceeded", at });
     }
   }
   return out;

@@ -17,8 +17,11 @@ import type { Spec } from "../catalog/spec";
 import { database } from "../db";
 import type { Env } from "../env";
 import { ProviderError, type Machine, type Provider } from "../providers/contract";
-import { providerByName } from "../providers/registry";
+import { providerCapabilities, providerFor } from "../providers/registry";
 import { decide, guardOf, hardCapDeadlines, type Decision } from "./decide";
+import { newBilling } from "../billing/accrual";
+import { microsToUsd } from "../billing/money";
+import { upgradeRecord, withBilling, type Settlement } from "./billing";
 import { writeLeaseIndex } from "./index-repo";
 import { leasePrefix, machineLabel } from "./label";
 import type { LeaseKind, Policy } from "./policy";
@@ -126,7 +129,6 @@ export class LeaseObject extends DurableObject<Env> {
     const existing = this.#load();
     if (existing) return renderLease(existing);
     const offer = init.offers[0]!;
-    const provider = this.#provider(offer.provider);
     const record: LeaseRecord = {
       id: init.id,
       org_id: init.org_id,
@@ -141,12 +143,15 @@ export class LeaseObject extends DurableObject<Env> {
       excluded_hosts: [],
       attempt: 0,
       provider: offer.provider,
-      can_stop: provider.capabilities.stop,
+      can_stop: providerCapabilities(offer.provider).stop,
       machine_id: null,
       label: null,
       machine_status: null,
       observed_at: null,
       hourly_usd: offer.hourly_usd,
+      stopped_hourly_usd: 0,
+      machine_ids: [],
+      billing: newBilling(),
       reconcile_required: false,
       retry_at: null,
       created_at: init.now,
@@ -176,7 +181,7 @@ export class LeaseObject extends DurableObject<Env> {
     const l = this.#load();
     if (!l || l.org_id !== orgId) return null;
     const now = Date.now();
-    return { ...renderLease(l), guard: guardOf(l, { machine: undefined }, now) };
+    return { ...renderLease(l, now), guard: guardOf(l, { machine: undefined }, now) };
   }
 
   events(orgId: string): LeaseEvent[] | null {
@@ -196,6 +201,26 @@ export class LeaseObject extends DurableObject<Env> {
         reason: e.reason,
         detail: JSON.parse(e.detail) as Record<string, unknown>,
       }));
+  }
+
+  /**
+   * Records the receipt the billing reconciler wrote for this released lease (issue 6): its
+   * billing becomes `settled` or `disputed`, with the actual amount beside the estimate. Called by
+   * the cron, level-triggered: a second call changes nothing, and a settled lease never takes
+   * another receipt (guarantee 7). Answers whether the lease now shows this receipt.
+   */
+  async settleBilling(orgId: string, settlement: Settlement): Promise<boolean> {
+    return this.#exclusive(async () => {
+      const l = this.#load();
+      if (!l || l.org_id !== orgId || l.state !== "released" || l.billing.status === "none") return false;
+      if (l.billing.status === "settled" || l.billing.status === "disputed") return l.billing.receipt_id === settlement.receipt_id;
+      const now = Date.now();
+      const billing = { ...l.billing, status: settlement.status, receipt_id: settlement.receipt_id, actual_micro_usd: settlement.actual_micro_usd };
+      const detail = { receipt_id: settlement.receipt_id, status: settlement.status, actual_usd: microsToUsd(settlement.actual_micro_usd) };
+      this.#save(l, { ...l, billing }, { event: "billing_settled", detail }, now);
+      await this.#finish(now);
+      return true;
+    });
   }
 
   /** A user's action. Not valid in the current state: 409 with the state in details. */
@@ -332,7 +357,7 @@ export class LeaseObject extends DurableObject<Env> {
 
   async #observe(l: LeaseRecord, obs: Observation, now: number): Promise<void> {
     try {
-      const m = await this.#provider(l.provider).getMachine(l.machine_id!);
+      const m = await (await this.#provider(l)).getMachine(l.machine_id!);
       obs.machine = m && m.status !== "terminated" ? m : null;
       obs.app_ready = obs.machine?.status === "running";
       const status = obs.machine ? obs.machine.status : "terminated";
@@ -347,8 +372,8 @@ export class LeaseObject extends DurableObject<Env> {
   }
 
   async #execute(l: LeaseRecord, d: Decision, obs: Observation, now: number): Promise<void> {
-    const provider = this.#provider(l.provider);
     try {
+      const provider = await this.#provider(l);
       switch (d.action) {
         case "provision":
           return await this.#provision(l, provider, now);
@@ -398,9 +423,11 @@ export class LeaseObject extends DurableObject<Env> {
     if (alive.length > 0) {
       const keep = alive.find((m) => m.label === l.label) ?? alive.sort((a, b) => b.created_at - a.created_at)[0]!;
       for (const extra of alive) if (extra.id !== keep.id) await provider.destroyMachine(extra.id);
+      // Every machine found bills the lease, the destroyed extras too.
+      const found = alive.map((m) => m.id).filter((id) => !l.machine_ids.includes(id));
       this.#save(
         l,
-        this.#withMachine(l, keep, now),
+        { ...this.#withMachine(l, keep, now), machine_ids: [...l.machine_ids, ...found] },
         { event: "machine_adopted", detail: { machine_id: keep.id, label: keep.label, extra_destroyed: alive.length - 1 } },
         now,
       );
@@ -455,6 +482,7 @@ export class LeaseObject extends DurableObject<Env> {
       retry_at: null,
       session_started_at: l.session_started_at && l.state !== "provisioning" && l.state !== "pending" ? l.session_started_at : now,
       hourly_usd: m.hourly_usd || l.hourly_usd,
+      stopped_hourly_usd: m.stopped_hourly_usd,
     };
   }
 
@@ -538,12 +566,23 @@ export class LeaseObject extends DurableObject<Env> {
     }
     const left = (await provider.listMachines(prefix)).filter((m) => m.status !== "terminated");
     if (left.length > 0) throw new ProviderError(l.provider, "unavailable", `${left.length} machine(s) not yet destroyed`);
+    // Stamped when the last destroy was confirmed, not when this step began; the accrual ends then.
+    const at = Date.now();
     this.#save(
       l,
-      // Stamped when the last destroy was confirmed, not when this step began.
-      { ...l, state: "released", state_since: Date.now(), released_at: Date.now(), machine_status: l.machine_id ? "terminated" : null, retry_at: null, lock_until: null },
+      {
+        ...l,
+        state: "released",
+        state_since: at,
+        released_at: at,
+        machine_status: l.machine_id ? "terminated" : null,
+        retry_at: null,
+        lock_until: null,
+        // Machines found by label bill this lease too: their records are attributed to it.
+        machine_ids: [...l.machine_ids, ...[...ids].filter((id) => !l.machine_ids.includes(id))],
+      },
       { event: "released", reason: l.release_reason, detail: { destroyed: [...ids] } },
-      Date.now(),
+      at,
     );
   }
 
@@ -566,7 +605,7 @@ export class LeaseObject extends DurableObject<Env> {
   #load(): LeaseRecord | null {
     if (!this.#hasSchema()) return null;
     const row = this.#sql.exec<{ record: string }>(`SELECT record FROM lease LIMIT 1`).toArray()[0];
-    return row ? (JSON.parse(row.record) as LeaseRecord) : null;
+    return row ? upgradeRecord(JSON.parse(row.record) as LeaseRecord) : null;
   }
 
   #indexVersion(): number {
@@ -577,7 +616,8 @@ export class LeaseObject extends DurableObject<Env> {
   /** Writes the new record and its event in one storage transaction. */
   /** Writes `after` over `before` (which must be the stored record) and returns what was stored. */
   #save(before: LeaseRecord, after: LeaseRecord, effect: Effect | null, now: number): LeaseRecord {
-    const record: LeaseRecord = { ...after, version: before.version + 1 };
+    // The accrual follows every transition (issue 6): applied here, on the one write path.
+    const record: LeaseRecord = { ...withBilling(after, now), version: before.version + 1 };
     if (after.state !== before.state) this.#failures = 0;
     this.ctx.storage.transactionSync(() => {
       const cursor = this.#sql.exec(
@@ -628,8 +668,9 @@ export class LeaseObject extends DurableObject<Env> {
     else await this.ctx.storage.setAlarm(next);
   }
 
-  #provider(name: string): Provider {
-    return providerByName(this.env, name);
+  /** The lease's provider, acting with its org's own key (ProviderError `auth` when it has none). */
+  #provider(l: LeaseRecord): Promise<Provider> {
+    return providerFor(this.env, database(this.env.DB), l.org_id, l.provider);
   }
 
   #installation(): string {

@@ -15,7 +15,7 @@
 import { database, type Db } from "../db";
 import { intSetting, type Env } from "../env";
 import { newId } from "../ids";
-import { configuredProviders } from "../providers/registry";
+import { providerAccounts, type ProviderAccount } from "../providers/registry";
 import { dueLeases } from "./index-repo";
 import { installationPrefix, parseLabel } from "./label";
 
@@ -77,6 +77,8 @@ export async function runBackstop(env: Env, now: number) {
 
 export interface ReconcileReport {
   provider: string;
+  /** '' for an installation-wide account (the sim), else the org whose key was used. */
+  account: string;
   machines: number;
   orphans_stopped: number;
   orphans_destroyed: number;
@@ -87,11 +89,11 @@ export interface ReconcileReport {
 export async function runReconciler(env: Env, now: number) {
   return withSweepLock(env, "reconcile", now, async () => {
     const reports: ReconcileReport[] = [];
-    for (const provider of configuredProviders(env)) {
-      if (!provider.capabilities.list_by_label) continue;
-      const report: ReconcileReport = { provider: provider.name, machines: 0, orphans_stopped: 0, orphans_destroyed: 0, leases_poked: 0 };
+    for (const account of await providerAccounts(env, database(env.DB))) {
+      if (!account.provider.capabilities.list_by_label) continue;
+      const report: ReconcileReport = { provider: account.provider.name, account: account.account, machines: 0, orphans_stopped: 0, orphans_destroyed: 0, leases_poked: 0 };
       try {
-        await reconcileProvider(env, provider, now, report);
+        await reconcileAccount(env, account, now, report);
       } catch (e) {
         report.error = e instanceof Error ? e.message : String(e);
       }
@@ -101,12 +103,8 @@ export async function runReconciler(env: Env, now: number) {
   });
 }
 
-async function reconcileProvider(
-  env: Env,
-  provider: ReturnType<typeof configuredProviders>[number],
-  now: number,
-  report: ReconcileReport,
-): Promise<void> {
+/** One provider account: its orphans, and the live leases whose machine it no longer lists. */
+async function reconcileAccount(env: Env, { provider, account, org_id }: ProviderAccount, now: number, report: ReconcileReport): Promise<void> {
   const db = database(env.DB);
   const installation = env.LESSOR_INSTALLATION_ID ?? "dev";
   const graceMs = intSetting(env.LESSOR_ORPHAN_GRACE_S, 300) * 1000;
@@ -137,7 +135,12 @@ async function reconcileProvider(
       .where("machine_id", "=", m.id)
       .executeTakeFirst();
     if (!known) {
-      await db.insertInto("orphans").values({ provider: provider.name, machine_id: m.id, label: m.label, first_seen_at: now, stopped_at: null }).execute();
+      // Two orgs may share one provider account (the same key): the first to see the orphan keeps it.
+      await db
+        .insertInto("orphans")
+        .values({ provider: provider.name, account, machine_id: m.id, label: m.label, first_seen_at: now, stopped_at: null })
+        .onConflict((oc) => oc.columns(["provider", "machine_id"]).doNothing())
+        .execute();
       console.log(JSON.stringify({ msg: "orphan found", provider: provider.name, machine_id: m.id, label: m.label }));
     }
     const firstSeen = known?.first_seen_at ?? now;
@@ -164,21 +167,23 @@ async function reconcileProvider(
     }
   }
   // Forget orphans that are gone.
-  const tracked = await db.selectFrom("orphans").select("machine_id").where("provider", "=", provider.name).execute();
+  const tracked = await db.selectFrom("orphans").select("machine_id").where("provider", "=", provider.name).where("account", "=", account).execute();
   const gone = tracked.map((t) => t.machine_id).filter((id) => !seen.has(id));
   for (let i = 0; i < gone.length; i += 90) {
-    await db.deleteFrom("orphans").where("provider", "=", provider.name).where("machine_id", "in", gone.slice(i, i + 90)).execute();
+    await db.deleteFrom("orphans").where("provider", "=", provider.name).where("account", "=", account).where("machine_id", "in", gone.slice(i, i + 90)).execute();
   }
 
   // Live leases whose machine the provider no longer lists: poke them to find out (provider_lost).
   const listed = new Set(machines.map((m) => m.id));
-  const live = await db
+  let liveQuery = db
     .selectFrom("leases")
     .select(["id", "machine_id"])
     .where("provider", "=", provider.name)
     .where("state", "in", ["booting", "ready", "stopping", "stopped", "starting"])
-    .where("machine_id", "is not", null)
-    .execute();
+    .where("machine_id", "is not", null);
+  // An org's account lists only that org's machines.
+  if (org_id !== null) liveQuery = liveQuery.where("org_id", "=", org_id);
+  const live = await liveQuery.execute();
   const lost = live.filter((l) => !listed.has(l.machine_id!)).map((l) => l.id);
   report.leases_poked = lost.length;
   await pokeAll(env, lost);

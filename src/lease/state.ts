@@ -6,6 +6,7 @@
  *
  * `failed` is never a place to leave a machine: it is the reason of a release.
  */
+import type { LeaseBilling } from "../billing/accrual";
 import type { Offer } from "../catalog/offer";
 import type { Spec } from "../catalog/spec";
 import type { Machine } from "../providers/contract";
@@ -79,6 +80,12 @@ export interface LeaseRecord {
   machine_status: Machine["status"] | null;
   observed_at: number | null;
   hourly_usd: number;
+  /** What the machine bills an hour while stopped (its disk); 0 where stopping ends billing. */
+  stopped_hourly_usd: number;
+  /** Every machine this lease ever held: the provider's billing records are attributed by these. */
+  machine_ids: string[];
+  /** The estimate (accrual) and the billing status beside the state (src/lease/billing.ts). */
+  billing: LeaseBilling;
   /** A create's outcome is unknown: list by label before anything is created (guarantee 2). */
   reconcile_required: boolean;
   /** Earliest time the next provider call may be made (rate limits, backoff). */

@@ -1,11 +1,13 @@
 /** How a lease is shown: the API's view, and the body the D1 index lists. */
 import { renderOffer } from "../catalog/offers-repo";
+import { renderBilling } from "./billing";
 import { renderPolicy } from "./policy";
 import type { LeaseRecord } from "./state";
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-export function renderLease(l: LeaseRecord) {
+/** `now` dates the estimate of a lease still accruing. */
+export function renderLease(l: LeaseRecord, now: number = Date.now()) {
   const offer = l.offers[l.offer_index] ?? null;
   return {
     id: l.id,
@@ -31,6 +33,7 @@ export function renderLease(l: LeaseRecord) {
     release_reason: l.release_reason,
     released_at: iso(l.released_at),
     warnings: l.warnings,
+    billing: renderBilling(l, now),
   };
 }
 

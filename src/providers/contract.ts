@@ -55,6 +55,11 @@ export interface CreateMachineInput {
 export interface Provider {
   readonly name: string;
   readonly capabilities: ProviderCapabilities;
+  /**
+   * One read-only call that proves the credentials work (and, where the provider needs more than
+   * a key, that the settings name something real). Throws ProviderError: `auth` when refused.
+   */
+  verify(): Promise<void>;
   /** Every offer the provider has now, normalized; unclassifiable GPUs are left out and counted. */
   listOffers(): Promise<OfferListing>;
   /** Never retried; throws `ambiguous` when the outcome is unknown, `no_capacity` when refused. */
@@ -67,6 +72,35 @@ export interface Provider {
   startMachine(id: string): Promise<void>;
   /** Success when the machine is already gone. */
   destroyMachine(id: string): Promise<void>;
+  /**
+   * The provider's own billing records for closed windows overlapping [from, to) (issue 6).
+   * Called only where `capabilities.billing_records` is true and the adapter implements it.
+   * `to` is the caller's clock: an adapter whose provider gives no completeness marker (RunPod,
+   * Vast) measures its lag back from it, and reports only windows final by then.
+   */
+  listBillingRecords?(window: { from: number; to: number }): Promise<BillingListing>;
+}
+
+/** One provider-authoritative charge: what one machine cost in one closed billing window. */
+export interface BillingRecord {
+  /** The provider's identity for the record (or one built from its own fields): the same record answers the same id every time. */
+  record_id: string;
+  machine_id: string;
+  window_start: number;
+  window_end: number;
+  amount_usd: number;
+  /** The parts of the amount as the provider states them (seconds, per-part amounts). */
+  components: Record<string, number>;
+}
+
+export interface BillingListing {
+  records: BillingRecord[];
+  /**
+   * Every record of every window that ends at or before this time is published and final: the
+   * provider's word, or (where it gives none) the adapter's documented lag behind the clock. A
+   * lease settles only when its last window ends by then (guarantee 7).
+   */
+  complete_through: number;
 }
 
 export interface OfferListing {

@@ -1,26 +1,205 @@
-/** Which providers this installation rents from, as adapters behind the one contract. */
+/**
+ * Which providers this installation rents from, and with whose keys.
+ *
+ * The installation enables providers by name (LESSOR_PROVIDERS). A provider that needs a key
+ * (every real cloud) rents for an org only with that org's own key (PUT /v1/providers/:name,
+ * src/providers/credentials.ts); the sim needs none and rents for everyone. This file is the one
+ * place that knows each provider by name: everything outside src/providers/ asks it for adapters
+ * and branches on their capabilities only.
+ */
+import type { Db } from "../db";
 import type { Env } from "../env";
-import type { Provider } from "./contract";
-import { SimProvider } from "./sim/adapter";
+import type { Provider, ProviderCapabilities } from "./contract";
+import { orgsWithKey, providerCredentials, providerKeyRows, type ProviderCredentials } from "./credentials";
+import { ProviderError } from "./contract";
+import { LAMBDA_CAPABILITIES, LambdaProvider } from "./lambda/adapter";
+import { RUNPOD_CAPABILITIES, RunPodProvider } from "./runpod/adapter";
+import { SIM_CAPABILITIES, SimProvider } from "./sim/adapter";
+import { VAST_CAPABILITIES, VastProvider } from "./vast/adapter";
 
-const FACTORIES: Record<string, (env: Env) => Provider> = {
-  sim: (env) => new SimProvider(env),
+/** A setting that comes with an org's key and is not secret (stored in the clear). */
+export interface ProviderOption {
+  name: string;
+  required: boolean;
+  description: string;
+}
+
+interface ProviderEntry {
+  /** False: one installation-wide account, usable by every org without a key (the sim). */
+  needsKey: boolean;
+  capabilities: Readonly<ProviderCapabilities>;
+  options: readonly ProviderOption[];
+  create(env: Env, credentials: ProviderCredentials | null): Provider;
+}
+
+const keyOf = (name: string, credentials: ProviderCredentials | null): string => {
+  if (!credentials) throw new ProviderError(name, "auth", `no ${name} key is stored for this org`);
+  return credentials.api_key;
 };
 
+const ENTRIES: Record<string, ProviderEntry> = {
+  sim: { needsKey: false, capabilities: SIM_CAPABILITIES, options: [], create: (env) => new SimProvider(env) },
+  runpod: {
+    needsKey: true,
+    capabilities: RUNPOD_CAPABILITIES,
+    options: [],
+    create: (env, c) => new RunPodProvider({ apiKey: keyOf("runpod", c), baseUrl: env.LESSOR_RUNPOD_BASE_URL }),
+  },
+  vast: {
+    needsKey: true,
+    capabilities: VAST_CAPABILITIES,
+    options: [],
+    create: (env, c) => new VastProvider({ apiKey: keyOf("vast", c), baseUrl: env.LESSOR_VAST_BASE_URL }),
+  },
+  lambda: {
+    needsKey: true,
+    capabilities: LAMBDA_CAPABILITIES,
+    options: [{ name: "ssh_key_name", required: true, description: "the name of an SSH key in the Lambda account; every launch needs exactly one" }],
+    create: (env, c) => {
+      const apiKey = keyOf("lambda", c);
+      const sshKeyName = c?.options.ssh_key_name;
+      if (!sshKeyName) throw new ProviderError("lambda", "auth", "the stored lambda key has no ssh_key_name; PUT it again with one");
+      return new LambdaProvider({ apiKey, sshKeyName, baseUrl: env.LESSOR_LAMBDA_BASE_URL });
+    },
+  },
+};
+
+/** Every provider lessor has an adapter for. */
+export const KNOWN_PROVIDERS = Object.keys(ENTRIES);
+
+/** The providers this installation enables (LESSOR_PROVIDERS, default "sim"), in that order. */
 export function configuredProviderNames(env: Env): string[] {
   const names = (env.LESSOR_PROVIDERS ?? "sim")
     .split(",")
     .map((s) => s.trim().toLowerCase())
     .filter(Boolean);
-  return names.filter((n) => Object.hasOwn(FACTORIES, n));
+  return [...new Set(names)].filter((n) => Object.hasOwn(ENTRIES, n));
 }
 
-export function configuredProviders(env: Env): Provider[] {
-  return configuredProviderNames(env).map((n) => FACTORIES[n]!(env));
+export function isConfigured(env: Env, name: string): boolean {
+  return configuredProviderNames(env).includes(name);
 }
 
-/** The adapter for a provider this installation is configured for. */
-export function providerByName(env: Env, name: string): Provider {
-  if (!configuredProviderNames(env).includes(name)) throw new Error(`provider "${name}" is not configured`);
-  return FACTORIES[name]!(env);
+/** What setting up a provider takes: whether an org needs its own key, and which settings. */
+export function providerSetup(name: string): { needsKey: boolean; options: readonly ProviderOption[] } {
+  const entry = ENTRIES[name];
+  if (!entry) throw new Error(`no adapter for provider "${name}"`);
+  return { needsKey: entry.needsKey, options: entry.options };
+}
+
+/** What a provider can do: the same for every account, so no key is needed to know it. */
+export function providerCapabilities(name: string): Readonly<ProviderCapabilities> {
+  const entry = ENTRIES[name];
+  if (!entry) throw new Error(`no adapter for provider "${name}"`);
+  return entry.capabilities;
+}
+
+/** An adapter built with the given credentials (for verifying a key before or after storing it). */
+export function providerWith(env: Env, name: string, credentials: ProviderCredentials | null): Provider {
+  const entry = ENTRIES[name];
+  if (!entry) throw new Error(`no adapter for provider "${name}"`);
+  return entry.create(env, credentials);
+}
+
+/**
+ * How long an isolate may answer quotes and catalog reads from its memory of an org's usable
+ * providers. A key stored or deleted through this isolate is seen at once; through another, within
+ * this time. Creating a lease never uses the memory (`fresh`), so no machine is ever rented with a
+ * key that is gone.
+ */
+export const USABLE_PROVIDERS_TTL_MS = 15_000;
+const usableMemory = new Map<string, { at: number; names: string[] }>();
+
+/** Forget what this isolate remembers of an org's usable providers (its keys just changed). */
+export function forgetUsableProviders(orgId: string): void {
+  usableMemory.delete(orgId);
+}
+
+/**
+ * The providers an org may rent from now: enabled here, and either keyless or holding the org's
+ * key whose last verification did not fail. Quotes and the catalog offer only these.
+ */
+export async function usableProviderNames(env: Env, db: Db, orgId: string, options: { fresh?: boolean } = {}): Promise<string[]> {
+  const names = configuredProviderNames(env);
+  if (names.every((n) => !ENTRIES[n]!.needsKey)) return names;
+  const now = Date.now();
+  const remembered = usableMemory.get(orgId);
+  if (!options.fresh && remembered && now - remembered.at < USABLE_PROVIDERS_TTL_MS) return remembered.names.filter((n) => names.includes(n));
+  const rows = await providerKeyRows(db, orgId);
+  const usable = names.filter((n) => {
+    if (!ENTRIES[n]!.needsKey) return true;
+    const row = rows.get(n);
+    return row !== undefined && row.verified_ok !== 0;
+  });
+  if (usableMemory.size >= 10_000) usableMemory.clear();
+  usableMemory.set(orgId, { at: now, names: usable });
+  return usable;
+}
+
+/**
+ * The adapter that acts for an org on a provider, with the org's own key. Throws ProviderError
+ * `auth` when the provider is no longer enabled or the org's key is gone or cannot be opened.
+ */
+export async function providerFor(env: Env, db: Db, orgId: string, name: string): Promise<Provider> {
+  const entry = ENTRIES[name];
+  if (!entry || !isConfigured(env, name)) throw new ProviderError(name, "auth", `provider "${name}" is not enabled on this installation`);
+  if (!entry.needsKey) return entry.create(env, null);
+  const credentials = await providerCredentials(db, env, orgId, name);
+  return entry.create(env, credentials);
+}
+
+/** One provider account lessor rents in: the installation's own (account '') or an org's. */
+export interface ProviderAccount {
+  /** '' for an installation-wide account, else the org whose key it is. */
+  account: string;
+  org_id: string | null;
+  provider: Provider;
+}
+
+/**
+ * Every account the cron jobs must look at: each keyless provider once, and each keyed provider
+ * once per org that stored a key that still opens. Machines, orphans and billing live per account.
+ */
+export async function providerAccounts(env: Env, db: Db): Promise<ProviderAccount[]> {
+  const out: ProviderAccount[] = [];
+  for (const name of configuredProviderNames(env)) {
+    const entry = ENTRIES[name]!;
+    if (!entry.needsKey) {
+      out.push({ account: "", org_id: null, provider: entry.create(env, null) });
+      continue;
+    }
+    for (const orgId of await orgsWithKey(db, name)) {
+      const credentials = await providerCredentials(db, env, orgId, name);
+      if (credentials) out.push({ account: orgId, org_id: orgId, provider: entry.create(env, credentials) });
+    }
+  }
+  return out;
+}
+
+/**
+ * One adapter per enabled provider for reading its market: keyless, or with the key of the org
+ * whose key most recently verified (a provider's offers are the same for every account).
+ * Providers no org has a key for are reported, not read.
+ */
+export async function catalogProviders(env: Env, db: Db): Promise<{ readers: Provider[]; keyless: string[] }> {
+  const readers: Provider[] = [];
+  const keyless: string[] = [];
+  for (const name of configuredProviderNames(env)) {
+    const entry = ENTRIES[name]!;
+    if (!entry.needsKey) {
+      readers.push(entry.create(env, null));
+      continue;
+    }
+    let reader: Provider | null = null;
+    for (const orgId of await orgsWithKey(db, name)) {
+      const credentials = await providerCredentials(db, env, orgId, name);
+      if (credentials) {
+        reader = entry.create(env, credentials);
+        break;
+      }
+    }
+    if (reader) readers.push(reader);
+    else keyless.push(name);
+  }
+  return { readers, keyless };
 }

@@ -65,7 +65,8 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 
 async function main(): Promise<number> {
   let base = args.base;
-  const bootstrapToken = base ? (process.env.LESSOR_BOOTSTRAP_TOKEN ?? bootstrapTokenFromDevVars()) : bootstrapTokenFromDevVars();
+  // Read after the server starts: on a fresh checkout `npm start` is what writes .dev.vars.
+  let bootstrapToken = base ? (process.env.LESSOR_BOOTSTRAP_TOKEN ?? bootstrapTokenFromDevVars()) : "";
   if (!base) {
     const t = Date.now();
     server = await startServer({
@@ -76,6 +77,7 @@ async function main(): Promise<number> {
       },
     });
     base = server.base;
+    bootstrapToken = bootstrapTokenFromDevVars();
     log(`chaos: lessor serving on ${base} after ${Date.now() - t} ms (log: ${server.logFile})`);
   }
   const t0 = Date.now();

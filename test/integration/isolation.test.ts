@@ -2,6 +2,7 @@
  * Guarantee 8: another org's object answers 404, exactly like one that does not exist, and asking
  * for it changes nothing. Every route that takes an id belongs in ROUTES.
  */
+import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { newId, type IdPrefix } from "../../src/ids";
 import { call, createKey, createOrg, json, refreshCatalog, type TestOrg } from "./helpers";
@@ -96,6 +97,33 @@ const ROUTES: IdRoute[] = [
   },
 ];
 
+ROUTES.push({
+  method: "GET",
+  path: "/v1/receipts/:id",
+  prefix: "rc",
+  // A receipt is written only by the billing reconciler, after a lease's windows close; this one
+  // is written the way it writes them, straight into D1, for org A.
+  make: async (a) => {
+    const id = newId("rc");
+    const now = Date.now();
+    await env.DB.prepare(
+      `INSERT INTO receipts (id, org_id, lease_id, provider, gpu_class, status, actual_micro_usd, estimate_micro_usd, components, windows, billed_from, released_at, created_at)
+       VALUES (?, ?, ?, 'sim', 'l4', 'settled', 1234, 1200, '{}', '[]', ?, ?, ?)`,
+    )
+      .bind(id, a.id, newId("ls"), now - 60_000, now - 1_000, now)
+      .run();
+    const res = await call("GET", `/v1/receipts/${id}`, { key: a.adminKey });
+    expect(res.status).toBe(200);
+    receipts.set(id, await json(res));
+    return id;
+  },
+  unchanged: async (a, id) => {
+    const res = await call("GET", `/v1/receipts/${id}`, { key: a.adminKey });
+    expect(res.status).toBe(200);
+    expect(await json(res)).toEqual(receipts.get(id));
+  },
+});
+
 ROUTES.push(
   leaseRoute("GET", "/v1/leases/:id"),
   leaseRoute("GET", "/v1/leases/:id/events"),
@@ -111,6 +139,7 @@ ROUTES.push(
 const leases = new Map<string, unknown>();
 const keySecrets = new Map<string, string>();
 const quotes = new Map<string, unknown>();
+const receipts = new Map<string, unknown>();
 
 /** The answer with its request id dropped and the echoed id replaced, for comparison. */
 async function normalized(res: Response, id: string) {

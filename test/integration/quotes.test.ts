@@ -99,7 +99,7 @@ describe("POST /v1/quotes", () => {
       [{ gpu: "b200:8", max_hourly_usd: 5 }, "max_hourly_usd"],
       [{ gpu: "l40s", regions: ["mars-1"] }, "regions"],
       [{ gpu: "h100:8", min_disk_gb: 1_000_000 }, "min_disk_gb"],
-      [{ gpu: "l4", providers: ["vast"] }, "providers"],
+      [{ gpu: "l4", exclude_providers: ["sim"] }, "exclude_providers"],
       [{ gpu: "l4-runpod:1" }, "gpu"],
       [{ cpu: 1000 }, "cpu"],
     ];

@@ -27,7 +27,9 @@ function lease(state: LeaseState, patch: Partial<LeaseRecord> = {}): LeaseRecord
       heartbeat_grace: 2 * M, boot_timeout: 10 * M, startup_timeout: null, host_attempts: 3, max_session_usd: null },
     spec: null, quote_id: null, offers: [offer], offer_index: 0, excluded_hosts: [], attempt: 1, provider: "sim",
     can_stop: true, machine_id: "m1", label: "lessor-dev-ls_test-a1", machine_status: "running", observed_at: T0,
-    hourly_usd: 2, reconcile_required: false, retry_at: null, created_at: T0, session_started_at: T0, ready_at: T0,
+    hourly_usd: 2, stopped_hourly_usd: 0.2, machine_ids: ["m1"],
+    billing: { status: "accruing", segments: [{ from: T0, to: null, kind: "running", rate: 2_000_000 }], receipt_id: null, actual_micro_usd: null },
+    reconcile_required: false, retry_at: null, created_at: T0, session_started_at: T0, ready_at: T0,
     ttl_deadline: T0 + 4 * H, last_activity_at: T0, lock_until: null, stopped_at: null, stop_failing_since: null,
     stop_issued_at: null, release_reason: null, released_at: null, image: null, cmd: null, warnings: [], version: 1,
   };
@@ -67,6 +69,13 @@ const rows: Row[] = [
   { name: "booting: boot_timeout", lease: lease("booting", { ready_at: null, machine_status: "starting" }), obs: starting, deadline: T0 + 10 * M, action: "replace_host", reason: "boot_timeout" },
   { name: "booting: startup_timeout once the machine runs", lease: lease("booting", { ready_at: null, policy: { ...lease("ready").policy, startup_timeout: 20 * M } }), obs: { machine: machine("running"), app_ready: false }, deadline: T0 + 20 * M, action: "release", reason: "startup_timeout" },
   { name: "booting: ttl", lease: lease("booting", { ready_at: null, ttl_deadline: T0 + 5 * M }), obs: starting, deadline: T0 + 5 * M, action: "release", reason: "ttl_expired" },
+  { name: "ready: budget counts this session's accrual only (a restart is a new session)", lease: lease("ready", { session_started_at: T0 + 2 * H, ttl_deadline: null, policy: { ...lease("ready").policy, max_session_usd: 1, idle_timeout: null },
+    billing: { ...lease("ready").billing, segments: [{ from: T0, to: T0 + H, kind: "running", rate: 2_000_000 }, { from: T0 + H, to: T0 + 2 * H, kind: "stopped", rate: 200_000 }, { from: T0 + 2 * H, to: null, kind: "running", rate: 2_000_000 }] } }), obs: running, deadline: T0 + 2 * H + 30 * M, action: "release", reason: "budget_exceeded" },
+  { name: "ready: budget across a rate change ($1 at $2/h, then $2 at $4/h)", lease: lease("ready", { policy: { ...lease("ready").policy, max_session_usd: 3, idle_timeout: null },
+    billing: { ...lease("ready").billing, segments: [{ from: T0, to: T0 + 30 * M, kind: "running", rate: 2_000_000 }, { from: T0 + 30 * M, to: null, kind: "running", rate: 4_000_000 }] } }), obs: running, deadline: T0 + 60 * M, action: "release", reason: "budget_exceeded" },
+  { name: "ready: budget to the millisecond ($0.01 at $7/h)", lease: lease("ready", { policy: { ...lease("ready").policy, max_session_usd: 0.01, idle_timeout: null },
+    billing: { ...lease("ready").billing, segments: [{ from: T0, to: null, kind: "running", rate: 7_000_000 }] } }), obs: running, deadline: T0 + Math.ceil((10_000 * H) / 7_000_000), action: "release", reason: "budget_exceeded" },
+  { name: "booting: budget of a session that began inside the open segment", lease: lease("booting", { ready_at: null, state_since: T0 + 10 * M, session_started_at: T0 + 10 * M, policy: { ...lease("ready").policy, max_session_usd: 0.25 } }), obs: starting, deadline: T0 + 17 * M + 30 * S, action: "release", reason: "budget_exceeded" },
   { name: "booting: budget", lease: lease("booting", { ready_at: null, policy: { ...lease("ready").policy, max_session_usd: 0.1 } }), obs: starting, deadline: T0 + 3 * M, action: "release", reason: "budget_exceeded" },
   // stopped
   { name: "stopped: stopped_ttl (from the first time seen stopped)", lease: lease("stopped", { stopped_at: T0 + H, state_since: T0 + H + 5 * M, machine_status: "stopped" }), obs: stoppedObs, deadline: T0 + 3 * H, action: "release", reason: "stopped_ttl" },
@@ -130,6 +139,11 @@ describe("decide: what the machine says", () => {
       expect(d.action === "stop", `stopped while in use at ${t - T0} ms`).toBe(false);
     }
     expect(decide({ ...l, last_activity_at: T0 + H - S }, running, T0 + H)).toMatchObject({ action: "release", reason: "ttl_expired" });
+  });
+  it("nothing accruing (provisioning, no machine yet): no budget deadline", () => {
+    const l = lease("provisioning", { machine_id: null, ttl_deadline: null, policy: { ...lease("ready").policy, max_lifetime: null, max_session_usd: 0.000001 },
+      billing: { ...lease("ready").billing, segments: [] } });
+    expect(decide(l, unobserved, T0 + 1000 * H)).toMatchObject({ action: "provision", reason: null });
   });
   it("without an idle timeout or hard caps, a ready lease waits forever", () => {
     const l = lease("ready", { ttl_deadline: null, policy: { ...lease("ready").policy, idle_timeout: null, max_lifetime: null } });

@@ -4,7 +4,7 @@
  * every adapter test pass.
  */
 import { describe, expect, it } from "vitest";
-import { ContractStub, loadContract, type Contract, type StubAnswer } from "./providers-contract-stub";
+import { ContractStub, loadContract, type Contract, type StubAnswer } from "../support/contract-stub";
 
 const runpod = loadContract("runpod-v2-openapi.yaml");
 const vast = loadContract("vast-openapi.yaml");
@@ -97,6 +97,31 @@ describe.skipIf(!runpod)("the contract stub, with RunPod's document", () => {
   });
 });
 
+describe.skipIf(!runpod)("the contract stub as a provider that checks its own key (refuse)", () => {
+  const base = "https://api.runpod.io";
+  const refusing = (answer: StubAnswer) =>
+    new ContractStub(runpod!, { apiKey: KEY, handler: () => ({ status: 200, body: { pods: [] } }), refuse: () => answer });
+  const unauthorized = { status: 401, body: { title: "Unauthorized", status: 401, detail: "invalid bearer token" } };
+
+  it("answers a wrong or missing key with the refusal, which is no violation", async () => {
+    const s = refusing(unauthorized);
+    const res = await s.fetch(`${base}/v2/pods`, { headers: { authorization: "Bearer not-the-key" } });
+    expect(res.status).toBe(401);
+    expect((await s.fetch(`${base}/v2/pods`)).status).toBe(401);
+    expect(s.violations).toEqual([]);
+    expect((await s.fetch(`${base}/v2/pods`, { headers: { authorization: `Bearer ${KEY}` } })).status).toBe(200);
+  });
+
+  it("still holds the refusal to the document, and the rest of the request too", async () => {
+    const s = refusing({ status: 401, body: { error: "nope" } });
+    await s.fetch(`${base}/v2/pods`, { headers: { authorization: "Bearer not-the-key" } });
+    expect(s.violations.join()).toMatch(/listPods answering 401: body/);
+    const t = refusing(unauthorized);
+    await t.fetch(`${base}/v2/pods?name=x`, { headers: { authorization: "Bearer not-the-key" } });
+    expect(t.violations.join()).toMatch(/query parameter "name"/);
+  });
+});
+
 describe.skipIf(!vast)("the contract stub, with Vast's document", () => {
   const base = "https://console.vast.ai";
 
@@ -118,6 +143,12 @@ describe.skipIf(!vast)("the contract stub, with Vast's document", () => {
     expect(s.notes).toHaveLength(1);
     expect((await send(stub(vast!, { status: 429, body: { detail: "slow down" } }), "POST", `${base}/api/v0/bundles`, { body: { limit: 1 } })).join()).toMatch(/no such status/);
     expect((await send(stub(vast!, { status: 418, body: {}, undocumented: "teapot" }), "POST", `${base}/api/v0/bundles`, { body: { limit: 1 } })).join()).toMatch(/no such status/);
+  });
+
+  it("admits an undocumented 401 as a note: destroy lists no auth failure, a gateway answers first", async () => {
+    const s = stub(vast!, { status: 401, body: { success: false, error: "auth_error", msg: "Invalid user key" }, undocumented: "destroy lists no auth failure" });
+    expect(await send(s, "DELETE", `${base}/api/v0/instances/5`)).toEqual([]);
+    expect(s.notes).toHaveLength(1);
   });
 });
 

@@ -1,12 +1,12 @@
 /**
  * The Lambda Cloud adapter against a stub that holds every request to Lambda's own OpenAPI
- * document and answers only with bodies that document accepts (providers-contract-stub.ts).
+ * document and answers only with bodies that document accepts (test/support/contract-stub.ts).
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { leasePrefix, machineLabel } from "../../src/lease/label";
 import { ProviderError } from "../../src/providers/contract";
 import { LAMBDA_LAUNCH_WAIT_MS, LAMBDA_READ_WAIT_MS, LambdaProvider, lambdaUserData } from "../../src/providers/lambda/adapter";
-import { ContractStub, loadContract, type StubAnswer, type StubCall } from "./providers-contract-stub";
+import { ContractStub, loadContract, type StubAnswer, type StubCall } from "../support/contract-stub";
 
 const contract = loadContract("lambda-cloud-openapi.json");
 const API_KEY = "secret_lambda_test_key_0123456789";

@@ -1,12 +1,12 @@
 /**
  * The RunPod adapter against a stub that holds every request to RunPod's own OpenAPI document
- * and answers only with bodies that document accepts (providers-contract-stub.ts).
+ * and answers only with bodies that document accepts (test/support/contract-stub.ts).
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { leasePrefix, machineLabel } from "../../src/lease/label";
 import { ProviderError } from "../../src/providers/contract";
-import { parseRunpodOfferId, RunPodProvider } from "../../src/providers/runpod/adapter";
-import { ContractStub, loadContract, sha256, type StubAnswer, type StubCall } from "./providers-contract-stub";
+import { parseRunpodOfferId, RUNPOD_BILLING_LAG_MS, RunPodProvider, runpodBillingCompleteThrough } from "../../src/providers/runpod/adapter";
+import { ContractStub, loadContract, sha256, type StubAnswer, type StubCall } from "../support/contract-stub";
 
 const contract = loadContract("runpod-v2-openapi.yaml");
 const API_KEY = "rp_test_key_0123456789";
@@ -112,6 +112,8 @@ class FakeRunPod {
   readonly pods = new Map<string, FakePod>();
   /** GPU types whose creates are refused for want of capacity. */
   readonly soldOut = new Set<string>();
+  /** What GET /v2/billing/pods answers, whatever the range asked (as PodBillingRecord has them). */
+  billing: PodBillingJson[] = [];
   #seq = 0;
 
   handle = (call: StubCall): StubAnswer => {
@@ -132,6 +134,8 @@ class FakeRunPod {
         if (!this.pods.delete(String(call.params.id))) return problem(404, "pod not found");
         return { status: 204 };
       }
+      case "listPodBilling":
+        return { status: 200, body: podBillingBody(this.billing, call.query) };
       default:
         throw new Error(`the fake RunPod does not serve ${call.operationId}`);
     }
@@ -259,6 +263,35 @@ function problem(status: number, detail: string, title = TITLES[status] ?? "Erro
 }
 const TITLES: Record<number, string> = { 400: "Bad Request", 401: "Unauthorized", 402: "Payment Required", 404: "Not Found", 409: "Conflict", 429: "Too Many Requests", 503: "Service Unavailable", 504: "Gateway Timeout" };
 
+interface PodBillingJson {
+  startTime: string;
+  endTime: string;
+  podId: string;
+  totalAmount: number;
+  gpuAmount: number;
+  cpuAmount: number;
+  diskAmount: number;
+}
+
+/** One pod's hourly record, its parts adding up to the total. */
+function podHour(podId: string, start: number, gpu: number, disk = 0, startTime = new Date(start).toISOString()): PodBillingJson {
+  return { startTime, endTime: new Date(start + 3_600_000).toISOString(), podId, totalAmount: Math.round((gpu + disk) * 1e6) / 1e6, gpuAmount: gpu, cpuAmount: 0, diskAmount: disk };
+}
+
+/** ListPodBillingResponse for `records`, its metadata echoing the query. */
+function podBillingBody(records: PodBillingJson[], query: Record<string, unknown>, recordCount = records.length) {
+  const total = (k: "totalAmount" | "gpuAmount" | "cpuAmount" | "diskAmount") => records.reduce((s, r) => s + r[k], 0);
+  return {
+    records,
+    metadata: {
+      query: { startTime: String(query.startTime), endTime: String(query.endTime), bucketSize: "hour", podId: null },
+      recordCount,
+      uniquePodCount: new Set(records.map((r) => r.podId)).size,
+      totals: { totalAmount: total("totalAmount"), gpuAmount: total("gpuAmount"), cpuAmount: total("cpuAmount"), diskAmount: total("diskAmount") },
+    },
+  };
+}
+
 describe.skipIf(!contract)("RunPod adapter against runpod-v2-openapi.yaml", () => {
   let fake: FakeRunPod;
   let stub: ContractStub;
@@ -285,7 +318,7 @@ describe.skipIf(!contract)("RunPod adapter against runpod-v2-openapi.yaml", () =
 
   it("is the document that was pinned (sha256 in the lock file)", async () => {
     const { readFileSync } = await import("node:fs");
-    const { CONTRACTS_DIR } = await import("./providers-contract-stub");
+    const { CONTRACTS_DIR } = await import("../support/contract-stub");
     const lock = JSON.parse(readFileSync(`${CONTRACTS_DIR}/runpod-v2-openapi.lock.json`, "utf8"));
     expect(sha256(contract!.text)).toBe(lock.sha256);
   });
@@ -440,5 +473,69 @@ describe.skipIf(!contract)("RunPod adapter against runpod-v2-openapi.yaml", () =
     fake.pods.get(created.id)!.status = "ERROR";
     expect((await provider.getMachine(created.id))?.status).toBe("error");
     expect(await provider.stopMachine(created.id).catch((e) => e)).toMatchObject({ kind: "unavailable" });
+  });
+  describe("billing records (GET /v2/billing/pods)", () => {
+    const H = 3_600_000;
+    const T10 = Date.UTC(2026, 5, 1, 10);
+
+    it("asks for every pod's hourly buckets from the hour holding `from` to complete_through, an hour's lag behind `to` and on the hour", async () => {
+      fake.billing = [podHour("podaaaa", T10, 0.43), podHour("podbbbb", T10, 2.69, 0.000123), podHour("podaaaa", T10 + H, 0.43)];
+      const listing = await provider.listBillingRecords({ from: T10 + 20 * 60_000, to: T10 + 3 * H + 10 * 60_000 });
+      expect(listing.complete_through).toBe(T10 + 2 * H);
+      const [sent] = stub.callsOf("listPodBilling");
+      // No podId: "records are emitted per pod per bucket". Boundaries already on the hour, so nothing is widened.
+      expect(sent!.query).toEqual({ bucketSize: "hour", startTime: "2026-06-01T10:00:00Z", endTime: "2026-06-01T12:00:00Z" });
+      expect(listing.records).toEqual([
+        { record_id: "podaaaa:2026-06-01T10:00:00.000Z", machine_id: "podaaaa", window_start: T10, window_end: T10 + H, amount_usd: 0.43, components: { gpu_usd: 0.43, cpu_usd: 0, disk_usd: 0 } },
+        { record_id: "podbbbb:2026-06-01T10:00:00.000Z", machine_id: "podbbbb", window_start: T10, window_end: T10 + H, amount_usd: 2.690123, components: { gpu_usd: 2.69, cpu_usd: 0, disk_usd: 0.000123 } },
+        { record_id: "podaaaa:2026-06-01T11:00:00.000Z", machine_id: "podaaaa", window_start: T10 + H, window_end: T10 + 2 * H, amount_usd: 0.43, components: { gpu_usd: 0.43, cpu_usd: 0, disk_usd: 0 } },
+      ]);
+      expect(runpodBillingCompleteThrough(T10 + 3 * H)).toBe(T10 + 2 * H);
+      expect(RUNPOD_BILLING_LAG_MS).toBe(H);
+    });
+
+    it("the same bucket has the same id whatever offset RunPod writes its start with", async () => {
+      fake.billing = [podHour("podaaaa", T10, 0.43, 0, "2026-06-01T12:00:00+02:00")];
+      const { records } = await provider.listBillingRecords({ from: T10, to: T10 + 3 * H });
+      expect(records.map((r) => [r.record_id, r.window_start])).toEqual([["podaaaa:2026-06-01T10:00:00.000Z", T10]]);
+    });
+
+    it("a bucket past complete_through (the in-progress one) is never reported, even when answered", async () => {
+      // As if the range were ignored: the current bucket, still growing, and one closed but inside the lag.
+      fake.billing = [podHour("podaaaa", T10, 0.43), podHour("podaaaa", T10 + H, 0.43), podHour("podaaaa", T10 + 2 * H, 0.2)];
+      const listing = await provider.listBillingRecords({ from: T10, to: T10 + 2 * H + 30 * 60_000 });
+      expect(listing.complete_through).toBe(T10 + H);
+      expect(listing.records.map((r) => r.window_start)).toEqual([T10]);
+    });
+
+    it("asks nothing while no bucket from `from` on is final", async () => {
+      const listing = await provider.listBillingRecords({ from: T10 + 30 * 60_000, to: T10 + 2 * H - 1 });
+      expect(listing).toEqual({ records: [], complete_through: T10 });
+      expect(stub.callsOf("listPodBilling")).toHaveLength(0);
+    });
+
+    it("a record it cannot read is passed on unreadable, for the reconciler to count, never dropped or guessed", async () => {
+      fake.billing = [podHour("", T10, 0.43)];
+      const { records } = await provider.listBillingRecords({ from: T10, to: T10 + 3 * H });
+      expect(records).toHaveLength(1);
+      expect(records[0]).toMatchObject({ record_id: "", machine_id: "", amount_usd: 0.43 });
+    });
+
+    it("an answer whose recordCount disagrees with its records is unavailable: never a partial listing", async () => {
+      fake.billing = [podHour("podaaaa", T10, 0.43)];
+      stub.fault({ operationId: "listPodBilling", kind: "answer", answer: { status: 200, body: podBillingBody(fake.billing, { startTime: "2026-06-01T10:00:00Z", endTime: "2026-06-01T12:00:00Z" }, 2) } });
+      expect(await provider.listBillingRecords({ from: T10, to: T10 + 3 * H }).catch((e) => e)).toMatchObject({ kind: "unavailable" });
+    });
+
+    it("is a read: a 429 waits out Retry-After and a 503 is retried; a refused key is auth", async () => {
+      fake.billing = [podHour("podaaaa", T10, 0.43)];
+      stub.fault({ operationId: "listPodBilling", kind: "answer", answer: { ...problem(429, "rate limit exceeded for the minute window"), headers: { "retry-after": "2" } } });
+      stub.fault({ operationId: "listPodBilling", kind: "answer", answer: problem(503, "temporarily unavailable") });
+      expect((await provider.listBillingRecords({ from: T10, to: T10 + 3 * H })).records).toHaveLength(1);
+      expect(stub.callsOf("listPodBilling")).toHaveLength(3);
+      expect(sleeps[0]).toBe(2000);
+      stub.fault({ operationId: "listPodBilling", kind: "answer", answer: problem(401, "invalid bearer token") });
+      expect(await provider.listBillingRecords({ from: T10, to: T10 + 3 * H }).catch((e) => e)).toMatchObject({ kind: "auth" });
+    });
   });
 });

@@ -1,12 +1,12 @@
 /**
  * The Vast.ai adapter against a stub that holds every request to Vast's own OpenAPI document
- * and answers only with bodies that document accepts (providers-contract-stub.ts).
+ * and answers only with bodies that document accepts (test/support/contract-stub.ts).
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { leasePrefix, machineLabel } from "../../src/lease/label";
 import { ProviderError } from "../../src/providers/contract";
-import { VAST_RATE_LIMIT_WAIT_MS, VastProvider, vastRegion, vastStatus } from "../../src/providers/vast/adapter";
-import { ContractStub, loadContract, type StubAnswer, type StubCall } from "./providers-contract-stub";
+import { VAST_BILLING_LAG_MS, VAST_RATE_LIMIT_WAIT_MS, VastProvider, vastBillingCompleteThrough, vastRegion, vastStatus } from "../../src/providers/vast/adapter";
+import { ContractStub, loadContract, type StubAnswer, type StubCall } from "../support/contract-stub";
 
 const contract = loadContract("vast-openapi.yaml");
 const API_KEY = "vast_test_key_0123456789";
@@ -57,6 +57,10 @@ interface FakeInstance {
 class FakeVast {
   readonly instances = new Map<number, FakeInstance>();
   readonly asks = new Map(ASKS.map((a) => [a.id, { ...a }]));
+  /** Charge rows per UTC day (its midnight in unix seconds), whatever `type` is asked (so a volume row can slip in). */
+  readonly charges = new Map<number, ChargeRow[]>();
+  /** Rows per page of charges, whatever `limit` asks (the document's 500 is a maximum). */
+  chargesPage = 500;
   #seq = 7_000_000;
 
   handle = (call: StubCall): StubAnswer => {
@@ -83,6 +87,8 @@ class FakeVast {
         if (!this.instances.delete(call.params.id as number)) return { status: 404, body: { success: false, error: "not_found", msg: "Instance not found" } };
         return { status: 200, body: { success: true } };
       }
+      case "showCharges":
+        return this.#charges(call.query);
       default:
         throw new Error(`the fake Vast does not serve ${call.operationId}`);
     }
@@ -116,6 +122,18 @@ class FakeVast {
     return { status: 200, body: { success: true, new_contract: id } };
   }
 
+  /** One UTC day's rows (a range of exactly one day), `chargesPage` at a time, the token an offset. */
+  #charges(query: Record<string, unknown>): StubAnswer {
+    const { day } = JSON.parse(String(query.select_filters)) as { day: { gte: number; lte: number } };
+    if (day.lte - day.gte !== 86_399) throw new Error(`the fake Vast answers one day at a time, not ${JSON.stringify(day)}`);
+    const rows = this.charges.get(day.gte) ?? [];
+    const offset = query.after_token ? Number(Buffer.from(String(query.after_token), "base64").toString()) : 0;
+    const limit = Math.min(this.chargesPage, Number(query.limit ?? 100));
+    const page = rows.slice(offset, offset + limit);
+    const next = offset + limit < rows.length ? Buffer.from(String(offset + limit)).toString("base64") : null;
+    return { status: 200, body: { success: true, count: page.length, total: rows.length, next_token: next, results: page } };
+  }
+
   #list(query: Record<string, unknown>): StubAnswer {
     const filters = JSON.parse((query.select_filters as string | undefined) ?? "{}") as Record<string, { eq?: unknown }>;
     let rows = [...this.instances.values()].sort((a, b) => a.id - b.id);
@@ -138,6 +156,24 @@ class FakeVast {
       },
     };
   }
+}
+
+interface ChargeRow {
+  start: number;
+  end: number;
+  type: string;
+  source: string;
+  description: string;
+  amount: number;
+  metadata: Record<string, unknown>;
+  items: Array<{ start: number; end: number; type: "gpu" | "disk" | "bwd" | "bwu"; source: null; description: string; amount: number; metadata: Record<string, never>; items: never[] }>;
+}
+
+/** One contract's charges for a day, as the charges answer has them: its items add up to its amount (to 3 decimals). */
+function chargeRow(id: number, parts: Partial<Record<"gpu" | "disk" | "bwd" | "bwu", number>>, type = "instance"): ChargeRow {
+  const items = Object.entries(parts).map(([t, amount]) => ({ start: 1_780_000_000, end: 1_780_003_600, type: t as "gpu", source: null, description: `${t}`, amount: amount!, metadata: {}, items: [] }));
+  const amount = Math.round(items.reduce((s, i) => s + i.amount, 0) * 1000) / 1000;
+  return { start: 1_780_000_000, end: 1_780_003_600, type, source: `${type}-${id}`, description: `Instance ${id} Charges`, amount, metadata: { label: "x" }, items };
 }
 
 function offerJson(a: FakeAsk) {
@@ -320,5 +356,70 @@ describe.skipIf(!contract)("Vast adapter against vast-openapi.yaml", () => {
     expect(vastRegion("Washington, US")).toBe("us");
     expect(vastRegion("Atlantis, AT")).toBe("at");
     expect(vastRegion(null)).toBe("unknown");
+  });
+  describe("billing records (GET /api/v0/charges)", () => {
+    const H = 3_600_000;
+    const DAY = 24 * H;
+    const JUNE1 = Date.UTC(2026, 5, 1);
+    const JUNE2 = JUNE1 + DAY;
+    const secs = (ms: number) => ms / 1000;
+
+    it("asks one UTC day at a time (the document's inclusive day range, instances only) through every page; one record per instance per day, Vast's own dollars", async () => {
+      fake.chargesPage = 2;
+      fake.charges.set(secs(JUNE1), [chargeRow(7_000_001, { gpu: 1.234, disk: 0.05 }), chargeRow(7_000_002, { gpu: 0.4 }), chargeRow(55, { disk: 0.2 }, "volume"), chargeRow(7_000_003, { gpu: 2, bwd: 0.001, bwu: 0.002 })]);
+      fake.charges.set(secs(JUNE2), [chargeRow(7_000_001, { gpu: 0.5 })]);
+      const listing = await provider.listBillingRecords({ from: JUNE1 + 5 * H, to: JUNE2 + DAY + 2.5 * H });
+      expect(listing.complete_through).toBe(JUNE2 + DAY);
+      const calls = stub.callsOf("showCharges");
+      expect(calls.map((c) => [JSON.parse(String(c.query.select_filters)), c.query.limit, c.query.after_token !== undefined])).toEqual([
+        [{ day: { gte: secs(JUNE1), lte: secs(JUNE1) + 86_399 }, type: { in: ["instance"] } }, 500, false],
+        [{ day: { gte: secs(JUNE1), lte: secs(JUNE1) + 86_399 }, type: { in: ["instance"] } }, 500, true],
+        [{ day: { gte: secs(JUNE2), lte: secs(JUNE2) + 86_399 }, type: { in: ["instance"] } }, 500, false],
+      ]);
+      expect(listing.records).toEqual([
+        { record_id: "instance-7000001:2026-06-01", machine_id: "7000001", window_start: JUNE1, window_end: JUNE2, amount_usd: 1.284, components: { gpu_usd: 1.234, disk_usd: 0.05 } },
+        { record_id: "instance-7000002:2026-06-01", machine_id: "7000002", window_start: JUNE1, window_end: JUNE2, amount_usd: 0.4, components: { gpu_usd: 0.4 } },
+        // The volume is no machine lessor rents: left out.
+        { record_id: "instance-7000003:2026-06-01", machine_id: "7000003", window_start: JUNE1, window_end: JUNE2, amount_usd: 2.003, components: { gpu_usd: 2, bwd_usd: 0.001, bwu_usd: 0.002 } },
+        { record_id: "instance-7000001:2026-06-02", machine_id: "7000001", window_start: JUNE2, window_end: JUNE2 + DAY, amount_usd: 0.5, components: { gpu_usd: 0.5 } },
+      ]);
+      // Asked again over an overlapping range: the same records.
+      const again = await provider.listBillingRecords({ from: JUNE2 - 2 * H, to: JUNE2 + DAY + 3 * H });
+      expect(again.records).toEqual(listing.records);
+    });
+
+    it("a day is asked for only once it has closed and the lag has passed", async () => {
+      fake.charges.set(secs(JUNE1), [chargeRow(7_000_001, { gpu: 1 })]);
+      expect(await provider.listBillingRecords({ from: JUNE1 + 12 * H, to: JUNE2 + VAST_BILLING_LAG_MS - 1 })).toEqual({ records: [], complete_through: JUNE1 });
+      expect(stub.callsOf("showCharges")).toHaveLength(0);
+      const listing = await provider.listBillingRecords({ from: JUNE1 + 12 * H, to: JUNE2 + VAST_BILLING_LAG_MS });
+      expect(listing.complete_through).toBe(JUNE2);
+      expect(listing.records.map((r) => r.record_id)).toEqual(["instance-7000001:2026-06-01"]);
+      expect(vastBillingCompleteThrough(JUNE2 + VAST_BILLING_LAG_MS)).toBe(JUNE2);
+      expect(VAST_BILLING_LAG_MS).toBe(2 * H);
+    });
+
+    it("an instance with no charge that day has no record; one Vast answers without an id is passed on unreadable", async () => {
+      fake.charges.set(secs(JUNE1), [{ ...chargeRow(7_000_001, { gpu: 1 }), source: "instance-" }]);
+      const { records } = await provider.listBillingRecords({ from: JUNE1, to: JUNE2 + DAY });
+      expect(records).toEqual([{ record_id: "", machine_id: "", window_start: JUNE1, window_end: JUNE2, amount_usd: 1, components: { gpu_usd: 1 } }]);
+    });
+
+    it("a day whose rows do not add up to its total, or that names an instance twice, is unavailable: never half a day", async () => {
+      fake.charges.set(secs(JUNE1), [chargeRow(7_000_001, { gpu: 1 })]);
+      stub.fault({ operationId: "showCharges", kind: "answer", answer: { status: 200, body: { success: true, count: 1, total: 2, next_token: null, results: [chargeRow(7_000_001, { gpu: 1 })] } } });
+      expect(await provider.listBillingRecords({ from: JUNE1, to: JUNE2 + DAY }).catch((e) => e)).toMatchObject({ kind: "unavailable" });
+      fake.charges.set(secs(JUNE1), [chargeRow(7_000_001, { gpu: 1 }), chargeRow(7_000_001, { gpu: 1 })]);
+      expect(await provider.listBillingRecords({ from: JUNE1, to: JUNE2 + DAY }).catch((e) => e)).toMatchObject({ kind: "unavailable" });
+    });
+
+    it("is a read: a 429 without Retry-After waits the adapter's own wait; a key that matches no user (404) is auth", async () => {
+      fake.charges.set(secs(JUNE1), [chargeRow(7_000_001, { gpu: 1 })]);
+      stub.fault({ operationId: "showCharges", kind: "answer", answer: { status: 429, body: { detail: "API requests too frequent endpoint threshold=1.0" } } });
+      expect((await provider.listBillingRecords({ from: JUNE1, to: JUNE2 + DAY })).records).toHaveLength(1);
+      expect(sleeps).toEqual([VAST_RATE_LIMIT_WAIT_MS]);
+      stub.fault({ operationId: "showCharges", kind: "answer", answer: { status: 404, body: { success: false, error: "auth_error", msg: "Invalid user key" } } });
+      expect(await provider.listBillingRecords({ from: JUNE1, to: JUNE2 + DAY }).catch((e) => e)).toMatchObject({ kind: "auth" });
+    });
   });
 });

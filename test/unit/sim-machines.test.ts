@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { mergeFaults, SIM_DEFAULT_FAULTS } from "../../src/providers/sim/faults";
 import {
   advance,
+  billingCompleteThrough,
   applyTransitions,
   created,
   destroy,
@@ -240,5 +241,31 @@ describe("the sim's faults", () => {
     expect(draw(42, 5)).toEqual(draw(42, 5));
     expect(draw(42, 5)).not.toEqual(draw(43, 5));
     for (const v of draw(7, 1000)) expect(v >= 0 && v < 1).toBe(true);
+  });
+});
+
+describe("the sim's billing settings (issue 6)", () => {
+  const H = Date.UTC(2026, 0, 1, 10, 0, 0);
+  const m: SimBillable = { id: "sim-m-2", label: "x", price_per_hour: 3.6, disk_price_per_hour: 0.36, intervals: [{ status: "RUNNING", from: H, to: H + 2_500 }] };
+
+  it("windows of any length, aligned to the epoch, priced per real hour", () => {
+    const records = hourlyBilling([m], 0, Infinity, H + 10_000, { window_ms: 1_000 });
+    expect(records.map((r) => [r.window_start - H, r.running_seconds, r.amount_usd])).toEqual([
+      [0, 1, 0.001],
+      [1_000, 1, 0.001],
+      [2_000, 0.5, 0.0005],
+    ]);
+    expect(records[0]!.record_id).toBe(`sim-m-2:${H}`);
+  });
+
+  it("publishes a window's records only after its delay", () => {
+    const opts = { window_ms: 1_000, delay_ms: 5_000 };
+    expect(billingCompleteThrough(H + 6_500, opts)).toBe(H + 1_000);
+    expect(hourlyBilling([m], 0, Infinity, H + 6_500, opts).map((r) => r.window_start)).toEqual([H]);
+    expect(hourlyBilling([m], 0, Infinity, H + 8_000, opts)).toHaveLength(3);
+  });
+
+  it("a markup charges more than the price", () => {
+    expect(hourlyBilling([m], 0, Infinity, H + 10_000, { window_ms: 1_000, markup: 1 })[0]!.amount_usd).toBe(0.002);
   });
 });

@@ -58,18 +58,21 @@ export function lambdaOfferId(region: string, instanceType: string): string {
   return `${region}:${instanceType}`;
 }
 
+/** What this provider can do (contract.ts); the same for every account. */
+export const LAMBDA_CAPABILITIES: Readonly<ProviderCapabilities> = Object.freeze({
+  stop: false,
+  start: false,
+  list_by_label: true,
+  // The document has no billing or usage records.
+  billing_records: false,
+  webhooks: false,
+  stop_ends_billing: false,
+  spot: false,
+});
+
 export class LambdaProvider implements Provider {
   readonly name = "lambda";
-  readonly capabilities: ProviderCapabilities = {
-    stop: false,
-    start: false,
-    list_by_label: true,
-    // The document has no billing or usage records.
-    billing_records: false,
-    webhooks: false,
-    stop_ends_billing: false,
-    spot: false,
-  };
+  readonly capabilities: ProviderCapabilities = LAMBDA_CAPABILITIES;
   readonly #http: ProviderHttp;
   readonly #sshKeyName: string;
 
@@ -178,6 +181,16 @@ export class LambdaProvider implements Provider {
     if (answer.status !== 200 || !isInstance(data)) throw this.#error(`GET ${path}`, answer);
     const machine = this.#machine(data);
     return machine.status === "terminated" ? null : machine;
+  }
+
+  /** The account's SSH keys: proves the key works and that the launch's SSH key name exists. */
+  async verify(): Promise<void> {
+    const body = await this.#read("GET", "/api/v1/ssh-keys");
+    const keys = isRecord(body) && Array.isArray(body.data) ? body.data : [];
+    const names = keys.map((k) => (isRecord(k) ? str(k.name) : null));
+    if (!names.includes(this.#sshKeyName)) {
+      throw new ProviderError(this.name, "not_found", `the account has no SSH key named "${this.#sshKeyName}"; launches would be refused`);
+    }
   }
 
   async listMachines(prefix: string): Promise<Machine[]> {

@@ -10,6 +10,8 @@ import { classifyGpu, vramOf } from "../../catalog/gpu-classes";
 import type { Availability, Offer } from "../../catalog/offer";
 import {
   ProviderError,
+  type BillingListing,
+  type BillingRecord,
   type CreateMachineInput,
   type Machine,
   type MachineStatus,
@@ -42,6 +44,35 @@ export const RUNPOD_DEFAULT_IMAGE = "runpod/pytorch:2.8.0-py3.11-cuda12.8.1";
  * over 730 hours. It applies to `mounts.persistent` only; the container disk is wiped on stop.
  */
 export const RUNPOD_STOPPED_USD_PER_GB_HOUR = 0.2 / 730;
+
+/**
+ * RunPod's billing buckets for `bucketSize=hour` are clock hours (UTC): the document snaps a
+ * query's `startTime` "down to the start of its bucketSize bucket" and its `endTime` "up to the
+ * end of the bucketSize bucket it lands in", so hour boundaries are the grid of every record.
+ */
+const BILLING_BUCKET_MS = 3_600_000;
+
+/**
+ * How long after an hourly bucket closes its pod records are taken as final. RunPod gives no
+ * completeness marker: the document says a bucket is returned while it is "the current
+ * (in-progress) bucket" (`lastN`, and `endTime` "Defaults to now"), so a bucket's amount grows
+ * while it runs, and it says nothing of when a closed bucket stops changing (usage metered a
+ * little late, a correction). lessor stores a record once and a receipt never changes, so taking
+ * a bucket too early loses money without a trace, while waiting only makes a receipt later: one
+ * more hour, a full bucket, is far beyond a metering flush and delays a receipt to at most two
+ * hours after its lease's release.
+ */
+export const RUNPOD_BILLING_LAG_MS = 60 * 60_000;
+
+/**
+ * The end of the last hourly bucket that closed at least RUNPOD_BILLING_LAG_MS before `now`:
+ * every pod record of every bucket ending at or before it is final (contract.ts
+ * `complete_through`). Always on an hour boundary, so a lease released by then has every bucket
+ * it touched closed.
+ */
+export function runpodBillingCompleteThrough(now: number): number {
+  return Math.floor((now - RUNPOD_BILLING_LAG_MS) / BILLING_BUCKET_MS) * BILLING_BUCKET_MS;
+}
 
 const STATUS: Record<string, MachineStatus> = {
   PROVISIONING: "provisioning",
@@ -92,20 +123,23 @@ export function parseRunpodOfferId(id: string): { cloud: Cloud; dataCenterId: st
   return m ? { cloud: m[1] as Cloud, dataCenterId: m[2]!, count: Number(m[3]), gpuTypeId: m[4]! } : null;
 }
 
+/** What this provider can do (contract.ts); the same for every account. */
+export const RUNPOD_CAPABILITIES: Readonly<ProviderCapabilities> = Object.freeze({
+  stop: true,
+  start: true,
+  list_by_label: true,
+  billing_records: true,
+  // The document describes no webhooks for pods.
+  webhooks: false,
+  // EXITED keeps the disk, and a persistent mount keeps billing.
+  stop_ends_billing: false,
+  // CreatePodRequest has no interruptible/bid field in REST v2.
+  spot: false,
+});
+
 export class RunPodProvider implements Provider {
   readonly name = "runpod";
-  readonly capabilities: ProviderCapabilities = {
-    stop: true,
-    start: true,
-    list_by_label: true,
-    billing_records: true,
-    // The document describes no webhooks for pods.
-    webhooks: false,
-    // EXITED keeps the disk, and a persistent mount keeps billing.
-    stop_ends_billing: false,
-    // CreatePodRequest has no interruptible/bid field in REST v2.
-    spot: false,
-  };
+  readonly capabilities: ProviderCapabilities = RUNPOD_CAPABILITIES;
   readonly #http: ProviderHttp;
   readonly #gpuCounts: readonly number[];
   readonly #diskGb: number;
@@ -215,6 +249,11 @@ export class RunPodProvider implements Provider {
     return machine.status === "terminated" ? null : machine;
   }
 
+  /** The pod list: one read that every key allowed to rent can make. */
+  async verify(): Promise<void> {
+    await this.#read("GET", "/v2/pods");
+  }
+
   async listMachines(prefix: string): Promise<Machine[]> {
     const body = await this.#read("GET", "/v2/pods");
     const pods = isRecord(body) && Array.isArray(body.pods) ? body.pods : [];
@@ -240,6 +279,37 @@ export class RunPodProvider implements Provider {
     const answer = await this.#http.retrying(() => this.#sendRead("DELETE", path));
     if (answer.status === 204 || answer.status === 200 || answer.status === 404) return;
     throw this.#error(`DELETE ${path}`, answer);
+  }
+
+  /**
+   * The account's pod billing records (`GET /v2/billing/pods?bucketSize=hour`, no `podId`: "records
+   * are emitted per pod per bucket") for the hourly buckets from the one holding `from` up to
+   * `complete_through`, which is measured back from `to`: the caller's clock (the reconciler
+   * passes its `now`), so nothing here reads one. Only final buckets are asked for and returned:
+   * a record is stored once and never updated, so a bucket still growing must never be reported.
+   *
+   * A record is one pod in one bucket ("one record is emitted per pod per bucket") and RunPod
+   * gives it no id of its own, so its identity is the pod's id and the bucket's start, the same on
+   * every fetch. Amounts are RunPod's own, in dollars ("Total pod cost in USD for the bucket"),
+   * never recomputed; a record the adapter cannot read is passed on unreadable, so that the
+   * reconciler counts it instead of it vanishing.
+   */
+  async listBillingRecords(window: { from: number; to: number }): Promise<BillingListing> {
+    const complete_through = runpodBillingCompleteThrough(window.to);
+    const start = Math.floor(Math.max(0, window.from) / BILLING_BUCKET_MS) * BILLING_BUCKET_MS;
+    if (start >= complete_through) return { records: [], complete_through };
+    const path = "/v2/billing/pods";
+    const body = await this.#read("GET", path, { bucketSize: "hour", startTime: rfc3339(start), endTime: rfc3339(complete_through) });
+    const raw = isRecord(body) && Array.isArray(body.records) ? body.records : null;
+    if (raw === null) throw new ProviderError(this.name, "unavailable", `runpod: GET ${path}: the answer has no records`);
+    // A listing cut short would settle leases on part of their bill: recordCount must agree.
+    const count = isRecord(body) && isRecord(body.metadata) ? num(body.metadata.recordCount) : null;
+    if (count !== null && count !== raw.length) {
+      throw new ProviderError(this.name, "unavailable", `runpod: GET ${path}: metadata.recordCount is ${count} but ${raw.length} records came`);
+    }
+    // A bucket past complete_through (an in-progress one, were endTime ignored) is not final yet.
+    const records = raw.map(podBillingRecord).filter((r) => !(r.window_end > complete_through));
+    return { records, complete_through };
   }
 
   /** stop or start. 409 is "not valid in the current status": the pod is read back, never assumed. */
@@ -306,6 +376,41 @@ export class RunPodProvider implements Provider {
 /** RunPod never says which machine a pod lands on: a data center's pool of one GPU type stands for the host. */
 function runpodHostId(dataCenterId: string, cloud: Cloud, gpuTypeId: string): string {
   return `${dataCenterId}/${cloud}/${gpuTypeId}`.toLowerCase();
+}
+
+/**
+ * One PodBillingRecord as lessor's record: `<podId>:<bucket start>` (the start normalized to ISO
+ * 8601, whatever offset RunPod writes it with), the bucket as its window, `totalAmount` as the
+ * amount and the document's parts beside it. Fields it cannot read are left unreadable (an empty
+ * id, NaN), for the reconciler to count and leave out.
+ */
+function podBillingRecord(r: unknown): BillingRecord {
+  const x = isRecord(r) ? r : {};
+  const podId = str(x.podId) ?? "";
+  const start = typeof x.startTime === "string" ? Date.parse(x.startTime) : NaN;
+  const end = typeof x.endTime === "string" ? Date.parse(x.endTime) : NaN;
+  const components: Record<string, number> = {};
+  for (const [key, part] of [
+    ["gpuAmount", "gpu_usd"],
+    ["cpuAmount", "cpu_usd"],
+    ["diskAmount", "disk_usd"],
+  ] as const) {
+    const v = num(x[key]);
+    if (v !== null) components[part] = v;
+  }
+  return {
+    record_id: podId !== "" && Number.isFinite(start) ? `${podId}:${new Date(start).toISOString()}` : "",
+    machine_id: podId,
+    window_start: start,
+    window_end: end,
+    amount_usd: num(x.totalAmount) ?? NaN,
+    components,
+  };
+}
+
+/** RFC 3339 as the document's examples write it ("2026-06-01T00:00:00Z"). */
+function rfc3339(ms: number): string {
+  return new Date(ms).toISOString().replace(".000Z", "Z");
 }
 
 function podPath(id: string): string {

@@ -8,6 +8,7 @@ import type { Offer } from "../../catalog/offer";
 import type { Env } from "../../env";
 import {
   ProviderError,
+  type BillingListing,
   type CreateMachineInput,
   type Machine,
   type MachineStatus,
@@ -56,17 +57,20 @@ function simStub(env: Env) {
   return env.SIM.get(env.SIM.idFromName(SIM_OBJECT_NAME));
 }
 
+/** What this provider can do (contract.ts); the same for every account. */
+export const SIM_CAPABILITIES: Readonly<ProviderCapabilities> = Object.freeze({
+  stop: true,
+  start: true,
+  list_by_label: true,
+  billing_records: true,
+  webhooks: true,
+  stop_ends_billing: false,
+  spot: true,
+});
+
 export class SimProvider implements Provider {
   readonly name = "sim";
-  readonly capabilities: ProviderCapabilities = {
-    stop: true,
-    start: true,
-    list_by_label: true,
-    billing_records: true,
-    webhooks: true,
-    stop_ends_billing: false,
-    spot: true,
-  };
+  readonly capabilities: ProviderCapabilities = SIM_CAPABILITIES;
   readonly #retries: number;
   readonly #sleep: (ms: number) => Promise<void>;
   readonly #random: () => number;
@@ -78,6 +82,11 @@ export class SimProvider implements Provider {
     this.#retries = options.retries ?? SIM_RETRIES;
     this.#sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     this.#random = options.random ?? Math.random;
+  }
+
+  /** The sim needs no key: reading its offers proves only that it answers. */
+  async verify(): Promise<void> {
+    await this.#retrying(() => this.#expect<{ offers: SimOffer[] }>("GET", "/v1/offers"));
   }
 
   async listOffers(): Promise<OfferListing> {
@@ -139,6 +148,26 @@ export class SimProvider implements Provider {
     const answer = await this.#retrying(() => this.#sendRead("DELETE", machinePath(id)));
     if (answer.status === 200 || answer.status === 404) return;
     throw this.#error("DELETE", machinePath(id), answer);
+  }
+
+  /**
+   * The sim's billing records for closed, published windows overlapping [from, to), with the
+   * sim's own word on how far they are complete. Read-only, so retried like any read.
+   */
+  async listBillingRecords(window: { from: number; to: number }): Promise<BillingListing> {
+    const path = `/v1/billing?from=${Math.max(0, Math.floor(window.from))}&to=${Math.max(0, Math.ceil(window.to))}`;
+    const body = await this.#retrying(() => this.#expect<{ complete_through: number; records: SimBillingRecord[] }>("GET", path));
+    return {
+      complete_through: body.complete_through,
+      records: body.records.map((r) => ({
+        record_id: r.record_id,
+        machine_id: r.machine_id,
+        window_start: r.window_start,
+        window_end: r.window_end,
+        amount_usd: r.amount_usd,
+        components: { running_seconds: r.running_seconds, stopped_seconds: r.stopped_seconds },
+      })),
+    };
   }
 
   /** Stop or start. A 409 is read back: already in a wanted state is success (state is read, never assumed). */
@@ -267,7 +296,7 @@ export function simAdmin(env: Env) {
       const qs = new URLSearchParams();
       if (range.from !== undefined) qs.set("from", String(range.from));
       if (range.to !== undefined) qs.set("to", String(range.to));
-      return call<{ now: number; records: SimBillingRecord[] }>("GET", `/v1/billing?${qs}`);
+      return call<{ now: number; complete_through: number; window_ms: number; records: SimBillingRecord[] }>("GET", `/v1/billing?${qs}`);
     },
   };
 }

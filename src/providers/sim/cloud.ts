@@ -21,7 +21,9 @@
  *   POST /v1/machines/:id/start     EXITED -> STARTING -> RUNNING (or ERROR); 409 otherwise
  *   DELETE /v1/machines/:id         -> TERMINATED; idempotent
  *   GET /v1/ledger?label_prefix=    every machine's life, interval by interval
- *   GET /v1/billing?from=&to=       hourly records for closed windows
+ *   GET /v1/billing?from=&to=       {now, complete_through, window_ms, records}: hourly records for
+ *                                   closed, published windows (window length, publishing delay and
+ *                                   markup are settings of PUT /v1/faults)
  * Faults apply to the machine routes only; the market, config, faults, ledger and billing always
  * answer, so a test can read the truth while the API misbehaves.
  */
@@ -34,6 +36,7 @@ import {
   created,
   destroy,
   diskPrice,
+  billingCompleteThrough,
   hourlyBilling,
   nextRandom,
   SIM_STATUSES,
@@ -73,6 +76,10 @@ const RATE_COLUMNS = [
   "no_capacity_rate",
 ] as const;
 const INT_COLUMNS = ["provision_delay_ms", "boot_delay_ms", "retry_after_s", "vanish_min_ms", "vanish_max_ms", "seed"] as const;
+/** Added by the second schema version: how the sim bills (faults.ts). */
+const BILLING_COLUMNS = ["billing_window_ms", "billing_delay_ms", "billing_markup"] as const;
+/** Every setting the faults row holds, in column order. */
+const FAULT_COLUMNS = [...RATE_COLUMNS, ...INT_COLUMNS, ...BILLING_COLUMNS] as const;
 
 /**
  * The object's SQLite schema, one entry per version; `sim_meta.schema_version` says how many have
@@ -120,6 +127,11 @@ const MIGRATIONS: readonly (readonly string[])[] = [
       rng_state INTEGER NOT NULL,
       CHECK (vanish_min_ms <= vanish_max_ms)
     )`,
+  ],
+  [
+    `ALTER TABLE faults ADD COLUMN billing_window_ms INTEGER NOT NULL DEFAULT 3600000 CHECK (billing_window_ms >= 100)`,
+    `ALTER TABLE faults ADD COLUMN billing_delay_ms INTEGER NOT NULL DEFAULT 0 CHECK (billing_delay_ms >= 0)`,
+    `ALTER TABLE faults ADD COLUMN billing_markup REAL NOT NULL DEFAULT 0 CHECK (billing_markup >= 0)`,
   ],
 ];
 
@@ -408,7 +420,9 @@ export class SimCloud extends DurableObject<Env> {
     const from = msParam(params, "from", 0);
     const to = msParam(params, "to", now);
     const { machines } = this.#ledger("", now);
-    return json({ now, records: hourlyBilling(machines, from, to, now) });
+    const faults = this.#faults();
+    const opts = { window_ms: faults.billing_window_ms, delay_ms: faults.billing_delay_ms, markup: faults.billing_markup };
+    return json({ now, complete_through: billingCompleteThrough(now, opts), window_ms: opts.window_ms, records: hourlyBilling(machines, from, to, now, opts) });
   }
 
   // --- faults and the PRNG --------------------------------------------------------------------
@@ -438,7 +452,7 @@ export class SimCloud extends DurableObject<Env> {
     const row = this.ctx.storage.sql.exec<Record<string, number>>(`SELECT * FROM faults WHERE id = 1`).toArray()[0];
     if (!row) return { ...SIM_DEFAULT_FAULTS };
     const out: Record<string, number> = {};
-    for (const c of [...RATE_COLUMNS, ...INT_COLUMNS]) out[c] = row[c]!;
+    for (const c of FAULT_COLUMNS) out[c] = row[c]!;
     return out as SimFaults;
   }
 
@@ -454,7 +468,7 @@ export class SimCloud extends DurableObject<Env> {
   }
 
   #writeFaults(faults: SimFaults, reseed: boolean): void {
-    const cols = [...RATE_COLUMNS, ...INT_COLUMNS];
+    const cols = FAULT_COLUMNS;
     const sql = this.ctx.storage.sql;
     const state = reseed ? faults.seed : (sql.exec<{ rng_state: number }>(`SELECT rng_state FROM faults WHERE id = 1`).toArray()[0]?.rng_state ?? faults.seed);
     sql.exec(
@@ -494,10 +508,11 @@ export class SimCloud extends DurableObject<Env> {
     for (let v = version; v < MIGRATIONS.length; v++) {
       this.ctx.storage.transactionSync(() => {
         for (const statement of MIGRATIONS[v]!) sql.exec(statement);
-        if (v === 0) this.#writeFaults(SIM_DEFAULT_FAULTS, true);
         sql.exec(`INSERT OR REPLACE INTO sim_meta (key, value) VALUES ('schema_version', ?)`, v + 1);
       });
     }
+    // A new object's faults row, once every column exists.
+    if (version === 0) this.#writeFaults(SIM_DEFAULT_FAULTS, true);
   }
 
   // --- the market -----------------------------------------------------------------------------

@@ -28,6 +28,17 @@ export const SIM_FAULTS_SCHEMA = z
     vanish_min_ms: ms,
     vanish_max_ms: ms,
     seed: z.number().int().min(0).max(0xffffffff),
+    /**
+     * How long one billing window lasts: an hour, as at RunPod. Shorter only so that a test can
+     * watch a simulated day of windows close in seconds; prices stay per real hour, so amounts
+     * stay true. Change it only on a fresh sim (after a reset): records of windows of another
+     * length would overlap.
+     */
+    billing_window_ms: z.number().int().min(100).max(86_400_000),
+    /** How long after a window closes its records are published (a provider's billing lag). */
+    billing_delay_ms: ms,
+    /** Records charge this fraction more than the machine's price: a provider's billing error. */
+    billing_markup: z.number().min(0).max(100),
   })
   .strict()
   .refine((f) => f.vanish_min_ms <= f.vanish_max_ms, { message: "vanish_min_ms must not exceed vanish_max_ms" });
@@ -48,6 +59,9 @@ export const SIM_DEFAULT_FAULTS: SimFaults = {
   vanish_min_ms: 2000,
   vanish_max_ms: 20_000,
   seed: 1,
+  billing_window_ms: 3_600_000,
+  billing_delay_ms: 0,
+  billing_markup: 0,
 };
 
 /** A partial update over the current faults; unknown fields and out-of-range values are refused. */

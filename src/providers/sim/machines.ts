@@ -177,12 +177,39 @@ export function diskPrice(pricePerHour: number): number {
   return round4(pricePerHour * SIM_DISK_PRICE_FRACTION);
 }
 
+/** How the sim bills: its window length, its publishing lag, and any overcharge (faults.ts). */
+export interface SimBillingOptions {
+  /** Default an hour. */
+  window_ms?: number;
+  /** How long after a window closes its records appear; default 0. */
+  delay_ms?: number;
+  /** Records charge (1 + markup) times the price; default 0. */
+  markup?: number;
+}
+
+/** The end of the last window whose records are published by `now`: every record up to it is final. */
+export function billingCompleteThrough(now: number, opts: SimBillingOptions = {}): number {
+  const w = opts.window_ms ?? HOUR_MS;
+  return Math.floor((now - (opts.delay_ms ?? 0)) / w) * w;
+}
+
 /**
  * Hourly records for clock hours that have closed by `now` (window_end <= now) and overlap
  * [from, to). A window in which a machine billed nothing has no record. Amounts are in dollars,
- * rounded to a millionth; seconds keep millisecond precision.
+ * rounded to a millionth; seconds keep millisecond precision. With `opts`, windows last
+ * `window_ms` (aligned to multiples of it since the epoch), appear only once published
+ * (`billingCompleteThrough`), and carry any markup; prices are always per real hour.
  */
-export function hourlyBilling(machines: readonly SimBillable[], from: number, to: number, now: number): SimBillingRecord[] {
+export function hourlyBilling(
+  machines: readonly SimBillable[],
+  from: number,
+  to: number,
+  now: number,
+  opts: SimBillingOptions = {},
+): SimBillingRecord[] {
+  const W = opts.window_ms ?? HOUR_MS;
+  const published = billingCompleteThrough(now, opts);
+  const factor = 1 + (opts.markup ?? 0);
   const records: SimBillingRecord[] = [];
   for (const m of machines) {
     const windows = new Map<number, { running: number; stopped: number }>();
@@ -191,8 +218,8 @@ export function hourlyBilling(machines: readonly SimBillable[], from: number, to
       if (kind === null) continue;
       const end = Math.min(i.to ?? now, now);
       for (let a = i.from; a < end; ) {
-        const windowStart = Math.floor(a / HOUR_MS) * HOUR_MS;
-        const b = Math.min(end, windowStart + HOUR_MS);
+        const windowStart = Math.floor(a / W) * W;
+        const b = Math.min(end, windowStart + W);
         const w = windows.get(windowStart) ?? { running: 0, stopped: 0 };
         w[kind] += b - a;
         windows.set(windowStart, w);
@@ -200,8 +227,8 @@ export function hourlyBilling(machines: readonly SimBillable[], from: number, to
       }
     }
     for (const [windowStart, w] of windows) {
-      const windowEnd = windowStart + HOUR_MS;
-      if (windowEnd > now || windowEnd <= from || windowStart >= to) continue;
+      const windowEnd = windowStart + W;
+      if (windowEnd > published || windowEnd <= from || windowStart >= to) continue;
       if (w.running + w.stopped === 0) continue;
       records.push({
         record_id: `${m.id}:${windowStart}`,
@@ -211,7 +238,7 @@ export function hourlyBilling(machines: readonly SimBillable[], from: number, to
         window_end: windowEnd,
         running_seconds: w.running / 1000,
         stopped_seconds: w.stopped / 1000,
-        amount_usd: round6((w.running * m.price_per_hour + w.stopped * m.disk_price_per_hour) / HOUR_MS),
+        amount_usd: round6(((w.running * m.price_per_hour + w.stopped * m.disk_price_per_hour) * factor) / HOUR_MS),
       });
     }
   }

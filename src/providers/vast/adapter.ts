@@ -13,6 +13,8 @@ import { classifyGpu, vramOf } from "../../catalog/gpu-classes";
 import type { Availability, Offer } from "../../catalog/offer";
 import {
   ProviderError,
+  type BillingListing,
+  type BillingRecord,
   type CreateMachineInput,
   type Machine,
   type MachineStatus,
@@ -38,6 +40,42 @@ export const VAST_RATE_LIMIT_WAIT_MS = 2000;
 const MAX_LIST_PAGES = 200;
 const PAGE_SIZE = 25;
 
+/**
+ * The charges are asked for one UTC day at a time, and each day is a billing window. The
+ * document's one time filter is `day` ("Date range in unix seconds (UTC)", operators gte/lte),
+ * its examples are whole days from midnight to 23:59:59, and an answer row is one contract
+ * ("per-contract rows") with its "Total charge for this contract": a row has no window of its
+ * own, so only a fixed, non-overlapping range gives the same contract the same amount on every
+ * fetch. A day is the smallest range the filter's name and examples vouch for: a shorter one
+ * might match no per-day charge at all. This reads the row's total as the contract's charges
+ * within the days asked (the `day` filter's purpose; the stub clouds serve it so); the document
+ * does not say it in so many words, and its `start`/`end` are the contract's, not the range's.
+ */
+const BILLING_DAY_MS = 86_400_000;
+
+/**
+ * How long after a UTC day closes its charges are taken as final. Vast gives no completeness
+ * marker (the charges answer has none, and the document says nothing of when a day's charges
+ * stop changing), while lessor stores a record once and a receipt never changes: a day taken too
+ * early loses what was metered after it without a trace, while waiting only makes a receipt later.
+ * Two hours leaves late metering room, and next to waiting for the day itself to end (up to a
+ * day after a lease's release) it is a small delay.
+ */
+export const VAST_BILLING_LAG_MS = 2 * 60 * 60_000;
+
+/**
+ * The end (UTC midnight) of the last day that closed at least VAST_BILLING_LAG_MS before `now`:
+ * every charge of every day ending at or before it is final (contract.ts `complete_through`).
+ */
+export function vastBillingCompleteThrough(now: number): number {
+  return Math.floor((now - VAST_BILLING_LAG_MS) / BILLING_DAY_MS) * BILLING_DAY_MS;
+}
+
+/** Charge rows asked for in one page ("Server maximum 500"). */
+const CHARGES_PAGE_SIZE = 500;
+/** More pages than this for one day is an account lessor does not expect. */
+const MAX_CHARGES_PAGES = 100;
+
 const NO_FUNDS = /insufficient (funds|balance|credit)|not enough (funds|balance|credit)|balance (is )?too low/i;
 
 export interface VastProviderOptions extends HttpProviderOptions {
@@ -60,22 +98,25 @@ interface VastInstance {
   start_date?: number;
 }
 
+/** What this provider can do (contract.ts); the same for every account. */
+export const VAST_CAPABILITIES: Readonly<ProviderCapabilities> = Object.freeze({
+  stop: true,
+  start: true,
+  list_by_label: true,
+  // GET /api/v0/charges, one UTC day at a time (listBillingRecords).
+  billing_records: true,
+  // Vast signs notification webhooks (X-Vast-Signature-256); see provider-contracts/README.md.
+  webhooks: true,
+  // A stopped instance keeps its disk, and the disk keeps billing.
+  stop_ends_billing: false,
+  // Interruptible (bid) instances exist, but lessor's create carries no bid price yet: only
+  // on-demand offers are listed.
+  spot: false,
+});
+
 export class VastProvider implements Provider {
   readonly name = "vast";
-  readonly capabilities: ProviderCapabilities = {
-    stop: true,
-    start: true,
-    list_by_label: true,
-    // GET /api/v0/charges by day range (not read by lessor yet).
-    billing_records: true,
-    // Vast signs notification webhooks (X-Vast-Signature-256); see provider-contracts/README.md.
-    webhooks: true,
-    // A stopped instance keeps its disk, and the disk keeps billing.
-    stop_ends_billing: false,
-    // Interruptible (bid) instances exist, but lessor's create carries no bid price yet: only
-    // on-demand offers are listed.
-    spot: false,
-  };
+  readonly capabilities: ProviderCapabilities = VAST_CAPABILITIES;
   readonly #http: ProviderHttp;
   readonly #diskGb: number;
   readonly #defaultImage: string;
@@ -215,6 +256,11 @@ export class VastProvider implements Provider {
     return machine.status === "terminated" ? null : machine;
   }
 
+  /** The first instance of the account: one read that every key allowed to rent can make. */
+  async verify(): Promise<void> {
+    await this.#page({ limit: 1 });
+  }
+
   async listMachines(prefix: string): Promise<Machine[]> {
     const out: Machine[] = [];
     let token: string | null = null;
@@ -250,6 +296,76 @@ export class VastProvider implements Provider {
     // Refused or unclear: gone is gone, whatever the answer said.
     if ((await this.getMachine(id)) === null) return;
     throw this.#error(`DELETE ${path}`, answer);
+  }
+
+  /**
+   * The account's instance charges (`GET /api/v0/charges`, `type` instance: volumes and serverless
+   * are not machines lessor rents) for every whole UTC day from the one holding `from` up to
+   * `complete_through`, which is measured back from `to`: the caller's clock (the reconciler
+   * passes its `now`), so nothing here reads one. Only final days are asked for, one request (and
+   * its pages) each.
+   *
+   * A record is one instance's charges for one day: `instance-<id>:<day>`, from the row's own
+   * `source` ("Identifier in the form `{type}-{id}`") and the day asked, the same on every fetch.
+   * The amount is Vast's own `amount`, in dollars as Vast states it (to 3 decimals), never
+   * recomputed; its `items` (gpu, disk, bwd, bwu) are the parts. An instance that was charged
+   * nothing that day has no row, and so no record.
+   */
+  async listBillingRecords(window: { from: number; to: number }): Promise<BillingListing> {
+    const complete_through = vastBillingCompleteThrough(window.to);
+    const records: BillingRecord[] = [];
+    const first = Math.floor(Math.max(0, window.from) / BILLING_DAY_MS) * BILLING_DAY_MS;
+    for (let day = first; day + BILLING_DAY_MS <= complete_through; day += BILLING_DAY_MS) records.push(...(await this.#chargesOf(day)));
+    return { records, complete_through };
+  }
+
+  /** One day's instance charges, every page; an answer that does not add up is `unavailable`, never half a day. */
+  async #chargesOf(day: number): Promise<BillingRecord[]> {
+    const path = "/api/v0/charges";
+    const date = new Date(day).toISOString().slice(0, 10);
+    // `lte` is inclusive: the day's last second, as the document's "All charges in January 2026".
+    const filters = JSON.stringify({ day: { gte: day / 1000, lte: (day + BILLING_DAY_MS) / 1000 - 1 }, type: { in: ["instance"] } });
+    const rows: unknown[] = [];
+    let total: number | null = null;
+    let token: string | null = null;
+    for (let n = 0; ; n++) {
+      if (n >= MAX_CHARGES_PAGES) throw new ProviderError(this.name, "unavailable", `vast: GET ${path}: more than ${MAX_CHARGES_PAGES} pages of charges for ${date}`);
+      const query: Query = { select_filters: filters, limit: CHARGES_PAGE_SIZE };
+      if (token !== null) query.after_token = token;
+      const body = await this.#read("GET", path, query);
+      if (!isRecord(body) || body.success === false || !Array.isArray(body.results)) {
+        throw new ProviderError(this.name, "unavailable", `vast: GET ${path}: unreadable charges for ${date}`);
+      }
+      rows.push(...body.results);
+      total = num(body.total) ?? total;
+      token = str(body.next_token) || null;
+      if (token === null) break;
+    }
+    // Pages that shifted under us, or a listing cut short, would settle leases on part of a bill.
+    if (total !== null && total !== rows.length) {
+      throw new ProviderError(this.name, "unavailable", `vast: GET ${path}: ${rows.length} charge rows for ${date}, but a total of ${total}`);
+    }
+    const records: BillingRecord[] = [];
+    const seen = new Set<string>();
+    for (const row of rows) {
+      const x = isRecord(row) ? row : {};
+      const type = str(x.type);
+      if (type !== null && type !== "instance") continue;
+      const source = str(x.source) ?? "";
+      const id = /^instance-([0-9]+)$/.exec(source)?.[1] ?? "";
+      if (id !== "" && seen.has(id)) throw new ProviderError(this.name, "unavailable", `vast: GET ${path}: instance ${id} answered twice for ${date}`);
+      seen.add(id);
+      records.push({
+        // Unreadable (no instance id): an empty id, for the reconciler to count and leave out.
+        record_id: id === "" ? "" : `instance-${id}:${date}`,
+        machine_id: id,
+        window_start: day,
+        window_end: day + BILLING_DAY_MS,
+        amount_usd: num(x.amount) ?? NaN,
+        components: chargeParts(x.items),
+      });
+    }
+    return records;
   }
 
   /** PUT {"state"}: the answer is only `success`, so a refusal is read back, never assumed. */
@@ -315,8 +431,9 @@ export class VastProvider implements Provider {
       if (answer.status === 403 && /not your own/i.test(words)) return new ProviderError(this.name, "no_capacity", message);
     }
     if (answer.status === 403) return new ProviderError(this.name, "auth", message);
-    // The offer search documents 404 as "Unauthorized - invalid or missing API key".
-    if (answer.status === 404 && call.endsWith("/api/v0/bundles")) return new ProviderError(this.name, "auth", message);
+    // The offer search documents 404 as "Unauthorized - invalid or missing API key", the charges
+    // as "the supplied API key does not match any user".
+    if (answer.status === 404 && (call.endsWith("/api/v0/bundles") || call.endsWith("/api/v0/charges"))) return new ProviderError(this.name, "auth", message);
     if (answer.status === 404) return new ProviderError(this.name, "not_found", message);
     return new ProviderError(this.name, "unavailable", message);
   }
@@ -355,6 +472,20 @@ export function vastRegion(geolocation: string | null): string {
       .replace(/[^a-z0-9]+/g, "-")
       .replace(/^-|-$/g, "") || "unknown"
   );
+}
+
+/** A charge's `items` summed by their type: `gpu_usd`, `disk_usd`, `bwd_usd`, `bwu_usd`. */
+function chargeParts(items: unknown): Record<string, number> {
+  const parts: Record<string, number> = {};
+  for (const item of Array.isArray(items) ? items : []) {
+    if (!isRecord(item)) continue;
+    const type = str(item.type);
+    const amount = num(item.amount);
+    if (type === null || amount === null) continue;
+    const key = `${type}_usd`;
+    parts[key] = Math.round(((parts[key] ?? 0) + amount) * 1e6) / 1e6;
+  }
+  return parts;
 }
 
 function isInstance(x: unknown): x is VastInstance {

@@ -15,7 +15,13 @@
  * violation; a test fails when any was recorded.
  *
  * Statuses no document can list (a proxy's 5xx, or a 429 where the document lists none) are
- * allowed only when the answer names itself `undocumented`; they are recorded as notes.
+ * allowed only when the answer names itself `undocumented`; they are recorded as notes. So is a
+ * 401 or 403 on an operation that lists neither: an authentication gateway answers before any
+ * operation is reached (Vast's destroy documents no auth failure at all).
+ *
+ * A stub built with `refuse` stands in for a provider that checks its own key: a request whose
+ * credentials do not satisfy the document's security is then not a violation but is answered with
+ * `refuse(op)` (still held to the operation's responses), as the provider would refuse it.
  *
  * Schemas are validated by ajv's draft 2020-12 validator (the dialect of OpenAPI 3.1), against
  * the whole document added as one schema, so `$ref`s resolve where they point. OpenAPI 3.0's
@@ -35,7 +41,7 @@ type Tokens = readonly string[];
 
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
 
-interface Operation {
+export interface Operation {
   method: string;
   template: string;
   operationId: string;
@@ -170,7 +176,7 @@ export interface StubAnswer {
   /** A non-JSON body, for undocumented answers only (a proxy's HTML error page). */
   text?: string;
   headers?: Record<string, string>;
-  /** Why this status may be answered though the operation does not list it (429, 5xx only). */
+  /** Why this status may be answered though the operation does not list it (429, 5xx, 401, 403 only). */
   undocumented?: string;
 }
 
@@ -187,6 +193,18 @@ export type StubFault =
   /** The connection drops before the request arrives. */
   | { operationId: string; kind: "drop_before" };
 
+export interface ContractStubOptions {
+  apiKey: string;
+  handler: StubHandler;
+  /**
+   * The provider's answer to a request whose credentials do not satisfy the document's security
+   * (a wrong or missing key). Unset: such a request is a violation (the adapter must send the key).
+   */
+  refuse?: (op: Operation) => StubAnswer;
+  /** Keep every checked call in `calls` (default true); a long-lived server turns this off. */
+  recordCalls?: boolean;
+}
+
 export class ContractStub {
   readonly violations: string[] = [];
   readonly notes: string[] = [];
@@ -195,7 +213,7 @@ export class ContractStub {
 
   constructor(
     readonly contract: Contract,
-    readonly options: { apiKey: string; handler: StubHandler },
+    readonly options: ContractStubOptions,
   ) {}
 
   fault(...faults: StubFault[]): void {
@@ -216,7 +234,8 @@ export class ContractStub {
       return new Response(`contract violation: ${checked.violations.join("; ")}`, { status: 400, headers: { "content-type": "text/plain" } });
     }
     const { call, op } = checked;
-    this.calls.push(call);
+    if (this.options.recordCalls !== false) this.calls.push(call);
+    if (checked.unauthorized) return this.#respond(op, this.options.refuse!(op));
     const i = this.faults.findIndex((f) => f.operationId === op.operationId);
     const fault = i >= 0 ? this.faults.splice(i, 1)[0]! : null;
     if (fault?.kind === "drop_before") throw new TypeError("fetch failed: connection reset before the request was sent");
@@ -229,7 +248,12 @@ export class ContractStub {
   };
 
   /** Checks one request against the document; the matched operation and parsed call, or the violations. */
-  checkRequest(method: string, url: string, headers: Headers, bodyText: string): { call: StubCall; op: Operation } | { violations: string[] } {
+  checkRequest(
+    method: string,
+    url: string,
+    headers: Headers,
+    bodyText: string,
+  ): { call: StubCall; op: Operation; unauthorized: boolean } | { violations: string[] } {
     const c = this.contract;
     const where = `${method} ${url}`;
     const server = c.servers.find((s) => url === s || url.startsWith(`${s}/`) || url.startsWith(`${s}?`));
@@ -247,11 +271,14 @@ export class ContractStub {
     const v = (msg: string) => violations.push(`${op.operationId} (${where}): ${msg}`);
     const opJson = c.resolve(op.tokens).value;
 
-    // Security: some alternative must be satisfied in full (OpenAPI 3.1 §4.8.30).
+    // Security: some alternative must be satisfied in full (OpenAPI 3.1 §4.8.30). With `refuse`,
+    // a failure is the provider's to answer, not the adapter's mistake.
     const security: Json[] = opJson.security ?? c.doc.security ?? [];
+    let unauthorized = false;
     if (security.length > 0) {
       const ok = security.some((alt) => Object.keys(alt).every((name) => this.#satisfies(name, headers, search)));
-      if (!ok) v(`credentials do not satisfy the document's security (${security.map((s) => Object.keys(s).join("+") || "anonymous").join(" or ")})`);
+      if (!ok && this.options.refuse) unauthorized = true;
+      else if (!ok) v(`credentials do not satisfy the document's security (${security.map((s) => Object.keys(s).join("+") || "anonymous").join(" or ")})`);
     }
 
     // Parameters: the path item's, overridden by the operation's of the same name and place.
@@ -310,7 +337,7 @@ export class ContractStub {
       }
     }
     if (violations.length > 0) return { violations };
-    return { op, call: { operationId: op.operationId, method, url, params, query, headers, body } };
+    return { op, unauthorized, call: { operationId: op.operationId, method, url, params, query, headers, body } };
   }
 
   /** Whether the named security scheme is satisfied by this request, with the configured key. */
@@ -365,7 +392,7 @@ export class ContractStub {
     const key = [String(answer.status), `${String(answer.status)[0]}XX`, "default"].find((k) => k in responses);
     const headers = new Headers(answer.headers ?? {});
     if (key === undefined) {
-      if (answer.undocumented && (answer.status === 429 || answer.status >= 500)) {
+      if (answer.undocumented && (answer.status === 429 || answer.status >= 500 || answer.status === 401 || answer.status === 403)) {
         this.notes.push(`${where}: not in the document (${answer.undocumented})`);
         const text = answer.text ?? (answer.body === undefined ? null : JSON.stringify(answer.body));
         if (text !== null && !headers.has("content-type")) headers.set("content-type", answer.text !== undefined ? "text/html" : "application/json");

@@ -1,0 +1,262 @@
+/**
+ * `GET /v1/providers`, `PUT/DELETE /v1/providers/:name`, `POST /v1/providers/:name/verify`: an
+ * org's own provider keys. A key is checked with one read-only call before it is stored, stored
+ * encrypted (src/providers/credentials.ts), and never returned, logged or put in an event.
+ */
+import { createRoute, z } from "@hono/zod-openapi";
+import { database, type Db } from "../../src/db";
+import type { Env } from "../../src/env";
+import { ApiError } from "../../src/errors";
+import { ProviderError, type ProviderCapabilities } from "../../src/providers/contract";
+import {
+  deleteProviderKey,
+  masterKeyConfigured,
+  masterKeyMissing,
+  providerCredentials,
+  providerKeyRows,
+  recordVerification,
+  storeProviderKey,
+  type ProviderCredentials,
+  type ProviderKeyRow,
+} from "../../src/providers/credentials";
+import { configuredProviderNames, forgetUsableProviders, isConfigured, providerCapabilities, providerSetup, providerWith } from "../../src/providers/registry";
+import { LIVE_STATES } from "../../src/lease/state";
+import { BEARER, COMMON_ERRORS, jsonBody, jsonResponse, router } from "../context";
+import { requireScope } from "../middleware";
+
+
+const VERIFICATION_STATUSES = ["ok", "refused", "unreachable", "never"] as const;
+type VerificationStatus = (typeof VERIFICATION_STATUSES)[number];
+
+const CapabilitiesSchema = z.object({
+  stop: z.boolean(),
+  start: z.boolean(),
+  list_by_label: z.boolean(),
+  billing_records: z.boolean(),
+  webhooks: z.boolean(),
+  stop_ends_billing: z.boolean(),
+  spot: z.boolean(),
+});
+
+const ProviderSchema = z
+  .object({
+    name: z.string(),
+    needs_key: z.boolean().describe("false: an installation-wide account every org rents from without a key (the sim)"),
+    configured: z.boolean().describe("this org holds a key (or the provider needs none)"),
+    usable: z.boolean().describe("its offers are quoted for this org: configured, and the last verification did not refuse the key"),
+    capabilities: CapabilitiesSchema,
+    options: z.record(z.string(), z.string()).describe("the settings stored with the key, none of them secret"),
+    option_fields: z.array(z.object({ name: z.string(), required: z.boolean(), description: z.string() })),
+    updated_at: z.string().nullable(),
+    verification: z.object({
+      status: z.enum(VERIFICATION_STATUSES).describe("ok; refused (the provider said no); unreachable (no answer, try again); never"),
+      at: z.string().nullable(),
+      error: z.string().nullable(),
+    }),
+  })
+  .openapi("Provider");
+
+const PutProviderSchema = z
+  .strictObject({
+    api_key: z
+      .string()
+      .min(1)
+      .max(4096)
+      .regex(/^[\x21-\x7e]+$/, "printable ASCII without spaces")
+      .describe("the provider's API key; stored encrypted and never shown again"),
+    options: z.record(z.string().min(1).max(64), z.string().min(1).max(256)).optional().describe("provider settings, e.g. Lambda's ssh_key_name"),
+  })
+  .openapi("PutProvider");
+
+const NameParam = z.object({
+  name: z
+    .string()
+    .min(1)
+    .max(32)
+    .regex(/^[a-z0-9_-]+$/)
+    .openapi({ param: { name: "name", in: "path" }, example: "runpod" }),
+});
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+function verificationOf(row: ProviderKeyRow | undefined): { status: VerificationStatus; at: string | null; error: string | null } {
+  if (!row || row.verified_at === null) return { status: "never", at: null, error: null };
+  const status: VerificationStatus = row.verified_ok === 1 ? "ok" : row.verified_ok === 0 ? "refused" : "unreachable";
+  return { status, at: iso(row.verified_at), error: row.verify_error };
+}
+
+function render(name: string, row: ProviderKeyRow | undefined) {
+  const setup = providerSetup(name);
+  const configured = !setup.needsKey || row !== undefined;
+  const verification = setup.needsKey ? verificationOf(row) : { status: "ok" as const, at: null, error: null };
+  return {
+    name,
+    needs_key: setup.needsKey,
+    configured,
+    usable: configured && verification.status !== "refused",
+    capabilities: { ...providerCapabilities(name) } as ProviderCapabilities,
+    options: row ? (JSON.parse(row.options) as Record<string, string>) : {},
+    option_fields: setup.options.map((o) => ({ ...o })),
+    updated_at: iso(row?.updated_at ?? null),
+    verification,
+  };
+}
+
+/** The provider, enabled here; 404 otherwise (the same answer for a name lessor has no adapter for). */
+function enabledProvider(env: Env, name: string): string {
+  if (!isConfigured(env, name)) throw new ApiError(404, "not_found", `provider ${name} is not enabled on this installation`, { name });
+  return name;
+}
+
+/** A refusal is the provider saying no to these credentials; anything else says nothing about them. */
+const isRefusal = (e: ProviderError) => e.kind === "auth" || e.kind === "not_found" || e.kind === "insufficient_funds";
+
+async function verify(env: Env, name: string, credentials: ProviderCredentials): Promise<{ ok: true } | { ok: false; refused: boolean; error: string }> {
+  try {
+    await providerWith(env, name, credentials).verify();
+    return { ok: true };
+  } catch (e) {
+    if (e instanceof ProviderError) return { ok: false, refused: isRefusal(e), error: `${e.kind}: ${e.message}` };
+    // An adapter refusing the settings before any call (a missing option).
+    return { ok: false, refused: true, error: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+function checkOptions(name: string, options: Record<string, string>): void {
+  const fields = providerSetup(name).options;
+  const known = new Set(fields.map((f) => f.name));
+  const unknown = Object.keys(options).filter((k) => !known.has(k));
+  const missing = fields.filter((f) => f.required && !options[f.name]).map((f) => f.name);
+  if (unknown.length > 0 || missing.length > 0) {
+    throw new ApiError(400, "invalid_request", `${name} takes the options ${fields.length ? fields.map((f) => f.name).join(", ") : "(none)"}`, {
+      unknown,
+      missing,
+    });
+  }
+}
+
+async function rowOf(db: Db, orgId: string, name: string): Promise<ProviderKeyRow | undefined> {
+  return (await providerKeyRows(db, orgId)).get(name);
+}
+
+export const providerRoutes = router()
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/providers",
+      summary: "The providers this installation rents from: which this org has a key for, and whether it last verified",
+      security: BEARER,
+      middleware: [requireScope("read")] as const,
+      responses: { 200: jsonResponse(z.object({ data: z.array(ProviderSchema) }), "Every enabled provider"), ...COMMON_ERRORS },
+    }),
+    async (c) => {
+      const rows = await providerKeyRows(database(c.env.DB), c.var.principal.org_id);
+      return c.json({ data: configuredProviderNames(c.env).map((n) => render(n, rows.get(n))) }, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "put",
+      path: "/providers/{name}",
+      summary: "Store this org's key for a provider, after one read-only call proves it works",
+      security: BEARER,
+      middleware: [requireScope("admin")] as const,
+      request: { params: NameParam, ...jsonBody(PutProviderSchema) },
+      responses: {
+        200: jsonResponse(ProviderSchema, "Stored; `verification` says whether the provider answered"),
+        422: { description: "provider_key_refused: the provider refused the key or its settings; nothing stored", content: COMMON_ERRORS[400].content },
+        503: { description: "provider_keys_disabled: no LESSOR_MASTER_KEY on this installation", content: COMMON_ERRORS[400].content },
+        ...COMMON_ERRORS,
+      },
+    }),
+    async (c) => {
+      const name = enabledProvider(c.env, c.req.valid("param").name);
+      const body = c.req.valid("json");
+      if (!providerSetup(name).needsKey) {
+        throw new ApiError(400, "provider_needs_no_key", `${name} is an installation-wide account: every org rents from it without a key`, { name });
+      }
+      if (!masterKeyConfigured(c.env)) throw masterKeyMissing();
+      const credentials: ProviderCredentials = { api_key: body.api_key, options: body.options ?? {} };
+      checkOptions(name, credentials.options);
+      const checked = await verify(c.env, name, credentials);
+      if (!checked.ok && checked.refused) {
+        throw new ApiError(422, "provider_key_refused", `${name} refused the key or its settings; nothing was stored (${checked.error})`, { name });
+      }
+      const db = database(c.env.DB);
+      const orgId = c.var.principal.org_id;
+      await storeProviderKey(db, c.env, orgId, name, credentials, c.var.now);
+      // Answered, or not reachable now: either way the key is stored; `unreachable` says which.
+      await recordVerification(db, orgId, name, checked.ok ? true : null, checked.ok ? null : checked.error, c.var.now);
+      forgetUsableProviders(orgId);
+      console.log(JSON.stringify({ msg: "provider key stored", org_id: orgId, provider: name, verified: checked.ok }));
+      return c.json(render(name, await rowOf(db, orgId, name)), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/providers/{name}/verify",
+      summary: "Check this org's stored key again with one read-only call",
+      security: BEARER,
+      middleware: [requireScope("admin")] as const,
+      request: { params: NameParam },
+      responses: { 200: jsonResponse(ProviderSchema, "The provider, with the new verification"), ...COMMON_ERRORS },
+    }),
+    async (c) => {
+      const name = enabledProvider(c.env, c.req.valid("param").name);
+      const db = database(c.env.DB);
+      const orgId = c.var.principal.org_id;
+      if (!providerSetup(name).needsKey) return c.json(render(name, undefined), 200);
+      const credentials = await providerCredentials(db, c.env, orgId, name);
+      if (!credentials) {
+        if (await rowOf(db, orgId, name)) {
+          // Stored under another master key: it can never be used again.
+          await recordVerification(db, orgId, name, false, "the stored key cannot be decrypted with this installation's LESSOR_MASTER_KEY; PUT it again", c.var.now);
+          forgetUsableProviders(orgId);
+          return c.json(render(name, await rowOf(db, orgId, name)), 200);
+        }
+        throw new ApiError(404, "not_found", `this org has no key for ${name}`, { name });
+      }
+      const checked = await verify(c.env, name, credentials);
+      await recordVerification(db, orgId, name, checked.ok ? true : checked.refused ? false : null, checked.ok ? null : checked.error, c.var.now);
+      forgetUsableProviders(orgId);
+      return c.json(render(name, await rowOf(db, orgId, name)), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "delete",
+      path: "/providers/{name}",
+      summary: "Forget this org's key for a provider (refused while a lease on it may hold a machine)",
+      security: BEARER,
+      middleware: [requireScope("admin")] as const,
+      request: { params: NameParam },
+      responses: {
+        200: jsonResponse(ProviderSchema, "The provider, no longer configured"),
+        409: { description: "provider_in_use: live leases on this provider need the key to end their machines", content: COMMON_ERRORS[400].content },
+        ...COMMON_ERRORS,
+      },
+    }),
+    async (c) => {
+      const name = enabledProvider(c.env, c.req.valid("param").name);
+      const db = database(c.env.DB);
+      const orgId = c.var.principal.org_id;
+      if (!(await rowOf(db, orgId, name))) throw new ApiError(404, "not_found", `this org has no key for ${name}`, { name });
+      const live = await db
+        .selectFrom("leases")
+        .select(({ fn }) => fn.countAll<number>().as("n"))
+        .where("org_id", "=", orgId)
+        .where("provider", "=", name)
+        .where("state", "in", [...LIVE_STATES])
+        .executeTakeFirstOrThrow();
+      if (Number(live.n) > 0) {
+        throw new ApiError(409, "provider_in_use", `${Number(live.n)} live lease(s) on ${name} need this key to stop and destroy their machines; end them first`, {
+          live_leases: Number(live.n),
+        });
+      }
+      await deleteProviderKey(db, orgId, name);
+      forgetUsableProviders(orgId);
+      console.log(JSON.stringify({ msg: "provider key deleted", org_id: orgId, provider: name }));
+      return c.json(render(name, undefined), 200);
+    },
+  );

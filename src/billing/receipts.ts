@@ -1,0 +1,95 @@
+/** Receipts as the API shows them (issue 6): the actual amount, its parts and windows, the estimate beside it. */
+import type { Db } from "../db";
+import type { Cursor } from "../pagination";
+import { microsToUsd } from "./money";
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+const COLUMNS = [
+  "id",
+  "org_id",
+  "lease_id",
+  "provider",
+  "gpu_class",
+  "status",
+  "actual_micro_usd",
+  "estimate_micro_usd",
+  "components",
+  "windows",
+  "billed_from",
+  "released_at",
+  "created_at",
+] as const;
+
+type ReceiptRow = {
+  id: string;
+  lease_id: string;
+  provider: string;
+  gpu_class: string | null;
+  status: "settled" | "disputed";
+  actual_micro_usd: number;
+  estimate_micro_usd: number;
+  components: string;
+  windows: string;
+  billed_from: number | null;
+  released_at: number;
+  created_at: number;
+};
+
+interface StoredWindow {
+  record_id: string;
+  machine_id: string;
+  window_start: number;
+  window_end: number;
+  amount_micro_usd: number;
+}
+
+/** `withWindows`: every record the receipt sums (single reads); lists give their count. */
+export function renderReceipt(r: ReceiptRow, withWindows: boolean) {
+  const windows = JSON.parse(r.windows) as StoredWindow[];
+  return {
+    id: r.id,
+    lease_id: r.lease_id,
+    provider: r.provider,
+    gpu: r.gpu_class,
+    status: r.status,
+    actual_usd: microsToUsd(r.actual_micro_usd),
+    estimate_usd: microsToUsd(r.estimate_micro_usd),
+    difference_usd: microsToUsd(r.actual_micro_usd - r.estimate_micro_usd),
+    components: JSON.parse(r.components) as Record<string, number>,
+    window_count: windows.length,
+    ...(withWindows
+      ? {
+          windows: windows.map((w) => ({
+            record_id: w.record_id,
+            machine_id: w.machine_id,
+            window_start: iso(w.window_start),
+            window_end: iso(w.window_end),
+            amount_usd: microsToUsd(w.amount_micro_usd),
+          })),
+        }
+      : {}),
+    billed_from: iso(r.billed_from),
+    released_at: iso(r.released_at),
+    created_at: iso(r.created_at),
+  };
+}
+
+/** One of the org's receipts; another org's answers null, like a missing one (guarantee 8). */
+export async function getReceipt(db: Db, orgId: string, id: string) {
+  const row = await db.selectFrom("receipts").select(COLUMNS).where("id", "=", id).where("org_id", "=", orgId).executeTakeFirst();
+  return row ? renderReceipt(row, true) : null;
+}
+
+/** The org's receipts, newest first; `limit + 1` rows, for pageOf. */
+export async function listReceipts(
+  db: Db,
+  orgId: string,
+  q: { status?: "settled" | "disputed"; lease_id?: string; after: Cursor | null; limit: number },
+) {
+  let query = db.selectFrom("receipts").select(COLUMNS).where("org_id", "=", orgId);
+  if (q.status) query = query.where("status", "=", q.status);
+  if (q.lease_id) query = query.where("lease_id", "=", q.lease_id);
+  if (q.after) query = query.where("id", "<", q.after.id);
+  return query.orderBy("id", "desc").limit(q.limit + 1).execute();
+}

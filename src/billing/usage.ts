@@ -1,0 +1,104 @@
+/**
+ * `GET /v1/usage`: an org's spend over [from, to), grouped by provider, GPU class, lease or UTC
+ * day (issue 6). Three figures per group, never mixed:
+ * - `estimate_usd`: lessor's own estimate (the accrual of every lease over the range, an open one
+ *   counted up to now);
+ * - `actual_usd`: the providers' billing records fetched so far, by the start of their window;
+ * - `disputed_usd`: the part of `actual_usd` that belongs to leases whose receipt is disputed.
+ * A lease that never held a machine never appears: it has neither an accrual nor a record.
+ */
+import type { Db } from "../db";
+import { estimateByDay, estimateOf, type Segment } from "./accrual";
+import { microsToUsd } from "./money";
+
+export const USAGE_GROUPS = ["provider", "gpu", "lease", "day"] as const;
+export type UsageGroup = (typeof USAGE_GROUPS)[number];
+
+interface LeaseFacts {
+  id: string;
+  provider: string;
+  gpu_class: string | null;
+  billing_status: string;
+}
+
+interface Row {
+  key: string;
+  estimate: number;
+  actual: number;
+  disputed: number;
+  leases: Set<string>;
+  lease?: LeaseFacts;
+}
+
+const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+export async function usageOf(db: Db, orgId: string, range: { from: number; to: number; group_by: UsageGroup }, now: number) {
+  const { from, to, group_by } = range;
+  const keyOf = (l: LeaseFacts, at: number) =>
+    group_by === "provider" ? l.provider : group_by === "gpu" ? (l.gpu_class ?? "unknown") : group_by === "lease" ? l.id : day(at);
+  const rows = new Map<string, Row>();
+  const add = (l: LeaseFacts, at: number, field: "estimate" | "actual" | "disputed", micros: number) => {
+    const key = keyOf(l, at);
+    let row = rows.get(key);
+    if (!row) rows.set(key, (row = { key, estimate: 0, actual: 0, disputed: 0, leases: new Set() }));
+    row[field] += micros;
+    row.leases.add(l.id);
+    if (group_by === "lease") row.lease = l;
+  };
+
+  // Leases that billed at some time in the range (their accrual began before `to` and ended after `from`).
+  const leases = await db
+    .selectFrom("leases")
+    .select(["id", "provider", "gpu_class", "billing_status", "accrual"])
+    .where("org_id", "=", orgId)
+    .where("billed_from", "is not", null)
+    .where("billed_from", "<", to)
+    .where((eb) => eb.or([eb("released_at", "is", null), eb("released_at", ">", from)]))
+    .execute();
+  for (const l of leases) {
+    const segments = JSON.parse(l.accrual) as Segment[];
+    if (group_by === "day") {
+      for (const [start, micros] of estimateByDay(segments, now, from, to)) if (micros > 0) add(l, start, "estimate", micros);
+    } else {
+      const micros = estimateOf(segments, now, from, to).total;
+      if (micros > 0) add(l, from, "estimate", micros);
+    }
+  }
+
+  const records = await db
+    .selectFrom("billing_records as r")
+    .innerJoin("leases as l", "l.id", "r.lease_id")
+    .select(["l.id", "l.provider", "l.gpu_class", "l.billing_status", "r.window_start", "r.amount_micro_usd"])
+    .where("r.org_id", "=", orgId)
+    .where("r.window_start", ">=", from)
+    .where("r.window_start", "<", to)
+    .execute();
+  for (const r of records) {
+    add(r, r.window_start, "actual", r.amount_micro_usd);
+    if (r.billing_status === "disputed") add(r, r.window_start, "disputed", r.amount_micro_usd);
+  }
+
+  const data = [...rows.values()]
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .map((r) => ({
+      key: r.key,
+      ...(r.lease ? { provider: r.lease.provider, gpu: r.lease.gpu_class, billing_status: r.lease.billing_status } : {}),
+      estimate_usd: microsToUsd(r.estimate),
+      actual_usd: microsToUsd(r.actual),
+      disputed_usd: microsToUsd(r.disputed),
+      leases: r.leases.size,
+    }));
+  const sum = (f: "estimate" | "actual" | "disputed") => microsToUsd([...rows.values()].reduce((s, r) => s + r[f], 0));
+  return {
+    from: new Date(from).toISOString(),
+    to: new Date(to).toISOString(),
+    group_by,
+    data,
+    totals: {
+      estimate_usd: sum("estimate"),
+      actual_usd: sum("actual"),
+      disputed_usd: sum("disputed"),
+      leases: new Set([...rows.values()].flatMap((r) => [...r.leases])).size,
+    },
+  };
+}

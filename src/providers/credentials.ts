@@ -1,0 +1,167 @@
+/**
+ * Each org's own provider keys (guarantee 9): encrypted with AES-256-GCM before they reach D1,
+ * decrypted only in memory, for the one call that needs them. They are never returned, logged
+ * or put in an event.
+ *
+ * The AES key is derived with HKDF-SHA256 from the Worker secret LESSOR_MASTER_KEY, so the secret
+ * can be any long random string. Each ciphertext is bound to its row by the AES-GCM additional
+ * data "<org_id>/<provider>": a ciphertext copied to another org or provider fails to decrypt.
+ * Rotating LESSOR_MASTER_KEY makes every stored key unreadable: they must be PUT again.
+ */
+import { base64url } from "jose";
+import type { Db } from "../db";
+import type { ProviderKeysTable } from "../db/schema";
+import type { Env } from "../env";
+import { ApiError } from "../errors";
+
+/** The shortest LESSOR_MASTER_KEY accepted: 32 characters, as `openssl rand -base64 32` gives 44. */
+export const MASTER_KEY_MIN_LENGTH = 32;
+const FORMAT = "v1";
+const HKDF_INFO = new TextEncoder().encode("lessor provider keys v1");
+const IV_BYTES = 12;
+
+/** What an adapter is constructed with: the key, and the org's settings that are not secret. */
+export interface ProviderCredentials {
+  api_key: string;
+  options: Record<string, string>;
+}
+
+export function masterKeyConfigured(env: Pick<Env, "LESSOR_MASTER_KEY">): boolean {
+  return (env.LESSOR_MASTER_KEY ?? "").length >= MASTER_KEY_MIN_LENGTH;
+}
+
+export const masterKeyMissing = () =>
+  new ApiError(
+    503,
+    "provider_keys_disabled",
+    `this installation cannot store provider keys: set the Worker secret LESSOR_MASTER_KEY (at least ${MASTER_KEY_MIN_LENGTH} characters)`,
+  );
+
+let derived: { secret: string; key: Promise<CryptoKey> } | null = null;
+
+function aesKey(secret: string): Promise<CryptoKey> {
+  if (derived?.secret !== secret) {
+    const key = (async () => {
+      const material = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), "HKDF", false, ["deriveKey"]);
+      return crypto.subtle.deriveKey(
+        { name: "HKDF", hash: "SHA-256", salt: new Uint8Array(32), info: HKDF_INFO },
+        material,
+        { name: "AES-GCM", length: 256 },
+        false,
+        ["encrypt", "decrypt"],
+      );
+    })();
+    derived = { secret, key };
+  }
+  return derived.key;
+}
+
+function masterSecret(env: Pick<Env, "LESSOR_MASTER_KEY">): string {
+  if (!masterKeyConfigured(env)) throw masterKeyMissing();
+  return env.LESSOR_MASTER_KEY!;
+}
+
+const additionalData = (orgId: string, provider: string) => new TextEncoder().encode(`${orgId}/${provider}`);
+
+export async function encryptProviderKey(env: Pick<Env, "LESSOR_MASTER_KEY">, orgId: string, provider: string, apiKey: string): Promise<string> {
+  const key = await aesKey(masterSecret(env));
+  const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
+  const sealed = await crypto.subtle.encrypt({ name: "AES-GCM", iv, additionalData: additionalData(orgId, provider) }, key, new TextEncoder().encode(apiKey));
+  return `${FORMAT}.${base64url.encode(iv)}.${base64url.encode(new Uint8Array(sealed))}`;
+}
+
+/** The key in the clear, or null when the ciphertext does not open (another master key, another row). */
+export async function decryptProviderKey(env: Pick<Env, "LESSOR_MASTER_KEY">, orgId: string, provider: string, ciphertext: string): Promise<string | null> {
+  const [format, iv, sealed] = ciphertext.split(".");
+  if (format !== FORMAT || !iv || !sealed) return null;
+  try {
+    const key = await aesKey(masterSecret(env));
+    const plain = await crypto.subtle.decrypt(
+      { name: "AES-GCM", iv: base64url.decode(iv), additionalData: additionalData(orgId, provider) },
+      key,
+      base64url.decode(sealed),
+    );
+    return new TextDecoder().decode(plain);
+  } catch (e) {
+    if (e instanceof ApiError) throw e;
+    return null;
+  }
+}
+
+export type ProviderKeyRow = Omit<ProviderKeysTable, "options"> & { options: string };
+
+export async function storeProviderKey(
+  db: Db,
+  env: Pick<Env, "LESSOR_MASTER_KEY">,
+  orgId: string,
+  provider: string,
+  credentials: ProviderCredentials,
+  now: number,
+): Promise<void> {
+  const ciphertext = await encryptProviderKey(env, orgId, provider, credentials.api_key);
+  const options = JSON.stringify(credentials.options);
+  await db
+    .insertInto("provider_keys")
+    .values({ org_id: orgId, provider, ciphertext, options, created_at: now, updated_at: now, verified_at: null, verified_ok: null, verify_error: null })
+    .onConflict((oc) =>
+      oc.columns(["org_id", "provider"]).doUpdateSet({ ciphertext, options, updated_at: now, verified_at: null, verified_ok: null, verify_error: null }),
+    )
+    .execute();
+}
+
+/** `ok`: true (it worked), false (the provider refused), null (no answer: says nothing of the key). */
+export async function recordVerification(db: Db, orgId: string, provider: string, ok: boolean | null, error: string | null, now: number): Promise<void> {
+  await db
+    .updateTable("provider_keys")
+    .set({ verified_at: now, verified_ok: ok === null ? null : ok ? 1 : 0, verify_error: error })
+    .where("org_id", "=", orgId)
+    .where("provider", "=", provider)
+    .execute();
+}
+
+export async function deleteProviderKey(db: Db, orgId: string, provider: string): Promise<void> {
+  await db.deleteFrom("provider_keys").where("org_id", "=", orgId).where("provider", "=", provider).execute();
+}
+
+/** The org's key rows (no key in the clear), by provider name. */
+export async function providerKeyRows(db: Db, orgId: string): Promise<Map<string, ProviderKeyRow>> {
+  const rows = await db.selectFrom("provider_keys").selectAll().where("org_id", "=", orgId).execute();
+  return new Map(rows.map((r) => [r.provider, r as ProviderKeyRow]));
+}
+
+/** An org's credentials for a provider, decrypted; null when it has none (or they no longer open). */
+export async function providerCredentials(db: Db, env: Pick<Env, "LESSOR_MASTER_KEY">, orgId: string, provider: string): Promise<ProviderCredentials | null> {
+  const row = await db
+    .selectFrom("provider_keys")
+    .select(["ciphertext", "options"])
+    .where("org_id", "=", orgId)
+    .where("provider", "=", provider)
+    .executeTakeFirst();
+  if (!row || !masterKeyConfigured(env)) return null;
+  const apiKey = await decryptProviderKey(env, orgId, provider, row.ciphertext);
+  if (apiKey === null) return null;
+  return { api_key: apiKey, options: parseOptions(row.options) };
+}
+
+/** Every org holding a key for `provider`, most recently verified working first. */
+export async function orgsWithKey(db: Db, provider: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom("provider_keys")
+    .select("org_id")
+    .where("provider", "=", provider)
+    .orderBy("verified_ok", "desc")
+    .orderBy("verified_at", "desc")
+    .orderBy("org_id")
+    .execute();
+  return rows.map((r) => r.org_id);
+}
+
+function parseOptions(text: string): Record<string, string> {
+  try {
+    const v = JSON.parse(text) as unknown;
+    if (typeof v !== "object" || v === null || Array.isArray(v)) return {};
+    return Object.fromEntries(Object.entries(v).filter((e): e is [string, string] => typeof e[1] === "string"));
+  } catch {
+    return {};
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * What every dialect is: a provider's words over the one simulated cloud core. A dialect answers
+ * the operations the adapter calls (and its billing read), each answer a StubAnswer that the
+ * provider's ContractStub then holds to the document; it never writes HTTP itself.
+ */
+import type { Operation, StubAnswer, StubCall } from "../contract-stub";
+import type { StubProvider } from "../stub-clouds-admin";
+import type { AmbiguousAnswer, Gate, StubCloudCore } from "./core";
+
+export interface Dialect {
+  readonly provider: StubProvider;
+  /** The provider's document in ../shared/provider-contracts. */
+  readonly contractFile: string;
+  readonly core: StubCloudCore<unknown>;
+  /** Answers one checked call; throws ConnectionCut when the connection must drop instead. */
+  handle(call: StubCall): StubAnswer;
+  /** The provider's answer to a wrong or missing key on this operation. */
+  refuse(op: Operation): StubAnswer;
+}
+
+/** Thrown by a handler after it acted: the server drops the connection without answering. */
+export class ConnectionCut extends Error {
+  constructor(readonly why: string) {
+    super(`connection cut: ${why}`);
+    this.name = "ConnectionCut";
+  }
+}
+
+/** How one provider words the injected faults. */
+export interface FaultWords {
+  /** api_error_rate: a 5xx; nothing was done. */
+  unavailable(): StubAnswer;
+  /** rate_limit_rate: a 429, with Retry-After where the provider sends one. */
+  rateLimited(retryAfterS: number): StubAnswer;
+  /** ambiguous_create_rate: a gateway's 502 or 504 after the machine was made. */
+  gateway(status: 502 | 504): StubAnswer;
+}
+
+/** The gate's refusal in the provider's words, or null to go on with the call. */
+export function refusal(gate: Gate, words: FaultWords): StubAnswer | null {
+  if (gate.kind === "unavailable") return words.unavailable();
+  if (gate.kind === "rate_limited") return words.rateLimited(gate.retry_after_s);
+  return null;
+}
+
+/** An ambiguous create's answer: the gateway's, or no answer (the connection drops). */
+export function ambiguous(answer: AmbiguousAnswer, words: FaultWords): StubAnswer {
+  if (answer === "cut") throw new ConnectionCut("an ambiguous create: the machine was made, the answer is lost");
+  return words.gateway(answer);
+}
+
+/** An HTML page, as a proxy in front of the provider answers a 5xx the document cannot list. */
+export function gatewayPage(status: number): StubAnswer {
+  const words: Record<number, string> = { 502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Time-out" };
+  return { status, text: `<html><body><h1>${status} ${words[status] ?? "Error"}</h1></body></html>`, undocumented: `a proxy's ${status}` };
+}
+
+/** RFC 3339, with milliseconds only when there are some (the documents' examples have none). */
+export const iso = (ms: number) => new Date(ms).toISOString().replace(".000Z", "Z");
