@@ -140,23 +140,33 @@ export async function providerCredentials(db: Db, env: Pick<Env, "LESSOR_MASTER_
   if (!row || !masterKeyConfigured(env)) return null;
   const apiKey = await decryptProviderKey(env, orgId, provider, row.ciphertext);
   if (apiKey === null) return null;
-  return { api_key: apiKey, options: parseOptions(row.options) };
+  return { api_key: apiKey, options: storedOptions(row.options) };
 }
 
-/** Every org holding a key for `provider`, most recently verified working first. */
-export async function orgsWithKey(db: Db, provider: string): Promise<string[]> {
+/**
+ * Every org's credentials for `provider`, most recently verified working first, read in one
+ * query; a key that no longer opens (another master key) is left out.
+ */
+export async function keyHolders(db: Db, env: Pick<Env, "LESSOR_MASTER_KEY">, provider: string): Promise<Array<{ org_id: string; credentials: ProviderCredentials }>> {
+  if (!masterKeyConfigured(env)) return [];
   const rows = await db
     .selectFrom("provider_keys")
-    .select("org_id")
+    .select(["org_id", "ciphertext", "options"])
     .where("provider", "=", provider)
     .orderBy("verified_ok", "desc")
     .orderBy("verified_at", "desc")
     .orderBy("org_id")
     .execute();
-  return rows.map((r) => r.org_id);
+  const out: Array<{ org_id: string; credentials: ProviderCredentials }> = [];
+  for (const row of rows) {
+    const apiKey = await decryptProviderKey(env, row.org_id, provider, row.ciphertext);
+    if (apiKey !== null) out.push({ org_id: row.org_id, credentials: { api_key: apiKey, options: storedOptions(row.options) } });
+  }
+  return out;
 }
 
-function parseOptions(text: string): Record<string, string> {
+/** The non-secret settings stored with a key (the `options` column), as strings only. */
+export function storedOptions(text: string): Record<string, string> {
   try {
     const v = JSON.parse(text) as unknown;
     if (typeof v !== "object" || v === null || Array.isArray(v)) return {};

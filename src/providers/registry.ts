@@ -10,7 +10,7 @@
 import type { Db } from "../db";
 import type { Env } from "../env";
 import type { Provider, ProviderCapabilities } from "./contract";
-import { orgsWithKey, providerCredentials, providerKeyRows, type ProviderCredentials } from "./credentials";
+import { keyHolders, providerCredentials, providerKeyRows, type ProviderCredentials } from "./credentials";
 import { ProviderError } from "./contract";
 import { LAMBDA_CAPABILITIES, LambdaProvider } from "./lambda/adapter";
 import { RUNPOD_CAPABILITIES, RunPodProvider } from "./runpod/adapter";
@@ -168,9 +168,8 @@ export async function providerAccounts(env: Env, db: Db): Promise<ProviderAccoun
       out.push({ account: "", org_id: null, provider: entry.create(env, null) });
       continue;
     }
-    for (const orgId of await orgsWithKey(db, name)) {
-      const credentials = await providerCredentials(db, env, orgId, name);
-      if (credentials) out.push({ account: orgId, org_id: orgId, provider: entry.create(env, credentials) });
+    for (const { org_id, credentials } of await keyHolders(db, env, name)) {
+      out.push({ account: org_id, org_id, provider: entry.create(env, credentials) });
     }
   }
   return out;
@@ -190,15 +189,8 @@ export async function catalogProviders(env: Env, db: Db): Promise<{ readers: Pro
       readers.push(entry.create(env, null));
       continue;
     }
-    let reader: Provider | null = null;
-    for (const orgId of await orgsWithKey(db, name)) {
-      const credentials = await providerCredentials(db, env, orgId, name);
-      if (credentials) {
-        reader = entry.create(env, credentials);
-        break;
-      }
-    }
-    if (reader) readers.push(reader);
+    const [newest] = await keyHolders(db, env, name);
+    if (newest) readers.push(entry.create(env, newest.credentials));
     else keyless.push(name);
   }
   return { readers, keyless };

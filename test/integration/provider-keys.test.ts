@@ -92,6 +92,13 @@ describe("the providers routes", () => {
     const accounts = await providerAccounts(env, db);
     expect(accounts.filter((a) => a.provider.name === "vast").map((a) => a.account)).toContain(other.id);
     expect((await catalogProviders(env, db)).readers.map((p) => p.name)).toContain("vast");
+    // A key sealed under another master key (or tampered with) is no account at all.
+    const third = await createOrg();
+    await storeProviderKey(db, { LESSOR_MASTER_KEY: "another-master-key-0123456789abcdefghij" }, third.id, "vast", { api_key: SECRET, options: {} }, Date.now());
+    const vastAccounts = (await providerAccounts(env, db)).filter((a) => a.provider.name === "vast").map((a) => a.account);
+    expect(vastAccounts).toContain(other.id);
+    expect(vastAccounts).not.toContain(third.id);
+    await env.DB.prepare("DELETE FROM provider_keys WHERE org_id = ?").bind(third.id).run();
     // The answers never carry it.
     const listed = await call("GET", "/v1/providers", { key: other.adminKey });
     const text = await listed.text();
