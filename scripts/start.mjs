@@ -9,14 +9,20 @@
  * 3. Runs `wrangler dev --test-scheduled` and, because wrangler dev never fires cron triggers by
  *    itself, drives the cron handler through `/__scheduled` at start (which seeds the offer cache
  *    from the simulated cloud) and then every LESSOR_CRON_INTERVAL_S seconds (default 60).
- * 4. On SIGINT/SIGTERM stops the ticker and the wrangler process group it started, by pid.
+ * 4. On SIGINT/SIGTERM, at any step, stops the ticker and the process group of whichever wrangler
+ *    it started (the migration step's, which runs a workerd of its own, or `wrangler dev`'s), by
+ *    pid, and exits once that group is empty: nothing it started outlives it (issue 10, item 12).
+ *
+ * It refuses to start, with the reason, when a setting would make the Worker refuse to serve: the
+ * rules are src/config.ts's (a bootstrap token or master key shorter than 32 characters, a
+ * malformed installation id).
  *
  * Settings: PORT, LESSOR_STATE_DIR (local D1/Durable Object state, default .wrangler/state),
  * LESSOR_CRON_INTERVAL_S, and any LESSOR_* variable, which overrides wrangler.toml's [vars].
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -75,6 +81,14 @@ if (!vars.LESSOR_MASTER_KEY) {
   log("generated LESSOR_MASTER_KEY (encrypts provider keys) and wrote it to .dev.vars (git-ignored)");
 }
 
+// The same rules as src/config.ts's configProblems, for the settings a local run can get wrong:
+// the Worker would answer every request with 503 `misconfigured`, so say it here, before starting.
+const problems = [];
+if (vars.LESSOR_BOOTSTRAP_TOKEN.length < 32) problems.push("LESSOR_BOOTSTRAP_TOKEN must be at least 32 characters (remove it from .dev.vars and the environment to have one generated)");
+if (vars.LESSOR_MASTER_KEY.length < 32) problems.push("LESSOR_MASTER_KEY must be at least 32 characters (remove it from .dev.vars and the environment to have one generated)");
+if (vars.LESSOR_INSTALLATION_ID !== undefined && !/^[a-z0-9]{1,24}$/.test(vars.LESSOR_INSTALLATION_ID)) problems.push("LESSOR_INSTALLATION_ID must be 1 to 24 lowercase letters and digits");
+if (problems.length > 0) fail(`refusing to start:\n  ${problems.join("\n  ")}`);
+
 // The Worker reads its variables from one env file, written where only this user can read it.
 mkdirSync(stateDir, { recursive: true });
 const envFile = path.join(stateDir, "lessor.env");
@@ -86,18 +100,91 @@ writeFileSync(
   { mode: 0o600 },
 );
 
+// Whatever wrangler runs now (the migration step's, then `wrangler dev`) runs in its own process
+// group, so that stopping the group stops the workerd it starts too. A signal at any step stops
+// that group and waits until it is empty before exiting.
+let child = null;
+let ticker = null;
+let stopping = false;
+
+function spawnGroup(args, stdio, env = process.env) {
+  return spawn(wrangler, args, { cwd: root, stdio, detached: true, env });
+}
+
+function killGroup(proc, signal) {
+  try {
+    process.kill(-proc.pid, signal);
+  } catch {
+    // the group is already gone
+  }
+}
+
+/** Whether process group `pgid` still has a live member (Linux /proc; elsewhere, the leader). */
+function groupAlive(pgid) {
+  if (existsSync("/proc")) {
+    for (const entry of readdirSync("/proc")) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+        const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+        if (Number(fields[2]) === pgid && fields[0] !== "Z") return true;
+      } catch {
+        // gone while we looked
+      }
+    }
+    return false;
+  }
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function stop(code = 0) {
+  if (stopping) return;
+  stopping = true;
+  if (ticker) clearInterval(ticker);
+  const proc = child;
+  if (proc) {
+    killGroup(proc, "SIGTERM");
+    // wrangler stops its workerd on SIGTERM; whatever is left after 5 s is killed.
+    const deadline = Date.now() + 5_000;
+    while (groupAlive(proc.pid) && Date.now() < deadline) await sleep(100);
+    if (groupAlive(proc.pid)) {
+      killGroup(proc, "SIGKILL");
+      const hard = Date.now() + 2_000;
+      while (groupAlive(proc.pid) && Date.now() < hard) await sleep(50);
+    }
+  }
+  process.exit(code);
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+process.on("SIGINT", () => void stop(0));
+process.on("SIGTERM", () => void stop(0));
+process.on("SIGHUP", () => void stop(0));
+
 // 2. Local D1 migrations.
-const migrate = spawnSync(
-  wrangler,
-  ["d1", "migrations", "apply", "DB", "--local", "--persist-to", stateDir],
-  { cwd: root, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, CI: "true" }, encoding: "utf8" },
-);
-if (migrate.status !== 0) fail(`applying D1 migrations failed:\n${migrate.stdout}\n${migrate.stderr}`);
-log("local D1 migrated");
+{
+  let output = "";
+  // CI=true: wrangler asks no question before applying.
+  child = spawnGroup(["d1", "migrations", "apply", "DB", "--local", "--persist-to", stateDir], ["ignore", "pipe", "pipe"], { ...process.env, CI: "true" });
+  child.stdout.on("data", (d) => (output += d));
+  child.stderr.on("data", (d) => (output += d));
+  const status = await new Promise((resolve) => child.once("exit", (code) => resolve(code)));
+  if (stopping) await new Promise(() => {}); // stop() exits once the group is empty
+  // The step's workerd may outlive its wrangler for a moment: none is left behind.
+  killGroup(child, "SIGTERM");
+  child = null;
+  if (status !== 0) fail(`applying D1 migrations failed:\n${output}`);
+  log("local D1 migrated");
+}
 
 // 3. wrangler dev, in its own process group so that stopping it stops workerd too.
-const child = spawn(
-  wrangler,
+child = spawnGroup(
   [
     "dev",
     "--ip", "127.0.0.1",
@@ -108,40 +195,14 @@ const child = spawn(
     "--show-interactive-dev-session=false",
     "--log-level", process.env.LESSOR_LOG_LEVEL ?? "log",
   ],
-  { cwd: root, stdio: ["ignore", "inherit", "inherit"], detached: true },
+  ["ignore", "inherit", "inherit"],
 );
 
 const base = `http://127.0.0.1:${port}`;
-let ticker = null;
-let stopping = false;
-
-function stop(code = 0) {
-  if (stopping) return;
-  stopping = true;
-  if (ticker) clearInterval(ticker);
-  try {
-    process.kill(-child.pid, "SIGTERM");
-  } catch {
-    // already gone
-  }
-  const hard = setTimeout(() => {
-    try {
-      process.kill(-child.pid, "SIGKILL");
-    } catch {
-      // already gone
-    }
-    process.exit(code);
-  }, 5_000);
-  hard.unref();
-  child.once("exit", () => process.exit(code));
-}
-
-process.on("SIGINT", () => stop(0));
-process.on("SIGTERM", () => stop(0));
 child.on("exit", (code) => {
   if (!stopping) {
     log(`wrangler dev exited (${code}); stopping`);
-    stop(code ?? 1);
+    void stop(code ?? 1);
   }
 });
 
@@ -167,9 +228,12 @@ async function waitUntilServing(deadline) {
   return false;
 }
 
-if (!(await waitUntilServing(Date.now() + 90_000))) {
+const serving = await waitUntilServing(Date.now() + 90_000);
+if (stopping) {
+  // a signal came while starting: stop() exits once wrangler's group is empty
+} else if (!serving) {
   log("wrangler dev did not start serving within 90 s");
-  stop(1);
+  void stop(1);
 } else {
   await tick();
   ticker = setInterval(tick, cronIntervalS * 1000);
