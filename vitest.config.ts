@@ -39,7 +39,7 @@ export default defineConfig(async () => {
                   // is served and the addresses point where nothing answers, never at a real cloud.
                   ...stubCloudBindings(inject("stubClouds")?.url ?? null),
                   TEST_MIGRATIONS: migrations,
-                  LESSOR_BOOTSTRAP_TOKEN: "test-bootstrap-token",
+                  LESSOR_BOOTSTRAP_TOKEN: "test-bootstrap-token-0123456789abcdef",
                   LESSOR_MASTER_KEY: "test-master-key-0123456789abcdefghijklmnop",
                   // Orphans are stopped 1 s after first seen and destroyed 2 s after stopping.
                   LESSOR_ORPHAN_GRACE_S: "1",

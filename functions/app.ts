@@ -7,6 +7,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { configProblemsCached } from "../src/config";
 import { ApiError } from "../src/errors";
 import { newId } from "../src/ids";
 import { jsonResponse, router, type AppEnv } from "./context";
@@ -70,6 +71,17 @@ export function createApp() {
     if (known) return envelope(c, known);
     console.error(JSON.stringify({ msg: "unhandled error", request_id: c.var.requestId, error: String(err), stack: (err as Error)?.stack }));
     return envelope(c, new ApiError(500, "internal", "internal error; quote the request_id when reporting it"));
+  });
+
+  // An installation that is not configured to run safely serves nothing, healthz included, so a
+  // load balancer or `wrangler tail` shows it at once (src/config.ts).
+  app.use("*", async (c, next) => {
+    const problems = configProblemsCached(c.env);
+    if (problems.length > 0) {
+      console.error(JSON.stringify({ msg: "refusing to serve: installation misconfigured", problems }));
+      throw new ApiError(503, "misconfigured", `this installation is not configured to serve: ${problems.join("; ")}`, { problems });
+    }
+    await next();
   });
 
   app.notFound((c) => envelope(c, new ApiError(404, "not_found", `no route for ${c.req.method} ${new URL(c.req.url).pathname}`)));

@@ -1,4 +1,5 @@
 /** The Worker: HTTP, cron, and the Durable Object classes its bindings name (wrangler.toml). */
+import { configProblems } from "../src/config";
 import type { Env } from "../src/env";
 import { createApp } from "./app";
 import { runScheduled } from "./cron";
@@ -15,6 +16,13 @@ export default {
   // Awaited, not handed to waitUntil: whoever drives the trigger (the platform, `npm start`'s
   // ticker, a test) sees the sweep finished when the call returns.
   async scheduled(controller, env) {
+    // A misconfigured installation (src/config.ts) rents, reaps and settles nothing: with the
+    // wrong installation id it could take another installation's machines for orphans.
+    const problems = configProblems(env);
+    if (problems.length > 0) {
+      console.error(JSON.stringify({ msg: "cron skipped: installation misconfigured", problems }));
+      throw new Error(`installation misconfigured: ${problems.join("; ")}`);
+    }
     await runScheduled(controller, env);
   },
 } satisfies ExportedHandler<Env>;

@@ -10,7 +10,9 @@ export interface Env {
   SIM: DurableObjectNamespace<SimCloud>;
   LIMITER: DurableObjectNamespace<RateLimiter>;
   API_KEY: DurableObjectNamespace<ApiKeyObject>;
-  /** Secret: creates orgs. Unset: `POST /v1/orgs` is refused. */
+  /** "production" in `[env.production]` (wrangler.toml): turns on the production checks of src/config.ts. */
+  LESSOR_ENVIRONMENT?: string;
+  /** Secret (at least 32 characters): creates orgs. Unset: `POST /v1/orgs` is refused. */
   LESSOR_BOOTSTRAP_TOKEN?: string;
   /** Comma-separated provider names this installation rents from (sim, runpod, vast, lambda). */
   LESSOR_PROVIDERS?: string;
@@ -21,6 +23,7 @@ export interface Env {
   LESSOR_VAST_BASE_URL?: string;
   LESSOR_LAMBDA_BASE_URL?: string;
   LESSOR_RATE_LIMIT_PER_MINUTE?: string;
+  /** Tags this installation's machine labels (src/lease/label.ts); its own value in production. */
   LESSOR_INSTALLATION_ID?: string;
   LESSOR_SIM_OFFERS?: string;
   /** Development only: "1" keeps lease objects from setting alarms, so only the cron backstop reaps. */

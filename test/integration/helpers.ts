@@ -3,7 +3,7 @@ import { env, SELF } from "cloudflare:test";
 import { refreshOffers } from "../../src/catalog/refresh";
 
 export const BASE = "https://lessor.test";
-export const BOOTSTRAP = "test-bootstrap-token";
+export const BOOTSTRAP = "test-bootstrap-token-0123456789abcdef";
 
 export interface CallOptions {
   key?: string | null;

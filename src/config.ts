@@ -1,0 +1,69 @@
+/**
+ * What an installation must be configured with before it serves anything (issue 10, items 10 and
+ * 11). A Worker has no start-up step that can refuse to start, so the check runs on every entry
+ * (fetch and scheduled, cached per isolate by the settings it read): a misconfigured installation
+ * answers every request with 503 `misconfigured` naming the settings to fix, and its cron does
+ * nothing. `npm start` (scripts/start.mjs) applies the same rules before it starts `wrangler dev`.
+ *
+ * The messages name settings, never their values: a wrong secret must not be echoed to a caller.
+ */
+import type { Env } from "./env";
+import { MASTER_KEY_MIN_LENGTH } from "./providers/credentials";
+
+/** The shortest bootstrap token accepted: it creates orgs, so it must not be guessable. */
+export const BOOTSTRAP_TOKEN_MIN_LENGTH = 32;
+/** The installation id every development checkout shares; a production installation has its own. */
+export const DEFAULT_INSTALLATION_ID = "dev";
+const INSTALLATION_ID = /^[a-z0-9]{1,24}$/;
+
+type ConfigEnv = Pick<
+  Env,
+  "LESSOR_ENVIRONMENT" | "LESSOR_BOOTSTRAP_TOKEN" | "LESSOR_MASTER_KEY" | "LESSOR_INSTALLATION_ID" | "LESSOR_PROVIDERS"
+>;
+
+/** Every problem with the installation's settings; empty when it may serve. */
+export function configProblems(env: ConfigEnv): string[] {
+  const problems: string[] = [];
+  const production = env.LESSOR_ENVIRONMENT === "production";
+  const token = env.LESSOR_BOOTSTRAP_TOKEN;
+  // Unset is allowed: it disables POST /v1/orgs (403 bootstrap_disabled). Set, it must be strong.
+  if (token !== undefined && token !== "" && token.length < BOOTSTRAP_TOKEN_MIN_LENGTH) {
+    problems.push(`LESSOR_BOOTSTRAP_TOKEN must be at least ${BOOTSTRAP_TOKEN_MIN_LENGTH} characters (e.g. \`openssl rand -base64 32\`)`);
+  }
+  const master = env.LESSOR_MASTER_KEY;
+  if (master !== undefined && master !== "" && master.length < MASTER_KEY_MIN_LENGTH) {
+    problems.push(`LESSOR_MASTER_KEY must be at least ${MASTER_KEY_MIN_LENGTH} characters (e.g. \`openssl rand -base64 32\`)`);
+  }
+  const installation = env.LESSOR_INSTALLATION_ID;
+  if (installation !== undefined && installation !== "" && !INSTALLATION_ID.test(installation)) {
+    problems.push("LESSOR_INSTALLATION_ID must be 1 to 24 lowercase letters and digits");
+  }
+  if (production) {
+    // Two installations that share a provider account tell their machines apart by this id
+    // (src/lease/label.ts); the shared development default would let one reap the other's.
+    if (!installation || installation === DEFAULT_INSTALLATION_ID) {
+      problems.push(`LESSOR_INSTALLATION_ID must be set to this installation's own id (not "${DEFAULT_INSTALLATION_ID}") in production`);
+    }
+    if (!master) problems.push("LESSOR_MASTER_KEY must be set in production: it encrypts the orgs' provider keys");
+    const providers = (env.LESSOR_PROVIDERS ?? "sim").split(",").map((p) => p.trim().toLowerCase());
+    if (providers.includes("sim")) {
+      problems.push('LESSOR_PROVIDERS must not include "sim" in production: the simulated cloud rents nothing real');
+    }
+  }
+  return problems;
+}
+
+let cached: { key: string; problems: string[] } | null = null;
+
+/** `configProblems`, computed once per isolate for the settings it sees. */
+export function configProblemsCached(env: ConfigEnv): string[] {
+  const key = JSON.stringify([
+    env.LESSOR_ENVIRONMENT,
+    env.LESSOR_BOOTSTRAP_TOKEN?.length ?? -1,
+    env.LESSOR_MASTER_KEY?.length ?? -1,
+    env.LESSOR_INSTALLATION_ID,
+    env.LESSOR_PROVIDERS,
+  ]);
+  if (cached?.key !== key) cached = { key, problems: configProblems(env) };
+  return cached.problems;
+}
