@@ -23,6 +23,8 @@ export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
   return {
     test: {
+      // Once for the whole run: says why the provider-contract tests skip where the documents are absent.
+      globalSetup: ["./test/support/contracts-notice.ts"],
       projects: [
         {
           test: { name: "unit", include: ["test/unit/**/*.test.ts"], environment: "node" },

@@ -51,13 +51,13 @@ export interface Operation {
   tokens: Tokens;
 }
 
-/** Loads a document from ../shared/provider-contracts; null (and a printed notice) when it is absent. */
+/**
+ * Loads a document from ../shared/provider-contracts; null when it is absent, so that its tests
+ * skip (the run prints why once: test/support/contracts-notice.ts).
+ */
 export function loadContract(file: string): Contract | null {
   const full = path.join(CONTRACTS_DIR, file);
-  if (!existsSync(full)) {
-    console.log(`[provider contracts] ${full} is absent: the tests against it are skipped.`);
-    return null;
-  }
+  if (!existsSync(full)) return null;
   const text = readFileSync(full, "utf8");
   const doc = file.endsWith(".json") ? JSON.parse(text) : parseYaml(text);
   return new Contract(file, doc, text);

@@ -23,7 +23,7 @@ declare module "vitest" {
 
 export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
   if (!existsSync(CONTRACTS_DIR)) {
-    console.log(`[stub clouds] ${CONTRACTS_DIR} is absent: no stub provider is served, and the tests against real adapters are skipped.`);
+    // test/support/contracts-notice.ts says so, once for the whole run.
     project.provide("stubClouds", null);
     return undefined;
   }

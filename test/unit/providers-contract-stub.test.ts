@@ -49,7 +49,7 @@ const POD = {
 };
 
 describe("the contract loader", () => {
-  it("answers null for a document that is absent, so that its tests skip (with a printed notice)", () => {
+  it("answers null for a document that is absent, so that its tests skip (the run says why once: test/support/contracts-notice.ts)", () => {
     expect(loadContract("no-such-provider-openapi.yaml")).toBeNull();
   });
 });
