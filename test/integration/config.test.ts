@@ -46,10 +46,9 @@ describe("an installation that is not configured to serve", () => {
   });
 
   it("runs no cron sweep", async () => {
-    const ctx = createExecutionContext();
     const controller = createScheduledController({ scheduledTime: Date.now(), cron: "* * * * *" });
     await expect(
-      worker.scheduled(controller, { ...(env as Env), LESSOR_ENVIRONMENT: "production", LESSOR_PROVIDERS: "sim" } as Env, ctx),
+      worker.scheduled(controller, { ...(env as Env), LESSOR_ENVIRONMENT: "production", LESSOR_PROVIDERS: "sim" } as Env),
     ).rejects.toThrow(/installation misconfigured: LESSOR_INSTALLATION_ID/);
   });
 });

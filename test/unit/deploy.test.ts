@@ -25,14 +25,14 @@ describe("wrangler.toml's production environment", () => {
   it("rents from real providers only, and says it is production", () => {
     const vars = prod.vars as Record<string, string>;
     expect(vars.LESSOR_ENVIRONMENT).toBe("production");
-    expect(vars.LESSOR_PROVIDERS.split(",")).not.toContain("sim");
+    expect(String(vars.LESSOR_PROVIDERS).split(",")).not.toContain("sim");
     // The installation id is the operator's own secret, never a value in the repository.
     expect(vars.LESSOR_INSTALLATION_ID).toBeUndefined();
   });
 
   it("has every binding the development installation has, and the cron", () => {
-    expect(prod.durable_objects.bindings.map((b) => b.name).sort()).toEqual(dev.durable_objects.bindings.map((b) => b.name).sort());
-    expect(prod.d1_databases.map((d) => d.binding)).toEqual(["DB"]);
+    expect(prod.durable_objects.bindings.map((b: { name: string }) => b.name).sort()).toEqual(dev.durable_objects.bindings.map((b: { name: string }) => b.name).sort());
+    expect(prod.d1_databases.map((d: { binding: string }) => d.binding)).toEqual(["DB"]);
     expect(prod.d1_databases[0]!.migrations_dir).toBe("migrations");
     expect(prod.triggers.crons).toEqual(dev.triggers.crons);
   });
