@@ -1,8 +1,22 @@
-/** `POST/GET /v1/auth/issuers`, `DELETE /v1/auth/issuers/:id`: trusted JWT issuers (admin). */
+/**
+ * `POST/GET /v1/auth/issuers`, `DELETE /v1/auth/issuers/:id`: trusted JWT issuers (admin).
+ *
+ * Issue 10, item 5: a token names its org by its `(iss, aud)`, so a pair is held by one org across
+ * the installation (the unique index of migrations/0006_issuer_pairs.sql), and a new registration's
+ * `aud` must contain the org's id. The first makes a token name one org, so no registration can
+ * change whether another org's tokens verify; the second keeps an org from taking, ahead of
+ * another, the pair that org will configure (it can only register audiences naming itself).
+ *
+ * The issue's other design, lessor generating each issuer's audience, was not taken: it would make
+ * every registration a two-step dance (register, then configure the IdP with lessor's value) and
+ * would break every registration made before it, where this one keeps them (the admin chooses an
+ * audience such as `https://lessor.example/org_...`, as IdPs that let one name an API allow).
+ */
 import { createRoute, z } from "@hono/zod-openapi";
-import { database } from "../../src/db";
+import { insertIssuerWithinLimit, limitReached } from "../../src/auth/limits";
+import { database, type Db } from "../../src/db";
 import type { IssuerRow } from "../../src/db/schema";
-import { ApiError, notFound } from "../../src/errors";
+import { ApiError, badRequest, notFound } from "../../src/errors";
 import { newId } from "../../src/ids";
 import { decodeCursor, DEFAULT_PAGE, pageOf, PageQuery } from "../../src/pagination";
 import { BEARER, COMMON_ERRORS, IdParam, jsonBody, jsonResponse, router } from "../context";
@@ -19,7 +33,7 @@ const CreateIssuerSchema = z
       .max(2048)
       .describe("where the issuer publishes its signing keys (https)"),
     iss: z.string().min(1).max(512),
-    aud: z.string().min(1).max(512),
+    aud: z.string().min(1).max(512).describe("the audience your IdP puts in lessor's tokens; must contain this org's id"),
   })
   .openapi("CreateIssuer");
 
@@ -30,6 +44,17 @@ const render = (r: IssuerRow) => ({
   aud: r.aud,
   created_at: new Date(r.created_at).toISOString(),
 });
+
+/**
+ * 409 when some registration holds the pair: `issuer_exists` (with its id) when it is this org's,
+ * `issuer_taken` when another's (whose id is not named: guarantee 8).
+ */
+async function refuseHeldPair(db: Db, orgId: string, pair: { iss: string; aud: string }) {
+  const held = await db.selectFrom("issuers").select(["id", "org_id"]).where("iss", "=", pair.iss).where("aud", "=", pair.aud).executeTakeFirst();
+  if (!held) return;
+  if (held.org_id === orgId) throw new ApiError(409, "issuer_exists", "this org already trusts that iss and aud", { id: held.id });
+  throw new ApiError(409, "issuer_taken", "another org has registered that iss and aud; a token must name one org", { iss: pair.iss, aud: pair.aud });
+}
 
 export const issuerRoutes = router()
   .openapi(
@@ -46,16 +71,18 @@ export const issuerRoutes = router()
       const body = c.req.valid("json");
       const db = database(c.env.DB);
       const orgId = c.var.principal.org_id;
-      const dup = await db
-        .selectFrom("issuers")
-        .select("id")
-        .where("org_id", "=", orgId)
-        .where("iss", "=", body.iss)
-        .where("aud", "=", body.aud)
-        .executeTakeFirst();
-      if (dup) throw new ApiError(409, "issuer_exists", "this org already trusts that iss and aud", { id: dup.id });
+      await refuseHeldPair(db, orgId, body);
+      if (!body.aud.includes(orgId)) {
+        throw badRequest("invalid_audience", `aud must contain this org's id (${orgId}), e.g. "https://lessor/${orgId}"`, { org_id: orgId });
+      }
       const row: IssuerRow = { id: newId("iss", c.var.now), org_id: orgId, ...body, created_at: c.var.now };
-      await db.insertInto("issuers").values(row).execute();
+      const outcome = await insertIssuerWithinLimit(c.env.DB, row);
+      if (outcome === "limit") throw limitReached("issuers");
+      if (outcome === "pair_held") {
+        // Another registration of the pair landed between the check and the insert.
+        await refuseHeldPair(db, orgId, body);
+        throw new ApiError(409, "issuer_taken", "that iss and aud are already registered", { iss: body.iss, aud: body.aud });
+      }
       return c.json(render(row), 201);
     },
   )
