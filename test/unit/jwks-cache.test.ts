@@ -55,7 +55,10 @@ const issuer: IssuerRow = {
   created_at: T0,
 };
 
-/** The one query authenticateJwt makes: issuers by `iss` and `aud`; `queries` counts it. */
+/**
+ * The one query authenticateJwt makes: issuers by `iss` and `aud`; `queries` counts it. (By `iss`
+ * alone too, as the code before issue 10 asked, so these tests can be run against it.)
+ */
 function fakeDb(rows: IssuerRow[], queries = { count: 0 }): Db {
   return {
     selectFrom: (table: string) => {
@@ -65,6 +68,10 @@ function fakeDb(rows: IssuerRow[], queries = { count: 0 }): Db {
           where: (column: string, op: string, iss: unknown) => {
             expect([column, op]).toEqual(["iss", "="]);
             return {
+              execute: async () => {
+                queries.count++;
+                return rows.filter((r) => r.iss === iss);
+              },
               where: (column2: string, op2: string, auds: unknown) => {
                 expect([column2, op2]).toEqual(["aud", "in"]);
                 return {
@@ -291,12 +298,10 @@ describe("issue 10, item 9: bounded JWKS fetching", () => {
       `${h}.${b64({ ...claims, aud: Array.from({ length: 11 }, (_, i) => `${issuer.aud}${i}`) })}.c2ln`,
       `${h}.${b64({ ...claims, pad: "x".repeat(20_000) })}.c2ln`, // longer than any IdP's token
     ];
-    for (const t of bad) {
-      expect(wellFormed(t), t.slice(0, 60)).toBeNull();
-      expect(await authenticateJwt(db, t, T0, cache)).toBeNull();
-    }
+    for (const t of bad) expect(await authenticateJwt(db, t, T0, cache)).toBeNull();
     expect(queries.count).toBe(0);
     expect(idp.state.calls).toBe(0);
+    for (const t of bad) expect(wellFormed(t), t.slice(0, 60)).toBeNull();
     expect(wellFormed(good)).toEqual({ iss: issuer.iss, audiences: [issuer.aud] });
   });
 
