@@ -15,7 +15,7 @@
 import { createExecutionContext, env, listDurableObjectIds } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import worker from "../../functions/index";
-import { DEFAULT_AUTH_FAILURES_PER_MINUTE } from "../../functions/middleware";
+import { DEFAULT_AUTH_FAILURES_PER_MINUTE, DEFAULT_ORG_RATE_LIMIT_PER_MINUTE } from "../../functions/middleware";
 import { MAX_LIVE_API_KEYS } from "../../src/auth/limits";
 import { sha256Hex } from "../../src/ids";
 import { BASE, BOOTSTRAP, call, createKey, createOrg, expectError, json } from "./helpers";
@@ -110,10 +110,8 @@ describe("an org's request budget", () => {
     const org = await createOrg();
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(Date.UTC(2032, 1, 1));
-    // One credential at its own limit of 600 is far inside its org's 6,000.
     const res = await direct("GET", "/v1/org", { key: org.adminKey, settings: DEFAULTS });
     expect(res.status).toBe(200);
-    const { DEFAULT_ORG_RATE_LIMIT_PER_MINUTE } = await import("../../functions/middleware");
     expect(DEFAULT_ORG_RATE_LIMIT_PER_MINUTE).toBe(6000);
     // The org's bucket holds 5,999 after one request: it takes 5,999 more before a refusal.
     const stub = env.LIMITER.get(env.LIMITER.idFromName(`org:${org.id}`));
