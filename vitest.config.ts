@@ -42,6 +42,9 @@ export default defineConfig(async () => {
                   ...stubCloudBindings(inject("stubClouds")?.url ?? null),
                   TEST_MIGRATIONS: migrations,
                   LESSOR_BOOTSTRAP_TOKEN: "test-bootstrap-token-0123456789abcdef",
+                  // Many tests send bad credentials on purpose, from no address (one shared
+                  // bucket); the limit itself is tested with its default in auth-limits.test.ts.
+                  LESSOR_AUTH_FAILURES_PER_MINUTE: "1000000",
                   LESSOR_MASTER_KEY: "test-master-key-0123456789abcdefghijklmnop",
                   // Orphans are stopped 1 s after first seen and destroyed 2 s after stopping.
                   LESSOR_ORPHAN_GRACE_S: "1",

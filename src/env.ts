@@ -22,7 +22,12 @@ export interface Env {
   LESSOR_RUNPOD_BASE_URL?: string;
   LESSOR_VAST_BASE_URL?: string;
   LESSOR_LAMBDA_BASE_URL?: string;
+  /** Requests a minute for one API key or JWT subject (default 600). */
   LESSOR_RATE_LIMIT_PER_MINUTE?: string;
+  /** Requests a minute for one org, all its credentials together (default 6000). */
+  LESSOR_ORG_RATE_LIMIT_PER_MINUTE?: string;
+  /** Failed authentications a minute from one client address (default 60), then 429. */
+  LESSOR_AUTH_FAILURES_PER_MINUTE?: string;
   /** Tags this installation's machine labels (src/lease/label.ts); its own value in production. */
   LESSOR_INSTALLATION_ID?: string;
   LESSOR_SIM_OFFERS?: string;

@@ -1,6 +1,22 @@
-/** `POST/GET /v1/auth/issuers`, `DELETE /v1/auth/issuers/:id`: trusted JWT issuers (admin). */
+/**
+ * `POST/GET /v1/auth/issuers`, `DELETE /v1/auth/issuers/:id`: trusted JWT issuers (admin).
+ *
+ * Issue 10, item 5: a token names its org by its `(iss, aud)`, so a pair is held by one org across
+ * the installation (the unique index of migrations/0006_issuer_pairs.sql): registering a pair
+ * another org holds is 409 `issuer_taken`, and no registration can change whether another org's
+ * tokens verify (a token's pair reaches the one org that holds it; src/auth/jwt.ts).
+ *
+ * The issue's other design, lessor generating each issuer's audience, was not taken: it makes
+ * every registration two steps (register, then configure the IdP with lessor's value), cannot be
+ * used with IdPs whose audience is fixed (an OAuth client id), and would invalidate every
+ * registration made before it, where this one keeps them all but the duplicates migration 0006
+ * settles. What it leaves open: an org may register a pair first that another org wanted later
+ * (first come, first served, answered 409 to the second, never a lock-out of tokens that worked);
+ * the README asks admins to name their org in the audience, which makes that moot.
+ */
 import { createRoute, z } from "@hono/zod-openapi";
-import { database } from "../../src/db";
+import { insertIssuerWithinLimit, limitReached } from "../../src/auth/limits";
+import { database, type Db } from "../../src/db";
 import type { IssuerRow } from "../../src/db/schema";
 import { ApiError, notFound } from "../../src/errors";
 import { newId } from "../../src/ids";
@@ -19,7 +35,11 @@ const CreateIssuerSchema = z
       .max(2048)
       .describe("where the issuer publishes its signing keys (https)"),
     iss: z.string().min(1).max(512),
-    aud: z.string().min(1).max(512),
+    aud: z
+      .string()
+      .min(1)
+      .max(512)
+      .describe("the audience your IdP puts in lessor's tokens; (iss, aud) is held by one org, so name your org in it"),
   })
   .openapi("CreateIssuer");
 
@@ -30,6 +50,17 @@ const render = (r: IssuerRow) => ({
   aud: r.aud,
   created_at: new Date(r.created_at).toISOString(),
 });
+
+/**
+ * 409 when some registration holds the pair: `issuer_exists` (with its id) when it is this org's,
+ * `issuer_taken` when another's (whose id is not named: guarantee 8).
+ */
+async function refuseHeldPair(db: Db, orgId: string, pair: { iss: string; aud: string }) {
+  const held = await db.selectFrom("issuers").select(["id", "org_id"]).where("iss", "=", pair.iss).where("aud", "=", pair.aud).executeTakeFirst();
+  if (!held) return;
+  if (held.org_id === orgId) throw new ApiError(409, "issuer_exists", "this org already trusts that iss and aud", { id: held.id });
+  throw new ApiError(409, "issuer_taken", "another org has registered that iss and aud; a token must name one org", { iss: pair.iss, aud: pair.aud });
+}
 
 export const issuerRoutes = router()
   .openapi(
@@ -46,16 +77,15 @@ export const issuerRoutes = router()
       const body = c.req.valid("json");
       const db = database(c.env.DB);
       const orgId = c.var.principal.org_id;
-      const dup = await db
-        .selectFrom("issuers")
-        .select("id")
-        .where("org_id", "=", orgId)
-        .where("iss", "=", body.iss)
-        .where("aud", "=", body.aud)
-        .executeTakeFirst();
-      if (dup) throw new ApiError(409, "issuer_exists", "this org already trusts that iss and aud", { id: dup.id });
+      await refuseHeldPair(db, orgId, body);
       const row: IssuerRow = { id: newId("iss", c.var.now), org_id: orgId, ...body, created_at: c.var.now };
-      await db.insertInto("issuers").values(row).execute();
+      const outcome = await insertIssuerWithinLimit(c.env.DB, row);
+      if (outcome === "limit") throw limitReached("issuers");
+      if (outcome === "pair_held") {
+        // Another registration of the pair landed between the check and the insert.
+        await refuseHeldPair(db, orgId, body);
+        throw new ApiError(409, "issuer_taken", "that iss and aud are already registered", { iss: body.iss, aud: body.aud });
+      }
       return c.json(render(row), 201);
     },
   )

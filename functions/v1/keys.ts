@@ -1,6 +1,7 @@
 /** `POST/GET /v1/keys`, `DELETE /v1/keys/:id`: an org's API keys (admin scope). */
 import { createRoute, z } from "@hono/zod-openapi";
 import { mintKey, renderKey, revokeKey } from "../../src/auth/keys";
+import { insertKeyWithinLimit, limitReached } from "../../src/auth/limits";
 import { SCOPES } from "../../src/auth/principal";
 import { database } from "../../src/db";
 import { notFound } from "../../src/errors";
@@ -34,13 +35,15 @@ export const keyRoutes = router()
       request: jsonBody(CreateKeySchema),
       responses: {
         201: jsonResponse(KeySchema.extend({ secret: z.string() }), "The key, with its secret"),
+        409: COMMON_ERRORS[400],
         ...COMMON_ERRORS,
       },
     }),
     async (c) => {
       const { name, scope } = c.req.valid("json");
       const key = await mintKey(c.var.principal.org_id, name, scope, c.var.now);
-      await database(c.env.DB).insertInto("api_keys").values(key.row).execute();
+      // Counted and inserted in one statement, so concurrent creates cannot pass the limit.
+      if (!(await insertKeyWithinLimit(c.env.DB, key.row))) throw limitReached("api_keys");
       return c.json({ ...renderKey(key.row), secret: key.secret }, 201);
     },
   )

@@ -10,6 +10,16 @@
  * - The scope is the `scope` claim (space-separated string or array): `lessor:read`,
  *   `lessor:write`, `lessor:admin`; the highest present wins. A token without one authenticates
  *   but may call nothing.
+ *
+ * Issue 10, item 5: a token names its org by its `(iss, aud)`, a pair at most one org holds
+ * (migrations/0006_issuer_pairs.sql, functions/v1/issuers.ts), so no registration by one org can
+ * change whether another's tokens verify. A token whose audiences name registrations of two orgs,
+ * or two JWKS URLs, is ambiguous and refused before any fetch.
+ *
+ * Issue 10, item 9: fetching is bounded. A token that is not well formed (`wellFormed`) is refused
+ * before D1 or any JWKS is asked; one token leads to at most one JWKS fetch (one issuer, and the
+ * refetch for an unknown kid only when the cached set was not just fetched); the JWKS body is read
+ * as a stream and abandoned past JWKS_MAX_BYTES.
  */
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, errors, jwtVerify, type JSONWebKeySet } from "jose";
 import type { Db } from "../db";
@@ -21,7 +31,11 @@ export const JWT_CLOCK_SKEW_S = 60;
 export const JWKS_TTL_MS = 10 * 60_000;
 export const JWKS_REFETCH_COOLDOWN_MS = 10_000;
 const JWKS_FETCH_TIMEOUT_MS = 5_000;
-const JWKS_MAX_BYTES = 256 * 1024;
+export const JWKS_MAX_BYTES = 256 * 1024;
+/** Longer tokens are refused unread: no IdP's access token comes near it. */
+export const JWT_MAX_LENGTH = 16 * 1024;
+/** A token may name at most this many audiences (RFC 7519 4.1.3 allows an array). */
+export const JWT_MAX_AUDIENCES = 10;
 export const SCOPE_CLAIM = "scope";
 
 type Fetcher = (url: string, init?: RequestInit) => Promise<Response>;
@@ -40,9 +54,13 @@ export class JwksCache {
   constructor(private readonly fetcher: Fetcher = (url, init) => fetch(url, init)) {}
 
   async get(url: string, now: number): Promise<CachedKeys> {
+    return this.cached(url, now) ?? this.#fetch(url, now);
+  }
+
+  /** The cached set while within its TTL, else null; never fetches. */
+  cached(url: string, now: number): CachedKeys | null {
     const hit = this.#entries.get(url);
-    if (hit && now - hit.fetchedAt < JWKS_TTL_MS) return hit;
-    return this.#fetch(url, now);
+    return hit && now - hit.fetchedAt < JWKS_TTL_MS ? hit : null;
   }
 
   /** Refetch after an unknown kid; returns null when the cooldown says the cached set stands. */
@@ -85,9 +103,12 @@ export class JwksCache {
       signal: AbortSignal.timeout(JWKS_FETCH_TIMEOUT_MS),
       redirect: "error",
     });
-    if (!res.ok) throw new Error(`JWKS ${url} answered ${res.status}`);
-    const text = await res.text();
-    if (text.length > JWKS_MAX_BYTES) throw new Error(`JWKS ${url} is larger than ${JWKS_MAX_BYTES} bytes`);
+    if (!res.ok) {
+      await res.body?.cancel().catch(() => {});
+      throw new Error(`JWKS ${url} answered ${res.status}`);
+    }
+    const text = await readBounded(res, JWKS_MAX_BYTES);
+    if (text === null) throw new Error(`JWKS ${url} is larger than ${JWKS_MAX_BYTES} bytes`);
     const jwks = JSON.parse(text) as JSONWebKeySet;
     if (!jwks || !Array.isArray(jwks.keys)) throw new Error(`JWKS ${url} has no keys array`);
     const entry = { jwks, fetchedAt: now };
@@ -96,15 +117,94 @@ export class JwksCache {
   }
 }
 
+/**
+ * The body as text, or null once it passes `max` bytes: read chunk by chunk and cancelled there, so
+ * a huge or endless body costs at most `max` bytes of memory and reading (a declared
+ * Content-Length past `max` is refused before reading anything).
+ */
+export async function readBounded(res: Response, max: number): Promise<string | null> {
+  const declared = Number(res.headers.get("content-length"));
+  if (Number.isFinite(declared) && declared > max) {
+    await res.body?.cancel().catch(() => {});
+    return null;
+  }
+  if (!res.body) return "";
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => {});
+      return null;
+    }
+    chunks.push(value);
+  }
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    all.set(c, at);
+    at += c.byteLength;
+  }
+  return new TextDecoder().decode(all);
+}
+
 export const defaultJwksCache = new JwksCache();
 
 /** A cheap look before any I/O: three base64url parts. */
 export function looksLikeJwt(token: string): boolean {
-  return /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(token);
+  return /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(token);
+}
+
+/** What a well-formed token names, read without verifying anything. */
+export interface TokenClaims {
+  iss: string;
+  audiences: string[];
 }
 
 /**
- * The principal of a JWT from one of the issuers registered for its `iss`, or null. Never throws
+ * The `iss` and audiences of a token worth verifying, or null: it must be at most JWT_MAX_LENGTH,
+ * have three parts with a signature, a header that parses with an `alg` on the allowlist, and a
+ * payload with a string `iss`, one to JWT_MAX_AUDIENCES string audiences and a numeric `exp`. Pure:
+ * a token refused here costs no D1 read and no fetch (issue 10, item 9).
+ */
+export function wellFormed(token: string): TokenClaims | null {
+  if (token.length > JWT_MAX_LENGTH) return null;
+  const parts = token.split(".");
+  if (parts.length !== 3 || parts[2] === "") return null;
+  let iss: unknown;
+  let aud: unknown;
+  let exp: unknown;
+  try {
+    const header = decodeProtectedHeader(token);
+    if (typeof header.alg !== "string" || !JWT_ALGORITHMS.includes(header.alg)) return null;
+    ({ iss, aud, exp } = decodeJwt(token));
+  } catch {
+    return null;
+  }
+  if (typeof iss !== "string" || iss === "" || typeof exp !== "number") return null;
+  const audiences = typeof aud === "string" ? [aud] : Array.isArray(aud) ? aud : [];
+  if (audiences.length === 0 || audiences.length > JWT_MAX_AUDIENCES || !audiences.every((a) => typeof a === "string")) return null;
+  return { iss, audiences: audiences as string[] };
+}
+
+/**
+ * The one registration a token can be verified with, among those its `(iss, aud)` pairs match, or
+ * null. Pairs are unique across the installation, so a token with one audience matches at most
+ * one; a token with several matches more than one only when its IdP names several registrations
+ * in it, and then only when they are one org's and share one JWKS is it unambiguous.
+ */
+export function issuerFor(rows: IssuerRow[]): IssuerRow | null {
+  if (rows.length === 0) return null;
+  const [first] = [...rows].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  if (rows.some((r) => r.org_id !== first!.org_id || r.jwks_url !== first!.jwks_url)) return null;
+  return first!;
+}
+
+/**
+ * The principal of a JWT from the issuer registered for its `(iss, aud)`, or null. Never throws
  * for a bad token; a JWKS that cannot be fetched also yields null (the caller answers 401).
  */
 export async function authenticateJwt(
@@ -113,30 +213,16 @@ export async function authenticateJwt(
   now: number,
   cache: JwksCache = defaultJwksCache,
 ): Promise<Principal | null> {
-  let iss: unknown;
-  let aud: unknown;
-  try {
-    const header = decodeProtectedHeader(token);
-    if (typeof header.alg !== "string" || !JWT_ALGORITHMS.includes(header.alg)) return null;
-    ({ iss, aud } = decodeJwt(token));
-  } catch {
-    return null;
-  }
-  if (typeof iss !== "string") return null;
-  const audiences = typeof aud === "string" ? [aud] : Array.isArray(aud) ? aud : [];
-  const issuers = await db.selectFrom("issuers").selectAll().where("iss", "=", iss).execute();
-  // Guarantee 8: (iss, aud) is unique per org only, so two orgs may trust the same issuer. A token
-  // both accept used to authenticate as whichever registered first, so an org that registered
-  // another's IdP ahead of it received that org's tokens. Such a token now authenticates as
-  // neither (fail closed); only the issuers are checked, never their order.
-  let found: Principal | null = null;
-  for (const issuer of issuers.filter((i) => audiences.includes(i.aud))) {
-    const principal = await verifyWith(issuer, token, now, cache);
-    if (!principal) continue;
-    if (found && found.org_id !== principal.org_id) return null;
-    found ??= principal;
-  }
-  return found;
+  const claims = wellFormed(token);
+  if (!claims) return null;
+  const rows = await db
+    .selectFrom("issuers")
+    .selectAll()
+    .where("iss", "=", claims.iss)
+    .where("aud", "in", claims.audiences)
+    .execute();
+  const issuer = issuerFor(rows);
+  return issuer ? verifyWith(issuer, token, now, cache) : null;
 }
 
 async function verifyWith(issuer: IssuerRow, token: string, now: number, cache: JwksCache): Promise<Principal | null> {
@@ -149,12 +235,15 @@ async function verifyWith(issuer: IssuerRow, token: string, now: number, cache: 
     currentDate: new Date(now),
   };
   try {
-    let keys = await cache.get(issuer.jwks_url, now);
+    // At most one fetch for this token: when the set had to be fetched now, an unknown kid is not
+    // looked for in a second fetch (issue 10, item 9).
+    const hit = cache.cached(issuer.jwks_url, now);
+    let keys = hit ?? (await cache.get(issuer.jwks_url, now));
     try {
       const { payload } = await jwtVerify(token, createLocalJWKSet(keys.jwks), options);
       return principalOf(issuer, payload);
     } catch (e) {
-      if (!(e instanceof errors.JWKSNoMatchingKey)) return null;
+      if (!(e instanceof errors.JWKSNoMatchingKey) || !hit) return null;
       const fresh = await cache.refresh(issuer.jwks_url, now);
       if (!fresh) return null;
       keys = fresh;

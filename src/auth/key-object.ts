@@ -7,7 +7,8 @@
  * of a D1 read and then a call to a rate limiter (issue 4; README "Performance").
  *
  * Memory only, like the RateLimiter: an evicted object reads the row again and starts with a full
- * bucket. Unknown keys are not remembered: a guessed secret costs one D1 read, as before.
+ * bucket. An unknown key never reaches an object (keys.ts `admitKey` looks it up in D1 first), so a
+ * guessed secret costs one D1 read and creates no object and no storage (issue 10, item 6).
  */
 import { DurableObject } from "cloudflare:workers";
 import { database } from "../db";

@@ -4,6 +4,11 @@
  *
  * A presented key is checked, and its budget taken, by the key's own object (key-object.ts),
  * named by the secret's hash; revocation goes through that object too.
+ *
+ * Issue 10, item 6: an unknown key never creates storage anywhere. Every object a name reaches is
+ * created (with its storage) on first call, so a guessed secret must not reach one: a hash this
+ * isolate has not seen admitted is first looked up in D1, and only a key that exists and is not
+ * revoked goes on to its object. A known key still costs one call (the hash is remembered).
  */
 import { database, type Db } from "../db";
 import type { ApiKeyRow } from "../db/schema";
@@ -51,7 +56,26 @@ function keyObject(env: Env, hash: string) {
 export async function admitKey(env: Env, secret: string, limit: number): Promise<Admission | null> {
   if (!KEY_FORMAT.test(secret)) return null;
   const hash = await sha256Hex(secret);
-  return keyObject(env, hash).admit(hash, limit);
+  if (!seenKeys.has(hash)) {
+    const row = await database(env.DB).selectFrom("api_keys").select("revoked_at").where("hash", "=", hash).executeTakeFirst();
+    if (!row || row.revoked_at !== null) return null;
+  }
+  const admission = await keyObject(env, hash).admit(hash, limit);
+  if (admission) rememberSeen(hash);
+  return admission;
+}
+
+/**
+ * Hashes of keys this isolate has seen admitted: their objects exist already, so they skip the D1
+ * look-up. Whether a key is still valid is its object's answer, never this set's. Bounded: when
+ * full it starts again, which costs one D1 read per key.
+ */
+const seenKeys = new Set<string>();
+const SEEN_KEYS_MAX = 10_000;
+
+function rememberSeen(hash: string) {
+  if (seenKeys.size >= SEEN_KEYS_MAX) seenKeys.clear();
+  seenKeys.add(hash);
 }
 
 /**

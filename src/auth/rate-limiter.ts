@@ -5,7 +5,9 @@
  *
  * An API key's bucket lives in its ApiKeyObject (key-object.ts), beside the key's row, so that a
  * request with a key makes one call for both. `RateLimiter` holds the buckets of everything else:
- * one object per JWT subject (issuer + sub), and one for the bootstrap token.
+ * one object per JWT subject (issuer + sub), one for the bootstrap token, one per org (its budget
+ * on top of its credentials', issue 10 item 6) and one per client address for failed
+ * authentications (client-address.ts `authFailureBucket`). None of them writes storage.
  */
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../env";
@@ -25,7 +27,8 @@ export class TokenBucket {
 
   take(limit: number, now: number): RateDecision {
     const perMs = limit / 60_000;
-    this.#tokens = this.#tokens < 0 ? limit : Math.min(limit, this.#tokens + (now - this.#at) * perMs);
+    // A clock that stepped back refills nothing (and does not drain the bucket).
+    this.#tokens = this.#tokens < 0 ? limit : Math.min(limit, this.#tokens + Math.max(0, now - this.#at) * perMs);
     this.#at = now;
     if (this.#tokens >= 1) {
       this.#tokens -= 1;
@@ -43,3 +46,4 @@ export class RateLimiter extends DurableObject<Env> {
     return this.#bucket.take(limit, Date.now());
   }
 }
+

@@ -27,6 +27,18 @@ export interface IssuersTable {
   created_at: number;
 }
 
+/** Registrations removed by migration 0006 because an earlier one held their (iss, aud). */
+export interface IssuersDisplacedTable {
+  id: string;
+  org_id: string;
+  jwks_url: string;
+  iss: string;
+  aud: string;
+  created_at: number;
+  kept_id: string;
+  displaced_at: number;
+}
+
 export interface OffersTable {
   id: string;
   provider: string;
@@ -190,6 +202,7 @@ export interface Database {
   orgs: OrgsTable;
   api_keys: ApiKeysTable;
   issuers: IssuersTable;
+  issuers_displaced: IssuersDisplacedTable;
   offers: OffersTable;
   quotes: QuotesTable;
   catalog: CatalogTable;

@@ -73,6 +73,7 @@ async function main(): Promise<number> {
       cronIntervalS,
       env: {
         LESSOR_RATE_LIMIT_PER_MINUTE: "1000000",
+        LESSOR_ORG_RATE_LIMIT_PER_MINUTE: "1000000",
         ...(args["log-level"] ? { LESSOR_LOG_LEVEL: args["log-level"] } : {}),
       },
     });

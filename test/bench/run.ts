@@ -34,6 +34,7 @@ const log = (msg: string) => console.log(`bench: ${msg}`);
 // BENCH_PROVIDERS overrides wrangler.toml's LESSOR_PROVIDERS, e.g. `sim` alone.
 const BASE_ENV = {
   LESSOR_RATE_LIMIT_PER_MINUTE: "100000000",
+  LESSOR_ORG_RATE_LIMIT_PER_MINUTE: "100000000",
   LESSOR_SIM_OFFERS: "10000",
   ...(process.env.BENCH_PROVIDERS ? { LESSOR_PROVIDERS: process.env.BENCH_PROVIDERS } : {}),
 };
@@ -86,7 +87,7 @@ const { reapAlarm, reapAlarmQuiet, throughput } = await withServer(BASE_ENV, asy
 
 log(`reap latency with alarms off (cron backstop every 60 s): ${LEASES} leases`);
 // The default market here: the offer count matters to quotes, not to reaping.
-const reapCron = await withServer({ LESSOR_RATE_LIMIT_PER_MINUTE: BASE_ENV.LESSOR_RATE_LIMIT_PER_MINUTE, LESSOR_DEV_DISABLE_ALARMS: "1" }, async (server) => {
+const reapCron = await withServer({ LESSOR_RATE_LIMIT_PER_MINUTE: BASE_ENV.LESSOR_RATE_LIMIT_PER_MINUTE, LESSOR_ORG_RATE_LIMIT_PER_MINUTE: BASE_ENV.LESSOR_ORG_RATE_LIMIT_PER_MINUTE, LESSOR_DEV_DISABLE_ALARMS: "1" }, async (server) => {
   const c = await client(server);
   await tick(server);
   return benchReap(server, c, {

@@ -20,7 +20,7 @@ const SEED = 50;
 let server: Server | undefined;
 
 beforeAll(async () => {
-  server = await startServer({ cronIntervalS: 3, env: { LESSOR_RATE_LIMIT_PER_MINUTE: "1000000" } });
+  server = await startServer({ cronIntervalS: 3, env: { LESSOR_RATE_LIMIT_PER_MINUTE: "1000000", LESSOR_ORG_RATE_LIMIT_PER_MINUTE: "1000000" } });
 });
 
 afterAll(async () => {

@@ -65,7 +65,8 @@ async function trustedIssuer(keys: SigningKey[], org?: TestOrg): Promise<Issuer>
   const url = `https://${host}/jwks`;
   served.set(url, { keys: keys.map((k) => k.publicJwk) });
   const iss = `https://${host}/`;
-  const aud = `lessor-${n}`;
+  // Issue 10, item 5: the README asks that a registration's audience name its org.
+  const aud = `https://lessor.test/${org.id}/${n}`;
   const res = await call("POST", "/v1/auth/issuers", { key: org.adminKey, body: { jwks_url: url, iss, aud } });
   expect(res.status).toBe(201);
   const body = await json(res);
@@ -240,28 +241,63 @@ describe("trusted issuers: scope and lifecycle", () => {
     expect(list.data).toEqual([]);
   });
 
-  it("guarantee 8: a token the issuers of two orgs both accept authenticates as neither", async () => {
-    const first = await trustedIssuer([rsa]);
-    const token = mint(first, rsa, { scope: "lessor:admin" });
-    expect((await json(await call("GET", "/v1/org", { key: token }))).id).toBe(first.org.id);
-    // Another org trusts the very same JWKS URL, iss and aud (allowed: uniqueness is per org).
-    const second = await createOrg();
-    const body = { jwks_url: first.url, iss: first.iss, aud: first.aud };
-    expect((await call("POST", "/v1/auth/issuers", { key: second.adminKey, body })).status).toBe(201);
-    // Whichever registered first, the token must not land in the other org: it is refused.
-    await expect401(token);
-    // A second org trusting the same iss + aud at its own JWKS does not disturb the first: the
-    // first's tokens do not verify there.
-    const third = await createOrg();
-    const ownUrl = `https://idp-own-${crypto.randomUUID()}.test/jwks`;
-    served.set(ownUrl, { keys: [ec.publicJwk] });
-    const solo = await trustedIssuer([rsa]);
-    const soloToken = mint(solo, rsa);
-    expect((await call("POST", "/v1/auth/issuers", { key: third.adminKey, body: { jwks_url: ownUrl, iss: solo.iss, aud: solo.aud } })).status).toBe(201);
-    expect((await json(await call("GET", "/v1/org", { key: soloToken }))).id).toBe(solo.org.id);
-    // And the third org's own tokens reach the third org.
-    const thirdToken = mint({ ...solo, org: third }, ec);
-    expect((await json(await call("GET", "/v1/org", { key: thirdToken }))).id).toBe(third.id);
+  it("issue 10, item 5: no org can lock another out of JWT login", async () => {
+    const victim = await trustedIssuer([rsa]);
+    const token = mint(victim, rsa, { scope: "lessor:admin" });
+    expect((await json(await call("GET", "/v1/org", { key: token }))).id).toBe(victim.org.id);
+    const attacker = await createOrg();
+    // Registering the victim's very pair, at its JWKS or at one the attacker controls: 409, nothing stored.
+    for (const jwks_url of [victim.url, `https://idp-evil-${crypto.randomUUID()}.test/jwks`]) {
+      const err = await expectError(
+        await call("POST", "/v1/auth/issuers", { key: attacker.adminKey, body: { jwks_url, iss: victim.iss, aud: victim.aud } }),
+        409,
+        "issuer_taken",
+      );
+      // Another org's registration is not named (guarantee 8): the details are the caller's own input.
+      expect(err.details).toEqual({ iss: victim.iss, aud: victim.aud });
+      expect(JSON.stringify(err)).not.toContain(victim.id);
+    }
+    expect((await json(await call("GET", "/v1/auth/issuers", { key: attacker.adminKey }))).data).toEqual([]);
+    // The attacker may trust the same IdP with an audience of its own; the victim's tokens still
+    // reach the victim, and the attacker's own reach the attacker.
+    const own = { jwks_url: victim.url, iss: victim.iss, aud: `https://lessor.test/${attacker.id}` };
+    expect((await call("POST", "/v1/auth/issuers", { key: attacker.adminKey, body: own })).status).toBe(201);
+    expect((await json(await call("GET", "/v1/org", { key: token }))).id).toBe(victim.org.id);
+    expect((await json(await call("GET", "/v1/org", { key: mint({ ...victim, aud: own.aud }, rsa) }))).id).toBe(attacker.id);
+    // A token whose audiences name registrations of both orgs names no one org: refused.
+    await expect401(mint(victim, rsa, { aud: [victim.aud, own.aud] }));
+  });
+
+  it("issue 10, item 5: two orgs registering one pair at once, one of them gets it", async () => {
+    const orgs = await Promise.all([createOrg(), createOrg(), createOrg()]);
+    const host = `idp-race-${crypto.randomUUID()}.test`;
+    const url = `https://${host}/jwks`;
+    served.set(url, { keys: [rsa.publicJwk] });
+    const aud = "https://lessor.test/contested";
+    const answers = await Promise.all(
+      orgs.map((o) => call("POST", "/v1/auth/issuers", { key: o.adminKey, body: { jwks_url: url, iss: `https://${host}/`, aud } })),
+    );
+    const statuses = answers.map((r) => r.status).sort();
+    expect(statuses).toEqual([201, 409, 409]);
+    for (const r of answers) if (r.status === 409) expect((await json(r)).error.code).toBe("issuer_taken");
+  });
+
+  it("issue 10, item 6: at most 10 issuers per org, counted with the insert", async () => {
+    const org = await createOrg();
+    const body = (i: number) => ({ jwks_url: `https://idp-many.test/jwks`, iss: `https://idp-many-${i}.test/`, aud: `https://lessor.test/${org.id}` });
+    for (let i = 0; i < 7; i++) expect((await call("POST", "/v1/auth/issuers", { key: org.adminKey, body: body(i) })).status).toBe(201);
+    // Five at once for the last three places.
+    const answers = await Promise.all([7, 8, 9, 10, 11].map((i) => call("POST", "/v1/auth/issuers", { key: org.adminKey, body: body(i) })));
+    expect(answers.filter((r) => r.status === 201)).toHaveLength(3);
+    for (const r of answers.filter((r) => r.status !== 201)) {
+      const err = await expectError(r, 409, "limit_reached");
+      expect(err.details).toEqual({ limit: "issuers", max: 10 });
+    }
+    const list = await json(await call("GET", "/v1/auth/issuers", { key: org.adminKey }));
+    expect(list.data).toHaveLength(10);
+    // Deleting one frees its place.
+    expect((await call("DELETE", `/v1/auth/issuers/${list.data[0].id}`, { key: org.adminKey })).status).toBe(200);
+    expect((await call("POST", "/v1/auth/issuers", { key: org.adminKey, body: body(12) })).status).toBe(201);
   });
 
   it("registering issuers needs admin, https, and refuses a duplicate iss + aud with 409", async () => {

@@ -2,11 +2,22 @@
  * JwksCache and authenticateJwt with an injected fetcher and an explicit clock: the issuer's keys are
  * cached for JWKS_TTL_MS; a token with an unknown kid refetches at most once per
  * JWKS_REFETCH_COOLDOWN_MS, and that refetch is how a rotated key is picked up.
+ *
+ * Issue 10, item 9: the body is read as a stream and abandoned past JWKS_MAX_BYTES; a token that
+ * is not well formed asks neither D1 nor any JWKS; one token causes at most one fetch.
  */
 import jwt from "jsonwebtoken";
 import { exportJWK, exportPKCS8, generateKeyPair } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
-import { authenticateJwt, JWKS_REFETCH_COOLDOWN_MS, JWKS_TTL_MS, JwksCache } from "../../src/auth/jwt";
+import {
+  authenticateJwt,
+  issuerFor,
+  JWKS_MAX_BYTES,
+  JWKS_REFETCH_COOLDOWN_MS,
+  JWKS_TTL_MS,
+  JwksCache,
+  wellFormed,
+} from "../../src/auth/jwt";
 import type { Db } from "../../src/db";
 import type { IssuerRow } from "../../src/db/schema";
 
@@ -44,16 +55,33 @@ const issuer: IssuerRow = {
   created_at: T0,
 };
 
-/** The one query authenticateJwt makes: issuers by `iss`. */
-function fakeDb(rows: IssuerRow[]): Db {
+/**
+ * The one query authenticateJwt makes: issuers by `iss` and `aud`; `queries` counts it. (By `iss`
+ * alone too, as the code before issue 10 asked, so these tests can be run against it.)
+ */
+function fakeDb(rows: IssuerRow[], queries = { count: 0 }): Db {
   return {
     selectFrom: (table: string) => {
       expect(table).toBe("issuers");
       return {
         selectAll: () => ({
-          where: (column: string, op: string, value: unknown) => {
+          where: (column: string, op: string, iss: unknown) => {
             expect([column, op]).toEqual(["iss", "="]);
-            return { execute: async () => rows.filter((r) => r.iss === value) };
+            return {
+              execute: async () => {
+                queries.count++;
+                return rows.filter((r) => r.iss === iss);
+              },
+              where: (column2: string, op2: string, auds: unknown) => {
+                expect([column2, op2]).toEqual(["aud", "in"]);
+                return {
+                  execute: async () => {
+                    queries.count++;
+                    return rows.filter((r) => r.iss === iss && (auds as string[]).includes(r.aud));
+                  },
+                };
+              },
+            };
           },
         }),
       };
@@ -201,5 +229,118 @@ describe("authenticateJwt with the cache", () => {
     expect(await authenticateJwt(fakeDb([issuer]), token(k1, T0, { aud: "other" }), T0, cache)).toBeNull();
     expect(await authenticateJwt(fakeDb([issuer]), token(k1, T0, { iss: "https://evil.test/" }), T0, cache)).toBeNull();
     expect(idp.state.calls).toBe(0);
+  });
+});
+
+/** A body of `total` bytes served in 16 KiB chunks, counting what was pulled and whether it was cancelled. */
+function countedStream(total: number) {
+  const state = { pulled: 0, cancelled: false };
+  const chunk = new Uint8Array(16 * 1024).fill(0x20);
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (state.pulled >= total) return controller.close();
+      state.pulled += chunk.byteLength;
+      controller.enqueue(chunk);
+    },
+    cancel() {
+      state.cancelled = true;
+    },
+  });
+  return { state, body };
+}
+
+describe("issue 10, item 9: bounded JWKS fetching", () => {
+  it("reads the body as a stream and abandons it past 256 KiB", async () => {
+    const big = countedStream(4 * 1024 * 1024);
+    const cache = new JwksCache(async () => new Response(big.body));
+    await expect(cache.get(URL_A, T0)).rejects.toThrow(/larger than/);
+    expect(big.state.pulled).toBeLessThanOrEqual(JWKS_MAX_BYTES + 32 * 1024);
+    expect(big.state.cancelled).toBe(true);
+  });
+
+  it("a declared Content-Length past the bound is refused without reading", async () => {
+    const big = countedStream(1024 * 1024);
+    const cache = new JwksCache(async () => new Response(big.body, { headers: { "content-length": String(1024 * 1024) } }));
+    await expect(cache.get(URL_A, T0)).rejects.toThrow(/larger than/);
+    expect(big.state.pulled).toBeLessThanOrEqual(16 * 1024);
+  });
+
+  it("a JWKS just under the bound is read whole", async () => {
+    const doc = JSON.stringify({ keys: [k1.jwk], pad: "x".repeat(JWKS_MAX_BYTES - 4096) });
+    const cache = new JwksCache(async () => new Response(doc));
+    expect((await cache.get(URL_A, T0)).jwks.keys).toHaveLength(1);
+  });
+
+  it("a token that is not well formed asks neither D1 nor any JWKS", async () => {
+    const idp = fakeIdp([k1]);
+    const cache = new JwksCache(idp.fetcher);
+    const queries = { count: 0 };
+    const db = fakeDb([issuer], queries);
+    const good = token(k1, T0);
+    const [h, p] = good.split(".");
+    const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString("base64url");
+    const s = Math.floor(T0 / 1000);
+    const claims = { iss: issuer.iss, aud: issuer.aud, exp: s + 3600 };
+    const bad = [
+      `${h}.${p}.`, // no signature
+      `${h}.${p}`, // two parts
+      `${b64({ alg: "HS256", kid: "k1" })}.${p}.c2ln`, // alg off the allowlist
+      `${b64({ alg: "none" })}.${p}.c2ln`,
+      `${b64({ kid: "k1" })}.${p}.c2ln`, // no alg
+      `bm90IGpzb24.${p}.c2ln`, // header not JSON
+      `${h}.${b64({ ...claims, exp: undefined })}.c2ln`, // no exp
+      `${h}.${b64({ ...claims, exp: "soon" })}.c2ln`,
+      `${h}.${b64({ ...claims, iss: undefined })}.c2ln`, // no iss
+      `${h}.${b64({ ...claims, iss: 7 })}.c2ln`,
+      `${h}.${b64({ ...claims, aud: undefined })}.c2ln`, // no aud
+      `${h}.${b64({ ...claims, aud: [] })}.c2ln`,
+      `${h}.${b64({ ...claims, aud: [issuer.aud, 7] })}.c2ln`,
+      `${h}.${b64({ ...claims, aud: Array.from({ length: 11 }, (_, i) => `${issuer.aud}${i}`) })}.c2ln`,
+      `${h}.${b64({ ...claims, pad: "x".repeat(20_000) })}.c2ln`, // longer than any IdP's token
+    ];
+    for (const t of bad) expect(await authenticateJwt(db, t, T0, cache)).toBeNull();
+    expect(queries.count).toBe(0);
+    expect(idp.state.calls).toBe(0);
+    for (const t of bad) expect(wellFormed(t), t.slice(0, 60)).toBeNull();
+    expect(wellFormed(good)).toEqual({ iss: issuer.iss, audiences: [issuer.aud] });
+  });
+
+  it("one token causes at most one JWKS fetch, whatever its audiences and kid", async () => {
+    // One org registered two audiences of one IdP at two JWKS URLs; a token naming both is
+    // ambiguous (which keys?) and is refused before either is fetched.
+    const URL_B = "https://idp.example.test/other-jwks";
+    const second: IssuerRow = { ...issuer, id: "iss_test2", aud: "lessor-2", jwks_url: URL_B };
+    const idp = fakeIdp([k1]);
+    const cache = new JwksCache(idp.fetcher);
+    const db = fakeDb([issuer, second]);
+    expect(await authenticateJwt(db, token(k2, T0, { aud: [issuer.aud, second.aud] }), T0, cache)).toBeNull();
+    expect(idp.state.calls).toBe(0);
+    // A cold cache and an unknown kid: the fetch made for this token is the only one.
+    expect(await authenticateJwt(db, token(k3, T0), T0, cache)).toBeNull();
+    expect(idp.state.calls).toBe(1);
+    // The TTL has passed: the token's fetch of the expired set is its only one, unknown kid or not.
+    const t1 = T0 + JWKS_TTL_MS;
+    expect(await authenticateJwt(db, token(k3, t1), t1, cache)).toBeNull();
+    expect(idp.state.calls).toBe(2);
+    // Both audiences on one JWKS and one org: unambiguous, verified once.
+    const sameKeys: IssuerRow = { ...second, jwks_url: URL_A };
+    const db2 = fakeDb([issuer, sameKeys]);
+    expect(await authenticateJwt(db2, token(k1, t1, { aud: [sameKeys.aud, issuer.aud] }), t1, cache)).toMatchObject({ org_id: "org_test", subject: "iss_test:u" });
+    expect(idp.state.calls).toBe(2);
+  });
+});
+
+describe("issuerFor", () => {
+  const a: IssuerRow = { ...issuer, id: "iss_a", aud: "a" };
+  it("one registration, or several of one org sharing one JWKS (the first by id)", () => {
+    expect(issuerFor([])).toBeNull();
+    expect(issuerFor([a])).toBe(a);
+    const b = { ...a, id: "iss_0", aud: "b" };
+    expect(issuerFor([a, b])).toBe(b);
+  });
+
+  it("registrations of two orgs, or of two JWKS URLs, are ambiguous", () => {
+    expect(issuerFor([a, { ...a, id: "iss_b", org_id: "org_other" }])).toBeNull();
+    expect(issuerFor([a, { ...a, id: "iss_b", jwks_url: "https://elsewhere.test/jwks" }])).toBeNull();
   });
 });
