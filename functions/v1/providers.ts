@@ -22,6 +22,8 @@ import {
 } from "../../src/providers/credentials";
 import { configuredProviderNames, forgetUsableProviders, isConfigured, providerCapabilities, providerSetup, providerWith } from "../../src/providers/registry";
 import { LIVE_STATES } from "../../src/lease/state";
+import { isStale, OFFER_MAX_AGE_MS } from "../../src/catalog/offer";
+import { marketStates, type MarketState } from "../../src/catalog/offers-repo";
 import { BEARER, COMMON_ERRORS, jsonBody, jsonResponse, router } from "../context";
 import { requireScope } from "../middleware";
 
@@ -54,6 +56,14 @@ const ProviderSchema = z
       at: z.string().nullable(),
       error: z.string().nullable(),
     }),
+    market: z
+      .object({
+        refreshed_at: z.string().nullable().describe("when lessor last read this provider's offers (with any org's key); null: never"),
+        stale: z.boolean().describe(`not read for more than ${OFFER_MAX_AGE_MS / 60_000} minutes: its offers are listed as stale and never quoted`),
+        attempted_at: z.string().nullable().describe("the last attempt to read it"),
+        error: z.string().nullable().describe("why the last attempt failed (error kinds, and how many keys were tried); null when it worked"),
+      })
+      .describe("the provider's offer market as the catalog refresh last read it: the same for every org"),
   })
   .openapi("Provider");
 
@@ -86,7 +96,16 @@ function verificationOf(row: ProviderKeyRow | undefined): { status: Verification
   return { status, at: iso(row.verified_at), error: row.verify_error };
 }
 
-function render(name: string, row: ProviderKeyRow | undefined) {
+function renderMarket(market: MarketState | undefined, now: number) {
+  return {
+    refreshed_at: iso(market?.refreshed_at ?? null),
+    stale: isStale(market?.refreshed_at, now),
+    attempted_at: iso(market?.attempted_at ?? null),
+    error: market?.error ?? null,
+  };
+}
+
+function render(name: string, row: ProviderKeyRow | undefined, markets: Map<string, MarketState>, now: number) {
   const setup = providerSetup(name);
   const configured = !setup.needsKey || row !== undefined;
   const verification = setup.needsKey ? verificationOf(row) : { status: "ok" as const, at: null, error: null };
@@ -100,6 +119,7 @@ function render(name: string, row: ProviderKeyRow | undefined) {
     option_fields: setup.options.map((o) => ({ ...o })),
     updated_at: iso(row?.updated_at ?? null),
     verification,
+    market: renderMarket(markets.get(name), now),
   };
 }
 
@@ -151,8 +171,9 @@ export const providerRoutes = router()
       responses: { 200: jsonResponse(z.object({ data: z.array(ProviderSchema) }), "Every enabled provider"), ...COMMON_ERRORS },
     }),
     async (c) => {
-      const rows = await providerKeyRows(database(c.env.DB), c.var.principal.org_id);
-      return c.json({ data: configuredProviderNames(c.env).map((n) => render(n, rows.get(n))) }, 200);
+      const db = database(c.env.DB);
+      const [rows, markets] = await Promise.all([providerKeyRows(db, c.var.principal.org_id), marketStates(db)]);
+      return c.json({ data: configuredProviderNames(c.env).map((n) => render(n, rows.get(n), markets, c.var.now)) }, 200);
     },
   )
   .openapi(
@@ -190,7 +211,7 @@ export const providerRoutes = router()
       await recordVerification(db, orgId, name, checked.ok ? true : null, checked.ok ? null : checked.error, c.var.now);
       forgetUsableProviders(orgId);
       console.log(JSON.stringify({ msg: "provider key stored", org_id: orgId, provider: name, verified: checked.ok }));
-      return c.json(render(name, await rowOf(db, orgId, name)), 200);
+      return c.json(render(name, await rowOf(db, orgId, name), await marketStates(db), c.var.now), 200);
     },
   )
   .openapi(
@@ -207,21 +228,21 @@ export const providerRoutes = router()
       const name = enabledProvider(c.env, c.req.valid("param").name);
       const db = database(c.env.DB);
       const orgId = c.var.principal.org_id;
-      if (!providerSetup(name).needsKey) return c.json(render(name, undefined), 200);
+      if (!providerSetup(name).needsKey) return c.json(render(name, undefined, await marketStates(db), c.var.now), 200);
       const credentials = await providerCredentials(db, c.env, orgId, name);
       if (!credentials) {
         if (await rowOf(db, orgId, name)) {
           // Stored under another master key: it can never be used again.
           await recordVerification(db, orgId, name, false, "the stored key cannot be decrypted with this installation's LESSOR_MASTER_KEY; PUT it again", c.var.now);
           forgetUsableProviders(orgId);
-          return c.json(render(name, await rowOf(db, orgId, name)), 200);
+          return c.json(render(name, await rowOf(db, orgId, name), await marketStates(db), c.var.now), 200);
         }
         throw new ApiError(404, "not_found", `this org has no key for ${name}`, { name });
       }
       const checked = await verify(c.env, name, credentials);
       await recordVerification(db, orgId, name, checked.ok ? true : checked.refused ? false : null, checked.ok ? null : checked.error, c.var.now);
       forgetUsableProviders(orgId);
-      return c.json(render(name, await rowOf(db, orgId, name)), 200);
+      return c.json(render(name, await rowOf(db, orgId, name), await marketStates(db), c.var.now), 200);
     },
   )
   .openapi(
@@ -258,6 +279,6 @@ export const providerRoutes = router()
       await deleteProviderKey(db, orgId, name);
       forgetUsableProviders(orgId);
       console.log(JSON.stringify({ msg: "provider key deleted", org_id: orgId, provider: name }));
-      return c.json(render(name, undefined), 200);
+      return c.json(render(name, undefined, await marketStates(db), c.var.now), 200);
     },
   );

@@ -91,7 +91,7 @@ describe("the providers routes", () => {
     // Its account is reconciled with its key; the catalog reads the vast market with it.
     const accounts = await providerAccounts(env, db);
     expect(accounts.filter((a) => a.provider.name === "vast").map((a) => a.account)).toContain(other.id);
-    expect((await catalogProviders(env, db)).readers.map((p) => p.name)).toContain("vast");
+    expect((await catalogProviders(env, db)).markets.map((m) => m.name)).toContain("vast");
     // A key sealed under another master key (or tampered with) is no account at all.
     const third = await createOrg();
     await storeProviderKey(db, { LESSOR_MASTER_KEY: "another-master-key-0123456789abcdefghij" }, third.id, "vast", { api_key: SECRET, options: {} }, Date.now());
