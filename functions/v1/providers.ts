@@ -7,7 +7,9 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { database, type Db } from "../../src/db";
 import type { Env } from "../../src/env";
 import { ApiError } from "../../src/errors";
-import { ProviderError, type ProviderCapabilities } from "../../src/providers/contract";
+import { machinesNotSeen, type HeldMachine } from "../../src/providers/account-check";
+import { ProviderError, type Machine, type ProviderCapabilities } from "../../src/providers/contract";
+import { installationPrefix } from "../../src/lease/label";
 import {
   deleteProviderKey,
   masterKeyConfigured,
@@ -156,6 +158,53 @@ function checkOptions(name: string, options: Record<string, string>): void {
   }
 }
 
+/** At most this many lease ids are named in a `provider_account_mismatch`. */
+const MISMATCH_LEASES_SHOWN = 20;
+
+/**
+ * Refuses a key that cannot reach every machine the org's live leases hold on the provider (issue
+ * 10, item 4; src/providers/account-check.ts): one list by this installation's label prefix
+ * through the new key, before anything is stored. Nothing is changed when it refuses.
+ */
+async function assertSeesLiveMachines(env: Env, db: Db, orgId: string, name: string, credentials: ProviderCredentials): Promise<void> {
+  const held = await db
+    .selectFrom("leases")
+    .select(["id as lease_id", "machine_id"])
+    .where("org_id", "=", orgId)
+    .where("provider", "=", name)
+    .where("state", "in", [...LIVE_STATES])
+    .where("machine_id", "is not", null)
+    .execute();
+  if (held.length === 0) return;
+  const machines = held as HeldMachine[];
+  const provider = providerWith(env, name, credentials);
+  let listed: Machine[] = [];
+  // A provider that cannot list by label gives no proof: every machine counts as not seen.
+  if (provider.capabilities.list_by_label) {
+    try {
+      listed = await provider.listMachines(installationPrefix(env.LESSOR_INSTALLATION_ID ?? "dev"));
+    } catch (e) {
+      const kind = e instanceof ProviderError ? e.kind : "error";
+      throw new ApiError(
+        503,
+        "provider_unavailable",
+        `${name} did not list the machines this org's live leases hold through the new key (${kind}); nothing was changed, try again`,
+        { provider: name, live_machines: machines.length },
+        { "retry-after": "30" },
+      );
+    }
+  }
+  const unseen = machinesNotSeen(machines, listed);
+  if (unseen.length > 0) {
+    throw new ApiError(
+      409,
+      "provider_account_mismatch",
+      `the new ${name} key does not see ${unseen.length} of the ${machines.length} machine(s) this org's live leases hold there (another account?); nothing was changed and the stored key stays. End those leases first, or use a key of the account that holds them`,
+      { provider: name, live_machines: machines.length, not_seen: unseen.length, leases: unseen.slice(0, MISMATCH_LEASES_SHOWN).map((u) => u.lease_id) },
+    );
+  }
+}
+
 async function rowOf(db: Db, orgId: string, name: string): Promise<ProviderKeyRow | undefined> {
   return (await providerKeyRows(db, orgId)).get(name);
 }
@@ -186,8 +235,15 @@ export const providerRoutes = router()
       request: { params: NameParam, ...jsonBody(PutProviderSchema) },
       responses: {
         200: jsonResponse(ProviderSchema, "Stored; `verification` says whether the provider answered"),
+        409: {
+          description: "provider_account_mismatch: the new key does not see every machine this org's live leases hold on the provider (details: not_seen, live_machines, leases); nothing changed",
+          content: COMMON_ERRORS[400].content,
+        },
         422: { description: "provider_key_refused: the provider refused the key or its settings; nothing stored", content: COMMON_ERRORS[400].content },
-        503: { description: "provider_keys_disabled: no LESSOR_MASTER_KEY on this installation", content: COMMON_ERRORS[400].content },
+        503: {
+          description: "provider_keys_disabled: no LESSOR_MASTER_KEY on this installation. provider_unavailable: the provider did not answer the list that proves the new key sees the live leases' machines; nothing changed",
+          content: COMMON_ERRORS[400].content,
+        },
         ...COMMON_ERRORS,
       },
     }),
@@ -206,6 +262,7 @@ export const providerRoutes = router()
       }
       const db = database(c.env.DB);
       const orgId = c.var.principal.org_id;
+      await assertSeesLiveMachines(c.env, db, orgId, name, credentials);
       await storeProviderKey(db, c.env, orgId, name, credentials, c.var.now);
       // Answered, or not reachable now: either way the key is stored; `unreachable` says which.
       await recordVerification(db, orgId, name, checked.ok ? true : null, checked.ok ? null : checked.error, c.var.now);
