@@ -4,6 +4,8 @@
  */
 import { runBilling } from "../src/billing/reconcile";
 import { refreshOffers } from "../src/catalog/refresh";
+import { database } from "../src/db";
+import { runRetention } from "../src/db/retention";
 import type { Env } from "../src/env";
 import { runBackstop, runReconciler } from "../src/lease/reaper";
 
@@ -21,5 +23,14 @@ export async function runScheduled(controller: ScheduledController, env: Env): P
     billing = { error: e instanceof Error ? e.message : String(e) };
     console.error(JSON.stringify({ msg: "billing step failed", error: String(e), stack: (e as Error)?.stack }));
   }
-  console.log(JSON.stringify({ msg: "cron", cron: controller.cron, backstop, reconcile, refresh, billing }));
+  // Retention (issue 10, item 8): bounded deletes of expired quotes and idempotency records;
+  // isolated like billing, and after everything that keeps leases safe.
+  let retention: unknown;
+  try {
+    retention = await runRetention(database(env.DB), Date.now());
+  } catch (e) {
+    retention = { error: e instanceof Error ? e.message : String(e) };
+    console.error(JSON.stringify({ msg: "retention step failed", error: String(e) }));
+  }
+  console.log(JSON.stringify({ msg: "cron", cron: controller.cron, backstop, reconcile, refresh, billing, retention }));
 }

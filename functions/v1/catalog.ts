@@ -1,7 +1,8 @@
 /** `GET /v1/catalog/gpus`, `GET /v1/catalog/offers`. */
 import { createRoute, z } from "@hono/zod-openapi";
 import { GPU_CLASS_NAMES, GPU_CLASSES } from "../../src/catalog/gpu-classes";
-import { AVAILABILITY } from "../../src/catalog/offer";
+import { AVAILABILITY, isStale, OFFER_MAX_AGE_MS } from "../../src/catalog/offer";
+import type { OfferRow } from "../../src/db/schema";
 import { listOffers, renderOffer, rowToOffer, summarizeClasses } from "../../src/catalog/offers-repo";
 import { database } from "../../src/db";
 import { badRequest } from "../../src/errors";
@@ -28,6 +29,14 @@ export const OfferSchema = z
     spot: z.boolean(),
   })
   .openapi("Offer");
+
+/** An offer as the catalog lists it: with the age of what lessor knows of it (issue 10, item 7). */
+const CatalogOfferSchema = OfferSchema.extend({
+  refreshed_at: z.string().describe("when lessor last read this offer's provider market: the same for every offer of a provider"),
+  stale: z
+    .boolean()
+    .describe(`the provider's market has not been read for more than ${OFFER_MAX_AGE_MS / 60_000} minutes: the offer may be gone, and no quote picks it`),
+}).openapi("CatalogOffer");
 
 const GpuClassSchema = z
   .object({
@@ -82,7 +91,7 @@ export const catalogRoutes = router()
       middleware: [requireScope("read")] as const,
       request: { query: OfferQuery },
       responses: {
-        200: jsonResponse(z.object({ data: z.array(OfferSchema), next_cursor: z.string().nullable() }), "A page of offers"),
+        200: jsonResponse(z.object({ data: z.array(CatalogOfferSchema), next_cursor: z.string().nullable() }), "A page of offers"),
         ...COMMON_ERRORS,
       },
     }),
@@ -110,6 +119,8 @@ export const catalogRoutes = router()
         limit,
         cursor as { k: number; id: string } | null,
       );
-      return c.json(pageOf(rows, limit, (r) => ({ k: r.hourly_usd, id: r.id }), (r) => renderOffer(rowToOffer(r))), 200);
+      const now = c.var.now;
+      const render = (r: OfferRow) => ({ ...renderOffer(rowToOffer(r)), refreshed_at: new Date(r.refreshed_at).toISOString(), stale: isStale(r.refreshed_at, now) });
+      return c.json(pageOf(rows, limit, (r) => ({ k: r.hourly_usd, id: r.id }), render), 200);
     },
   );

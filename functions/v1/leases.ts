@@ -138,7 +138,7 @@ const app = router()
           }
           policyInput = { ttl: quote.policy.ttl, max_lifetime: quote.policy.max_lifetime, ...policyInput };
         } else {
-          const selection = await chooseOffers(db, body.spec!, await providersForSpec(c.env, db, orgId, body.spec!, { fresh: true }));
+          const selection = await chooseOffers(db, body.spec!, await providersForSpec(c.env, db, orgId, body.spec!, { fresh: true }), now);
           offers = [selection.chosen, ...selection.fallbacks];
         }
         const policy = resolvePolicy(body.kind, policyInput);

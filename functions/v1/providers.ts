@@ -7,7 +7,9 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { database, type Db } from "../../src/db";
 import type { Env } from "../../src/env";
 import { ApiError } from "../../src/errors";
-import { ProviderError, type ProviderCapabilities } from "../../src/providers/contract";
+import { machinesNotSeen, type HeldMachine } from "../../src/providers/account-check";
+import { ProviderError, type Machine, type ProviderCapabilities } from "../../src/providers/contract";
+import { installationPrefix } from "../../src/lease/label";
 import {
   deleteProviderKey,
   masterKeyConfigured,
@@ -22,6 +24,8 @@ import {
 } from "../../src/providers/credentials";
 import { configuredProviderNames, forgetUsableProviders, isConfigured, providerCapabilities, providerSetup, providerWith } from "../../src/providers/registry";
 import { LIVE_STATES } from "../../src/lease/state";
+import { isStale, OFFER_MAX_AGE_MS } from "../../src/catalog/offer";
+import { marketStates, type MarketState } from "../../src/catalog/offers-repo";
 import { BEARER, COMMON_ERRORS, jsonBody, jsonResponse, router } from "../context";
 import { requireScope } from "../middleware";
 
@@ -54,6 +58,14 @@ const ProviderSchema = z
       at: z.string().nullable(),
       error: z.string().nullable(),
     }),
+    market: z
+      .object({
+        refreshed_at: z.string().nullable().describe("when lessor last read this provider's offers (with any org's key); null: never"),
+        stale: z.boolean().describe(`not read for more than ${OFFER_MAX_AGE_MS / 60_000} minutes: its offers are listed as stale and never quoted`),
+        attempted_at: z.string().nullable().describe("the last attempt to read it"),
+        error: z.string().nullable().describe("why the last attempt failed (error kinds, and how many keys were tried); null when it worked"),
+      })
+      .describe("the provider's offer market as the catalog refresh last read it: the same for every org"),
   })
   .openapi("Provider");
 
@@ -86,7 +98,16 @@ function verificationOf(row: ProviderKeyRow | undefined): { status: Verification
   return { status, at: iso(row.verified_at), error: row.verify_error };
 }
 
-function render(name: string, row: ProviderKeyRow | undefined) {
+function renderMarket(market: MarketState | undefined, now: number) {
+  return {
+    refreshed_at: iso(market?.refreshed_at ?? null),
+    stale: isStale(market?.refreshed_at, now),
+    attempted_at: iso(market?.attempted_at ?? null),
+    error: market?.error ?? null,
+  };
+}
+
+function render(name: string, row: ProviderKeyRow | undefined, markets: Map<string, MarketState>, now: number) {
   const setup = providerSetup(name);
   const configured = !setup.needsKey || row !== undefined;
   const verification = setup.needsKey ? verificationOf(row) : { status: "ok" as const, at: null, error: null };
@@ -100,6 +121,7 @@ function render(name: string, row: ProviderKeyRow | undefined) {
     option_fields: setup.options.map((o) => ({ ...o })),
     updated_at: iso(row?.updated_at ?? null),
     verification,
+    market: renderMarket(markets.get(name), now),
   };
 }
 
@@ -136,6 +158,53 @@ function checkOptions(name: string, options: Record<string, string>): void {
   }
 }
 
+/** At most this many lease ids are named in a `provider_account_mismatch`. */
+const MISMATCH_LEASES_SHOWN = 20;
+
+/**
+ * Refuses a key that cannot reach every machine the org's live leases hold on the provider (issue
+ * 10, item 4; src/providers/account-check.ts): one list by this installation's label prefix
+ * through the new key, before anything is stored. Nothing is changed when it refuses.
+ */
+async function assertSeesLiveMachines(env: Env, db: Db, orgId: string, name: string, credentials: ProviderCredentials): Promise<void> {
+  const held = await db
+    .selectFrom("leases")
+    .select(["id as lease_id", "machine_id"])
+    .where("org_id", "=", orgId)
+    .where("provider", "=", name)
+    .where("state", "in", [...LIVE_STATES])
+    .where("machine_id", "is not", null)
+    .execute();
+  if (held.length === 0) return;
+  const machines = held as HeldMachine[];
+  const provider = providerWith(env, name, credentials);
+  let listed: Machine[] = [];
+  // A provider that cannot list by label gives no proof: every machine counts as not seen.
+  if (provider.capabilities.list_by_label) {
+    try {
+      listed = await provider.listMachines(installationPrefix(env.LESSOR_INSTALLATION_ID ?? "dev"));
+    } catch (e) {
+      const kind = e instanceof ProviderError ? e.kind : "error";
+      throw new ApiError(
+        503,
+        "provider_unavailable",
+        `${name} did not list the machines this org's live leases hold through the new key (${kind}); nothing was changed, try again`,
+        { provider: name, live_machines: machines.length },
+        { "retry-after": "30" },
+      );
+    }
+  }
+  const unseen = machinesNotSeen(machines, listed);
+  if (unseen.length > 0) {
+    throw new ApiError(
+      409,
+      "provider_account_mismatch",
+      `the new ${name} key does not see ${unseen.length} of the ${machines.length} machine(s) this org's live leases hold there (another account?); nothing was changed and the stored key stays. End those leases first, or use a key of the account that holds them`,
+      { provider: name, live_machines: machines.length, not_seen: unseen.length, leases: unseen.slice(0, MISMATCH_LEASES_SHOWN).map((u) => u.lease_id) },
+    );
+  }
+}
+
 async function rowOf(db: Db, orgId: string, name: string): Promise<ProviderKeyRow | undefined> {
   return (await providerKeyRows(db, orgId)).get(name);
 }
@@ -151,8 +220,9 @@ export const providerRoutes = router()
       responses: { 200: jsonResponse(z.object({ data: z.array(ProviderSchema) }), "Every enabled provider"), ...COMMON_ERRORS },
     }),
     async (c) => {
-      const rows = await providerKeyRows(database(c.env.DB), c.var.principal.org_id);
-      return c.json({ data: configuredProviderNames(c.env).map((n) => render(n, rows.get(n))) }, 200);
+      const db = database(c.env.DB);
+      const [rows, markets] = await Promise.all([providerKeyRows(db, c.var.principal.org_id), marketStates(db)]);
+      return c.json({ data: configuredProviderNames(c.env).map((n) => render(n, rows.get(n), markets, c.var.now)) }, 200);
     },
   )
   .openapi(
@@ -165,8 +235,15 @@ export const providerRoutes = router()
       request: { params: NameParam, ...jsonBody(PutProviderSchema) },
       responses: {
         200: jsonResponse(ProviderSchema, "Stored; `verification` says whether the provider answered"),
+        409: {
+          description: "provider_account_mismatch: the new key does not see every machine this org's live leases hold on the provider (details: not_seen, live_machines, leases); nothing changed",
+          content: COMMON_ERRORS[400].content,
+        },
         422: { description: "provider_key_refused: the provider refused the key or its settings; nothing stored", content: COMMON_ERRORS[400].content },
-        503: { description: "provider_keys_disabled: no LESSOR_MASTER_KEY on this installation", content: COMMON_ERRORS[400].content },
+        503: {
+          description: "provider_keys_disabled: no LESSOR_MASTER_KEY on this installation. provider_unavailable: the provider did not answer the list that proves the new key sees the live leases' machines; nothing changed",
+          content: COMMON_ERRORS[400].content,
+        },
         ...COMMON_ERRORS,
       },
     }),
@@ -185,12 +262,13 @@ export const providerRoutes = router()
       }
       const db = database(c.env.DB);
       const orgId = c.var.principal.org_id;
+      await assertSeesLiveMachines(c.env, db, orgId, name, credentials);
       await storeProviderKey(db, c.env, orgId, name, credentials, c.var.now);
       // Answered, or not reachable now: either way the key is stored; `unreachable` says which.
       await recordVerification(db, orgId, name, checked.ok ? true : null, checked.ok ? null : checked.error, c.var.now);
       forgetUsableProviders(orgId);
       console.log(JSON.stringify({ msg: "provider key stored", org_id: orgId, provider: name, verified: checked.ok }));
-      return c.json(render(name, await rowOf(db, orgId, name)), 200);
+      return c.json(render(name, await rowOf(db, orgId, name), await marketStates(db), c.var.now), 200);
     },
   )
   .openapi(
@@ -207,21 +285,21 @@ export const providerRoutes = router()
       const name = enabledProvider(c.env, c.req.valid("param").name);
       const db = database(c.env.DB);
       const orgId = c.var.principal.org_id;
-      if (!providerSetup(name).needsKey) return c.json(render(name, undefined), 200);
+      if (!providerSetup(name).needsKey) return c.json(render(name, undefined, await marketStates(db), c.var.now), 200);
       const credentials = await providerCredentials(db, c.env, orgId, name);
       if (!credentials) {
         if (await rowOf(db, orgId, name)) {
           // Stored under another master key: it can never be used again.
           await recordVerification(db, orgId, name, false, "the stored key cannot be decrypted with this installation's LESSOR_MASTER_KEY; PUT it again", c.var.now);
           forgetUsableProviders(orgId);
-          return c.json(render(name, await rowOf(db, orgId, name)), 200);
+          return c.json(render(name, await rowOf(db, orgId, name), await marketStates(db), c.var.now), 200);
         }
         throw new ApiError(404, "not_found", `this org has no key for ${name}`, { name });
       }
       const checked = await verify(c.env, name, credentials);
       await recordVerification(db, orgId, name, checked.ok ? true : checked.refused ? false : null, checked.ok ? null : checked.error, c.var.now);
       forgetUsableProviders(orgId);
-      return c.json(render(name, await rowOf(db, orgId, name)), 200);
+      return c.json(render(name, await rowOf(db, orgId, name), await marketStates(db), c.var.now), 200);
     },
   )
   .openapi(
@@ -258,6 +336,6 @@ export const providerRoutes = router()
       await deleteProviderKey(db, orgId, name);
       forgetUsableProviders(orgId);
       console.log(JSON.stringify({ msg: "provider key deleted", org_id: orgId, provider: name }));
-      return c.json(render(name, undefined), 200);
+      return c.json(render(name, undefined, await marketStates(db), c.var.now), 200);
     },
   );

@@ -22,6 +22,21 @@ export interface Offer {
   hourly_usd: number;
   availability: Availability;
   spot: boolean;
+  /**
+   * When the catalog refresh last read it from its provider: set on offers read from the offer
+   * cache (offers-repo.ts `rowToOffer`), never rendered. Absent on what an adapter returns.
+   */
+  refreshed_at?: number;
 }
+
+/**
+ * An offer whose provider's market has not been read for this long is stale: listed as such and
+ * never quoted (issue 10, item 7). The refresh runs every minute, so this is ten missed refreshes.
+ */
+export const OFFER_MAX_AGE_MS = 10 * 60_000;
+
+/** Whether a market last read at `refreshedAt` (null: never) is stale at `now`. */
+export const isStale = (refreshedAt: number | null | undefined, now: number): boolean =>
+  refreshedAt === null || refreshedAt === undefined || now - refreshedAt > OFFER_MAX_AGE_MS;
 
 export const AVAILABILITY_RANK: Record<Availability, number> = { high: 3, medium: 2, low: 1 };

@@ -7,7 +7,7 @@ import { batch, D1_MAX_PARAMS, type Db } from "../db";
 import type { NewOfferRow, OfferRow } from "../db/schema";
 import type { GpuClass } from "./gpu-classes";
 import type { GpuToken, Spec } from "./spec";
-import type { Offer } from "./offer";
+import { OFFER_MAX_AGE_MS, type Offer } from "./offer";
 
 const COLUMNS = 15;
 const ROWS_PER_INSERT = Math.floor(D1_MAX_PARAMS / COLUMNS);
@@ -48,6 +48,7 @@ export function rowToOffer(r: OfferRow): Offer {
     hourly_usd: r.hourly_usd,
     availability: r.availability,
     spot: r.spot === 1,
+    refreshed_at: r.refreshed_at,
   };
 }
 
@@ -93,7 +94,39 @@ export async function replaceProviderOffers(db: Db, d1: D1Database, provider: st
       .values({ id: 1, generation })
       .onConflict((oc) => oc.column("id").doUpdateSet({ generation })),
   );
+  // The market was read now: in the same batch, so its time is always its offers' time.
+  queries.push(
+    db
+      .insertInto("offer_markets")
+      .values({ provider, refreshed_at: now, attempted_at: now, error: null })
+      .onConflict((oc) => oc.column("provider").doUpdateSet({ refreshed_at: now, attempted_at: now, error: null })),
+  );
   await batch(d1, queries);
+}
+
+/**
+ * A refresh could not read the provider's market: its offers stay as they were (and turn stale
+ * OFFER_MAX_AGE_MS after the last read). `error` is an error kind, never a provider's words: every
+ * org sees it in `GET /v1/providers`, and the words came through one org's key.
+ */
+export async function recordMarketFailure(db: Db, provider: string, error: string, now: number): Promise<void> {
+  await db
+    .insertInto("offer_markets")
+    .values({ provider, refreshed_at: null, attempted_at: now, error })
+    .onConflict((oc) => oc.column("provider").doUpdateSet({ attempted_at: now, error }))
+    .execute();
+}
+
+export interface MarketState {
+  refreshed_at: number | null;
+  attempted_at: number;
+  error: string | null;
+}
+
+/** When each provider's market was last read and tried (one row per provider, a small table). */
+export async function marketStates(db: Db): Promise<Map<string, MarketState>> {
+  const rows = await db.selectFrom("offer_markets").selectAll().execute();
+  return new Map(rows.map((r) => [r.provider, { refreshed_at: r.refreshed_at, attempted_at: r.attempted_at, error: r.error }]));
 }
 
 /** The generation of the offers in D1 now (migrations/0005_catalog_generation.sql). */
@@ -217,8 +250,11 @@ export async function fittingOffers(
   spec: Spec,
   token: GpuToken | null,
   providers: readonly string[],
+  now: number,
 ): Promise<Offer[]> {
-  let q = db.selectFrom("offers").selectAll();
+  // Only offers no older than OFFER_MAX_AGE_MS (issue 10, item 7): all of a provider's offers
+  // carry the time of its last read.
+  let q = db.selectFrom("offers").selectAll().where("refreshed_at", ">=", now - OFFER_MAX_AGE_MS);
   if (narrowing === "any-gpu") q = q.where("gpu_class", "!=", "cpu");
   else if (narrowing !== null) q = q.where("gpu_class", "=", narrowing);
   const allowed = providers.filter((p) => (token?.provider ? p === token.provider : true));

@@ -14,7 +14,8 @@ import { ApiError } from "../errors";
 import { newId } from "../ids";
 import { cappedDurationMs, LEASE_KINDS, PolicyInputSchema, resolvePolicy, type LeaseKind, type Policy } from "../lease/policy";
 import { candidateOffers, catalogGeneration, fittingOffers, offerSnapshots, renderOffer, type Narrowing } from "./offers-repo";
-import { constraintsOf, selectOffer, type Selection } from "./selector";
+import { OFFER_MAX_AGE_MS, type Offer } from "./offer";
+import { constraintsOf, OFFER_AGE, selectOffer, staleCandidates, type Constraint, type Selection } from "./selector";
 import { assertSpecAsksForSomething, parseGpuToken, SpecSchema, type GpuToken, type Spec } from "./spec";
 
 /** How long a quote may be used to lease (DESIGN.md: at most five minutes). */
@@ -48,21 +49,39 @@ function narrowingOf(spec: Spec): { token: GpuToken | null; narrowing: Narrowing
   return { token, narrowing };
 }
 
-function noCapacity(selection: Extract<Selection, { ok: false }>): ApiError {
-  return new ApiError(409, "no_capacity", `no offer fits: the "${selection.constraint}" constraint removed the last candidates`, {
-    constraint: selection.constraint,
-    candidates_before: selection.candidates_before,
-  });
+/**
+ * 409 `no_capacity` naming the constraint. When only stale offers met the spec, it says so: which
+ * providers, and when each market was last read (issue 10, item 7).
+ */
+function noCapacity(selection: Extract<Selection, { ok: false }>, offers: readonly Offer[], constraints: readonly Constraint[]): ApiError {
+  const details: Record<string, unknown> = { constraint: selection.constraint, candidates_before: selection.candidates_before };
+  if (selection.constraint !== OFFER_AGE) {
+    return new ApiError(409, "no_capacity", `no offer fits: the "${selection.constraint}" constraint removed the last candidates`, details);
+  }
+  const stale = staleCandidates(offers, constraints);
+  return new ApiError(
+    409,
+    "no_capacity",
+    `${selection.candidates_before} offer(s) fit, but all are stale: ${stale.map((s) => s.provider).join(", ")} could not be read for more than ${OFFER_MAX_AGE_MS / 60_000} minutes`,
+    {
+      ...details,
+      stale: true,
+      max_offer_age_s: OFFER_MAX_AGE_MS / 1000,
+      stale_providers: stale.map((s) => ({ provider: s.provider, refreshed_at: s.refreshed_at === null ? null : new Date(s.refreshed_at).toISOString() })),
+    },
+  );
 }
 
 /** The chosen offer and its ranked fallbacks for a spec, read from D1, or 409 `no_capacity` naming why not. */
-export async function chooseOffers(db: Db, spec: Spec, providers: readonly string[]) {
+export async function chooseOffers(db: Db, spec: Spec, providers: readonly string[], now: number) {
   const { token, narrowing } = narrowingOf(spec);
-  const constraints = constraintsOf(spec, token, providers);
-  let selection = selectOffer(await fittingOffers(db, narrowing, spec, token, providers), constraints);
+  const constraints = constraintsOf(spec, token, providers, { now });
+  let selection = selectOffer(await fittingOffers(db, narrowing, spec, token, providers, now), constraints);
+  if (selection.ok) return selection;
   // Nothing fits: read the wider set once more, only to say which constraint removed the last.
-  if (!selection.ok) selection = selectOffer(await candidateOffers(db, narrowing), constraints);
-  if (!selection.ok) throw noCapacity(selection);
+  const candidates = await candidateOffers(db, narrowing);
+  selection = selectOffer(candidates, constraints);
+  if (!selection.ok) throw noCapacity(selection, candidates, constraints);
   return selection;
 }
 
@@ -70,13 +89,16 @@ export async function createQuote(db: Db, orgId: string, req: QuoteRequest, prov
   const kind = req.kind ?? "scratch";
   const caps = resolvePolicy(kind, req.policy);
   const { token, narrowing } = narrowingOf(req.spec);
-  const constraints = constraintsOf(req.spec, token, providers);
+  // A snapshot may be remembered for minutes: the age of its offers is judged at `now`.
+  const constraints = constraintsOf(req.spec, token, providers, { now });
   for (let attempt = 1; ; attempt++) {
     const snapshot = await offerSnapshots.get(db, narrowing);
     const selection = selectOffer(snapshot.offers, constraints);
     if (!selection.ok) {
       // Say no_capacity only about current offers: a remembered snapshot is checked first.
-      if (snapshot.fresh || attempt === QUOTE_ATTEMPTS || (await catalogGeneration(db)) === snapshot.generation) throw noCapacity(selection);
+      if (snapshot.fresh || attempt === QUOTE_ATTEMPTS || (await catalogGeneration(db)) === snapshot.generation) {
+        throw noCapacity(selection, snapshot.offers, constraints);
+      }
       offerSnapshots.forget(snapshot.generation);
       continue;
     }

@@ -6,7 +6,7 @@
  * left, one per host, so that a failed host is never retried through its fallback.
  */
 import type { Offer } from "./offer";
-import { AVAILABILITY_RANK } from "./offer";
+import { AVAILABILITY_RANK, isStale } from "./offer";
 import type { GpuToken, Spec } from "./spec";
 
 /** Offers priced within this factor of the cheapest compete on availability. */
@@ -19,8 +19,17 @@ export interface Constraint {
   test: (offer: Offer) => boolean;
 }
 
-/** The constraints of a spec, in the order they are applied (and reported). */
-export function constraintsOf(spec: Spec, token: GpuToken | null, configuredProviders: readonly string[]): Constraint[] {
+/**
+ * The constraint that keeps stale offers out (issue 10, item 7). It comes last, so when it is the
+ * one that removed the last candidates, every offer that met the spec was stale.
+ */
+export const OFFER_AGE = "offer_age";
+
+/**
+ * The constraints of a spec, in the order they are applied (and reported). With `now`, offers
+ * whose provider's market was last read more than OFFER_MAX_AGE_MS before it are left out.
+ */
+export function constraintsOf(spec: Spec, token: GpuToken | null, configuredProviders: readonly string[], options: { now?: number } = {}): Constraint[] {
   const out: Constraint[] = [];
   const lower = (xs: readonly string[] | undefined) => (xs ? new Set(xs.map((x) => x.toLowerCase())) : null);
   if (token) {
@@ -54,6 +63,8 @@ export function constraintsOf(spec: Spec, token: GpuToken | null, configuredProv
   const excludedHosts = spec.exclude_hosts ? new Set(spec.exclude_hosts) : null;
   if (excludedHosts) out.push({ name: "exclude_hosts", test: (o) => !excludedHosts.has(o.host_id) });
   if (max_hourly_usd !== undefined) out.push({ name: "max_hourly_usd", test: (o) => o.hourly_usd <= max_hourly_usd });
+  const now = options.now;
+  if (now !== undefined) out.push({ name: OFFER_AGE, test: (o) => !isStale(o.refreshed_at, now) });
   return out;
 }
 
@@ -133,3 +144,19 @@ function better(a: Offer, b: Offer): boolean {
 }
 
 const hostKey = (o: Offer) => `${o.provider}/${o.host_id}`;
+
+/**
+ * When OFFER_AGE removed the last candidates: the providers of the offers that met every other
+ * constraint, each with when its market was last read (null: never), for `no_capacity` to name.
+ */
+export function staleCandidates(offers: readonly Offer[], constraints: readonly Constraint[]): Array<{ provider: string; refreshed_at: number | null }> {
+  const others = constraints.filter((c) => c.name !== OFFER_AGE);
+  const byProvider = new Map<string, number | null>();
+  for (const o of offers) {
+    if (!others.every((c) => c.test(o))) continue;
+    const seen = byProvider.get(o.provider);
+    const at = o.refreshed_at ?? null;
+    if (seen === undefined || (at !== null && (seen === null || at > seen))) byProvider.set(o.provider, at);
+  }
+  return [...byProvider].map(([provider, refreshed_at]) => ({ provider, refreshed_at })).sort((a, b) => a.provider.localeCompare(b.provider));
+}

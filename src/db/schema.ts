@@ -69,6 +69,18 @@ export interface QuotesTable {
   body: string;
   created_at: number;
   expires_at: number;
+  /** 1: a lease refers to it, so retention keeps it (migrations/0007). */
+  kept: Generated<0 | 1>;
+}
+
+/** When the catalog refresh last read each provider's market (migrations/0007). */
+export interface OfferMarketsTable {
+  provider: string;
+  /** The last successful read; null: never. */
+  refreshed_at: number | null;
+  attempted_at: number;
+  /** Why the last attempt failed (an error kind, never a provider's words); null when it worked. */
+  error: string | null;
 }
 
 export interface LeasesTable {
@@ -91,6 +103,8 @@ export interface LeasesTable {
   billed_from: number | null;
   released_at: number | null;
   gpu_class: string | null;
+  /** The quote the lease was created from (migrations/0007); never changes. */
+  quote_id: string | null;
 }
 
 export interface IdempotencyTable {
@@ -205,6 +219,7 @@ export interface Database {
   issuers_displaced: IssuersDisplacedTable;
   offers: OffersTable;
   quotes: QuotesTable;
+  offer_markets: OfferMarketsTable;
   catalog: CatalogTable;
   lease_machines: LeaseMachinesTable;
   billing_records: BillingRecordsTable;

@@ -28,6 +28,8 @@ export async function writeLeaseIndex(db: Db, l: LeaseRecord, nextDeadline: numb
     provider: l.provider,
     machine_id: l.machine_id,
     release_reason: l.release_reason,
+    // Written once: it never changes, and it keeps the quote from retention (src/db/retention.ts).
+    quote_id: l.quote_id,
     next_deadline: nextDeadline,
     created_at: l.created_at,
     updated_at: now,

@@ -165,6 +165,32 @@ export async function keyHolders(db: Db, env: Pick<Env, "LESSOR_MASTER_KEY">, pr
   return out;
 }
 
+/**
+ * The keys a market refresh may read `provider`'s offers with (issue 10, item 7), in the order to
+ * try them: those whose last verification worked, most recently verified first, then those never
+ * answered; keys the provider refused are left out. At most `limit` rows are read and opened.
+ */
+export async function marketKeys(db: Db, env: Pick<Env, "LESSOR_MASTER_KEY">, provider: string, limit: number): Promise<ProviderCredentials[]> {
+  if (!masterKeyConfigured(env)) return [];
+  const rows = await db
+    .selectFrom("provider_keys")
+    .select(["org_id", "ciphertext", "options"])
+    .where("provider", "=", provider)
+    .where((eb) => eb.or([eb("verified_ok", "=", 1), eb("verified_ok", "is", null)]))
+    // SQLite sorts NULL last in descending order: verified (1) before unanswered, newest first.
+    .orderBy("verified_ok", "desc")
+    .orderBy("verified_at", "desc")
+    .orderBy("org_id")
+    .limit(limit)
+    .execute();
+  const out: ProviderCredentials[] = [];
+  for (const row of rows) {
+    const apiKey = await decryptProviderKey(env, row.org_id, provider, row.ciphertext);
+    if (apiKey !== null) out.push({ api_key: apiKey, options: storedOptions(row.options) });
+  }
+  return out;
+}
+
 /** The non-secret settings stored with a key (the `options` column), as strings only. */
 export function storedOptions(text: string): Record<string, string> {
   try {

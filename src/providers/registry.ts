@@ -10,7 +10,7 @@
 import type { Db } from "../db";
 import type { Env } from "../env";
 import type { Provider, ProviderCapabilities } from "./contract";
-import { keyHolders, providerCredentials, providerKeyRows, type ProviderCredentials } from "./credentials";
+import { keyHolders, marketKeys, providerCredentials, providerKeyRows, type ProviderCredentials } from "./credentials";
 import { ProviderError } from "./contract";
 import { LAMBDA_CAPABILITIES, LambdaProvider } from "./lambda/adapter";
 import { RUNPOD_CAPABILITIES, RunPodProvider } from "./runpod/adapter";
@@ -175,23 +175,41 @@ export async function providerAccounts(env: Env, db: Db): Promise<ProviderAccoun
   return out;
 }
 
+/** How many keys one refresh tries for a provider's market at most: a bound on a minute's calls. */
+export const MARKET_KEY_ATTEMPTS = 10;
+
+/** The adapters a provider's market may be read with, in the order to try them. */
+export interface MarketReaders {
+  name: string;
+  readers: Provider[];
+}
+
 /**
- * One adapter per enabled provider for reading its market: keyless, or with the key of the org
- * whose key most recently verified (a provider's offers are the same for every account).
- * Providers no org has a key for are reported, not read.
+ * For each enabled provider, the adapters its market may be read with (a provider's offers are
+ * the same for every account): keyless, or one per org key that has not been refused, most
+ * recently verified first (credentials.ts `marketKeys`), so that one org's dead key never stops
+ * the market from being read (issue 10, item 7). Providers no org has a usable key for are
+ * reported, not read.
  */
-export async function catalogProviders(env: Env, db: Db): Promise<{ readers: Provider[]; keyless: string[] }> {
-  const readers: Provider[] = [];
+export async function catalogProviders(env: Env, db: Db): Promise<{ markets: MarketReaders[]; keyless: string[] }> {
+  const markets: MarketReaders[] = [];
   const keyless: string[] = [];
   for (const name of configuredProviderNames(env)) {
     const entry = ENTRIES[name]!;
     if (!entry.needsKey) {
-      readers.push(entry.create(env, null));
+      markets.push({ name, readers: [entry.create(env, null)] });
       continue;
     }
-    const [newest] = await keyHolders(db, env, name);
-    if (newest) readers.push(entry.create(env, newest.credentials));
+    const readers: Provider[] = [];
+    for (const credentials of await marketKeys(db, env, name, MARKET_KEY_ATTEMPTS)) {
+      try {
+        readers.push(entry.create(env, credentials));
+      } catch {
+        // Settings the adapter refuses (a missing option): that key cannot read anything.
+      }
+    }
+    if (readers.length > 0) markets.push({ name, readers });
     else keyless.push(name);
   }
-  return { readers, keyless };
+  return { markets, keyless };
 }

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { database } from "../../src/db";
 import { decryptProviderKey, encryptProviderKey, providerCredentials, storeProviderKey } from "../../src/providers/credentials";
 import { catalogProviders, providerAccounts, usableProviderNames } from "../../src/providers/registry";
+import { RunPodProvider } from "../../src/providers/runpod/adapter";
 import { STUB_API_KEYS, STUB_LAMBDA_SSH_KEY_NAME, STUB_PROVIDERS, stubCloudsViolations } from "../support/stub-clouds-admin";
 import { call, createKey, createOrg, expectError, json, refreshCatalog, type TestOrg } from "./helpers";
 import { createLease, events, waitForState } from "./lease-helpers";
@@ -91,7 +92,7 @@ describe("the providers routes", () => {
     // Its account is reconciled with its key; the catalog reads the vast market with it.
     const accounts = await providerAccounts(env, db);
     expect(accounts.filter((a) => a.provider.name === "vast").map((a) => a.account)).toContain(other.id);
-    expect((await catalogProviders(env, db)).readers.map((p) => p.name)).toContain("vast");
+    expect((await catalogProviders(env, db)).markets.map((m) => m.name)).toContain("vast");
     // A key sealed under another master key (or tampered with) is no account at all.
     const third = await createOrg();
     await storeProviderKey(db, { LESSOR_MASTER_KEY: "another-master-key-0123456789abcdefghij" }, third.id, "vast", { api_key: SECRET, options: {} }, Date.now());
@@ -177,6 +178,34 @@ describe.skipIf(!stubs)("provider keys against the stub clouds (each provider's 
     const other = await createOrg();
     const offers = await json(await call("GET", "/v1/catalog/offers?limit=200&provider=runpod", { key: other.adminKey }));
     expect(offers.data).toEqual([]);
+  });
+
+  it("replacing a key is refused while the new key does not see every machine of the org's live leases (409 provider_account_mismatch, nothing changed)", async () => {
+    const lease = await createLease(writeKey, { kind: "scratch", spec: { gpu: "l4:1", providers: ["runpod"] } });
+    await waitForState(writeKey, lease.id, "ready", 30_000);
+    const before = await env.DB.prepare("SELECT ciphertext, updated_at FROM provider_keys WHERE org_id = ? AND provider = 'runpod'").bind(org.id).first();
+    // A key of another account: the provider accepts it, and its account lists none of lessor's machines.
+    const listed: string[] = [];
+    const spy = vi.spyOn(RunPodProvider.prototype, "listMachines").mockImplementation(async (prefix: string) => {
+      listed.push(prefix);
+      return [];
+    });
+    try {
+      const refused = await expectError(await call("PUT", "/v1/providers/runpod", { key: org.adminKey, body: { api_key: STUB_API_KEYS.runpod } }), 409, "provider_account_mismatch");
+      expect(refused.details).toMatchObject({ provider: "runpod", live_machines: 1, not_seen: 1, leases: [lease.id] });
+      expect(refused.message).toContain("nothing was changed");
+      // One list, by this installation's label prefix.
+      expect(listed).toEqual(["lessor-dev-"]);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(await env.DB.prepare("SELECT ciphertext, updated_at FROM provider_keys WHERE org_id = ? AND provider = 'runpod'").bind(org.id).first()).toEqual(before);
+
+    // A key that sees the machine replaces it.
+    const replaced = await call("PUT", "/v1/providers/runpod", { key: org.adminKey, body: { api_key: STUB_API_KEYS.runpod } });
+    expect(replaced.status, await replaced.clone().text()).toBe(200);
+    await call("POST", `/v1/leases/${lease.id}/end`, { key: writeKey, body: {} });
+    await waitForState(writeKey, lease.id, "released", 30_000);
   });
 
   it("re-verifying answers the provider's word now; a lease holding a machine keeps its key from being deleted", async () => {

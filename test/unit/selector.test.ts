@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Offer } from "../../src/catalog/offer";
-import { constraintsOf, MAX_FALLBACKS, selectOffer } from "../../src/catalog/selector";
+import { OFFER_MAX_AGE_MS } from "../../src/catalog/offer";
+import { constraintsOf, MAX_FALLBACKS, OFFER_AGE, selectOffer, staleCandidates } from "../../src/catalog/selector";
 import { parseGpuToken, type Spec } from "../../src/catalog/spec";
 
 let n = 0;
@@ -31,6 +32,23 @@ function select(offers: Offer[], spec: Spec, providers = ["sim", "runpod"]) {
 }
 
 describe("selectOffer", () => {
+  it("with `now`, never picks an offer older than OFFER_MAX_AGE_MS, and says when only stale ones fit", () => {
+    const now = 1_000_000_000;
+    const staleCheap = offer({ hourly_usd: 0.5, refreshed_at: now - OFFER_MAX_AGE_MS - 1 });
+    const fresh = offer({ hourly_usd: 1.0, provider: "runpod", refreshed_at: now - OFFER_MAX_AGE_MS });
+    const constraints = constraintsOf({ gpu: "l40s:1" }, parseGpuToken("l40s:1"), ["sim", "runpod"], { now });
+    const r = selectOffer([staleCheap, fresh], constraints);
+    expect(r.ok && r.chosen.id).toBe(fresh.id);
+    expect(r.ok && r.fallbacks).toEqual([]);
+    const none = selectOffer([staleCheap, offer({ gpu: "h100" })], constraints);
+    expect(none).toEqual({ ok: false, constraint: OFFER_AGE, candidates_before: 1 });
+    expect(staleCandidates([staleCheap, offer({ gpu: "h100" })], constraints)).toEqual([{ provider: "sim", refreshed_at: now - OFFER_MAX_AGE_MS - 1 }]);
+    // An offer that never came from the cache has no age: it is stale.
+    expect(selectOffer([offer({})], constraints).ok).toBe(false);
+    // Without `now`, age is not judged (the benchmark's selector).
+    expect(select([staleCheap], { gpu: "l40s:1" }).ok).toBe(true);
+  });
+
   it("takes the cheapest offer that meets every constraint", () => {
     const cheap = offer({ hourly_usd: 0.8, region: "eu-west" });
     const fits = offer({ hourly_usd: 1.0 });

@@ -1,0 +1,78 @@
+/**
+ * Retention (issue 10, item 8): shared tables do not grow without bound. The cron deletes, in
+ * bounded batches:
+ * - quotes that expired more than 24 hours ago and that no lease refers to. A quote a lease was
+ *   created from is kept as long as the lease (`GET /v1/quotes/:id` still answers it) and marked
+ *   `kept`, which takes it out of the index the next run reads;
+ * - idempotency records older than their 24-hour window (src/idempotency.ts).
+ *
+ * Each statement touches at most RETENTION_BATCH rows, found through an index in age order
+ * (migrations/0007_markets_retention.sql), so a run costs the same however much is stored; what a
+ * run leaves, the next one (a minute later) takes. Every step is idempotent: an overlapping run
+ * deletes nothing twice and needs no lock.
+ */
+import { sql } from "kysely";
+import type { Db } from "./index";
+import { IDEMPOTENCY_WINDOW_MS } from "../idempotency";
+
+/** How long an expired quote is kept before it may be deleted. */
+export const QUOTE_RETENTION_MS = 24 * 3_600_000;
+/** At most this many rows per table per statement, so one run is cheap whatever is stored. */
+export const RETENTION_BATCH = 500;
+
+export interface RetentionReport {
+  quotes_deleted: number;
+  quotes_kept: number;
+  idempotency_deleted: number;
+}
+
+const count = (n: bigint | undefined) => Number(n ?? 0n);
+
+export async function runRetention(db: Db, now: number, batchSize = RETENTION_BATCH): Promise<RetentionReport> {
+  const quoteCutoff = now - QUOTE_RETENTION_MS;
+  // The oldest quotes not yet known to be kept, through the partial index `quotes_expiry`
+  // (`kept = 0` is written as a literal: SQLite uses a partial index only for the same literal).
+  const oldestQuotes = db
+    .selectFrom("quotes")
+    .select("id")
+    .where(sql<boolean>`kept = 0`)
+    .where("expires_at", "<", quoteCutoff)
+    .orderBy("expires_at")
+    .limit(batchSize);
+  // A lease refers to it (index `leases_quote`). A quote is leased only before it expires, so no
+  // lease can come to refer to one this old while the step runs.
+  const referenced = sql<boolean>`exists (select 1 from leases where leases.quote_id = quotes.id)`;
+
+  const kept = await db
+    .updateTable("quotes")
+    .set({ kept: 1 })
+    .where("id", "in", oldestQuotes)
+    .where(referenced)
+    .executeTakeFirst();
+  const deleted = await db
+    .deleteFrom("quotes")
+    .where("id", "in", oldestQuotes)
+    .where(sql<boolean>`not ${referenced}`)
+    .executeTakeFirst();
+
+  // Through `idempotency_age`; the rowid is the table's own (its key is a composite primary key).
+  const idempotency = await db
+    .deleteFrom("idempotency")
+    .where(
+      sql`rowid`,
+      "in",
+      db
+        .selectFrom("idempotency")
+        .select(sql`rowid`.as("r"))
+        .where("created_at", "<", now - IDEMPOTENCY_WINDOW_MS)
+        .orderBy("created_at")
+        .limit(batchSize),
+    )
+    .executeTakeFirst();
+
+  return {
+    quotes_deleted: count(deleted.numDeletedRows),
+    quotes_kept: count(kept.numUpdatedRows),
+    idempotency_deleted: count(idempotency.numDeletedRows),
+  };
+}
