@@ -85,7 +85,7 @@ async function createError(provider: Provider, offerId: string): Promise<Provide
 function clearDialects() {
   for (const p of PROVIDERS) {
     if (!served(p)) continue;
-    const d = clouds.served[p]!.dialect as unknown as { injected: StubAnswer[]; instanceOverride?: Map<string, unknown>; statusOverride?: Map<string, unknown>; chargeAmounts?: string };
+    const d = clouds.served[p]!.dialect as unknown as { injected: unknown[]; instanceOverride?: Map<string, unknown>; statusOverride?: Map<string, unknown>; chargeAmounts?: string };
     d.injected.length = 0;
     d.instanceOverride?.clear();
     d.statusOverride?.clear();
@@ -149,9 +149,9 @@ describe("a refusal is not an unknown outcome", () => {
   it.each(PROVIDERS)("a create's documented refusals are classified from their codes on %s: refused (final), no_capacity, insufficient_funds; the provider's words kept, nothing made, no secret", async (p) => {
     const provider = adapter(p);
     const offer = await offerOf(provider);
-    const d = dialect<{ injected: StubAnswer[] }>(p);
+    const d = clouds.served[p]!.dialect;
     for (const [answer, kind] of CASES[p]) {
-      d.injected.push(answer);
+      d.injected.push({ answer });
       const e = await createError(provider, offer.provider_offer_id);
       expect([e.kind, e.message], JSON.stringify(answer.body)).toEqual([kind, expect.any(String)]);
       const words = JSON.stringify(answer.body).match(/"(?:detail|msg|message)":"([^"]+)"/)![1]!;

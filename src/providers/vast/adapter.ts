@@ -345,7 +345,7 @@ export class VastProvider implements Provider {
    * calls a row's `amount` the "Total charge for this contract", which may be the charge within
    * the range asked or the contract's whole charge up to the range's end; the difference is
    * this day's charge under either reading, and the same on every fetch (both ranges depend on
-   * the day only). An instance whose difference is zero was charged nothing that day: no record.
+   * the day only).
    */
   async #chargesOf(day: number): Promise<BillingRecord[]> {
     const date = new Date(day).toISOString().slice(0, 10);
@@ -364,7 +364,9 @@ export class VastProvider implements Provider {
     for (const [id, row] of through.rows) {
       const prior = before.rows.get(id);
       const amount = round3(row.amount - (prior?.amount ?? 0));
-      if (amount === 0) continue;
+      // Charged the day before and nothing more: no charge this day. One first charged this day
+      // has its record even when Vast rounds it to $0 (a machine of a few seconds).
+      if (prior && amount === 0) continue;
       const components: Record<string, number> = {};
       for (const [part, v] of Object.entries(row.parts)) {
         components[part] = Math.round((v - (prior?.parts[part] ?? 0)) * 1e6) / 1e6;

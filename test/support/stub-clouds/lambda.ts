@@ -11,7 +11,7 @@ import type { SimStatus } from "../../../src/providers/sim/machines";
 import type { Operation, StubAnswer, StubCall } from "../contract-stub";
 import { STUB_LAMBDA_SSH_KEY_NAME } from "../stub-clouds-admin";
 import { StubCloudCore, type CoreMachine, type CoreOffer } from "./core";
-import { ambiguous, gatewayPage, refusal, type Dialect, type FaultWords } from "./dialect";
+import { ambiguous, gatewayPage, refusal, type Dialect, type FaultWords, takeInjected, type InjectedCreate } from "./dialect";
 
 interface InstanceType {
   name: string;
@@ -69,7 +69,7 @@ export class LambdaDialect implements Dialect {
   readonly contractFile = "lambda-cloud-openapi.json";
   readonly core: StubCloudCore<InstanceExtra>;
   /** Answers given to the next launches instead of launching (a test's documented refusals), first in first out. */
-  readonly injected: StubAnswer[] = [];
+  readonly injected: InjectedCreate[] = [];
   /** A status word shown instead of the instance's own (a test's `terminating` that stalls). */
   readonly statusOverride = new Map<string, string>();
 
@@ -122,7 +122,7 @@ export class LambdaDialect implements Dialect {
   #launch(body: Record<string, any>): StubAnswer {
     const gated = refusal(this.core.gate(`create:${body.name ?? ""}`), WORDS);
     if (gated) return gated;
-    const injected = this.injected.shift();
+    const injected = takeInjected(this.injected, body);
     if (injected) return injected;
     const type = LAMBDA_INSTANCE_TYPES.find((t) => t.name === body.instance_type_name);
     if (!type) {

@@ -11,7 +11,7 @@ import { runpodStoppedHourlyUsd, runpodOfferId } from "../../../src/providers/ru
 import { usd } from "../../../src/providers/http";
 import type { Operation, StubAnswer, StubCall } from "../contract-stub";
 import { StubCloudCore, type CoreMachine, type CoreOffer } from "./core";
-import { ambiguous, iso, refusal, type Dialect, type FaultWords } from "./dialect";
+import { ambiguous, iso, refusal, type Dialect, type FaultWords, takeInjected, type InjectedCreate } from "./dialect";
 
 type Level = "HIGH" | "MEDIUM" | "LOW" | "NONE";
 type Cloud = "SECURE" | "COMMUNITY";
@@ -156,8 +156,8 @@ export class RunPodDialect implements Dialect {
   readonly provider = "runpod" as const;
   readonly contractFile = "runpod-v2-openapi.yaml";
   readonly core: StubCloudCore<PodExtra>;
-  /** Answers given to the next creates instead of creating (a test's documented refusals), first in first out. */
-  readonly injected: StubAnswer[] = [];
+  /** Answers given to creates instead of creating (takeInjected). */
+  readonly injected: InjectedCreate[] = [];
 
   constructor(options: { now?: () => number } = {}) {
     // RunPod's ids are short lowercase words ("7h9k2m4n6p"); a per-server tag keeps them unique across runs.
@@ -263,7 +263,7 @@ export class RunPodDialect implements Dialect {
   #create(body: Record<string, any>): StubAnswer {
     const gated = refusal(this.core.gate(`create:${body.name}`), WORDS);
     if (gated) return gated;
-    const injected = this.injected.shift();
+    const injected = takeInjected(this.injected, body);
     if (injected) return injected;
     const resolved = this.#offer(body);
     if (!resolved) return problem(400, NO_INSTANCES);

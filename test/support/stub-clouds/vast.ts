@@ -11,7 +11,7 @@ import { usd } from "../../../src/providers/http";
 import type { SimStatus } from "../../../src/providers/sim/machines";
 import type { Operation, StubAnswer, StubCall } from "../contract-stub";
 import { StubCloudCore, type CoreMachine, type CoreOffer } from "./core";
-import { ambiguous, gatewayPage, refusal, type Dialect, type FaultWords } from "./dialect";
+import { ambiguous, gatewayPage, refusal, type Dialect, type FaultWords, takeInjected, type InjectedCreate } from "./dialect";
 
 interface Ask {
   id: number;
@@ -98,8 +98,8 @@ export class VastDialect implements Dialect {
   readonly provider = "vast" as const;
   readonly contractFile = "vast-openapi.yaml";
   readonly core: StubCloudCore<InstanceExtra>;
-  /** Answers given to the next creates instead of creating (a test's documented refusals), first in first out. */
-  readonly injected: StubAnswer[] = [];
+  /** Answers given to creates instead of creating (takeInjected). */
+  readonly injected: InjectedCreate[] = [];
   /** Fields shown instead of an instance's own (a test's dead container, or a stop behind lessor's back). */
   readonly instanceOverride = new Map<string, Record<string, unknown>>();
   /** What a charge row's `amount` is: the charges within the range asked, or the contract's up to its end. */
@@ -146,7 +146,7 @@ export class VastDialect implements Dialect {
   #create(askId: number, body: Record<string, any>, w: FaultWords): StubAnswer {
     const gated = refusal(this.core.gate(`create:${body.label ?? ""}`), w);
     if (gated) return gated;
-    const injected = this.injected.shift();
+    const injected = takeInjected(this.injected, body);
     if (injected) return injected;
     const ask = VAST_ASKS.find((a) => a.id === askId);
     if (!ask) return error(404, "invalid_args", `error 404/3603: no_such_ask Instance type by id ${askId} is not available.`, { ask_id: askId });
