@@ -34,3 +34,23 @@ export function parseLabel(installation: string, label: string): { leaseId: stri
   const m = /^(ls_[0-9a-z]+)-a([1-9][0-9]*)$/.exec(label.slice(prefix.length));
   return m ? { leaseId: m[1]!, attempt: Number(m[2]) } : null;
 }
+
+/**
+ * Which of a lease's machines to adopt after an ambiguous create: the one with the highest
+ * attempt in its label, the lease's latest create. Never by creation time: a provider may give
+ * none (Lambda's instances carry no creation time). A machine whose label does not parse comes
+ * last; among equals, the newer `created_at` wins (the order is total, so the choice is the same
+ * on every run). null when there is none.
+ */
+export function latestAttempt<M extends { label: string; created_at: number }>(installation: string, machines: readonly M[]): M | null {
+  let best: M | null = null;
+  let bestAttempt = 0;
+  for (const m of machines) {
+    const attempt = parseLabel(installation, m.label)?.attempt ?? 0;
+    if (best === null || attempt > bestAttempt || (attempt === bestAttempt && m.created_at > best.created_at)) {
+      best = m;
+      bestAttempt = attempt;
+    }
+  }
+  return best;
+}

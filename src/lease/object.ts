@@ -23,7 +23,7 @@ import { newBilling } from "../billing/accrual";
 import { microsToUsd } from "../billing/money";
 import { upgradeRecord, withBilling, type Settlement } from "./billing";
 import { writeLeaseIndex } from "./index-repo";
-import { leasePrefix, machineLabel } from "./label";
+import { latestAttempt, leasePrefix, machineLabel } from "./label";
 import type { LeaseKind, Policy } from "./policy";
 import { LEASE_STATES, type LeaseRecord, type LeaseState, type Observation, type Reason } from "./state";
 import { renderLease, type LeaseView } from "./view";
@@ -421,7 +421,7 @@ export class LeaseObject extends DurableObject<Env> {
     if (this.#indexVersion() < 1) throw new ProviderError(l.provider, "unavailable", "lease index not yet written");
     const alive = (await provider.listMachines(leasePrefix(this.#installation(), l.id))).filter((m) => m.status !== "terminated");
     if (alive.length > 0) {
-      const keep = alive.find((m) => m.label === l.label) ?? alive.sort((a, b) => b.created_at - a.created_at)[0]!;
+      const keep = alive.find((m) => m.label === l.label) ?? latestAttempt(this.#installation(), alive)!;
       for (const extra of alive) if (extra.id !== keep.id) await provider.destroyMachine(extra.id);
       // Every machine found bills the lease, the destroyed extras too.
       const found = alive.map((m) => m.id).filter((id) => !l.machine_ids.includes(id));
@@ -456,10 +456,10 @@ export class LeaseObject extends DurableObject<Env> {
         const next = { ...before, reconcile_required: false, attempt: before.attempt - 1 };
         return this.#nextOffer(next, offer.host_id, "no_capacity", now);
       }
-      if (kind === "rate_limited" || kind === "auth" || kind === "insufficient_funds") {
+      if (kind === "rate_limited" || kind === "auth" || kind === "insufficient_funds" || kind === "refused") {
         // Definitive refusals: nothing was created.
         const next = { ...before, reconcile_required: false, attempt: before.attempt - 1 };
-        if (kind !== "rate_limited") return this.#beginRelease(next, "provider_refused", now, { error: kind });
+        if (kind !== "rate_limited") return this.#beginRelease(next, "provider_refused", now, kind === "refused" ? { error: kind, message: errorText(e) } : { error: kind });
         this.#save(before, next, null, now);
         throw e;
       }

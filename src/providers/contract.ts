@@ -5,6 +5,10 @@
  * Rules every adapter keeps:
  * - A create is never retried inside the adapter. When its outcome is unknown (timeout, 5xx,
  *   dropped connection) it throws `ambiguous`, and the lease reconciles by label (guarantee 2).
+ * - A create the provider refused outright is classified from the provider's documented codes
+ *   first: `no_capacity` (another offer may do), `insufficient_funds`, `auth`, or `refused` (a
+ *   final no that retrying cannot change). Free text never turns an unrelated refusal into
+ *   `no_capacity`.
  * - Reads (get, list) may be retried with bounded, jittered backoff.
  * - Destroying a machine that is already gone is success.
  * - State is read back from the provider, never assumed from a call's success.
@@ -62,7 +66,10 @@ export interface Provider {
   verify(): Promise<void>;
   /** Every offer the provider has now, normalized; unclassifiable GPUs are left out and counted. */
   listOffers(): Promise<OfferListing>;
-  /** Never retried; throws `ambiguous` when the outcome is unknown, `no_capacity` when refused. */
+  /**
+   * Never retried; throws `ambiguous` when the outcome is unknown, `no_capacity` when refused for
+   * want of machines, `refused` when refused for a reason no retry fixes.
+   */
   createMachine(input: CreateMachineInput): Promise<Machine>;
   /** null when the provider no longer knows the machine (or reports it terminated). */
   getMachine(id: string): Promise<Machine | null>;
@@ -117,7 +124,13 @@ export type ProviderErrorKind =
   | "no_capacity"
   | "insufficient_funds"
   | "not_found"
-  | "ambiguous";
+  | "ambiguous"
+  /**
+   * A final refusal (a create the provider answered "no" to for a reason retrying cannot fix: a
+   * parameter it rejects, a resource that does not exist). Nothing was made. The message is the
+   * provider's own words, which never hold a secret (keys travel only in headers).
+   */
+  | "refused";
 
 export class ProviderError extends Error {
   constructor(

@@ -132,7 +132,7 @@ describe.each(CASES)("billing on $name", (c) => {
       const lease = await createLease(key, { kind: "scratch", spec: { gpu: "l4:1", providers: [c.name] }, policy: { idle_timeout: null } });
       await waitForState(key, lease.id, "ready");
       await sleep(2 * W);
-      // A stop and a start: the stopped second bills the disk (Vast) or nothing (RunPod, no volume).
+      // A stop and a start: the stopped second bills the kept disk (on RunPod, its container disk).
       expect((await act(lease.id, "stop")).status).toBe(200);
       await waitForState(key, lease.id, "stopped");
       await sleep(W);

@@ -74,6 +74,8 @@ export function stubCloudAdmin(serverUrl: string, provider: StubProvider, fetche
     setFaults: (patch: Partial<SimFaults>) => call<SimFaults>("PUT", `/${provider}/faults`, patch),
     /** Forgets every machine and restores the default faults. */
     reset: () => call<{ ok: true }>("POST", `/${provider}/reset`),
+    /** The next create (whose JSON body contains `match`, when given) is answered so (held to the document) instead of creating. */
+    injectCreate: (answer: { status: number; body: unknown; match?: string }) => call<{ ok: true }>("POST", `/${provider}/inject-create`, answer),
     getLedger: (labelPrefix = "") => call<SimLedger>("GET", `/${provider}/ledger?label_prefix=${encodeURIComponent(labelPrefix)}`),
     getBilling: (range: { from?: number; to?: number } = {}) => {
       const qs = new URLSearchParams();

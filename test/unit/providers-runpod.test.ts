@@ -358,7 +358,7 @@ describe.skipIf(!contract)("RunPod adapter against runpod-v2-openapi.yaml", () =
     const created = await provider.createMachine({ label: label(1), offer_id: offer.provider_offer_id, image: "ghcr.io/acme/server@sha256:abc", cmd: "serve --port 8000" });
     expect(created).toMatchObject({ label: label(1), status: "provisioning", region: "us-tx-3", hourly_usd: 2.69, offer_id: offer.provider_offer_id });
     const sent = stub.callsOf("createPod")[0]!.body as Record<string, unknown>;
-    expect(sent).toMatchObject({ name: label(1), gpu: { id: "NVIDIA H100 80GB HBM3", count: 1 }, cloud: "SECURE", dataCenterIds: ["US-TX-3"], args: "serve --port 8000" });
+    expect(sent).toMatchObject({ name: label(1), gpu: { id: "NVIDIA H100 80GB HBM3", count: 1 }, cloud: "SECURE", dataCenterIds: ["US-TX-3"], args: "sh -c 'serve --port 8000'" });
 
     fake.advance();
     expect((await provider.getMachine(created.id))?.status).toBe("starting");

@@ -4,7 +4,8 @@
  * Server `https://cloud.lambda.ai`, paths `/api/v1/...`; answers are `{"data": ...}` or
  * `{"error": {code, message, suggestion?}}`. Lambda has no stop and no start: an instance runs
  * until terminated, so the capabilities say so and the core destroys where it would stop.
- * Every instance carries the lease's label as its `name`; the list has no name filter.
+ * Every instance carries the lease's label in a tag (LAMBDA_LABEL_TAG) and, where it fits in the
+ * 64 characters a name may have, as its `name` (lambdaInstanceName); the list has no filter.
  *
  * Rate limits (about 1 request/s, 1 launch per 12 s) are not in the document, which also
  * documents no 429: a 429 is still taken as a refusal to wait out, and 5xx as unknown.
@@ -31,11 +32,33 @@ const STATUS: Record<string, MachineStatus> = {
   booting: "starting",
   active: "running",
   unhealthy: "error",
-  terminating: "terminated",
+  // Not gone yet: a terminate under way (or stalled) keeps the instance listed, and its lease
+  // releasing, until Lambda says `terminated`. lessor has no state between, and a machine on
+  // its way out will not run again: an error, which the lease replaces or releases.
+  terminating: "error",
   terminated: "terminated",
   // A preempted instance is gone and does not come back.
   preempted: "terminated",
 };
+
+/** The tag that carries an instance's label (a RequestedTagEntry key: `^[a-z][a-z0-9-:]+$`). */
+export const LAMBDA_LABEL_TAG = "lessor-label";
+/** An instance name's most characters (the launch request's and the Instance's `name`). */
+export const LAMBDA_NAME_MAX = 64;
+
+/**
+ * The instance's name for a label: the label itself when it fits in LAMBDA_NAME_MAX, else its
+ * first 63 characters and `~`. A label can reach 65 characters (src/lease/label.ts: a 24-character
+ * installation id and attempt 10), and a lease's prefix is at most 62, so the name still starts
+ * with every prefix lessor lists by, while the `~` keeps a cut attempt number from ever reading as
+ * another attempt. The label itself is read back from the tag (LAMBDA_LABEL_TAG).
+ */
+export function lambdaInstanceName(label: string): string {
+  return label.length <= LAMBDA_NAME_MAX ? label : `${label.slice(0, LAMBDA_NAME_MAX - 1)}~`;
+}
+
+/** Statuses in which a terminate has nothing left to do. */
+const GONE_OR_GOING: ReadonlySet<string> = new Set(["terminated", "terminating", "preempted"]);
 
 export interface LambdaProviderOptions extends HttpProviderOptions {
   /**
@@ -51,6 +74,7 @@ interface LambdaInstance {
   status: string;
   region?: { name?: string };
   instance_type?: { name?: string; price_cents_per_hour?: number };
+  tags?: Array<{ key?: string; value?: string }>;
 }
 
 /** `<region>:<instance type>`: Lambda sells an instance type in a region, on hosts it does not name. */
@@ -138,7 +162,8 @@ export class LambdaProvider implements Provider {
       region_name: region,
       instance_type_name: instanceType,
       ssh_key_names: [this.#sshKeyName],
-      name: input.label,
+      name: lambdaInstanceName(input.label),
+      tags: [{ key: LAMBDA_LABEL_TAG, value: input.label }],
     };
     const userData = lambdaUserData(input.image, input.cmd);
     if (userData !== null) body.user_data = userData;
@@ -198,8 +223,8 @@ export class LambdaProvider implements Provider {
     const list = isRecord(body) && Array.isArray(body.data) ? body.data : [];
     return list
       .filter(isInstance)
-      .filter((i) => typeof i.name === "string" && i.name.startsWith(prefix))
       .map((i) => this.#machine(i))
+      .filter((m) => m.label.startsWith(prefix))
       .filter((m) => m.status !== "terminated");
   }
 
@@ -216,8 +241,19 @@ export class LambdaProvider implements Provider {
     const answer = await this.#http.retrying(() => this.#sendRead("POST", path, { instance_ids: [id] }));
     if (answer.status === 200 || answer.status === 404) return;
     // A 400 for an instance that is already terminated: gone is gone, whatever the answer said.
-    if (answer.status === 400 && (await this.getMachine(id)) === null) return;
+    // One already `terminating` has its terminate: the lease's listing sees when it is gone.
+    if (answer.status === 400 && GONE_OR_GOING.has(await this.#statusOf(id))) return;
     throw this.#error(`POST ${path}`, answer);
+  }
+
+  /** The instance's own status word; `terminated` when Lambda no longer knows it. */
+  async #statusOf(id: string): Promise<string> {
+    const path = `/api/v1/instances/${encodeURIComponent(id)}`;
+    const answer = await this.#http.retrying(() => this.#sendRead("GET", path));
+    if (answer.status === 404) return "terminated";
+    const data = isRecord(answer.body) ? answer.body.data : null;
+    if (answer.status !== 200 || !isInstance(data)) throw this.#error(`GET ${path}`, answer);
+    return data.status;
   }
 
   #machine(i: LambdaInstance): Machine {
@@ -226,9 +262,10 @@ export class LambdaProvider implements Provider {
     const region = i.region?.name ?? "";
     const type = i.instance_type?.name ?? "";
     const offerId = region && type ? lambdaOfferId(region, type) : "";
+    const tagged = i.tags?.find((t) => t?.key === LAMBDA_LABEL_TAG)?.value;
     return {
       id: i.id,
-      label: i.name ?? "",
+      label: typeof tagged === "string" ? tagged : (i.name ?? ""),
       status,
       offer_id: offerId,
       host_id: offerId,
@@ -261,15 +298,20 @@ export class LambdaProvider implements Provider {
       return new ProviderError(this.name, "rate_limited", message, retryAfterMs(answer.headers) ?? (launch ? LAMBDA_LAUNCH_WAIT_MS : LAMBDA_READ_WAIT_MS));
     }
     if (answer.status === 401 || code === "global/invalid-api-key") return new ProviderError(this.name, "auth", message);
-    // "Make sure you ... have a valid payment method": refusals about the account's billing.
-    if (code === "global/account-inactive" || code === "global/invalid-billing-address") return new ProviderError(this.name, "insufficient_funds", message);
+    // The launch's documented 403s: an inactive account, and `global/invalid-address` (the
+    // billing address, ApiErrorInvalidBillingAddress): refusals about the account's billing.
+    if (code === "global/account-inactive" || code === "global/invalid-address") return new ProviderError(this.name, "insufficient_funds", message);
     if (answer.status === 403) return new ProviderError(this.name, "auth", message);
     if (launch) {
-      // No capacity, a quota reached, or a type/region that no longer exists: nothing was
-      // launched, and another offer may do.
-      if (code === "instance-operations/launch/insufficient-capacity" || code === "global/quota-exceeded" || answer.status === 404) {
+      // No capacity, or a quota reached: nothing was launched, and another offer may do.
+      if (code === "instance-operations/launch/insufficient-capacity" || code === "global/quota-exceeded") {
         return new ProviderError(this.name, "no_capacity", message);
       }
+      // The launch's other documented refusals (`global/invalid-parameters`,
+      // `instance-operations/launch/file-system-in-wrong-region`, `global/object-does-not-exist`)
+      // and any other 4xx: Lambda answered no, nothing was launched, and asking again cannot
+      // change the answer.
+      if (answer.status >= 400 && answer.status < 500) return new ProviderError(this.name, "refused", message);
     }
     if (answer.status === 404) return new ProviderError(this.name, "not_found", message);
     return new ProviderError(this.name, "unavailable", message);

@@ -19,7 +19,7 @@ import {
   type Provider,
   type ProviderCapabilities,
 } from "../contract";
-import { isRecord, num, ProviderHttp, retryAfterMs, str, usd, type HttpAnswer, type HttpProviderOptions } from "../http";
+import { isRecord, num, ProviderHttp, retryAfterMs, shellArgs, str, usd, type HttpAnswer, type HttpProviderOptions } from "../http";
 
 export const RUNPOD_BASE_URL = "https://api.runpod.io";
 
@@ -39,9 +39,11 @@ export const RUNPOD_CONTAINER_DISK_GB = 50;
 /** `image` is required by CreatePodRequest; used when a lease names none (the document's own example). */
 export const RUNPOD_DEFAULT_IMAGE = "runpod/pytorch:2.8.0-py3.11-cuda12.8.1";
 /**
- * What a stopped pod's kept disk costs: the document gives no figure (a pod's `cost` is 0.0 when
- * EXITED), so this is RunPod's published price for a stopped pod's volume disk, $0.20/GB-month,
- * over 730 hours. It applies to `mounts.persistent` only; the container disk is wiped on stop.
+ * What a stopped pod's kept disk costs. The document's `stop` action releases "GPU/CPU compute
+ * while keeping its disk" (podAction), so an EXITED pod keeps its container disk (`disk`, which
+ * lessor always sets) and any `mounts.persistent`, and they bill while it is stopped; its `cost`
+ * (compute, "0.0 when EXITED") says nothing of them. The document gives no disk price, so this is
+ * RunPod's published price for a stopped pod's disk, $0.20/GB-month, over 730 hours.
  */
 export const RUNPOD_STOPPED_USD_PER_GB_HOUR = 0.2 / 730;
 
@@ -86,11 +88,13 @@ const STATUS: Record<string, MachineStatus> = {
 const AVAILABILITY: Record<string, Availability | null> = { HIGH: "high", MEDIUM: "medium", LOW: "low", NONE: null };
 
 /**
- * A create refused for want of machines. The document says only "400 Bad Request" with a free-text
- * `detail`; RunPod's own wording is "There are no longer any instances available with the
- * requested specifications".
+ * A create refused for want of machines. The document gives a create's refusals no codes, only
+ * statuses (400 "malformed or conflicts with request rules", 422) with a free-text `detail`, so
+ * capacity is recognized by RunPod's own wording only ("There are no longer any instances
+ * available with the requested specifications"), never by a lone word such as "unavailable":
+ * any other 400/409/422 on a create is a final refusal (`refused`), not a capacity miss.
  */
-const NO_CAPACITY = /no longer any instances|no (gpus?|instances?|machines?|capacity) (are )?available|not enough (capacity|gpus?)|insufficient capacity|out of (stock|capacity)|\bunavailable\b/i;
+const NO_CAPACITY = /no longer any instances|no (gpus?|instances?|machines?|capacity) (are )?available|not enough (capacity|gpus?)|insufficient capacity|out of (stock|capacity)/i;
 const NO_FUNDS = /insufficient (funds|balance|credit)|balance (is )?too low|not enough (funds|balance|credit)/i;
 
 export interface RunPodProviderOptions extends HttpProviderOptions {
@@ -131,7 +135,7 @@ export const RUNPOD_CAPABILITIES: Readonly<ProviderCapabilities> = Object.freeze
   billing_records: true,
   // The document describes no webhooks for pods.
   webhooks: false,
-  // EXITED keeps the disk, and a persistent mount keeps billing.
+  // A stop keeps the pod's disk (podAction), and the kept disk bills (RUNPOD_STOPPED_USD_PER_GB_HOUR).
   stop_ends_billing: false,
   // CreatePodRequest has no interruptible/bid field in REST v2.
   spot: false,
@@ -222,7 +226,8 @@ export class RunPodProvider implements Provider {
       dataCenterIds: [offer.dataCenterId],
       disk: this.#diskGb,
     };
-    if (input.cmd) body.args = input.cmd;
+    // Through `sh -c`, as on every provider (shellArgs): `args` alone is no shell.
+    if (input.cmd) body.args = shellArgs(input.cmd);
     let answer: HttpAnswer;
     try {
       answer = await this.#http.send("POST", "/v2/pods", { body });
@@ -340,7 +345,8 @@ export class RunPodProvider implements Provider {
       region: dc.toLowerCase(),
       // `cost` is what the pod bills now: 0.0 once EXITED.
       hourly_usd: num(p.cost) ?? 0,
-      stopped_hourly_usd: usd((num(p.mounts?.persistent?.size) ?? 0) * RUNPOD_STOPPED_USD_PER_GB_HOUR),
+      // A stop keeps the pod's disk (podAction): the container disk and any persistent mount bill.
+      stopped_hourly_usd: runpodStoppedHourlyUsd(num(p.disk) ?? 0, num(p.mounts?.persistent?.size) ?? 0),
       created_at: Number.isNaN(created) ? 0 : created,
     };
   }
@@ -366,11 +372,16 @@ export class RunPodProvider implements Provider {
     if (answer.status === 401 || answer.status === 403) return new ProviderError(this.name, "auth", message);
     if (answer.status === 402 || NO_FUNDS.test(detail)) return new ProviderError(this.name, "insufficient_funds", message);
     if (answer.status === 404) return new ProviderError(this.name, "not_found", message);
-    if (create && (answer.status === 400 || answer.status === 409) && NO_CAPACITY.test(detail)) {
-      return new ProviderError(this.name, "no_capacity", message);
+    if (create && (answer.status === 400 || answer.status === 409 || answer.status === 422)) {
+      return new ProviderError(this.name, NO_CAPACITY.test(detail) ? "no_capacity" : "refused", message);
     }
     return new ProviderError(this.name, "unavailable", message);
   }
+}
+
+/** What a stopped pod bills per hour: its kept container disk and persistent mount, in GB. */
+export function runpodStoppedHourlyUsd(containerDiskGb: number, persistentGb: number): number {
+  return usd((containerDiskGb + persistentGb) * RUNPOD_STOPPED_USD_PER_GB_HOUR);
 }
 
 /** RunPod never says which machine a pod lands on: a data center's pool of one GPU type stands for the host. */

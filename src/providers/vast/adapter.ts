@@ -6,8 +6,9 @@
  * `GET /api/v1/instances` (v1; there is no v0 list in the document).
  *
  * Every instance carries the lease's label (`label`, settable at create). The instance list can
- * filter a column with eq/neq/gt/gte/lt/lte/in/notin but has no prefix operator, so listing by a
- * label prefix pages through the user's instances and filters here.
+ * filter a column with eq/neq/gt/gte/lt/lte/in/notin but has no prefix operator: a lease's
+ * machines are asked for by their exact labels (`in`), and any other prefix pages through the
+ * user's instances and filters here.
  */
 import { classifyGpu, vramOf } from "../../catalog/gpu-classes";
 import type { Availability, Offer } from "../../catalog/offer";
@@ -22,7 +23,7 @@ import {
   type Provider,
   type ProviderCapabilities,
 } from "../contract";
-import { isRecord, num, ProviderHttp, retryAfterMs, str, usd, type HttpAnswer, type HttpProviderOptions, type Query } from "../http";
+import { isRecord, num, ProviderHttp, retryAfterMs, shellArgs, str, usd, type HttpAnswer, type HttpProviderOptions, type Query } from "../http";
 
 export const VAST_BASE_URL = "https://console.vast.ai";
 /**
@@ -39,6 +40,13 @@ export const VAST_RATE_LIMIT_WAIT_MS = 2000;
 /** The instance list pages 25 at a time; more pages than this is an account lessor does not expect. */
 const MAX_LIST_PAGES = 200;
 const PAGE_SIZE = 25;
+/**
+ * Labels asked for when listing one lease's machines: attempts 1..this. A lease makes at most
+ * `host_attempts` attempts, which src/lease/policy.ts caps at 10; the rest is margin.
+ */
+export const VAST_LABEL_ATTEMPTS = 16;
+/** A lease's label prefix (src/lease/label.ts): `lessor-<installation>-<lease id>-`. */
+const LEASE_PREFIX = /^lessor-[a-z0-9]{1,24}-ls_[0-9a-z]+-$/;
 
 /**
  * The charges are asked for one UTC day at a time, and each day is a billing window. The
@@ -47,9 +55,10 @@ const PAGE_SIZE = 25;
  * ("per-contract rows") with its "Total charge for this contract": a row has no window of its
  * own, so only a fixed, non-overlapping range gives the same contract the same amount on every
  * fetch. A day is the smallest range the filter's name and examples vouch for: a shorter one
- * might match no per-day charge at all. This reads the row's total as the contract's charges
- * within the days asked (the `day` filter's purpose; the stub clouds serve it so); the document
- * does not say it in so many words, and its `start`/`end` are the contract's, not the range's.
+ * might match no per-day charge at all. Whether a row's total is the contract's charges within
+ * the days asked or everything up to the range's end the document does not say (its `start`/`end`
+ * are the contract's, not the range's), so a day's charge is taken as a difference that is exact
+ * under both readings (#chargesOf).
  */
 const BILLING_DAY_MS = 86_400_000;
 
@@ -105,8 +114,9 @@ export const VAST_CAPABILITIES: Readonly<ProviderCapabilities> = Object.freeze({
   list_by_label: true,
   // GET /api/v0/charges, one UTC day at a time (listBillingRecords).
   billing_records: true,
-  // Vast signs notification webhooks (X-Vast-Signature-256); see provider-contracts/README.md.
-  webhooks: true,
+  // Vast signs notification webhooks, but lessor has no receiver for them yet: false until
+  // ingress exists (what is declared is what the adapter implements).
+  webhooks: false,
   // A stopped instance keeps its disk, and the disk keeps billing.
   stop_ends_billing: false,
   // Interruptible (bid) instances exist, but lessor's create carries no bid price yet: only
@@ -202,14 +212,15 @@ export class VastProvider implements Provider {
       image: input.image ?? this.#defaultImage,
       label: input.label,
       disk: this.#diskGb,
-      // `args`: run the image's own entrypoint (with `cmd` as its arguments), as RunPod does.
+      // `args`: run the image's own entrypoint with `args_str` as its arguments, as RunPod does.
       runtype: "args",
       target_state: "running",
       // Refuse rather than queue when the machine cannot start now: 410 no_such_ask, not a
       // contract that sits waiting and is billed for disk.
       cancel_unavail: true,
     };
-    if (input.cmd) body.args_str = input.cmd;
+    // Through `sh -c`, as on every provider (shellArgs).
+    if (input.cmd) body.args_str = shellArgs(input.cmd);
     const path = `/api/v0/asks/${input.offer_id}`;
     let answer: HttpAnswer;
     try {
@@ -261,11 +272,20 @@ export class VastProvider implements Provider {
     await this.#page({ limit: 1 });
   }
 
+  /**
+   * A lease's machines (a prefix `lessor-<installation>-<lease id>-`) are asked for by their exact
+   * labels, filtered on the server (`label` `in`, one page): every label a lease can give is its
+   * prefix and `a<attempt>` (src/lease/label.ts), and attempts stay under VAST_LABEL_ATTEMPTS. Any
+   * other prefix (the reconciler's, every minute) pages through the account, at most
+   * MAX_LIST_PAGES pages: the filter has no prefix operator.
+   */
   async listMachines(prefix: string): Promise<Machine[]> {
     const out: Machine[] = [];
+    const labels = LEASE_PREFIX.test(prefix) ? Array.from({ length: VAST_LABEL_ATTEMPTS }, (_, n) => `${prefix}a${n + 1}`) : null;
     let token: string | null = null;
     for (let n = 0; n < MAX_LIST_PAGES; n++) {
       const query: Query = { limit: PAGE_SIZE, order_by: JSON.stringify([{ col: "id", dir: "asc" }]) };
+      if (labels) query.select_filters = JSON.stringify({ label: { in: labels } });
       if (token !== null) query.after_token = token;
       const page = await this.#page(query);
       for (const i of page.instances) {
@@ -302,14 +322,14 @@ export class VastProvider implements Provider {
    * The account's instance charges (`GET /api/v0/charges`, `type` instance: volumes and serverless
    * are not machines lessor rents) for every whole UTC day from the one holding `from` up to
    * `complete_through`, which is measured back from `to`: the caller's clock (the reconciler
-   * passes its `now`), so nothing here reads one. Only final days are asked for, one request (and
-   * its pages) each.
+   * passes its `now`), so nothing here reads one. Only final days are asked for, two requests
+   * (and their pages) each.
    *
    * A record is one instance's charges for one day: `instance-<id>:<day>`, from the row's own
    * `source` ("Identifier in the form `{type}-{id}`") and the day asked, the same on every fetch.
-   * The amount is Vast's own `amount`, in dollars as Vast states it (to 3 decimals), never
-   * recomputed; its `items` (gpu, disk, bwd, bwu) are the parts. An instance that was charged
-   * nothing that day has no row, and so no record.
+   * The amount is the difference of two of Vast's own `amount`s (to 3 decimals, as Vast states
+   * them; #chargesOf), never recomputed from rates; its `items` (gpu, disk, bwd, bwu) give the
+   * parts the same way. An instance charged nothing that day has no record.
    */
   async listBillingRecords(window: { from: number; to: number }): Promise<BillingListing> {
     const complete_through = vastBillingCompleteThrough(window.to);
@@ -319,12 +339,52 @@ export class VastProvider implements Provider {
     return { records, complete_through };
   }
 
-  /** One day's instance charges, every page; an answer that does not add up is `unavailable`, never half a day. */
+  /**
+   * One day's instance charges, as differences of two cumulative charges: each instance's charge
+   * over the day before and this day, less its charge over the day before alone. The document
+   * calls a row's `amount` the "Total charge for this contract", which may be the charge within
+   * the range asked or the contract's whole charge up to the range's end; the difference is
+   * this day's charge under either reading, and the same on every fetch (both ranges depend on
+   * the day only).
+   */
   async #chargesOf(day: number): Promise<BillingRecord[]> {
-    const path = "/api/v0/charges";
     const date = new Date(day).toISOString().slice(0, 10);
-    // `lte` is inclusive: the day's last second, as the document's "All charges in January 2026".
-    const filters = JSON.stringify({ day: { gte: day / 1000, lte: (day + BILLING_DAY_MS) / 1000 - 1 }, type: { in: ["instance"] } });
+    const through = await this.#chargeRows(day - BILLING_DAY_MS, day + BILLING_DAY_MS, date);
+    const before = await this.#chargeRows(day - BILLING_DAY_MS, day, date);
+    // Rows without an instance id cannot be matched across the two answers: each is passed on
+    // unreadable, as Vast states it, for the reconciler to count and leave out.
+    const records: BillingRecord[] = through.unreadable.map((row) => ({
+      record_id: "",
+      machine_id: "",
+      window_start: day,
+      window_end: day + BILLING_DAY_MS,
+      amount_usd: row.amount,
+      components: row.parts,
+    }));
+    for (const [id, row] of through.rows) {
+      const prior = before.rows.get(id);
+      const amount = round3(row.amount - (prior?.amount ?? 0));
+      // Charged the day before and nothing more: no charge this day. One first charged this day
+      // has its record even when Vast rounds it to $0 (a machine of a few seconds).
+      if (prior && amount === 0) continue;
+      const components: Record<string, number> = {};
+      for (const [part, v] of Object.entries(row.parts)) {
+        components[part] = Math.round((v - (prior?.parts[part] ?? 0)) * 1e6) / 1e6;
+      }
+      records.push({ record_id: `instance-${id}:${date}`, machine_id: id, window_start: day, window_end: day + BILLING_DAY_MS, amount_usd: amount, components });
+    }
+    return records;
+  }
+
+  /**
+   * Each instance's charge over the days [from, to) (`day` gte/lte, `lte` inclusive: the last
+   * second, as the document's "All charges in January 2026"), every page, by instance id; an
+   * answer that does not add up is `unavailable`, never part of a bill. Rows without an instance
+   * id are kept apart (`unreadable`).
+   */
+  async #chargeRows(from: number, to: number, date: string): Promise<{ rows: Map<string, ChargeRow>; unreadable: ChargeRow[] }> {
+    const path = "/api/v0/charges";
+    const filters = JSON.stringify({ day: { gte: from / 1000, lte: to / 1000 - 1 }, type: { in: ["instance"] } });
     const rows: unknown[] = [];
     let total: number | null = null;
     let token: string | null = null;
@@ -345,27 +405,19 @@ export class VastProvider implements Provider {
     if (total !== null && total !== rows.length) {
       throw new ProviderError(this.name, "unavailable", `vast: GET ${path}: ${rows.length} charge rows for ${date}, but a total of ${total}`);
     }
-    const records: BillingRecord[] = [];
-    const seen = new Set<string>();
+    const out = new Map<string, ChargeRow>();
+    const unreadable: ChargeRow[] = [];
     for (const row of rows) {
       const x = isRecord(row) ? row : {};
       const type = str(x.type);
       if (type !== null && type !== "instance") continue;
-      const source = str(x.source) ?? "";
-      const id = /^instance-([0-9]+)$/.exec(source)?.[1] ?? "";
-      if (id !== "" && seen.has(id)) throw new ProviderError(this.name, "unavailable", `vast: GET ${path}: instance ${id} answered twice for ${date}`);
-      seen.add(id);
-      records.push({
-        // Unreadable (no instance id): an empty id, for the reconciler to count and leave out.
-        record_id: id === "" ? "" : `instance-${id}:${date}`,
-        machine_id: id,
-        window_start: day,
-        window_end: day + BILLING_DAY_MS,
-        amount_usd: num(x.amount) ?? NaN,
-        components: chargeParts(x.items),
-      });
+      const id = /^instance-([0-9]+)$/.exec(str(x.source) ?? "")?.[1] ?? "";
+      const charge = { amount: num(x.amount) ?? NaN, parts: chargeParts(x.items) };
+      if (id === "") unreadable.push(charge);
+      else if (out.has(id)) throw new ProviderError(this.name, "unavailable", `vast: GET ${path}: instance ${id} answered twice for ${date}`);
+      else out.set(id, charge);
     }
-    return records;
+    return { rows: out, unreadable };
   }
 
   /** PUT {"state"}: the answer is only `success`, so a refusal is read back, never assumed. */
@@ -429,6 +481,10 @@ export class VastProvider implements Provider {
       // own" says the same ask cannot be ours. Another offer may do.
       if (answer.status === 404 || answer.status === 410 || /no_such_ask/.test(words)) return new ProviderError(this.name, "no_capacity", message);
       if (answer.status === 403 && /not your own/i.test(words)) return new ProviderError(this.name, "no_capacity", message);
+      // The create's documented 400 codes (`invalid_args`, `invalid_price`, `no_ssh_key_for_vm`)
+      // and any other 4xx but 403/429: Vast answered, nothing was rented, and asking again
+      // cannot change the answer.
+      if (answer.status >= 400 && answer.status < 500 && answer.status !== 403) return new ProviderError(this.name, "refused", message);
     }
     if (answer.status === 403) return new ProviderError(this.name, "auth", message);
     // The offer search documents 404 as "Unauthorized - invalid or missing API key", the charges
@@ -441,21 +497,22 @@ export class VastProvider implements Provider {
 
 /**
  * Vast's words for an instance, normalized. `actual_status` is the container's state,
- * `intended_status` what was last asked for. The document warns that a new instance whose
- * container is `exited`, `unknown` or `offline` will never reach `running`; `offline` and
- * `unknown` are errors here, but `exited` while `running` is intended is also what a stopped
- * instance shows for a while after a start, so it is `starting` unless Vast's `status_msg`
- * reports an error: a dead new instance is then replaced by the lease's boot_timeout instead of
- * a restarting one being destroyed by mistake.
+ * `intended_status` what was last asked for of the container, `cur_state` the state of the
+ * machine contract (the document's Instance schema). The document warns that a container that is
+ * `exited`, `unknown` or `offline` will never reach `running` ("destroy and retry"): unless the
+ * instance is meant to be stopped, that is `error`, so a booting lease replaces the host and a
+ * ready one releases with `host_failed`, never waiting on a dead container that still holds its
+ * contract. A contract whose `cur_state` is `stopped` is stopped, whatever was last intended: a
+ * stop made behind lessor's back (by the host or in Vast's console) reads as one.
  */
 export function vastStatus(i: Pick<VastInstance, "actual_status" | "intended_status" | "cur_state" | "status_msg">): MachineStatus {
   const actual = (i.actual_status ?? "").toLowerCase();
+  const contract = (i.cur_state ?? "").toLowerCase();
   const intended = (i.intended_status ?? i.cur_state ?? "running").toLowerCase();
   // What runs, bills: a stop accepted but not yet carried out is still running.
   if (actual === "running") return "running";
-  if (actual === "offline" || actual === "unknown") return "error";
-  if (intended === "stopped") return "stopped";
-  if (actual === "exited") return /error/i.test(i.status_msg ?? "") ? "error" : "starting";
+  if (contract === "stopped" || intended === "stopped") return "stopped";
+  if (actual === "exited" || actual === "offline" || actual === "unknown") return "error";
   // null: not scheduled yet, or pulling the image.
   if (actual === "") return "provisioning";
   return "starting";
@@ -486,6 +543,17 @@ function chargeParts(items: unknown): Record<string, number> {
     parts[key] = Math.round(((parts[key] ?? 0) + amount) * 1e6) / 1e6;
   }
   return parts;
+}
+
+/** One charge row as read: its amount and its items by type. */
+interface ChargeRow {
+  amount: number;
+  parts: Record<string, number>;
+}
+
+/** Vast states charges to 3 decimals: a difference of two is one too. */
+function round3(x: number): number {
+  return Math.round(x * 1000) / 1000;
 }
 
 function isInstance(x: unknown): x is VastInstance {

@@ -16,6 +16,25 @@ export interface Dialect {
   handle(call: StubCall): StubAnswer;
   /** The provider's answer to a wrong or missing key on this operation. */
   refuse(op: Operation): StubAnswer;
+  /**
+   * Answers given to creates instead of creating, first in first out (a test's documented
+   * refusals; still held to the document like every answer). Emptied by a reset.
+   */
+  readonly injected: InjectedCreate[];
+}
+
+/** An answer for a create: the next one, or the next whose request body contains `match`. */
+export interface InjectedCreate {
+  answer: StubAnswer;
+  /** Only a create whose JSON body contains this (a test's unique image, say); any create when absent. */
+  match?: string;
+}
+
+/** The injected answer this create gets (taken off the queue), or null to go on with the create. */
+export function takeInjected(injected: InjectedCreate[], body: unknown): StubAnswer | null {
+  const text = JSON.stringify(body ?? null);
+  const n = injected.findIndex((i) => i.match === undefined || text.includes(i.match));
+  return n < 0 ? null : injected.splice(n, 1)[0]!.answer;
 }
 
 /** Thrown by a handler after it acted: the server drops the connection without answering. */

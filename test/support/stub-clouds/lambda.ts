@@ -11,7 +11,7 @@ import type { SimStatus } from "../../../src/providers/sim/machines";
 import type { Operation, StubAnswer, StubCall } from "../contract-stub";
 import { STUB_LAMBDA_SSH_KEY_NAME } from "../stub-clouds-admin";
 import { StubCloudCore, type CoreMachine, type CoreOffer } from "./core";
-import { ambiguous, gatewayPage, refusal, type Dialect, type FaultWords } from "./dialect";
+import { ambiguous, gatewayPage, refusal, type Dialect, type FaultWords, takeInjected, type InjectedCreate } from "./dialect";
 
 interface InstanceType {
   name: string;
@@ -61,12 +61,17 @@ interface InstanceExtra {
   type: InstanceType;
   region: string;
   ssh_key_names: string[];
+  tags: Array<{ key: string; value: string }>;
 }
 
 export class LambdaDialect implements Dialect {
   readonly provider = "lambda" as const;
   readonly contractFile = "lambda-cloud-openapi.json";
   readonly core: StubCloudCore<InstanceExtra>;
+  /** Answers given to the next launches instead of launching (a test's documented refusals), first in first out. */
+  readonly injected: InjectedCreate[] = [];
+  /** A status word shown instead of the instance's own (a test's `terminating` that stalls). */
+  readonly statusOverride = new Map<string, string>();
 
   constructor(options: { now?: () => number } = {}) {
     // Lambda's ids are 32 hex digits; a per-server tag keeps them unique across runs.
@@ -89,13 +94,13 @@ export class LambdaDialect implements Dialect {
       case "launchInstance":
         return this.#launch(call.body as Record<string, any>);
       case "listInstances":
-        return refusal(this.core.gate("list:"), WORDS) ?? { status: 200, body: { data: this.core.list().map(instanceJson) } };
+        return refusal(this.core.gate("list:"), WORDS) ?? { status: 200, body: { data: this.core.list().map((m) => this.#json(m)) } };
       case "getInstance": {
         const id = String(call.params.id);
         const gated = refusal(this.core.gate(`machine:${id}`), WORDS);
         if (gated) return gated;
         const m = this.core.get(id);
-        return m && m.clock.status !== "TERMINATED" ? { status: 200, body: { data: instanceJson(m) } } : NOT_FOUND;
+        return m && m.clock.status !== "TERMINATED" ? { status: 200, body: { data: this.#json(m) } } : NOT_FOUND;
       }
       case "terminateInstance":
         return this.#terminate((call.body as { instance_ids: string[] }).instance_ids);
@@ -108,9 +113,17 @@ export class LambdaDialect implements Dialect {
     }
   }
 
+  #json(m: CoreMachine<InstanceExtra>) {
+    const json = instanceJson(m);
+    const status = this.statusOverride.get(m.id);
+    return status ? { ...json, status } : json;
+  }
+
   #launch(body: Record<string, any>): StubAnswer {
     const gated = refusal(this.core.gate(`create:${body.name ?? ""}`), WORDS);
     if (gated) return gated;
+    const injected = takeInjected(this.injected, body);
+    if (injected) return injected;
     const type = LAMBDA_INSTANCE_TYPES.find((t) => t.name === body.instance_type_name);
     if (!type) {
       return { status: 404, body: { error: { code: "global/object-does-not-exist", message: "Instance type not found.", suggestion: "List instance types and try again." } } };
@@ -132,7 +145,7 @@ export class LambdaDialect implements Dialect {
       // Nothing bills after a terminate and there is no stopped state: no disk is kept.
       disk_price_per_hour: 0,
     };
-    const outcome = this.core.create({ label: body.name ?? "", offer, cmd: body.user_data ?? null, extra: { type, region: body.region_name, ssh_key_names: keys } });
+    const outcome = this.core.create({ label: body.name ?? "", offer, cmd: body.user_data ?? null, extra: { type, region: body.region_name, ssh_key_names: keys, tags: body.tags ?? [] } });
     if (outcome.kind === "no_capacity") return capacity;
     if (outcome.kind === "ambiguous") return ambiguous(outcome.answer, WORDS);
     return { status: 200, body: { data: { instance_ids: [outcome.machine.id] } } };
@@ -149,7 +162,7 @@ export class LambdaDialect implements Dialect {
     if (found.some((m) => !m || m.clock.status === "TERMINATED")) return NOT_FOUND;
     const terminated = found.map((m) => {
       this.core.destroy(m!.id);
-      return { ...instanceJson(m!), status: "terminating" };
+      return { ...this.#json(m!), status: "terminating" };
     });
     return { status: 200, body: { data: { terminated_instances: terminated } } };
   }
@@ -185,6 +198,6 @@ function instanceJson(m: CoreMachine<InstanceExtra>) {
     region: regionJson(x.region),
     instance_type: typeJson(x.type),
     actions: { migrate: { available: false }, rebuild: up, restart: up, cold_reboot: up, terminate: { available: true } },
-    tags: [],
+    tags: x.tags,
   };
 }

@@ -7,11 +7,11 @@
  * EXITED, ERROR; a TERMINATED pod is gone (404), as RunPod forgets terminated pods.
  */
 import { HOUR_MS, type SimStatus } from "../../../src/providers/sim/machines";
-import { RUNPOD_STOPPED_USD_PER_GB_HOUR, runpodOfferId } from "../../../src/providers/runpod/adapter";
+import { runpodStoppedHourlyUsd, runpodOfferId } from "../../../src/providers/runpod/adapter";
 import { usd } from "../../../src/providers/http";
 import type { Operation, StubAnswer, StubCall } from "../contract-stub";
 import { StubCloudCore, type CoreMachine, type CoreOffer } from "./core";
-import { ambiguous, iso, refusal, type Dialect, type FaultWords } from "./dialect";
+import { ambiguous, iso, refusal, type Dialect, type FaultWords, takeInjected, type InjectedCreate } from "./dialect";
 
 type Level = "HIGH" | "MEDIUM" | "LOW" | "NONE";
 type Cloud = "SECURE" | "COMMUNITY";
@@ -156,6 +156,8 @@ export class RunPodDialect implements Dialect {
   readonly provider = "runpod" as const;
   readonly contractFile = "runpod-v2-openapi.yaml";
   readonly core: StubCloudCore<PodExtra>;
+  /** Answers given to creates instead of creating (takeInjected). */
+  readonly injected: InjectedCreate[] = [];
 
   constructor(options: { now?: () => number } = {}) {
     // RunPod's ids are short lowercase words ("7h9k2m4n6p"); a per-server tag keeps them unique across runs.
@@ -239,9 +241,9 @@ export class RunPodDialect implements Dialect {
         gpu_name: gpu.id,
         num_gpus: count,
         price_per_hour: usd((cloud === "SECURE" ? gpu.price.secure : gpu.price.community) * count),
-        // The container disk is wiped on stop; only a persistent mount is kept, at RunPod's
-        // published $0.20/GB-month (the adapter's own figure). Lessor asks for none: 0.
-        disk_price_per_hour: usd((persistent?.size ?? 0) * RUNPOD_STOPPED_USD_PER_GB_HOUR),
+        // A stop keeps the pod's disk (the document's podAction): the container disk and any
+        // persistent mount bill while EXITED, at RunPod's published $0.20/GB-month (the adapter's figure).
+        disk_price_per_hour: runpodStoppedHourlyUsd(body.disk ?? 50, persistent?.size ?? 0),
       },
       extra: {
         cloud,
@@ -261,6 +263,8 @@ export class RunPodDialect implements Dialect {
   #create(body: Record<string, any>): StubAnswer {
     const gated = refusal(this.core.gate(`create:${body.name}`), WORDS);
     if (gated) return gated;
+    const injected = takeInjected(this.injected, body);
+    if (injected) return injected;
     const resolved = this.#offer(body);
     if (!resolved) return problem(400, NO_INSTANCES);
     const outcome = this.core.create({ label: body.name, offer: resolved.offer, image: body.image, cmd: body.args ?? null, extra: resolved.extra });

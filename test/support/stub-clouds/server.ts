@@ -11,7 +11,8 @@
  *   GET  /__admin/violations                   every provider's violations and notes
  *   POST /__admin/violations/clear
  *   GET|PUT /__admin/:provider/faults          the sim's fault fields (PUT merges, answers the result)
- *   POST /__admin/:provider/reset              forget every machine, default faults
+ *   POST /__admin/:provider/reset              forget every machine, default faults, no injected answers
+ *   POST /__admin/:provider/inject-create      {status, body, match?}: the next create (whose body contains `match`) is answered so instead
  *   GET  /__admin/:provider/ledger?label_prefix=   SimLedger
  *   GET  /__admin/:provider/billing?from=&to=      {now, complete_through, window_ms, records}: the sim's billing answer
  *   GET  /__admin/:provider/violations         {violations, notes}
@@ -232,7 +233,19 @@ function admin(
     }
     case "POST reset":
       core.reset();
+      p.dialect.injected.length = 0;
       return send(res, 200, { ok: true });
+    case "POST inject-create": {
+      let answer: { status?: unknown; body?: unknown; match?: unknown };
+      try {
+        answer = JSON.parse(body || "null") ?? {};
+      } catch {
+        return send(res, 400, { error: { code: "invalid_request", message: "body is not JSON" } });
+      }
+      if (typeof answer.status !== "number") return send(res, 400, { error: { code: "invalid_request", message: "status must be a number" } });
+      p.dialect.injected.push({ answer: { status: answer.status, body: answer.body }, ...(typeof answer.match === "string" ? { match: answer.match } : {}) });
+      return send(res, 200, { ok: true, queued: p.dialect.injected.length });
+    }
     case "GET ledger":
       return send(res, 200, core.ledger(params.get("label_prefix") ?? ""));
     case "GET billing": {

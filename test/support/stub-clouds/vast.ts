@@ -11,7 +11,7 @@ import { usd } from "../../../src/providers/http";
 import type { SimStatus } from "../../../src/providers/sim/machines";
 import type { Operation, StubAnswer, StubCall } from "../contract-stub";
 import { StubCloudCore, type CoreMachine, type CoreOffer } from "./core";
-import { ambiguous, gatewayPage, refusal, type Dialect, type FaultWords } from "./dialect";
+import { ambiguous, gatewayPage, refusal, type Dialect, type FaultWords, takeInjected, type InjectedCreate } from "./dialect";
 
 interface Ask {
   id: number;
@@ -98,6 +98,12 @@ export class VastDialect implements Dialect {
   readonly provider = "vast" as const;
   readonly contractFile = "vast-openapi.yaml";
   readonly core: StubCloudCore<InstanceExtra>;
+  /** Answers given to creates instead of creating (takeInjected). */
+  readonly injected: InjectedCreate[] = [];
+  /** Fields shown instead of an instance's own (a test's dead container, or a stop behind lessor's back). */
+  readonly instanceOverride = new Map<string, Record<string, unknown>>();
+  /** What a charge row's `amount` is: the charges within the range asked, or the contract's up to its end. */
+  chargeAmounts: "range" | "cumulative" = "range";
 
   constructor(options: { now?: () => number } = {}) {
     // Vast's instance ids are integers (its "contract" ids).
@@ -140,6 +146,8 @@ export class VastDialect implements Dialect {
   #create(askId: number, body: Record<string, any>, w: FaultWords): StubAnswer {
     const gated = refusal(this.core.gate(`create:${body.label ?? ""}`), w);
     if (gated) return gated;
+    const injected = takeInjected(this.injected, body);
+    if (injected) return injected;
     const ask = VAST_ASKS.find((a) => a.id === askId);
     if (!ask) return error(404, "invalid_args", `error 404/3603: no_such_ask Instance type by id ${askId} is not available.`, { ask_id: askId });
     const disk: number = body.disk ?? DEFAULT_DISK_GB;
@@ -228,7 +236,7 @@ export class VastDialect implements Dialect {
         instances_found: page.length,
         total_instances: total,
         next_token: more ? Buffer.from(page.at(-1)!.id).toString("base64url") : null,
-        instances: page.map((m) => instanceJson(m, this.core.now())),
+        instances: page.map((m) => ({ ...instanceJson(m, this.core.now()), ...this.instanceOverride.get(m.id) })),
       },
     };
   }
@@ -236,7 +244,9 @@ export class VastDialect implements Dialect {
   /**
    * GET /api/v0/charges: per instance, what its published windows in the day range billed (the
    * core's records, markup included), split into the GPU (running) and disk (stopped) items;
-   * amounts to 3 decimals.
+   * amounts to 3 decimals. With `chargeAmounts` "cumulative", the other reading of the document's
+   * "Total charge for this contract": the range still picks the instances (those charged in it),
+   * but each amount is the contract's whole charge from its start to the range's end.
    */
   #charges(query: Record<string, unknown>): StubAnswer {
     let filters: { day?: { gte?: number; lte?: number }; type?: { in?: string[] } };
@@ -250,12 +260,14 @@ export class VastDialect implements Dialect {
     if (filters.type?.in && !filters.type.in.includes("instance")) return { status: 200, body: { success: true, count: 0, total: 0, next_token: null, results: [] } };
     const from = gte * 1000;
     const to = (lte + 1) * 1000;
-    const { now, records } = this.core.billing(from, to);
+    const cumulative = this.chargeAmounts === "cumulative";
+    const { now, records } = this.core.billing(cumulative ? 0 : from, to);
+    const charged = new Set(records.filter((r) => r.window_start >= from && r.window_start < to).map((r) => r.machine_id));
     const factor = 1 + this.core.billingOptions.markup;
     const ledger = new Map(this.core.ledger("").machines.map((m) => [m.id, m]));
     const per = new Map<string, { gpu: number; disk: number; first: number; last: number }>();
     for (const r of records) {
-      if (r.window_start < from || r.window_start >= to) continue;
+      if ((!cumulative && r.window_start < from) || r.window_start >= to || !charged.has(r.machine_id)) continue;
       const m = ledger.get(r.machine_id)!;
       const p = per.get(r.machine_id) ?? { gpu: 0, disk: 0, first: r.window_start, last: r.window_end };
       p.gpu += ((r.running_seconds * m.price_per_hour) / 3600) * factor;
