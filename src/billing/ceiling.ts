@@ -79,12 +79,15 @@ export function worstCase(input: WorstCaseInput, now: number): Reservation {
   return { hourly_micro_usd: usdToMicros(input.hourly_usd), unbounded, months };
 }
 
+/** Each part of a worst case is rounded to the micro-dollar: a few of them are not an increase. */
+const ROUNDING_MICROS = 10;
+
 /** Whether `need` is covered by what is reserved: no higher rate, no month asking for more. */
 export function fitsIn(need: Reservation, reserved: Reservation | null): boolean {
   if (!reserved) return false;
   if (need.unbounded && !reserved.unbounded) return false;
   if (need.hourly_micro_usd > reserved.hourly_micro_usd) return false;
-  return Object.entries(need.months).every(([m, micros]) => micros <= (reserved.months[m] ?? 0));
+  return Object.entries(need.months).every(([m, micros]) => micros <= (reserved.months[m] ?? 0) + ROUNDING_MICROS);
 }
 
 /**
