@@ -255,7 +255,9 @@ export class LeaseObject extends DurableObject<Env> {
     switch (action) {
       case "end":
         if (!live) return { ok: true, lease: renderLease(l) };
-        Object.assign(next, { state: "releasing", state_since: now, release_reason: "user_end" });
+        // A backoff left by a failed stop or read is not a reason to keep a machine the user ended:
+        // the destroy is tried at once (each minute it waits is billed).
+        Object.assign(next, { state: "releasing", state_since: now, release_reason: "user_end", retry_at: null });
         effect = { event: "release_requested", reason: "user_end" };
         break;
       case "stop":
