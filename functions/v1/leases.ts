@@ -6,7 +6,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { Offer } from "../../src/catalog/offer";
-import { reserveBudget } from "../../src/billing/budget";
+import { admissionReservation, reserveBudget } from "../../src/billing/budget";
 import { chooseOffers, getQuote } from "../../src/catalog/quote";
 import { SpecSchema } from "../../src/catalog/spec";
 import { database } from "../../src/db";
@@ -148,7 +148,8 @@ const app = router()
         }
         const id = newId("ls", now);
         // Budget admission (issue 6), before the lease's object exists: a refused lease rents nothing.
-        await reserveBudget(c.env.DB, db, { lease_id: id, org_id: orgId, hourly_usd: offers[0]!.hourly_usd, policy }, now);
+        const reserved = admissionReservation(offers[0]!.hourly_usd, policy, now);
+        await reserveBudget(c.env.DB, db, { lease_id: id, org_id: orgId, need: reserved }, now);
         const lease = await c.env.LEASE.get(c.env.LEASE.idFromName(id)).create({
           id,
           org_id: orgId,
@@ -160,6 +161,7 @@ const app = router()
           image: body.image ?? null,
           cmd: body.cmd ?? null,
           warnings,
+          reserved,
           now,
         });
         return { status: 202, body: lease };
@@ -241,7 +243,14 @@ for (const action of Object.keys(ACTION_BODIES) as UserAction[]) {
         params: IdParam("ls"),
         body: { content: { "application/json": { schema: ACTION_BODIES[action] } }, required: action === "extend" || action === "lock" },
       },
-      responses: { 200: jsonResponse(LeaseSchema, "The lease after the action"), ...ERRORS_409, ...COMMON_ERRORS },
+      responses: {
+        200: jsonResponse(LeaseSchema, "The lease after the action"),
+        ...(action === "extend" || action === "start"
+          ? { 402: { description: "over_budget: the lease's new worst case would pass one of the org's caps; nothing changed", content: COMMON_ERRORS[400].content } }
+          : {}),
+        ...ERRORS_409,
+        ...COMMON_ERRORS,
+      },
     }),
     async (c) => {
       const { id } = c.req.valid("param");

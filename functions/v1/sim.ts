@@ -1,9 +1,12 @@
 /**
  * `GET/PUT /v1/sim/faults`: the simulated cloud's fault injection, for the installation's
  * operator (bootstrap token), never for an org: the sim is shared by every org of an installation.
+ * `GET /v1/sim/ledger`: every simulated machine's life. `POST /v1/sim/machines/:id/{start,stop,destroy}`:
+ * what a person does in a provider's console, behind lessor's back, so that what lessor does
+ * then can be reproduced (issue 10, "Money" 3: a stopped lease's machine started again).
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import { badRequest } from "../../src/errors";
+import { ApiError, badRequest, notFound } from "../../src/errors";
 import { simAdmin } from "../../src/providers/sim/adapter";
 import { mergeFaults } from "../../src/providers/sim/faults";
 import { BEARER, COMMON_ERRORS, jsonResponse, router } from "../context";
@@ -28,6 +31,9 @@ const FaultsSchema = z
     billing_markup: z.number().min(0),
   })
   .openapi("SimFaults");
+
+const SimMachineSchema = z.record(z.string(), z.unknown()).openapi("SimMachine", { description: "A simulated machine as the sim's API answers it" });
+const SIM_OPERATOR_ACTIONS = ["start", "stop", "destroy"] as const;
 
 const LedgerSchema = z
   .object({
@@ -80,5 +86,35 @@ export const simRoutes = router()
       const merged = mergeFaults(await admin.getFaults(), patch);
       if (!merged.ok) throw badRequest("invalid_faults", merged.message);
       return c.json(await admin.setFaults(patch), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/sim/machines/{id}/{action}",
+      summary: "Start, stop or destroy a simulated machine as a provider's console would, behind lessor's back (bootstrap token)",
+      security: BEARER,
+      middleware: [requireBootstrapToken] as const,
+      request: {
+        params: z.object({
+          id: z.string().min(1).max(64).openapi({ param: { name: "id", in: "path" }, example: "sim-m-0a1b2c3d4e5f" }),
+          action: z.enum(SIM_OPERATOR_ACTIONS).openapi({ param: { name: "action", in: "path" } }),
+        }),
+      },
+      responses: {
+        200: jsonResponse(SimMachineSchema, "The machine after the action"),
+        409: { description: "invalid_state: the machine is not in a status the action applies to", content: COMMON_ERRORS[400].content },
+        ...COMMON_ERRORS,
+      },
+    }),
+    async (c) => {
+      const { id, action } = c.req.valid("param");
+      const result = await simAdmin(c.env).operate(id, action);
+      if (result.ok) return c.json(result.machine as unknown as Record<string, unknown>, 200);
+      if (result.status === 404) throw notFound("machine", id);
+      if (result.status === 409) {
+        throw new ApiError(409, "invalid_state", `cannot ${action} machine ${id}: it is ${result.machine_status ?? "in another status"}`, { status: result.machine_status, action });
+      }
+      throw new ApiError(400, "invalid_request", result.message || `the sim refused: ${result.code}`);
     },
   );

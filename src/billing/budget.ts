@@ -1,73 +1,108 @@
 /**
  * Budgets (issue 6): an org's monthly cap and its cap on concurrent hourly spend, and admission
- * against them.
+ * against them. Issue 10 ("Money" 1): every action that can raise a lease's worst-case cost is
+ * admitted like a create, by the same statement.
  *
- * Every lease is admitted with a reservation: its cost ceiling (the quote's: the hourly rate times
- * the shorter of `ttl` and `max_lifetime`) and its hourly rate. The reservation is one conditional
- * INSERT that adds the lease only if neither cap would be passed, counted in the same statement.
- * D1 runs one statement at a time, so two concurrent creates can never both pass a cap: the second
- * counts the first's reservation. It happens before the lease's object exists, so a refused lease
- * rents nothing.
+ * Every lease holds a reservation: its hourly rate, and its worst-case cost split by the UTC month
+ * it would accrue in (src/billing/ceiling.ts: what it accrued so far plus its rate until its hard
+ * end), one row per (lease, month). The reservation is written by one conditional statement
+ * (`RESERVE`: an INSERT ... ON CONFLICT DO UPDATE of every month row of the lease) that lands only
+ * if, in every month it asks for, the org's other commitments plus the ask stay within the
+ * monthly cap, and the org's other live leases' rates plus this rate stay within the concurrent
+ * cap, counted in the same statement. D1 runs one statement at a time, so two admissions can never
+ * both pass a cap: the second counts the first's rows. Admission at `POST /v1/leases` writes it
+ * before the lease's object exists (a refused lease rents nothing); `extend`, `start` and renting
+ * a fallback or replacement host write it from inside the lease's object, before the change is
+ * saved (a refused action changes nothing).
  *
- * What counts against the caps:
- * - the month (UTC, the month a lease was admitted in): a released lease's receipt, or its final
- *   estimate until the receipt is written; a live lease's ceiling (or its estimate, if larger);
- * - concurrent hourly: the hourly rate of every lease not yet released. A stopped lease keeps its
- *   place: it may start again without asking.
- * A reservation whose lease has not reached the index within PENDING_MS (its create failed) stops
- * counting.
+ * Why rows per month: a cost counts in the month it accrues in, not the month the lease was
+ * admitted in. A lease admitted on the 31st with a 2-day ceiling holds part of it in each month,
+ * and one that runs across the boundary is not counted twice.
+ *
+ * What counts against the monthly cap, for month M:
+ * - a live lease: its row for M (its worst case there);
+ * - a released lease: its row for M, which its object rewrites at release to what it accrued in M
+ *   (settleReservation); once the receipt is written, the receipt's amount is spread over the
+ *   months in proportion (in the month of release when the estimate was zero);
+ * - a reservation whose lease has not reached the index within PENDING_MS (its create failed)
+ *   stops counting.
+ * Concurrent hourly: the rate of every lease not yet released. A stopped lease keeps its place.
  */
 import type { Db } from "../db";
 import { ApiError } from "../errors";
 import { cappedDurationMs, type Policy } from "../lease/policy";
+import { monthOf, worstCase, type Reservation } from "./ceiling";
 import { HOUR_MS, microsToUsd, usdToMicros } from "./money";
+
+export { monthOf };
 
 /** How long a reservation counts before its lease appears in the index. */
 export const PENDING_MS = 10 * 60_000;
 
 const LIVE_STATES = "('pending', 'provisioning', 'booting', 'ready', 'stopping', 'stopped', 'starting', 'releasing')";
 
-/** ?2 org, ?3 month, ?7 the time before which a lease-less reservation no longer counts. */
-const MONTH_COMMITTED = `
+/**
+ * What the org has committed in the month `month` (an SQL expression), leaving out lease ?1 (null:
+ * none). ?2 org, ?7 the time before which a lease-less reservation no longer counts.
+ */
+const monthCommitted = (month: string) => `
   SELECT COALESCE(SUM(CASE
       WHEN l.id IS NULL THEN (CASE WHEN r.created_at > ?7 THEN COALESCE(r.ceiling_micro_usd, 0) ELSE 0 END)
-      WHEN l.state = 'released' THEN COALESCE(rc.actual_micro_usd, l.estimate_micro_usd)
-      ELSE MAX(COALESCE(r.ceiling_micro_usd, 0), l.estimate_micro_usd)
+      WHEN l.state = 'released' AND rc.actual_micro_usd IS NOT NULL THEN (CASE
+        WHEN l.estimate_micro_usd > 0 THEN COALESCE(r.ceiling_micro_usd, 0) * rc.actual_micro_usd / l.estimate_micro_usd
+        WHEN r.month = strftime('%Y-%m', l.released_at / 1000, 'unixepoch') THEN rc.actual_micro_usd
+        ELSE 0 END)
+      ELSE COALESCE(r.ceiling_micro_usd, 0)
     END), 0)
   FROM budget_reservations r
   LEFT JOIN leases l ON l.id = r.lease_id
   LEFT JOIN receipts rc ON rc.lease_id = r.lease_id
-  WHERE r.org_id = ?2 AND r.month = ?3`;
+  WHERE r.org_id = ?2 AND r.month = ${month} AND r.lease_id IS NOT ?1`;
+
+/** A lease's rate is on every one of its rows; its first month's row is the one counted. */
+const FIRST_ROW = (alias: string) => `${alias}.month = (SELECT MIN(r2.month) FROM budget_reservations r2 WHERE r2.lease_id = ${alias}.lease_id)`;
 
 const LIVE_HOURLY = `
   (SELECT COALESCE(SUM(r.hourly_micro_usd), 0) FROM leases l JOIN budget_reservations r ON r.lease_id = l.id
-     WHERE l.org_id = ?2 AND l.state IN ${LIVE_STATES})
+     WHERE l.org_id = ?2 AND l.state IN ${LIVE_STATES} AND l.id IS NOT ?1 AND ${FIRST_ROW("r")})
   + (SELECT COALESCE(SUM(r.hourly_micro_usd), 0) FROM budget_reservations r
-     WHERE r.org_id = ?2 AND r.created_at > ?7 AND NOT EXISTS (SELECT 1 FROM leases l WHERE l.id = r.lease_id))`;
+     WHERE r.org_id = ?2 AND r.created_at > ?7 AND r.lease_id IS NOT ?1 AND ${FIRST_ROW("r")}
+       AND NOT EXISTS (SELECT 1 FROM leases l WHERE l.id = r.lease_id))`;
 
-/** ?1 lease, ?2 org, ?3 month, ?4 ceiling (null: none), ?5 hourly, ?6 now, ?7 pending cutoff. */
+/**
+ * ?1 lease, ?2 org, ?3 the months asked for (JSON [{month, micros}]), ?4 1 when the lease has no
+ * ceiling, ?5 hourly, ?6 now, ?7 pending cutoff. Writes every month row of the lease, or nothing.
+ */
 const RESERVE = `
   INSERT INTO budget_reservations (lease_id, org_id, month, ceiling_micro_usd, hourly_micro_usd, created_at)
-  SELECT ?1, ?2, ?3, ?4, ?5, ?6
+  SELECT ?1, ?2, json_extract(j.value, '$.month'), CASE WHEN ?4 = 1 THEN NULL ELSE json_extract(j.value, '$.micros') END, ?5, ?6
+  FROM json_each(?3) j
   WHERE NOT EXISTS (
     SELECT 1 FROM budgets b
     WHERE b.org_id = ?2 AND (
-      (b.monthly_micro_usd IS NOT NULL AND (?4 IS NULL OR (${MONTH_COMMITTED}) + ?4 > b.monthly_micro_usd))
+      (b.monthly_micro_usd IS NOT NULL AND (?4 = 1 OR EXISTS (
+        SELECT 1 FROM json_each(?3) k
+        WHERE (${monthCommitted("json_extract(k.value, '$.month')")}) + json_extract(k.value, '$.micros') > b.monthly_micro_usd)))
       OR (b.concurrent_hourly_micro_usd IS NOT NULL AND (${LIVE_HOURLY}) + ?5 > b.concurrent_hourly_micro_usd)
     )
   )
-  ON CONFLICT (lease_id) DO NOTHING`;
+  ON CONFLICT (lease_id, month) DO UPDATE SET ceiling_micro_usd = excluded.ceiling_micro_usd, hourly_micro_usd = excluded.hourly_micro_usd`;
 
-const STANDING = `SELECT (${MONTH_COMMITTED}) AS month_committed, (${LIVE_HOURLY}) AS live_hourly`;
-
-export function monthOf(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 7);
-}
+/** ?1 lease (null: none left out), ?2 org, ?3 month, ?7 pending cutoff. */
+const STANDING = `SELECT (${monthCommitted("?3")}) AS month_committed, (${LIVE_HOURLY}) AS live_hourly`;
 
 /** The quote's cost ceiling in micro-dollars: the rate times the shorter of ttl and max_lifetime; null when neither caps it. */
 export function ceilingMicros(hourlyUsd: number, policy: Pick<Policy, "ttl" | "max_lifetime">): number | null {
   const capped = cappedDurationMs(policy);
   return capped ? Math.round((usdToMicros(hourlyUsd) * capped.ms) / HOUR_MS) : null;
+}
+
+/** What a new lease asks for at admission: its rate from now to its hard end, by month. */
+export function admissionReservation(hourlyUsd: number, policy: Pick<Policy, "ttl" | "max_lifetime">, now: number): Reservation {
+  return worstCase(
+    { segments: [], hourly_usd: hourlyUsd, ttl_deadline: policy.ttl === null ? null : now + policy.ttl, max_lifetime: policy.max_lifetime, session_start: now },
+    now,
+  );
 }
 
 export interface Budget {
@@ -109,60 +144,85 @@ export interface Standing {
   live_hourly_micro_usd: number;
 }
 
-/** What counts against the caps now. */
-export async function budgetStanding(d1: D1Database, orgId: string, now: number): Promise<Standing> {
-  const month = monthOf(now);
+/** What counts against the caps now (leaving out lease `except`, when given). */
+export async function budgetStanding(d1: D1Database, orgId: string, now: number, month = monthOf(now), except: string | null = null): Promise<Standing> {
   const row = await d1
     .prepare(STANDING)
-    .bind(null, orgId, month, null, null, null, now - PENDING_MS)
+    .bind(except, orgId, month, null, null, null, now - PENDING_MS)
     .first<{ month_committed: number; live_hourly: number }>();
   return { month, month_committed_micro_usd: row?.month_committed ?? 0, live_hourly_micro_usd: row?.live_hourly ?? 0 };
 }
 
 /**
- * Admits a lease against its org's caps, atomically, or refuses it with 402 `over_budget`
- * (details name the cap, its limit, what is committed and what was asked for).
+ * Reserves `need` for a lease against its org's caps, atomically (one statement), replacing what
+ * it held, or refuses with 402 `over_budget` and writes nothing (details name the cap, its limit,
+ * what the org has committed without this lease, and what the lease asks for).
  */
 export async function reserveBudget(
   d1: D1Database,
   db: Db,
-  lease: { lease_id: string; org_id: string; hourly_usd: number; policy: Pick<Policy, "ttl" | "max_lifetime"> },
+  lease: { lease_id: string; org_id: string; need: Reservation },
   now: number,
 ): Promise<void> {
-  const ceiling = ceilingMicros(lease.hourly_usd, lease.policy);
-  const hourly = usdToMicros(lease.hourly_usd);
+  const { need } = lease;
+  const months = Object.entries(need.months).map(([month, micros]) => ({ month, micros }));
   const result = await d1
     .prepare(RESERVE)
-    .bind(lease.lease_id, lease.org_id, monthOf(now), ceiling, hourly, now, now - PENDING_MS)
+    .bind(lease.lease_id, lease.org_id, JSON.stringify(months), need.unbounded ? 1 : 0, need.hourly_micro_usd, now, now - PENDING_MS)
     .run();
   if ((result.meta.changes ?? 0) > 0) return;
-  // Refused: say which cap, from a fresh read (only the message depends on it).
-  const [budget, standing] = await Promise.all([getBudget(db, lease.org_id), budgetStanding(d1, lease.org_id, now)]);
+  throw await refusal(d1, db, lease, now);
+}
+
+/** Why a reservation was refused, from a fresh read (only the message depends on it). */
+async function refusal(d1: D1Database, db: Db, { lease_id, org_id, need }: { lease_id: string; org_id: string; need: Reservation }, now: number): Promise<ApiError> {
+  const budget = await getBudget(db, org_id);
   const usd = (m: number | null) => (m === null ? null : microsToUsd(m));
-  const monthlyOver =
-    budget.monthly_micro_usd !== null && (ceiling === null || standing.month_committed_micro_usd + ceiling > budget.monthly_micro_usd);
-  if (monthlyOver) {
-    const message =
-      ceiling === null
+  if (budget.monthly_micro_usd !== null) {
+    for (const [month, micros] of Object.entries(need.months).sort()) {
+      const standing = await budgetStanding(d1, org_id, now, month, lease_id);
+      if (!need.unbounded && standing.month_committed_micro_usd + micros <= budget.monthly_micro_usd) continue;
+      const message = need.unbounded
         ? "the org has a monthly cap and this lease has no cost ceiling: give it a ttl or a max_lifetime"
-        : `this lease could cost $${microsToUsd(ceiling)}, which would pass the org's monthly cap of $${microsToUsd(budget.monthly_micro_usd!)}`;
-    throw new ApiError(402, "over_budget", message, {
-      cap: "monthly",
-      month: standing.month,
-      limit_usd: usd(budget.monthly_micro_usd),
-      committed_usd: usd(standing.month_committed_micro_usd),
-      requested_usd: usd(ceiling),
-    });
+        : `this lease could cost $${microsToUsd(micros)} in ${month}, which would pass the org's monthly cap of $${microsToUsd(budget.monthly_micro_usd)}`;
+      return new ApiError(402, "over_budget", message, {
+        cap: "monthly",
+        month,
+        limit_usd: usd(budget.monthly_micro_usd),
+        committed_usd: usd(standing.month_committed_micro_usd),
+        requested_usd: need.unbounded ? null : usd(micros),
+      });
+    }
   }
-  throw new ApiError(
+  const standing = await budgetStanding(d1, org_id, now, monthOf(now), lease_id);
+  return new ApiError(
     402,
     "over_budget",
-    `this lease's $${lease.hourly_usd}/h would pass the org's cap on concurrent hourly spend of $${usd(budget.concurrent_hourly_micro_usd)}/h`,
+    `this lease's $${microsToUsd(need.hourly_micro_usd)}/h would pass the org's cap on concurrent hourly spend of $${usd(budget.concurrent_hourly_micro_usd)}/h`,
     {
       cap: "concurrent_hourly",
       limit_usd: usd(budget.concurrent_hourly_micro_usd),
       committed_usd: usd(standing.live_hourly_micro_usd),
-      requested_usd: usd(hourly),
+      requested_usd: usd(need.hourly_micro_usd),
     },
   );
+}
+
+/**
+ * A released lease's rows become what it accrued, month by month (ceiling.ts `settled`): written
+ * unconditionally (it only says what happened), before the index shows the lease released.
+ */
+export async function settleReservation(d1: D1Database, lease: { lease_id: string; org_id: string; settled: Reservation }, now: number): Promise<void> {
+  const months = Object.entries(lease.settled.months).map(([month, micros]) => ({ month, micros }));
+  // One batch (one transaction): a month the lease no longer costs anything in is zeroed first.
+  await d1.batch([
+    d1.prepare(`UPDATE budget_reservations SET ceiling_micro_usd = 0 WHERE lease_id = ?1`).bind(lease.lease_id),
+    d1
+      .prepare(
+        `INSERT INTO budget_reservations (lease_id, org_id, month, ceiling_micro_usd, hourly_micro_usd, created_at)
+         SELECT ?1, ?2, json_extract(j.value, '$.month'), json_extract(j.value, '$.micros'), ?4, ?5 FROM json_each(?3) j WHERE true
+         ON CONFLICT (lease_id, month) DO UPDATE SET ceiling_micro_usd = excluded.ceiling_micro_usd`,
+      )
+      .bind(lease.lease_id, lease.org_id, JSON.stringify(months), lease.settled.hourly_micro_usd, now),
+  ]);
 }

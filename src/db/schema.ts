@@ -199,10 +199,13 @@ export interface BudgetsTable {
   updated_at: number;
 }
 
+/** One row per (lease, UTC month) of the lease's worst case (migration 0008; src/billing/budget.ts). */
 export interface BudgetReservationsTable {
   lease_id: string;
   org_id: string;
+  /** 'YYYY-MM' the amount would accrue in. */
   month: string;
+  /** The lease's worst case in the month; null: no ceiling; once released, what it accrued there. */
   ceiling_micro_usd: number | null;
   hourly_micro_usd: number;
   created_at: number;

@@ -28,6 +28,9 @@ export interface Decision {
   next?: Action;
 }
 
+/** Statuses of a machine that runs (or is about to), and so bills at its full rate. */
+const RUNNING: readonly string[] = ["provisioning", "starting", "running"];
+
 /** How often transitional states read the machine back. */
 export const POLL_MS = 1_000;
 /** A stop the provider accepted but did not carry out is issued again after this. */
@@ -123,6 +126,9 @@ export function decide(l: LeaseRecord, obs: Observation, now: number): Decision 
 
     case "stopped":
       if (m === null) due({ action: "release", reason: "provider_lost", at: now });
+      // Started behind lessor's back (a provider's console, a provider's bug): it bills at full
+      // rate, so it is stopped again at once (issue 10, "Money" 3).
+      else if (m && RUNNING.includes(m.status)) due({ action: "stop", reason: "unexpected_start", at: now });
       if (l.policy.stopped_ttl !== null) {
         due({ action: "release", reason: "stopped_ttl", at: (l.stopped_at ?? l.state_since) + l.policy.stopped_ttl });
       }

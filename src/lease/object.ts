@@ -17,7 +17,11 @@ import type { Spec } from "../catalog/spec";
 import { database } from "../db";
 import type { Env } from "../env";
 import { ProviderError, type Machine, type Provider } from "../providers/contract";
-import { providerCapabilities, providerFor } from "../providers/registry";
+import { providerCapabilities, providerWithAccount } from "../providers/registry";
+import { reserveBudget, settleReservation } from "../billing/budget";
+import { settled, totalOf, type Reservation } from "../billing/ceiling";
+import { ApiError } from "../errors";
+import { following, nextOfferOf, reservationFor } from "./rent";
 import { decide, guardOf, hardCapDeadlines, type Decision } from "./decide";
 import { newBilling } from "../billing/accrual";
 import { microsToUsd } from "../billing/money";
@@ -47,6 +51,8 @@ export interface LeaseInit {
   image: string | null;
   cmd: string | null;
   warnings: string[];
+  /** What admission reserved against the org's caps (src/billing/budget.ts). */
+  reserved: Reservation | null;
   now: number;
 }
 
@@ -64,7 +70,7 @@ export type UserAction = "end" | "stop" | "start" | "extend" | "lock" | "unlock"
 
 export type ActResult =
   | { ok: true; lease: LeaseView }
-  | { ok: false; status: 404 | 409; code: string; message: string; details: Record<string, unknown> };
+  | { ok: false; status: 402 | 404 | 409; code: string; message: string; details: Record<string, unknown> };
 
 type Effect = { event: string; reason?: Reason | null; detail?: Record<string, unknown> };
 
@@ -144,6 +150,7 @@ export class LeaseObject extends DurableObject<Env> {
       attempt: 0,
       provider: offer.provider,
       can_stop: providerCapabilities(offer.provider).stop,
+      machine_account: null,
       machine_id: null,
       label: null,
       machine_status: null,
@@ -152,6 +159,7 @@ export class LeaseObject extends DurableObject<Env> {
       stopped_hourly_usd: 0,
       machine_ids: [],
       billing: newBilling(),
+      reserved: init.reserved,
       reconcile_required: false,
       retry_at: null,
       created_at: init.now,
@@ -242,10 +250,14 @@ export class LeaseObject extends DurableObject<Env> {
     const live = l.state !== "released" && l.state !== "releasing";
     const next: LeaseRecord = { ...l };
     let effect: Effect;
+    /** What the action needs reserved against the org's caps first (null: what it holds covers it). */
+    let reserve: Reservation | null = null;
     switch (action) {
       case "end":
         if (!live) return { ok: true, lease: renderLease(l) };
-        Object.assign(next, { state: "releasing", state_since: now, release_reason: "user_end" });
+        // A backoff left by a failed stop or read is not a reason to keep a machine the user ended:
+        // the destroy is tried at once (each minute it waits is billed).
+        Object.assign(next, { state: "releasing", state_since: now, release_reason: "user_end", retry_at: null });
         effect = { event: "release_requested", reason: "user_end" };
         break;
       case "stop":
@@ -258,12 +270,14 @@ export class LeaseObject extends DurableObject<Env> {
         if (l.state !== "stopped") return invalid("");
         Object.assign(next, { state: "starting", state_since: now });
         effect = { event: "start_requested", reason: "user_start" };
+        reserve = reservationFor(l, { kind: "start" }, now);
         break;
       case "extend":
         if (!live) return invalid("");
         if (l.ttl_deadline === null) return invalid("the lease has no ttl to extend");
         next.ttl_deadline = l.ttl_deadline + arg.ms!;
         effect = { event: "extended", detail: { by_ms: arg.ms, ttl_expires_at: new Date(next.ttl_deadline).toISOString() } };
+        reserve = reservationFor(l, { kind: "extend", ttl_deadline: next.ttl_deadline }, now);
         break;
       case "lock": {
         if (l.state !== "ready" && l.state !== "booting") return invalid("");
@@ -283,6 +297,17 @@ export class LeaseObject extends DurableObject<Env> {
         next.last_activity_at = now;
         effect = { event: "heartbeat" };
         break;
+    }
+    if (reserve) {
+      // Admitted like a create (issue 10, "Money" 1), before anything is saved: refused, nothing changes.
+      try {
+        await reserveBudget(this.env.DB, database(this.env.DB), { lease_id: l.id, org_id: l.org_id, need: reserve }, now);
+      } catch (e) {
+        if (e instanceof ApiError && e.status === 402) return { ok: false, status: 402, code: e.code, message: e.message, details: e.details };
+        throw e;
+      }
+      next.reserved = reserve;
+      effect = { ...effect, detail: { ...effect.detail, reserved_usd: microsToUsd(totalOf(reserve)) } };
     }
     // Heartbeats are frequent: they update the lease but are not written as events.
     this.#save(l, next, action === "heartbeat" ? null : effect, now);
@@ -357,7 +382,15 @@ export class LeaseObject extends DurableObject<Env> {
 
   async #observe(l: LeaseRecord, obs: Observation, now: number): Promise<void> {
     try {
-      const m = await (await this.#provider(l)).getMachine(l.machine_id!);
+      const { provider, account } = await this.#providerAccount(l);
+      let m = await provider.getMachine(l.machine_id!);
+      if (!m || m.status === "terminated") {
+        // A machine lessor created is gone only when the account that created it says so twice
+        // (issue 10, "Money" 4): a key that cannot see it proves nothing, and one 404 may be a
+        // provider's hiccup. Anything else is a failed observation, retried; the machine is kept.
+        this.#sameAccount(l, account);
+        m = await provider.getMachine(l.machine_id!);
+      }
       obs.machine = m && m.status !== "terminated" ? m : null;
       obs.app_ready = obs.machine?.status === "running";
       const status = obs.machine ? obs.machine.status : "terminated";
@@ -373,10 +406,10 @@ export class LeaseObject extends DurableObject<Env> {
 
   async #execute(l: LeaseRecord, d: Decision, obs: Observation, now: number): Promise<void> {
     try {
-      const provider = await this.#provider(l);
+      const { provider, account } = await this.#providerAccount(l);
       switch (d.action) {
         case "provision":
-          return await this.#provision(l, provider, now);
+          return await this.#provision(l, provider, account, now);
         case "mark_ready":
           this.#save(l, { ...l, state: "ready", state_since: now, ready_at: now, last_activity_at: now }, { event: "ready" }, now);
           return;
@@ -404,7 +437,7 @@ export class LeaseObject extends DurableObject<Env> {
         case "replace_host":
           return await this.#replaceHost(l, provider, d.reason!, obs, now);
         case "release":
-          return await this.#release(l, provider, d.reason, now);
+          return await this.#release(l, provider, account, d.reason, now);
       }
     } catch (e) {
       if (e instanceof StopRun) throw e;
@@ -417,7 +450,7 @@ export class LeaseObject extends DurableObject<Env> {
    * Rents a machine for the current offer. The lease's machines are listed by label first: one
    * found is adopted (and any extra destroyed) instead of creating another.
    */
-  async #provision(l: LeaseRecord, provider: Provider, now: number): Promise<void> {
+  async #provision(l: LeaseRecord, provider: Provider, account: string, now: number): Promise<void> {
     if (this.#indexVersion() < 1) throw new ProviderError(l.provider, "unavailable", "lease index not yet written");
     const alive = (await provider.listMachines(leasePrefix(this.#installation(), l.id))).filter((m) => m.status !== "terminated");
     if (alive.length > 0) {
@@ -427,7 +460,7 @@ export class LeaseObject extends DurableObject<Env> {
       const found = alive.map((m) => m.id).filter((id) => !l.machine_ids.includes(id));
       this.#save(
         l,
-        { ...this.#withMachine(l, keep, now), machine_ids: [...l.machine_ids, ...found] },
+        { ...this.#withMachine(l, keep, account, now), machine_ids: [...l.machine_ids, ...found] },
         { event: "machine_adopted", detail: { machine_id: keep.id, label: keep.label, extra_destroyed: alive.length - 1 } },
         now,
       );
@@ -437,18 +470,47 @@ export class LeaseObject extends DurableObject<Env> {
     if (!offer || l.attempt >= l.policy.host_attempts) {
       return this.#beginRelease(l, l.attempt > 0 && !offer ? "no_capacity" : "host_failed", now, { attempts: l.attempt });
     }
+    // Rented only within what the lease holds against its org's caps; more is reserved first, and
+    // a refusal releases the lease (issue 10, "Money" 1).
+    const reserve = reservationFor(l, { kind: "rent", offer }, now);
+    if (reserve) {
+      try {
+        await reserveBudget(this.env.DB, database(this.env.DB), { lease_id: l.id, org_id: l.org_id, need: reserve }, now);
+      } catch (e) {
+        if (!(e instanceof ApiError && e.status === 402)) throw e;
+        return this.#beginRelease(l, "budget_exceeded", now, { offer: offer.id, provider: offer.provider, hourly_usd: offer.hourly_usd, ...e.details });
+      }
+    }
     const attempt = l.attempt + 1;
     const label = machineLabel(this.#installation(), l.id, attempt);
+    const reserved = reserve ? { reserved_usd: microsToUsd(totalOf(reserve)) } : {};
     // Write ahead: if this run dies inside the create, the next one lists by label first.
     const before = this.#save(
       l,
-      { ...l, state: "provisioning", state_since: l.state === "provisioning" ? l.state_since : now, attempt, label, reconcile_required: true },
-      l.state === "provisioning" ? null : { event: "provisioning", detail: { offer: offer.id, label } },
+      {
+        ...l,
+        state: "provisioning",
+        state_since: l.state === "provisioning" ? l.state_since : now,
+        attempt,
+        label,
+        reconcile_required: true,
+        reserved: reserve ?? l.reserved ?? null,
+      },
+      l.state !== "provisioning"
+        ? { event: "provisioning", detail: { offer: offer.id, provider: offer.provider, label, ...reserved } }
+        : reserve
+          ? { event: "budget_reserved", detail: { offer: offer.id, provider: offer.provider, ...reserved } }
+          : null,
       now,
     );
     try {
       const m = await provider.createMachine({ label, offer_id: offer.provider_offer_id, image: l.image ?? undefined, cmd: l.cmd ?? undefined });
-      this.#save(before, this.#withMachine(before, m, now), { event: "machine_created", detail: { machine_id: m.id, label, host: offer.host_id } }, now);
+      this.#save(
+        before,
+        this.#withMachine(before, m, account, now),
+        { event: "machine_created", detail: { machine_id: m.id, label, host: offer.host_id, provider: provider.name } },
+        now,
+      );
     } catch (e) {
       const kind = e instanceof ProviderError ? e.kind : "ambiguous";
       if (kind === "no_capacity") {
@@ -469,9 +531,10 @@ export class LeaseObject extends DurableObject<Env> {
     }
   }
 
-  #withMachine(l: LeaseRecord, m: Machine, now: number): LeaseRecord {
+  #withMachine(l: LeaseRecord, m: Machine, account: string, now: number): LeaseRecord {
     return {
       ...l,
+      machine_account: account,
       state: "booting",
       state_since: now,
       machine_id: m.id,
@@ -487,27 +550,34 @@ export class LeaseObject extends DurableObject<Env> {
   }
 
   async #nextOffer(l: LeaseRecord, failedHost: string, reason: Reason, now: number): Promise<void> {
-    const excluded = l.excluded_hosts.includes(failedHost) ? l.excluded_hosts : [...l.excluded_hosts, failedHost];
-    let index = l.offer_index + 1;
-    while (index < l.offers.length && excluded.includes(l.offers[index]!.host_id)) index++;
+    const { index, excluded, offer } = nextOfferOf(l, failedHost);
     const next: LeaseRecord = {
       ...l,
       excluded_hosts: excluded,
       offer_index: index,
       machine_id: null,
+      machine_account: null,
       machine_status: null,
       label: null,
       state: "provisioning",
       state_since: now,
       retry_at: null,
     };
-    if (index >= l.offers.length || l.attempt >= l.policy.host_attempts) {
+    if (!offer) {
       return this.#beginRelease(next, reason === "no_capacity" && l.attempt === 0 ? "no_capacity" : "host_failed", now, {
         failed_host: failedHost,
         attempts: l.attempt,
       });
     }
-    this.#save(l, next, { event: "host_excluded", reason, detail: { host: failedHost, next_offer: l.offers[index]!.id } }, now);
+    // The lease follows the offer it rents next: its provider (and so the org's account there),
+    // that provider's capabilities, and its price (issue 10, "Money" 2).
+    Object.assign(next, following(offer, (p) => providerCapabilities(p).stop));
+    this.#save(
+      l,
+      next,
+      { event: "host_excluded", reason, detail: { host: failedHost, provider: l.provider, next_offer: offer.id, next_provider: offer.provider } },
+      now,
+    );
   }
 
   /** Destroys the machine first, confirms it is gone, and only then rents another (guarantee 1). */
@@ -524,9 +594,17 @@ export class LeaseObject extends DurableObject<Env> {
 
   async #stop(l: LeaseRecord, provider: Provider, reason: Reason | null, now: number): Promise<void> {
     let current = l;
-    if (l.state === "ready") {
-      // An automatic stop: record why before anything is called (guarantee 3).
-      current = this.#save(l, { ...l, state: "stopping", state_since: now, stop_issued_at: null, stop_failing_since: null }, { event: "stop_requested", reason }, now);
+    if (l.state === "ready" || l.state === "stopped") {
+      // An automatic stop: record why before anything is called (guarantee 3). A stopped lease's
+      // machine seen running again (`unexpected_start`) bills at its full rate from here until it
+      // is seen stopped, and its stopped_ttl counts again from then (DESIGN.md "Sessions").
+      const restarted = l.state === "stopped" ? { stopped_at: null } : {};
+      current = this.#save(
+        l,
+        { ...l, ...restarted, state: "stopping", state_since: now, stop_issued_at: null, stop_failing_since: null },
+        { event: "stop_requested", reason, detail: l.state === "stopped" ? { machine_id: l.machine_id, machine_status: l.machine_status } : {} },
+        now,
+      );
     }
     try {
       await provider.stopMachine(current.machine_id!);
@@ -547,7 +625,7 @@ export class LeaseObject extends DurableObject<Env> {
   }
 
   /** Destroys every machine the lease ever labelled, and releases once none is left. */
-  async #release(l: LeaseRecord, provider: Provider, reason: Reason | null, now: number): Promise<void> {
+  async #release(l: LeaseRecord, provider: Provider, account: string, reason: Reason | null, now: number): Promise<void> {
     if (l.state !== "releasing") {
       this.#beginRelease(l, reason, now);
       l = this.#load()!;
@@ -556,6 +634,9 @@ export class LeaseObject extends DurableObject<Env> {
     // The machine it knows goes first: every call before its destroy is time it bills.
     const ids = new Set<string>();
     if (l.machine_id !== null) {
+      // A destroy "succeeds" for a machine the key cannot see: with another account's key, the
+      // machine must be seen first, or it would be forgotten while it still bills (issue 10, "Money" 4).
+      if (!this.#isSameAccount(l, account) && (await provider.getMachine(l.machine_id)) === null) this.#sameAccount(l, account);
       await provider.destroyMachine(l.machine_id);
       ids.add(l.machine_id);
     }
@@ -656,6 +737,11 @@ export class LeaseObject extends DurableObject<Env> {
     const row = this.#sql.exec<{ version: number; index_version: number }>(`SELECT version, index_version FROM lease`).toArray()[0]!;
     if (row.index_version < row.version) {
       try {
+        if (l.state === "released") {
+          // What the lease holds against the caps becomes what it accrued, before the index says released.
+          const settledAs = settled(l.billing.segments, l.reserved ?? null, l.released_at ?? now);
+          await settleReservation(this.env.DB, { lease_id: l.id, org_id: l.org_id, settled: settledAs }, now);
+        }
         await writeLeaseIndex(database(this.env.DB), l, next, now);
         this.#sql.exec(`UPDATE lease SET index_version = ?`, row.version);
       } catch (e) {
@@ -668,9 +754,27 @@ export class LeaseObject extends DurableObject<Env> {
     else await this.ctx.storage.setAlarm(next);
   }
 
-  /** The lease's provider, acting with its org's own key (ProviderError `auth` when it has none). */
-  #provider(l: LeaseRecord): Promise<Provider> {
-    return providerFor(this.env, database(this.env.DB), l.org_id, l.provider);
+  /**
+   * The lease's provider, acting with its org's own key (ProviderError `auth` when it has none),
+   * and the account that key is (registry.ts `accountOf`).
+   */
+  #providerAccount(l: LeaseRecord): Promise<{ provider: Provider; account: string }> {
+    return providerWithAccount(this.env, database(this.env.DB), l.org_id, l.provider);
+  }
+
+  /** Whether `account` is the one that created the lease's machine (a lease stored before it was kept: yes). */
+  #isSameAccount(l: LeaseRecord, account: string): boolean {
+    return l.machine_account === undefined || l.machine_account === null || l.machine_account === account;
+  }
+
+  /** Throws when the key in use is not the account that created the machine: its absence proves nothing. */
+  #sameAccount(l: LeaseRecord, account: string): void {
+    if (this.#isSameAccount(l, account)) return;
+    throw new ProviderError(
+      l.provider,
+      "auth",
+      `machine ${l.machine_id} was created with another ${l.provider} key of this org, and the key stored now cannot see it; it is kept until that account can be asked: store that key again`,
+    );
   }
 
   #installation(): string {

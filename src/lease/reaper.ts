@@ -10,7 +10,9 @@
  *   prefix. A machine no live lease owns is an orphan: stopped after a grace, destroyed after
  *   its stopped time-to-live (destroyed at once where the provider cannot stop). A machine
  *   without the prefix, or with another installation's, is never touched. A live lease whose
- *   machine the provider no longer lists is poked, so that its object finds it gone.
+ *   machine the provider no longer lists is poked, so that its object finds it gone; so is a
+ *   stopped lease whose machine the provider lists running again (started behind lessor's back),
+ *   so that its object stops it within one sweep (issue 10, "Money" 3: `unexpected_start`).
  */
 import { database, type Db } from "../db";
 import { intSetting, type Env } from "../env";
@@ -121,10 +123,12 @@ async function reconcileAccount(env: Env, { provider, account, org_id }: Provide
   }
 
   const seen = new Set<string>();
+  const restarted: string[] = [];
   for (const m of machines) {
     const parsed = parseLabel(installation, m.label);
     if (!parsed) continue; // not ours: never touched
     const lease = leases.get(parsed.leaseId);
+    if (lease?.state === "stopped" && lease.machine_id === m.id && m.status !== "stopped" && m.status !== "error") restarted.push(parsed.leaseId);
     // A live lease owns every machine with its label: its object destroys any extra itself.
     if (lease && lease.state !== "released") continue;
     seen.add(m.id);
@@ -185,6 +189,6 @@ async function reconcileAccount(env: Env, { provider, account, org_id }: Provide
   if (org_id !== null) liveQuery = liveQuery.where("org_id", "=", org_id);
   const live = await liveQuery.execute();
   const lost = live.filter((l) => !listed.has(l.machine_id!)).map((l) => l.id);
-  report.leases_poked = lost.length;
-  await pokeAll(env, lost);
+  report.leases_poked = lost.length + restarted.length;
+  await pokeAll(env, [...lost, ...restarted]);
 }

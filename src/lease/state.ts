@@ -7,6 +7,7 @@
  * `failed` is never a place to leave a machine: it is the reason of a release.
  */
 import type { LeaseBilling } from "../billing/accrual";
+import type { Reservation } from "../billing/ceiling";
 import type { Offer } from "../catalog/offer";
 import type { Spec } from "../catalog/spec";
 import type { Machine } from "../providers/contract";
@@ -50,6 +51,7 @@ export const REASONS = [
   "stop_failed",
   "orphan",
   "preempted",
+  "unexpected_start",
 ] as const;
 export type Reason = (typeof REASONS)[number];
 
@@ -74,6 +76,13 @@ export interface LeaseRecord {
   provider: string;
   /** Whether the provider can stop a machine (else a stop is a release). */
   can_stop: boolean;
+  /**
+   * The provider account (src/providers/registry.ts `accountOf`: '' installation-wide, else a
+   * fingerprint of the org's key, never the key) that created or adopted the current machine. A
+   * machine that account's key no longer reads is not gone until that account says so (issue 10,
+   * "Money" 4). Absent on leases stored before it was kept.
+   */
+  machine_account?: string | null;
   machine_id: string | null;
   label: string | null;
   /** The last machine status observed, and when. */
@@ -84,6 +93,12 @@ export interface LeaseRecord {
   stopped_hourly_usd: number;
   /** Every machine this lease ever held: the provider's billing records are attributed by these. */
   machine_ids: string[];
+  /**
+   * What the lease holds against its org's caps (src/billing/budget.ts): its rate and its worst
+   * case by month, as last reserved. An action that needs more re-reserves first. Absent on leases
+   * stored before it was kept (they re-reserve on their next such action).
+   */
+  reserved?: Reservation | null;
   /** The estimate (accrual) and the billing status beside the state (src/lease/billing.ts). */
   billing: LeaseBilling;
   /** A create's outcome is unknown: list by label before anything is created (guarantee 2). */

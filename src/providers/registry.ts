@@ -141,11 +141,31 @@ export async function usableProviderNames(env: Env, db: Db, orgId: string, optio
  * `auth` when the provider is no longer enabled or the org's key is gone or cannot be opened.
  */
 export async function providerFor(env: Env, db: Db, orgId: string, name: string): Promise<Provider> {
+  return (await providerWithAccount(env, db, orgId, name)).provider;
+}
+
+/**
+ * The adapter that acts for an org on a provider (as `providerFor`), and which provider account
+ * its key is: `accountOf`. A lease records the account that created its machine, so that a key
+ * that cannot see the machine is never taken for the machine being gone (issue 10, "Money" 4).
+ */
+export async function providerWithAccount(env: Env, db: Db, orgId: string, name: string): Promise<{ provider: Provider; account: string }> {
   const entry = ENTRIES[name];
   if (!entry || !isConfigured(env, name)) throw new ProviderError(name, "auth", `provider "${name}" is not enabled on this installation`);
-  if (!entry.needsKey) return entry.create(env, null);
+  if (!entry.needsKey) return { provider: entry.create(env, null), account: "" };
   const credentials = await providerCredentials(db, env, orgId, name);
-  return entry.create(env, credentials);
+  return { provider: entry.create(env, credentials), account: credentials ? await accountOf(credentials) : "" };
+}
+
+/**
+ * A provider account's identity that is not a secret: '' for an installation-wide account, else
+ * `key:` and the first 16 hex digits of the key's SHA-256 (the same key stored again is the same
+ * account; a fingerprint cannot be turned back into the key).
+ */
+export async function accountOf(credentials: ProviderCredentials | null): Promise<string> {
+  if (!credentials) return "";
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(credentials.api_key)));
+  return `key:${[...digest.slice(0, 8)].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
 }
 
 /** One provider account lessor rents in: the installation's own (account '') or an org's. */

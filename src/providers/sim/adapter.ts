@@ -291,6 +291,14 @@ export function simAdmin(env: Env) {
     setFaults: (patch: Partial<SimFaults>) => call<SimFaults>("PUT", "/v1/faults", patch),
     /** Forgets every machine and restores the default faults (not the market's config). */
     reset: () => call<{ ok: true }>("POST", "/v1/reset"),
+    /** What a person does in a provider's console: start, stop or destroy a machine behind lessor's back. */
+    /** 404: no such machine; 409: not in a status the action applies to (`status` says which). */
+    operate: async (machineId: string, action: "start" | "stop" | "destroy") => {
+      const res = await simStub(env).fetch(`${SIM_ORIGIN}/v1/operator/machines/${encodeURIComponent(machineId)}/${action}`, { method: "POST" });
+      const body = (await res.json()) as SimMachineJson & { error?: { code: string; message: string; status?: SimStatus } };
+      if (res.ok) return { ok: true as const, machine: body };
+      return { ok: false as const, status: res.status, code: body.error?.code ?? "error", message: body.error?.message ?? "", machine_status: body.error?.status ?? null };
+    },
     getLedger: (labelPrefix = "") => call<SimLedger>("GET", `/v1/ledger?label_prefix=${encodeURIComponent(labelPrefix)}`),
     getBilling: (range: { from?: number; to?: number } = {}) => {
       const qs = new URLSearchParams();

@@ -20,6 +20,9 @@
  *   POST /v1/machines/:id/stop      RUNNING -> EXITED; 409 otherwise
  *   POST /v1/machines/:id/start     EXITED -> STARTING -> RUNNING (or ERROR); 409 otherwise
  *   DELETE /v1/machines/:id         -> TERMINATED; idempotent
+ *   POST /v1/operator/machines/:id/{start,stop,destroy}
+ *                                   what a person does in a provider's console, behind lessor's
+ *                                   back: the same transitions, never refused by injected faults
  *   GET /v1/ledger?label_prefix=    every machine's life, interval by interval
  *   GET /v1/billing?from=&to=       {now, complete_through, window_ms, records}: hourly records for
  *                                   closed, published windows (window length, publishing delay and
@@ -227,6 +230,21 @@ export class SimCloud extends DurableObject<Env> {
         this.#gate(`list:${url.searchParams.get("label_prefix") ?? ""}`);
         return json({ machines: this.#list(url.searchParams.get("label_prefix") ?? "", Date.now()) });
     }
+    const op = /^\/v1\/operator\/machines\/([^/]+)\/(stop|start|destroy)$/.exec(url.pathname);
+    if (op && request.method === "POST") {
+      const id = decodeURIComponent(op[1]!);
+      const act = op[2] as "stop" | "start" | "destroy";
+      return this.#machineRoute(
+        id,
+        (row, now) => {
+          if (act === "stop") return stop(clockOf(row), now);
+          if (act === "destroy") return destroy(clockOf(row), now);
+          const faults = this.#faults();
+          return start(clockOf(row), now, faults.boot_delay_ms, false);
+        },
+        { gated: false },
+      );
+    }
     const m = /^\/v1\/machines\/([^/]+)(?:\/(stop|start))?$/.exec(url.pathname);
     if (m) {
       const id = decodeURIComponent(m[1]!);
@@ -310,8 +328,8 @@ export class SimCloud extends DurableObject<Env> {
   }
 
   /** One machine's route: gate, observe the clock, act, persist, answer the machine (or 404/409). */
-  #machineRoute(id: string, act: (row: MachineRow, now: number) => Advanced | { ok: false; status: SimStatus }): Response {
-    this.#gate(`machine:${id}`);
+  #machineRoute(id: string, act: (row: MachineRow, now: number) => Advanced | { ok: false; status: SimStatus }, options = { gated: true }): Response {
+    if (options.gated) this.#gate(`machine:${id}`);
     const row = this.#row(id);
     if (!row) throw new SimHttpError(404, "machine_not_found", `no machine ${id}`);
     const now = Date.now();

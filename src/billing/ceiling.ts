@@ -1,0 +1,119 @@
+/**
+ * A lease's worst-case cost, by the month it would accrue in (issue 10, "Money" 1). Pure: no I/O,
+ * no clock (STYLE.md rule 1).
+ *
+ * The worst case of a lease at a moment is what it has accrued so far (its accrual's segments)
+ * plus what it could still bill: its rate from now until its hard end, the earlier of its ttl
+ * deadline and its session's start plus `max_lifetime`. Neither cap: no ceiling (`unbounded`).
+ * Both parts are split at UTC month boundaries, so a lease that spans a month boundary counts
+ * each part in the month it accrues in (budget.ts writes one reservation row per month).
+ *
+ * Every action that can raise this (admission, `extend`, `start`, renting a fallback or a
+ * replacement host) asks for `worstCase()` with what the action changes, and re-reserves only
+ * when the answer does not fit in what is already reserved (`fitsIn`).
+ */
+import { estimateOf, type Segment } from "./accrual";
+import { microsFor, usdToMicros } from "./money";
+
+/** What a lease holds against its org's caps: its rate, and its worst case per UTC month. */
+export interface Reservation {
+  /** Micro-dollars an hour, counted against the concurrent hourly cap while the lease is live. */
+  hourly_micro_usd: number;
+  /** True when nothing caps how long it may bill (no ttl, no max_lifetime). */
+  unbounded: boolean;
+  /** 'YYYY-MM' -> micro-dollars. Never empty. */
+  months: Record<string, number>;
+}
+
+export interface WorstCaseInput {
+  /** What the lease has accrued so far. */
+  segments: readonly Segment[];
+  /** The rate it would bill at from now on. */
+  hourly_usd: number;
+  ttl_deadline: number | null;
+  max_lifetime: number | null;
+  /** The start of the session it would run in from now on; null: no session runs (stopped). */
+  session_start: number | null;
+}
+
+export function monthOf(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 7);
+}
+
+/** The first instant of the UTC month after the one `ms` falls in. */
+function nextMonthStart(ms: number): number {
+  const d = new Date(ms);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
+}
+
+function add(months: Record<string, number>, month: string, micros: number) {
+  months[month] = (months[month] ?? 0) + micros;
+}
+
+/** The hard end of a session that began at `sessionStart`: null when nothing caps it. */
+export function hardEnd(input: Pick<WorstCaseInput, "ttl_deadline" | "max_lifetime">, sessionStart: number): number | null {
+  const ends = [input.ttl_deadline, input.max_lifetime === null ? null : sessionStart + input.max_lifetime].filter((x): x is number => x !== null);
+  return ends.length === 0 ? null : Math.min(...ends);
+}
+
+export function worstCase(input: WorstCaseInput, now: number): Reservation {
+  const months: Record<string, number> = {};
+  // What has accrued, month by month.
+  const first = input.segments[0]?.from;
+  if (first !== undefined) {
+    for (let a = first; a < now; a = nextMonthStart(a)) {
+      const e = estimateOf(input.segments, now, a, nextMonthStart(a));
+      if (e.total > 0) add(months, monthOf(a), e.total);
+    }
+  }
+  add(months, monthOf(now), 0);
+  let unbounded = false;
+  if (input.session_start !== null) {
+    const end = hardEnd(input, input.session_start);
+    if (end === null) unbounded = true;
+    else {
+      const rate = usdToMicros(input.hourly_usd);
+      for (let a = now; a < end; a = nextMonthStart(a)) add(months, monthOf(a), microsFor(Math.min(end, nextMonthStart(a)) - a, rate));
+    }
+  }
+  return { hourly_micro_usd: usdToMicros(input.hourly_usd), unbounded, months };
+}
+
+/** Each part of a worst case is rounded to the micro-dollar: a few of them are not an increase. */
+const ROUNDING_MICROS = 10;
+
+/** Whether `need` is covered by what is reserved: no higher rate, no month asking for more. */
+export function fitsIn(need: Reservation, reserved: Reservation | null): boolean {
+  if (!reserved) return false;
+  if (need.unbounded && !reserved.unbounded) return false;
+  if (need.hourly_micro_usd > reserved.hourly_micro_usd) return false;
+  return Object.entries(need.months).every(([m, micros]) => micros <= (reserved.months[m] ?? 0) + ROUNDING_MICROS);
+}
+
+/**
+ * What a re-reservation writes: `need`, with every month only the old reservation held set to 0
+ * (the lease can no longer cost anything there), so the rows always say what the lease may cost.
+ */
+export function replacing(need: Reservation, reserved: Reservation | null): Reservation {
+  const months: Record<string, number> = {};
+  for (const m of Object.keys(reserved?.months ?? {})) months[m] = 0;
+  Object.assign(months, need.months);
+  return { ...need, months };
+}
+
+/** The reservation's total over every month (what the API shows as a lease's ceiling). */
+export function totalOf(r: Reservation): number {
+  return Object.values(r.months).reduce((a, b) => a + b, 0);
+}
+
+/**
+ * What a released lease holds: what it accrued, by month, and nothing more. The month it was
+ * released in is always present, so a receipt for a lease whose estimate was zero still counts
+ * somewhere (budget.ts).
+ */
+export function settled(segments: readonly Segment[], reserved: Reservation | null, releasedAt: number): Reservation {
+  const accrued = worstCase({ segments, hourly_usd: 0, ttl_deadline: null, max_lifetime: null, session_start: null }, releasedAt);
+  const months = replacing(accrued, reserved).months;
+  add(months, monthOf(releasedAt), 0);
+  return { hourly_micro_usd: reserved?.hourly_micro_usd ?? 0, unbounded: false, months };
+}

@@ -1,0 +1,75 @@
+/**
+ * Pure decisions the lease's object takes before it acts (STYLE.md rule 1: no I/O, no clock):
+ * what worst case an action needs reserved (issue 10, "Money" 1), and which offer it rents next,
+ * from which provider, with which capabilities (issue 10, "Money" 2).
+ */
+import { fitsIn, replacing, worstCase, type Reservation } from "../billing/ceiling";
+import type { Offer } from "../catalog/offer";
+import type { LeaseRecord, LeaseState } from "./state";
+
+/** An action that can raise a lease's worst-case cost. */
+export type CostlyAction =
+  /** `extend`: the ttl deadline moves to `ttl_deadline`. */
+  | { kind: "extend"; ttl_deadline: number }
+  /** `start`: a new session (a fresh max_lifetime) from now. */
+  | { kind: "start" }
+  /** Renting a machine for `offer` (the first, a fallback or a replacement host): a session from now at its price. */
+  | { kind: "rent"; offer: Offer };
+
+/** States in which a session runs (or is being set up), so the lease may bill until its hard end. */
+const IN_SESSION: readonly LeaseState[] = ["pending", "provisioning", "booting", "ready", "stopping", "starting"];
+
+/** The lease's worst case, by month, if `action` is carried out now. */
+export function worstCaseAfter(l: LeaseRecord, action: CostlyAction, now: number): Reservation {
+  const base = { segments: l.billing.segments, max_lifetime: l.policy.max_lifetime };
+  switch (action.kind) {
+    case "extend":
+      // A stopped lease bills nothing more until it starts, and a start re-reserves.
+      return worstCase(
+        {
+          ...base,
+          hourly_usd: l.hourly_usd,
+          ttl_deadline: action.ttl_deadline,
+          session_start: IN_SESSION.includes(l.state) ? (l.session_started_at ?? now) : null,
+        },
+        now,
+      );
+    case "start":
+      return worstCase({ ...base, hourly_usd: l.hourly_usd, ttl_deadline: l.ttl_deadline, session_start: now }, now);
+    case "rent":
+      return worstCase({ ...base, hourly_usd: action.offer.hourly_usd, ttl_deadline: l.ttl_deadline, session_start: now }, now);
+  }
+}
+
+/**
+ * What must be reserved before `action`: null when what the lease holds already covers it (no
+ * write at all), else the reservation to write in its place.
+ */
+export function reservationFor(l: LeaseRecord, action: CostlyAction, now: number): Reservation | null {
+  const need = worstCaseAfter(l, action, now);
+  const held = l.reserved ?? null;
+  return fitsIn(need, held) ? null : replacing(need, held);
+}
+
+/** The lease's fields that follow the offer it rents: provider (and so account), capabilities, price. */
+export interface Following {
+  provider: string;
+  can_stop: boolean;
+  hourly_usd: number;
+}
+
+export function following(offer: Offer, canStop: (provider: string) => boolean): Following {
+  return { provider: offer.provider, can_stop: canStop(offer.provider), hourly_usd: offer.hourly_usd };
+}
+
+/**
+ * The next offer after `failedHost` failed: the first later one on a host not excluded. null when
+ * none is left (or the lease has used its host attempts).
+ */
+export function nextOfferOf(l: LeaseRecord, failedHost: string): { index: number; excluded: string[]; offer: Offer | null } {
+  const excluded = l.excluded_hosts.includes(failedHost) ? l.excluded_hosts : [...l.excluded_hosts, failedHost];
+  let index = l.offer_index + 1;
+  while (index < l.offers.length && excluded.includes(l.offers[index]!.host_id)) index++;
+  const offer = index < l.offers.length && l.attempt < l.policy.host_attempts ? l.offers[index]! : null;
+  return { index, excluded, offer };
+}

@@ -1,0 +1,131 @@
+/**
+ * Issue 10, "Money": the pure decisions behind it. What worst case a lease holds, by the month it
+ * accrues in (src/billing/ceiling.ts); what an action needs reserved first, and which offer, from
+ * which provider, a lease rents next (src/lease/rent.ts); a stopped lease whose machine runs is
+ * stopped again (src/lease/decide.ts).
+ */
+import { describe, expect, it } from "vitest";
+import { fitsIn, replacing, settled, totalOf, worstCase, type Reservation } from "../../src/billing/ceiling";
+import { admissionReservation } from "../../src/billing/budget";
+import type { Offer } from "../../src/catalog/offer";
+import { decide } from "../../src/lease/decide";
+import { POLICY_DEFAULTS } from "../../src/lease/policy";
+import { following, nextOfferOf, reservationFor, worstCaseAfter } from "../../src/lease/rent";
+import type { LeaseRecord, LeaseState } from "../../src/lease/state";
+import type { Machine } from "../../src/providers/contract";
+
+const S = 1000;
+const M = 60 * S;
+const H = 60 * M;
+/** An hour before a month ends. */
+const T0 = Date.UTC(2026, 10, 30, 23, 0, 0);
+
+const offer = (id: string, provider: string, host: string, hourly: number): Offer => ({
+  id: `${provider}:${id}`, provider, provider_offer_id: id, gpu: "l4", gpu_count: 1, vram_gb: 24, vcpu: 8,
+  memory_gb: 32, disk_gb: 100, region: "us", host_id: host, hourly_usd: hourly, availability: "high", spot: false,
+});
+
+function lease(state: LeaseState, patch: Partial<LeaseRecord> = {}): LeaseRecord {
+  return {
+    id: "ls_test", org_id: "org_test", kind: "scratch", state, state_since: T0,
+    policy: { ...POLICY_DEFAULTS.scratch, ttl: 4 * H, max_lifetime: 24 * H },
+    spec: null, quote_id: null, offers: [offer("a", "sim", "h1", 2), offer("b", "runpod", "h2", 3), offer("c", "sim", "h1", 1)],
+    offer_index: 0, excluded_hosts: [], attempt: 1, provider: "sim", can_stop: true, machine_id: "m1", label: "l",
+    machine_status: "running", observed_at: T0, hourly_usd: 2, stopped_hourly_usd: 0, machine_ids: ["m1"],
+    billing: { status: "accruing", segments: [], receipt_id: null, actual_micro_usd: null },
+    reconcile_required: false, retry_at: null, created_at: T0, session_started_at: T0, ready_at: T0,
+    ttl_deadline: T0 + 4 * H, last_activity_at: T0, lock_until: null, stopped_at: null, stop_failing_since: null,
+    stop_issued_at: null, release_reason: null, released_at: null, image: null, cmd: null, warnings: [], version: 1,
+    ...patch,
+  };
+}
+
+describe("worst case by month (ceiling.ts)", () => {
+  it("a lease that spans a month boundary counts each part in the month it accrues in", () => {
+    const r = admissionReservation(2, { ttl: 4 * H, max_lifetime: 24 * H }, T0);
+    expect(r).toEqual({ hourly_micro_usd: 2_000_000, unbounded: false, months: { "2026-11": 2_000_000, "2026-12": 6_000_000 } });
+    expect(totalOf(r)).toBe(8_000_000);
+  });
+
+  it("what accrued stays in its month; what may still accrue runs from now to the hard end", () => {
+    const segments = [{ from: T0 - H, to: T0 + 30 * M, kind: "running" as const, rate: 2_000_000 }];
+    const r = worstCase({ segments, hourly_usd: 2, ttl_deadline: T0 + 2 * H, max_lifetime: null, session_start: T0 + 30 * M }, T0 + 30 * M);
+    // 1.5 h accrued in November at $2, then half an hour more of November and an hour of December to the ttl.
+    expect(r.months).toEqual({ "2026-11": 3_000_000 + 1_000_000, "2026-12": 2_000_000 });
+  });
+
+  it("nothing caps it: unbounded; no session running (stopped): only what accrued", () => {
+    expect(worstCase({ segments: [], hourly_usd: 2, ttl_deadline: null, max_lifetime: null, session_start: T0 }, T0).unbounded).toBe(true);
+    expect(worstCase({ segments: [], hourly_usd: 2, ttl_deadline: null, max_lifetime: null, session_start: null }, T0)).toEqual({
+      hourly_micro_usd: 2_000_000, unbounded: false, months: { "2026-11": 0 },
+    });
+  });
+
+  it("fits in what is reserved only with no higher rate and no month asking for more", () => {
+    const held: Reservation = { hourly_micro_usd: 2_000_000, unbounded: false, months: { "2026-11": 5_000_000 } };
+    expect(fitsIn({ ...held, months: { "2026-11": 5_000_000 } }, held)).toBe(true);
+    expect(fitsIn({ ...held, months: { "2026-11": 6_000_000 } }, held)).toBe(false);
+    expect(fitsIn({ ...held, months: { "2026-12": 1_000_000 } }, held)).toBe(false);
+    expect(fitsIn({ ...held, hourly_micro_usd: 3_000_000 }, held)).toBe(false);
+    expect(fitsIn({ ...held, unbounded: true }, held)).toBe(false);
+    expect(fitsIn(held, null)).toBe(false);
+  });
+
+  it("a re-reservation zeroes the months only the old one held; a released lease holds what it accrued", () => {
+    const held: Reservation = { hourly_micro_usd: 1, unbounded: false, months: { "2026-11": 5, "2026-12": 5 } };
+    expect(replacing({ hourly_micro_usd: 1, unbounded: false, months: { "2026-11": 7 } }, held).months).toEqual({ "2026-11": 7, "2026-12": 0 });
+    const segments = [{ from: T0 - H, to: T0 + 2 * H, kind: "running" as const, rate: 2_000_000 }];
+    expect(settled(segments, held, T0 + 2 * H).months).toEqual({ "2026-11": 4_000_000, "2026-12": 2_000_000 });
+  });
+});
+
+describe("what an action needs reserved first (rent.ts)", () => {
+  const now = T0 + H; // a December session, for months that do not split
+  const held = (l: LeaseRecord) => ({ ...l, reserved: worstCaseAfter(l, { kind: "start" }, now) });
+
+  it("extend: by more than the lease holds asks again; a stopped lease asks nothing until it starts", () => {
+    const l = held(lease("ready", { session_started_at: now, policy: { ...POLICY_DEFAULTS.scratch, ttl: 4 * H, max_lifetime: null }, ttl_deadline: now + 4 * H }));
+    expect(reservationFor(l, { kind: "extend", ttl_deadline: now + 5 * H }, now)?.months).toEqual({ "2026-12": 10_000_000 });
+    // max_lifetime caps what an extension can add.
+    const capped = held(lease("ready", { session_started_at: now, ttl_deadline: now + 4 * H, policy: { ...POLICY_DEFAULTS.scratch, ttl: 4 * H, max_lifetime: 4 * H } }));
+    expect(reservationFor(capped, { kind: "extend", ttl_deadline: now + 366 * 24 * H }, now)).toBeNull();
+    expect(reservationFor({ ...l, state: "stopped" }, { kind: "extend", ttl_deadline: now + 500 * H }, now)).toBeNull();
+  });
+
+  it("start: a fresh session on top of what the lease already ran", () => {
+    const segments = [{ from: now - H, to: now - 1, kind: "running" as const, rate: 2_000_000 }];
+    const l = lease("stopped", { ttl_deadline: null, policy: { ...POLICY_DEFAULTS.job, max_lifetime: H }, billing: { ...lease("stopped").billing, segments } });
+    const first = { ...l, reserved: worstCase({ segments: [], hourly_usd: 2, ttl_deadline: null, max_lifetime: H, session_start: now - H }, now - H) };
+    expect(totalOf(reservationFor(first, { kind: "start" }, now)!)).toBe(4_000_000 - 1);
+  });
+
+  it("rent: a pricier offer asks again; one within the reserved rate and time does not", () => {
+    const l = held(lease("provisioning", { session_started_at: null, ttl_deadline: now + 4 * H }));
+    expect(reservationFor(l, { kind: "rent", offer: offer("c", "sim", "h3", 1) }, now)).toBeNull();
+    expect(reservationFor(l, { kind: "rent", offer: offer("b", "runpod", "h2", 3) }, now)?.hourly_micro_usd).toBe(3_000_000);
+  });
+});
+
+describe("which offer next, from which provider (rent.ts)", () => {
+  it("skips excluded hosts, and the lease follows the offer's provider, capabilities and price", () => {
+    const l = lease("booting");
+    const next = nextOfferOf(l, "h1");
+    expect(next).toMatchObject({ index: 1, excluded: ["h1"], offer: { provider: "runpod" } });
+    expect(following(next.offer!, (p) => p !== "runpod")).toEqual({ provider: "runpod", can_stop: false, hourly_usd: 3 });
+    expect(nextOfferOf({ ...l, offer_index: 1, excluded_hosts: ["h1"] }, "h2").offer).toBeNull(); // h1's offer is excluded too
+    expect(nextOfferOf({ ...l, attempt: l.policy.host_attempts }, "h1").offer).toBeNull();
+  });
+});
+
+describe("a stopped lease whose machine runs again (decide.ts)", () => {
+  const m = (status: Machine["status"]): Machine => ({
+    id: "m1", label: "l", status, offer_id: "a", host_id: "h1", region: "us", hourly_usd: 2, stopped_hourly_usd: 0, created_at: T0,
+  });
+  it("is stopped again at once, with reason unexpected_start", () => {
+    const l = lease("stopped", { stopped_at: T0 });
+    for (const status of ["running", "starting", "provisioning"] as const) {
+      expect(decide(l, { machine: m(status) }, T0 + M)).toMatchObject({ action: "stop", reason: "unexpected_start", at: T0 + M });
+    }
+    expect(decide(l, { machine: m("stopped") }, T0 + M).action).toBe("wait");
+  });
+});
