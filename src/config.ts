@@ -14,6 +14,11 @@ import { MASTER_KEY_MIN_LENGTH } from "./providers/credentials";
 export const BOOTSTRAP_TOKEN_MIN_LENGTH = 32;
 /** The installation id every development checkout shares; a production installation has its own. */
 export const DEFAULT_INSTALLATION_ID = "dev";
+
+/** This installation's id: LESSOR_INSTALLATION_ID, or the development default when it is unset. */
+export function installationId(env: Pick<Env, "LESSOR_INSTALLATION_ID">): string {
+  return env.LESSOR_INSTALLATION_ID ?? DEFAULT_INSTALLATION_ID;
+}
 const INSTALLATION_ID = /^[a-z0-9]{1,24}$/;
 
 type ConfigEnv = Pick<

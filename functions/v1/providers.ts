@@ -28,6 +28,8 @@ import { isStale, OFFER_MAX_AGE_MS } from "../../src/catalog/offer";
 import { marketStates, type MarketState } from "../../src/catalog/offers-repo";
 import { BEARER, COMMON_ERRORS, jsonBody, jsonResponse, router } from "../context";
 import { requireScope } from "../middleware";
+import { iso } from "../../src/time";
+import { installationId } from "../../src/config";
 
 
 const VERIFICATION_STATUSES = ["ok", "refused", "unreachable", "never"] as const;
@@ -90,7 +92,6 @@ const NameParam = z.object({
     .openapi({ param: { name: "name", in: "path" }, example: "runpod" }),
 });
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 function verificationOf(row: ProviderKeyRow | undefined): { status: VerificationStatus; at: string | null; error: string | null } {
   if (!row || row.verified_at === null) return { status: "never", at: null, error: null };
@@ -182,7 +183,7 @@ async function assertSeesLiveMachines(env: Env, db: Db, orgId: string, name: str
   // A provider that cannot list by label gives no proof: every machine counts as not seen.
   if (provider.capabilities.list_by_label) {
     try {
-      listed = await provider.listMachines(installationPrefix(env.LESSOR_INSTALLATION_ID ?? "dev"));
+      listed = await provider.listMachines(installationPrefix(installationId(env)));
     } catch (e) {
       const kind = e instanceof ProviderError ? e.kind : "error";
       throw new ApiError(

@@ -2,8 +2,8 @@
 import type { Db } from "../db";
 import type { Cursor } from "../pagination";
 import { microsToUsd } from "./money";
+import { iso } from "../time";
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 const COLUMNS = [
   "id",

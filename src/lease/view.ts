@@ -3,8 +3,8 @@ import { renderOffer } from "../catalog/offers-repo";
 import { renderBilling } from "./billing";
 import { renderPolicy } from "./policy";
 import type { LeaseRecord } from "./state";
+import { iso } from "../time";
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /** `now` dates the estimate of a lease still accruing. */
 export function renderLease(l: LeaseRecord, now: number = Date.now()) {

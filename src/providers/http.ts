@@ -1,6 +1,6 @@
 /**
- * HTTP plumbing shared by the adapters of real providers (runpod, vast, lambda): one request with
- * a timeout, and bounded, jittered retries for calls that are safe to repeat. What an answer
+ * HTTP plumbing shared by every adapter (runpod, vast, lambda, and the sim over its Durable Object's
+ * fetch): one request with a timeout, and bounded, jittered retries for calls that are safe to repeat. What an answer
  * means (which status is which ProviderError) stays in each adapter: the providers disagree.
  *
  * Rules kept here (contract.ts): a create is never sent through `retrying`; a transport failure
@@ -9,8 +9,12 @@
 import { ProviderError } from "./contract";
 
 /** What every real provider's adapter is constructed with; tests inject `fetch`, `sleep`, `random`. */
-export interface HttpProviderOptions {
+export interface HttpProviderOptions extends HttpCallOptions {
   apiKey: string;
+}
+
+/** How calls are sent and repeated; the defaults are the real providers'. */
+export interface HttpCallOptions {
   fetch?: typeof fetch;
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
@@ -20,6 +24,11 @@ export interface HttpProviderOptions {
   retries?: number;
   /** Per-request timeout (default REQUEST_TIMEOUT_MS). A create that times out is ambiguous. */
   timeoutMs?: number;
+  /** The first backoff step and the longest (defaults BACKOFF_BASE_MS, BACKOFF_MAX_MS). */
+  backoffBaseMs?: number;
+  backoffMaxMs?: number;
+  /** The longest Retry-After waited out inside a call (default RETRY_AFTER_CAP_MS). */
+  retryAfterCapMs?: number;
 }
 
 /** At most this many retries after the first attempt (the brief: max 3). */
@@ -54,32 +63,40 @@ export type Query = Record<string, string | number | boolean | undefined>;
 
 export class ProviderHttp {
   readonly #provider: string;
-  readonly #apiKey: string;
+  readonly #apiKey: string | null;
   readonly #fetch: typeof fetch;
   readonly #baseUrl: string;
   readonly #timeoutMs: number;
+  readonly #backoffBaseMs: number;
+  readonly #backoffMaxMs: number;
+  readonly #retryAfterCapMs: number;
   readonly retries: number;
   readonly sleep: (ms: number) => Promise<void>;
   readonly random: () => number;
 
-  constructor(provider: string, defaultBaseUrl: string, options: HttpProviderOptions) {
-    if (!options.apiKey) throw new Error(`${provider}: an API key is required`);
+  /** `apiKey: null` sends no authorization: only the sim, which is inside the Worker, has none. */
+  constructor(provider: string, defaultBaseUrl: string, options: HttpCallOptions & { apiKey: string | null }) {
+    if (options.apiKey !== null && !options.apiKey) throw new Error(`${provider}: an API key is required`);
     this.#provider = provider;
     this.#apiKey = options.apiKey;
     // Never call a bare `fetch` taken off an object: in Workers it must keep its own `this`.
     this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
     this.#baseUrl = (options.baseUrl ?? defaultBaseUrl).replace(/\/+$/, "");
     this.#timeoutMs = options.timeoutMs ?? REQUEST_TIMEOUT_MS;
+    this.#backoffBaseMs = options.backoffBaseMs ?? BACKOFF_BASE_MS;
+    this.#backoffMaxMs = options.backoffMaxMs ?? BACKOFF_MAX_MS;
+    this.#retryAfterCapMs = options.retryAfterCapMs ?? RETRY_AFTER_CAP_MS;
     this.retries = options.retries ?? READ_RETRIES;
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     this.random = options.random ?? Math.random;
   }
 
-  /** One request, Bearer-authenticated. Throws TransportError when no answer came back. */
+  /** One request, Bearer-authenticated when there is a key. Throws TransportError when no answer came back. */
   async send(method: string, path: string, options: { query?: Query; body?: unknown } = {}): Promise<HttpAnswer> {
     const url = new URL(this.#baseUrl + path);
     for (const [k, v] of Object.entries(options.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
-    const headers: Record<string, string> = { authorization: `Bearer ${this.#apiKey}`, accept: "application/json" };
+    const headers: Record<string, string> = { accept: "application/json" };
+    if (this.#apiKey !== null) headers.authorization = `Bearer ${this.#apiKey}`;
     const init: RequestInit = { method, headers };
     if (options.body !== undefined) {
       headers["content-type"] = "application/json";
@@ -107,10 +124,6 @@ export class ProviderHttp {
   }
 
   /**
-   * Runs `attempt` again on `unavailable` or `rate_limited`, at most `retries` more times, after a
-   * jittered exponential backoff (or the provider's Retry-After, when it is short enough).
-   */
-  /**
    * One attempt of a call that is safe to repeat: a transport failure is `unavailable`, and a 429
    * or 5xx becomes the adapter's own normalized error, which `retrying` knows how to wait out.
    */
@@ -131,6 +144,10 @@ export class ProviderHttp {
     return answer;
   }
 
+  /**
+   * Runs `attempt` again on `unavailable` or `rate_limited`, at most `retries` more times, after a
+   * jittered exponential backoff (or the provider's Retry-After, when it is short enough).
+   */
   async retrying<T>(attempt: () => Promise<T>): Promise<T> {
     for (let n = 0; ; n++) {
       try {
@@ -138,7 +155,7 @@ export class ProviderHttp {
       } catch (e) {
         if (!(e instanceof ProviderError) || (e.kind !== "unavailable" && e.kind !== "rate_limited") || n >= this.retries) throw e;
         const wait = e.kind === "rate_limited" ? (e.retryAfterMs ?? 0) : 0;
-        if (wait > RETRY_AFTER_CAP_MS) throw e;
+        if (wait > this.#retryAfterCapMs) throw e;
         await this.sleep(Math.max(wait, this.backoffMs(n)));
       }
     }
@@ -146,7 +163,7 @@ export class ProviderHttp {
 
   /** Equal jitter: half the exponential step fixed, half random, so retries never synchronize. */
   backoffMs(n: number): number {
-    const step = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** n);
+    const step = Math.min(this.#backoffMaxMs, this.#backoffBaseMs * 2 ** n);
     return Math.round(step / 2 + (this.random() * step) / 2);
   }
 

@@ -21,6 +21,8 @@
  * - leases not released by the deadline.
  */
 import { maxAliveAtOnce } from "../../src/providers/sim/machines";
+import { DEFAULT_INSTALLATION_ID } from "../../src/config";
+import { prng } from "../../src/random";
 
 export interface ChaosFaults {
   api_error_rate: number;
@@ -178,18 +180,6 @@ const EXAMPLES = 5;
 
 // ---- small tools ---------------------------------------------------------------------------------
 
-/** mulberry32: the one PRNG of the harness. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function dist(values: number[]): Dist {
@@ -204,7 +194,8 @@ function bump(m: Record<string, number>, k: string, by = 1) {
   m[k] = (m[k] ?? 0) + by;
 }
 
-const iso = (ms: number) => new Date(ms).toISOString().slice(11, 23);
+/** The time of day of an instant, for reading a failure's story at a glance. */
+const clock = (ms: number) => new Date(ms).toISOString().slice(11, 23);
 
 /** Runs `fn` over `items`, `limit` at a time. */
 async function pool<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
@@ -360,7 +351,7 @@ function randomLease(rand: () => number, gpus: string[]) {
 
 export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
   const log = options.log ?? (() => {});
-  const installation = options.installation ?? "dev";
+  const installation = options.installation ?? DEFAULT_INSTALLATION_ID;
   const labelPrefix = `lessor-${installation}-`;
   const toleranceMs = options.toleranceMs ?? 2_000;
   const createRate = options.createRatePerS ?? 8;
@@ -659,7 +650,7 @@ export function judge(input: { leases: Array<Pick<Tracked, "id">>; raw: ChaosRaw
     const alive = maxAliveAtOnce(machines, now);
     if (alive > 1) {
       v.twoAlive.push(
-        `${id}: ${alive} alive at once: ${machines.map((m) => `${m.id} ${m.label.slice(-3)} ${iso(m.created_at)}-${m.destroyed_at ? iso(m.destroyed_at) : "alive"}`).join("; ")}`,
+        `${id}: ${alive} alive at once: ${machines.map((m) => `${m.id} ${m.label.slice(-3)} ${clock(m.created_at)}-${m.destroyed_at ? clock(m.destroyed_at) : "alive"}`).join("; ")}`,
       );
     }
 
@@ -676,8 +667,8 @@ export function judge(input: { leases: Array<Pick<Tracked, "id">>; raw: ChaosRaw
         if (ms > toleranceMs) {
           afterEndExcessMs += ms - toleranceMs;
           v.afterEnd.push(
-            `${id} ${m.id} (${m.label.slice(-2)}): ${(ms / 1000).toFixed(1)} s after release_requested(${end.reason}) at ${iso(endAt)}; ` +
-              `${m.destroyed_at ? `destroyed ${iso(m.destroyed_at)}` : `still ${m.status}`}; lease released_at ${lease.released_at?.slice(11, 23) ?? "-"} (${lease.release_reason})`,
+            `${id} ${m.id} (${m.label.slice(-2)}): ${(ms / 1000).toFixed(1)} s after release_requested(${end.reason}) at ${clock(endAt)}; ` +
+              `${m.destroyed_at ? `destroyed ${clock(m.destroyed_at)}` : `still ${m.status}`}; lease released_at ${lease.released_at?.slice(11, 23) ?? "-"} (${lease.release_reason})`,
           );
         }
       }
@@ -705,14 +696,14 @@ export function judge(input: { leases: Array<Pick<Tracked, "id">>; raw: ChaosRaw
       while (k + 1 < unused.length && unused[k + 1]! <= x.t) k++;
       if (k < 0) {
         unexplained++;
-        v.noReason.push(`${id}: ${x.m.id} stopped at ${iso(x.t)} with no reasoned stop_requested before it`);
+        v.noReason.push(`${id}: ${x.m.id} stopped at ${clock(x.t)} with no reasoned stop_requested before it`);
       } else unused.splice(0, k + 1);
     }
     for (const m of machines) {
       if (m.destroyed_at === null || m.vanished) continue;
       if (!destroyRequests.some((t) => t <= m.destroyed_at!)) {
         unexplained++;
-        v.noReason.push(`${id}: ${m.id} destroyed at ${iso(m.destroyed_at)} with no reasoned release_requested or machine_destroyed before it`);
+        v.noReason.push(`${id}: ${m.id} destroyed at ${clock(m.destroyed_at)} with no reasoned release_requested or machine_destroyed before it`);
       }
     }
 

@@ -19,11 +19,11 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { runBilling, type BillingReport } from "../../src/billing/reconcile";
 import { RUNPOD_BILLING_LAG_MS } from "../../src/providers/runpod/adapter";
 import { SIM_DEFAULT_FAULTS } from "../../src/providers/sim/faults";
-import type { SimLedgerMachine } from "../../src/providers/sim/machines";
 import { VAST_BILLING_LAG_MS } from "../../src/providers/vast/adapter";
 import { STUB_API_KEYS, stubCloudAdmin, type StubProvider } from "../support/stub-clouds-admin";
 import { call, createKey, createOrg, json, refreshCatalog, type TestOrg } from "./helpers";
 import { createLease, getLease, waitForState } from "./lease-helpers";
+import { ledgerCost } from "../support/ledger-cost";
 
 const stubs = inject("stubClouds");
 if (!stubs) console.log("[billing-providers] the stub clouds are not served (no provider documents): skipped.");
@@ -50,20 +50,6 @@ const CASES: Case[] = [
   // Vast states each charge to 3 decimals.
   { name: "vast", windowMs: DAY, lagMs: VAST_BILLING_LAG_MS, minRecords: 1, roundingPerRecord: 0.0005 },
 ];
-
-/** What the ledger says machines cost: running time at their price, stopped time at their disk's (dollars). */
-function ledgerCost(machines: readonly SimLedgerMachine[]): number {
-  let usd = 0;
-  for (const m of machines) {
-    for (const i of m.intervals) {
-      if (i.to === null) throw new Error(`${m.id} is still ${i.status}`);
-      const ms = i.to - i.from;
-      if (i.status === "STARTING" || i.status === "RUNNING") usd += (ms * m.price_per_hour) / HOUR;
-      if (i.status === "EXITED" || i.status === "ERROR") usd += (ms * m.disk_price_per_hour) / HOUR;
-    }
-  }
-  return usd;
-}
 
 const cents = (usd: number) => Math.round(usd * 100);
 

@@ -10,9 +10,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import worker from "../../functions/index";
 import { runBilling, type BillingReport } from "../../src/billing/reconcile";
 import { SimProvider } from "../../src/providers/sim/adapter";
-import type { SimLedgerMachine } from "../../src/providers/sim/machines";
 import { call, createKey, createOrg, expectError, json, refreshCatalog, type TestOrg } from "./helpers";
 import { createLease, events, getLease, machinesOf, sim, waitFor, waitForState } from "./lease-helpers";
+import { ledgerCost } from "../support/ledger-cost";
 
 /** One simulated hour. */
 const W = 500;
@@ -41,20 +41,6 @@ async function billing(): Promise<BillingReport> {
 async function windowClosed(t: number) {
   const end = (Math.floor(t / W) + 1) * W;
   if (Date.now() < end) await sleep(end - Date.now() + 20);
-}
-
-/** What the sim's ledger says a machine cost: its running and stopped time at its prices (dollars). */
-function ledgerCost(machines: readonly SimLedgerMachine[]): number {
-  let usd = 0;
-  for (const m of machines) {
-    for (const i of m.intervals) {
-      if (i.to === null) throw new Error(`${m.id} is still ${i.status}`);
-      const ms = i.to - i.from;
-      if (i.status === "STARTING" || i.status === "RUNNING") usd += (ms * m.price_per_hour) / 3_600_000;
-      if (i.status === "EXITED" || i.status === "ERROR") usd += (ms * m.disk_price_per_hour) / 3_600_000;
-    }
-  }
-  return usd;
 }
 
 const cents = (usd: number) => Math.round(usd * 100);

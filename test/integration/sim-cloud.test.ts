@@ -168,7 +168,7 @@ describe("sim machines: faults", () => {
     expect(found[0]!.label).toBe("lessor-t-ls_amb-a1");
   });
 
-  it("a 429 is `rate_limited` with retryAfterMs; a create is not retried, a read is (Retry-After capped)", async () => {
+  it("a 429 is `rate_limited` with retryAfterMs; a create is not retried, a read waits out a short Retry-After and leaves a long one to its caller", async () => {
     await admin.setFaults({ rate_limit_rate: 1, retry_after_s: 3 });
     const { p, sleeps } = provider();
     const e = await providerError(p.createMachine({ label: "rl-a1", offer_id: offerId }));
@@ -177,9 +177,16 @@ describe("sim machines: faults", () => {
     expect(sleeps).toEqual([]);
     expect((await admin.getLedger()).machines).toHaveLength(0);
 
-    const read = await providerError(p.listMachines("rl-"));
-    expect(read.kind).toBe("rate_limited");
-    expect(sleeps).toEqual([2000, 2000, 2000]);
+    // Longer than the sim's 2 s cap (src/providers/http.ts `retrying`): given back at once.
+    const long = await providerError(p.listMachines("rl-"));
+    expect(long.kind).toBe("rate_limited");
+    expect(long.retryAfterMs).toBe(3000);
+    expect(sleeps).toEqual([]);
+
+    await admin.setFaults({ retry_after_s: 1 });
+    const short = await providerError(p.listMachines("rl-"));
+    expect(short.kind).toBe("rate_limited");
+    expect(sleeps).toEqual([1000, 1000, 1000]);
   });
 
   it("an injected 429 keeps its promise: the call that waited out Retry-After gets through, others are still refused", async () => {

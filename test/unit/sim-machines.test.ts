@@ -9,7 +9,6 @@ import {
   diskPrice,
   HOUR_MS,
   hourlyBilling,
-  nextRandom,
   start,
   stop,
   type SimBillable,
@@ -17,6 +16,7 @@ import {
   type SimMachineClock,
   type SimTransition,
 } from "../../src/providers/sim/machines";
+import { nextRandom } from "../../src/random";
 
 const T0 = Date.UTC(2026, 0, 1, 10, 0, 0);
 const fresh = (over: Partial<Parameters<typeof created>[1]> = {}) =>

@@ -20,6 +20,7 @@ import { STUB_API_KEYS, STUB_LAMBDA_SSH_KEY_NAME, stubCloudAdmin, type StubProvi
 import type { LambdaDialect } from "../support/stub-clouds/lambda";
 import { startStubClouds, type StubClouds } from "../support/stub-clouds/server";
 import type { VastDialect } from "../support/stub-clouds/vast";
+import { ledgerCost } from "../support/ledger-cost";
 
 const T0 = Date.UTC(2026, 5, 1, 12, 0, 0);
 let clock = T0;
@@ -335,14 +336,3 @@ describe("money", () => {
   });
 });
 
-function ledgerCost(machines: ReadonlyArray<{ intervals: ReadonlyArray<{ status: string; from: number; to: number | null }>; price_per_hour: number; disk_price_per_hour: number }>): number {
-  let usd = 0;
-  for (const m of machines) {
-    for (const i of m.intervals) {
-      const ms = (i.to ?? Infinity) - i.from;
-      if (i.status === "STARTING" || i.status === "RUNNING") usd += (ms * m.price_per_hour) / HOUR_MS;
-      if (i.status === "EXITED" || i.status === "ERROR") usd += (ms * m.disk_price_per_hour) / HOUR_MS;
-    }
-  }
-  return usd;
-}

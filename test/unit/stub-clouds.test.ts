@@ -11,10 +11,12 @@ import type { HttpProviderOptions } from "../../src/providers/http";
 import { LambdaProvider } from "../../src/providers/lambda/adapter";
 import { RUNPOD_BILLING_LAG_MS, RunPodProvider, runpodStoppedHourlyUsd } from "../../src/providers/runpod/adapter";
 import { VAST_BILLING_LAG_MS, VastProvider } from "../../src/providers/vast/adapter";
-import { HOUR_MS, SIM_STATUSES, type SimLedgerMachine } from "../../src/providers/sim/machines";
+import { HOUR_MS, SIM_STATUSES } from "../../src/providers/sim/machines";
 import { SIM_DEFAULT_FAULTS } from "../../src/providers/sim/faults";
 import { STUB_API_KEYS, STUB_LAMBDA_SSH_KEY_NAME, stubCloudAdmin, stubCloudsHealth, stubCloudsViolations, type StubProvider } from "../support/stub-clouds-admin";
+import { iso } from "../support/stub-clouds/dialect";
 import { startStubClouds, type StubClouds } from "../support/stub-clouds/server";
+import { ledgerCost } from "../support/ledger-cost";
 
 const T0 = Date.UTC(2026, 5, 1, 12, 0, 0);
 let clock = T0;
@@ -335,21 +337,7 @@ describe("the stub clouds server", () => {
   });
 });
 
-/** What the ledger says machines cost: running time at their price, stopped time at their disk's (dollars). */
-function ledgerCost(machines: readonly SimLedgerMachine[]): number {
-  let usd = 0;
-  for (const m of machines) {
-    for (const i of m.intervals) {
-      const ms = (i.to ?? Infinity) - i.from;
-      if (i.status === "STARTING" || i.status === "RUNNING") usd += (ms * m.price_per_hour) / HOUR_MS;
-      if (i.status === "EXITED" || i.status === "ERROR") usd += (ms * m.disk_price_per_hour) / HOUR_MS;
-    }
-  }
-  return usd;
-}
-
 const DAY_MS = 24 * HOUR_MS;
-const iso = (ms: number) => new Date(ms).toISOString().replace(".000Z", "Z");
 const sum = (records: readonly BillingRecord[]) => records.reduce((s, r) => s + r.amount_usd, 0);
 const byId = (records: readonly BillingRecord[]) => new Map(records.map((r) => [r.record_id, r]));
 

@@ -3,6 +3,7 @@
  * (cloud.ts). It keeps the contract's rules (contract.ts): a create is never retried and an
  * unknown outcome is `ambiguous`; reads and the idempotent actions (stop, start, destroy) are
  * retried a few times with short, jittered backoff; a machine that is gone is destroyed already.
+ * Sending and retrying are the real adapters' own (../http.ts), over the sim's Durable Object.
  */
 import type { Offer } from "../../catalog/offer";
 import type { Env } from "../../env";
@@ -16,6 +17,7 @@ import {
   type Provider,
   type ProviderCapabilities,
 } from "../contract";
+import { errorText, ProviderHttp, type HttpAnswer } from "../http";
 import type { SimFaults } from "./faults";
 import type { SimBillingRecord, SimLedger, SimMachineJson, SimStatus } from "./machines";
 import { normalizeSimOffer, type SimOffer } from "./offers";
@@ -26,7 +28,8 @@ const SIM_ORIGIN = "https://sim.internal";
 
 /** Retries after the first attempt, for reads and idempotent actions. */
 export const SIM_RETRIES = 3;
-const BACKOFF_MIN_MS = 50;
+/** The sim answers from inside the Worker, so its backoff is short: 50 to 200 ms. */
+const BACKOFF_BASE_MS = 100;
 const BACKOFF_MAX_MS = 200;
 /** A Retry-After is honoured up to this long; a longer one is the caller's to wait out. */
 const RETRY_AFTER_CAP_MS = 2000;
@@ -47,12 +50,6 @@ export interface SimProviderOptions {
   random?: () => number;
 }
 
-interface Answer {
-  status: number;
-  headers: Headers;
-  body: any;
-}
-
 function simStub(env: Env) {
   return env.SIM.get(env.SIM.idFromName(SIM_OBJECT_NAME));
 }
@@ -71,26 +68,28 @@ export const SIM_CAPABILITIES: Readonly<ProviderCapabilities> = Object.freeze({
 export class SimProvider implements Provider {
   readonly name = "sim";
   readonly capabilities: ProviderCapabilities = SIM_CAPABILITIES;
-  readonly #retries: number;
-  readonly #sleep: (ms: number) => Promise<void>;
-  readonly #random: () => number;
+  readonly #http: ProviderHttp;
 
-  constructor(
-    private readonly env: Env,
-    options: SimProviderOptions = {},
-  ) {
-    this.#retries = options.retries ?? SIM_RETRIES;
-    this.#sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
-    this.#random = options.random ?? Math.random;
+  constructor(env: Env, options: SimProviderOptions = {}) {
+    this.#http = new ProviderHttp("sim", SIM_ORIGIN, {
+      apiKey: null,
+      fetch: (input, init) => simStub(env).fetch(input instanceof Request ? input : String(input), init) as unknown as Promise<Response>,
+      retries: options.retries ?? SIM_RETRIES,
+      backoffBaseMs: BACKOFF_BASE_MS,
+      backoffMaxMs: BACKOFF_MAX_MS,
+      retryAfterCapMs: RETRY_AFTER_CAP_MS,
+      ...(options.sleep ? { sleep: options.sleep } : {}),
+      ...(options.random ? { random: options.random } : {}),
+    });
   }
 
   /** The sim needs no key: reading its offers proves only that it answers. */
   async verify(): Promise<void> {
-    await this.#retrying(() => this.#expect<{ offers: SimOffer[] }>("GET", "/v1/offers"));
+    await this.#http.retrying(() => this.#expect<{ offers: SimOffer[] }>("GET", "/v1/offers"));
   }
 
   async listOffers(): Promise<OfferListing> {
-    const body = await this.#retrying(() => this.#expect<{ offers: SimOffer[] }>("GET", "/v1/offers"));
+    const body = await this.#http.retrying(() => this.#expect<{ offers: SimOffer[] }>("GET", "/v1/offers"));
     const offers: Offer[] = [];
     let unclassified = 0;
     for (const o of body.offers) {
@@ -103,9 +102,9 @@ export class SimProvider implements Provider {
 
   async createMachine(input: CreateMachineInput): Promise<Machine> {
     const body = { label: input.label, offer_id: input.offer_id, image: input.image ?? null, cmd: input.cmd ?? null };
-    let answer: Answer;
+    let answer: HttpAnswer;
     try {
-      answer = await this.#send("POST", "/v1/machines", body);
+      answer = await this.#http.send("POST", "/v1/machines", { body });
     } catch (e) {
       // The request may have reached the cloud: only listing by label can tell (guarantee 2).
       throw new ProviderError(this.name, "ambiguous", `sim: create ${input.label}: ${errorText(e)}`);
@@ -122,7 +121,7 @@ export class SimProvider implements Provider {
   }
 
   async getMachine(id: string): Promise<Machine | null> {
-    const answer = await this.#retrying(() => this.#sendRead("GET", machinePath(id)));
+    const answer = await this.#http.retrying(() => this.#sendRead("GET", machinePath(id)));
     if (answer.status === 404) return null;
     if (answer.status !== 200 || !isMachineJson(answer.body)) throw this.#error("GET", machinePath(id), answer);
     const machine = this.#machine(answer.body);
@@ -131,7 +130,7 @@ export class SimProvider implements Provider {
 
   async listMachines(prefix: string): Promise<Machine[]> {
     const path = `/v1/machines?label_prefix=${encodeURIComponent(prefix)}`;
-    const body = await this.#retrying(() => this.#expect<{ machines: SimMachineJson[] }>("GET", path));
+    const body = await this.#http.retrying(() => this.#expect<{ machines: SimMachineJson[] }>("GET", path));
     return body.machines.map((m) => this.#machine(m)).filter((m) => m.label.startsWith(prefix) && m.status !== "terminated");
   }
 
@@ -145,7 +144,7 @@ export class SimProvider implements Provider {
   }
 
   async destroyMachine(id: string): Promise<void> {
-    const answer = await this.#retrying(() => this.#sendRead("DELETE", machinePath(id)));
+    const answer = await this.#http.retrying(() => this.#sendRead("DELETE", machinePath(id)));
     if (answer.status === 200 || answer.status === 404) return;
     throw this.#error("DELETE", machinePath(id), answer);
   }
@@ -156,7 +155,7 @@ export class SimProvider implements Provider {
    */
   async listBillingRecords(window: { from: number; to: number }): Promise<BillingListing> {
     const path = `/v1/billing?from=${Math.max(0, Math.floor(window.from))}&to=${Math.max(0, Math.ceil(window.to))}`;
-    const body = await this.#retrying(() => this.#expect<{ complete_through: number; records: SimBillingRecord[] }>("GET", path));
+    const body = await this.#http.retrying(() => this.#expect<{ complete_through: number; records: SimBillingRecord[] }>("GET", path));
     return {
       complete_through: body.complete_through,
       records: body.records.map((r) => ({
@@ -173,7 +172,7 @@ export class SimProvider implements Provider {
   /** Stop or start. A 409 is read back: already in a wanted state is success (state is read, never assumed). */
   async #act(id: string, action: "stop" | "start", wanted: readonly MachineStatus[]): Promise<void> {
     const path = `${machinePath(id)}/${action}`;
-    const answer = await this.#retrying(() => this.#sendRead("POST", path));
+    const answer = await this.#http.retrying(() => this.#sendRead("POST", path));
     if (answer.status === 200) return;
     if (answer.status !== 409) throw this.#error("POST", path, answer);
     const machine = await this.getMachine(id);
@@ -198,20 +197,6 @@ export class SimProvider implements Provider {
     };
   }
 
-  /** Runs `attempt` again on `unavailable` or `rate_limited`, at most `#retries` more times. */
-  async #retrying<T>(attempt: () => Promise<T>): Promise<T> {
-    for (let n = 0; ; n++) {
-      try {
-        return await attempt();
-      } catch (e) {
-        if (!(e instanceof ProviderError) || (e.kind !== "unavailable" && e.kind !== "rate_limited") || n >= this.#retries) throw e;
-        const jitter = BACKOFF_MIN_MS + this.#random() * (BACKOFF_MAX_MS - BACKOFF_MIN_MS);
-        const retryAfter = e.kind === "rate_limited" ? Math.min(e.retryAfterMs ?? 0, RETRY_AFTER_CAP_MS) : 0;
-        await this.#sleep(Math.max(jitter, retryAfter));
-      }
-    }
-  }
-
   /** A call whose every non-2xx answer is an error. */
   async #expect<T>(method: string, path: string): Promise<T> {
     const answer = await this.#sendRead(method, path);
@@ -219,35 +204,14 @@ export class SimProvider implements Provider {
     return answer.body as T;
   }
 
-  /** Sends a call that is safe to repeat: a dropped connection or 5xx is `unavailable`, 429 is `rate_limited`. */
-  async #sendRead(method: string, path: string): Promise<Answer> {
-    let answer: Answer;
-    try {
-      answer = await this.#send(method, path);
-    } catch (e) {
-      throw new ProviderError(this.name, "unavailable", `sim: ${method} ${path}: ${errorText(e)}`);
-    }
-    if (answer.status === 429 || answer.status >= 500) throw this.#error(method, path, answer);
-    return answer;
-  }
-
-  async #send(method: string, path: string, body?: unknown): Promise<Answer> {
-    const init: RequestInit = { method, headers: { "content-type": "application/json" } };
-    if (body !== undefined) init.body = JSON.stringify(body);
-    const res = await simStub(this.env).fetch(`${SIM_ORIGIN}${path}`, init);
-    const text = await res.text();
-    let parsed: unknown = null;
-    try {
-      parsed = text ? JSON.parse(text) : null;
-    } catch {
-      parsed = null;
-    }
-    return { status: res.status, headers: res.headers, body: parsed };
+  /** A call that is safe to repeat: a dropped connection or 5xx is `unavailable`, 429 is `rate_limited`. */
+  #sendRead(method: string, path: string): Promise<HttpAnswer> {
+    return this.#http.sendRepeatable(method, path, {}, (_call, answer) => this.#error(method, path, answer));
   }
 
   /** The normalized error for a non-success answer (DESIGN.md "Shape": errors are normalized). */
-  #error(method: string, path: string, answer: Answer): ProviderError {
-    const code: string = answer.body?.error?.code ?? "";
+  #error(method: string, path: string, answer: HttpAnswer): ProviderError {
+    const code: string = (answer.body as { error?: { code?: string } } | null)?.error?.code ?? "";
     const message = `sim: ${method} ${path}: ${answer.status}${code ? ` ${code}` : ""}`;
     if (answer.status === 429) {
       const seconds = Number(answer.headers.get("retry-after"));
@@ -266,10 +230,6 @@ function machinePath(id: string): string {
 
 function isMachineJson(body: unknown): body is SimMachineJson {
   return typeof body === "object" && body !== null && typeof (body as SimMachineJson).id === "string" && typeof (body as SimMachineJson).status === "string";
-}
-
-function errorText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
 }
 
 /**

@@ -41,7 +41,6 @@ import {
   diskPrice,
   billingCompleteThrough,
   hourlyBilling,
-  nextRandom,
   SIM_STATUSES,
   start,
   stop,
@@ -54,6 +53,7 @@ import {
   type SimStatus,
   type SimTransition,
 } from "./machines";
+import { nextRandom } from "../../random";
 import { generateSimOffers, type SimOffer } from "./offers";
 
 export const SIM_DEFAULT_OFFERS = 400;

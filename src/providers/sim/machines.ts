@@ -245,18 +245,6 @@ export function hourlyBilling(
   return records.sort((x, y) => x.window_start - y.window_start || (x.machine_id < y.machine_id ? -1 : x.machine_id > y.machine_id ? 1 : 0));
 }
 
-/**
- * mulberry32 as a step function over an explicit state, so that the cloud can store the state
- * and a run with the same seed draws the same faults.
- */
-export function nextRandom(state: number): [value: number, next: number] {
-  const a = (state + 0x6d2b79f5) >>> 0;
-  let t = a;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return [((t ^ (t >>> 14)) >>> 0) / 4294967296, a];
-}
-
 /** A machine as the sim's API answers it (provider-shaped, not lessor-shaped). */
 export interface SimMachineJson {
   id: string;

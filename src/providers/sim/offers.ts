@@ -7,6 +7,7 @@
 
 import { classifyGpu, vramOf } from "../../catalog/gpu-classes";
 import type { Offer } from "../../catalog/offer";
+import { prng } from "../../random";
 
 /** A sim offer as the sim's API answers it (provider-shaped, not lessor-shaped). */
 export interface SimOffer {
@@ -65,18 +66,6 @@ const TIERS = [
 ] as const;
 
 const SHAPES = [1, 2, 4, 8] as const;
-
-/** mulberry32: a small, fast, seedable PRNG; the market must be the same on every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
 

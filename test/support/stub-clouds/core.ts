@@ -19,7 +19,6 @@ import {
   created,
   destroy,
   hourlyBilling,
-  nextRandom,
   start,
   stop,
   type ActionResult,
@@ -32,6 +31,7 @@ import {
   type SimMachineClock,
   type SimStatus,
 } from "../../../src/providers/sim/machines";
+import { nextRandom } from "../../../src/random";
 
 /** What a machine is rented from: the dialect resolves a create request to one of these. */
 export interface CoreOffer {

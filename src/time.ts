@@ -1,0 +1,6 @@
+/** Instants are kept as epoch milliseconds and answered as ISO 8601 UTC strings; null stays null. */
+export function iso(ms: number): string;
+export function iso(ms: number | null): string | null;
+export function iso(ms: number | null): string | null {
+  return ms === null ? null : new Date(ms).toISOString();
+}
