@@ -9,6 +9,7 @@
  */
 import type { Env } from "./env";
 import { MASTER_KEY_MIN_LENGTH } from "./providers/credentials";
+import { listedProviderNames } from "./providers/names";
 
 /** The shortest bootstrap token accepted: it creates orgs, so it must not be guessable. */
 export const BOOTSTRAP_TOKEN_MIN_LENGTH = 32;
@@ -50,7 +51,7 @@ export function configProblems(env: ConfigEnv): string[] {
       problems.push(`LESSOR_INSTALLATION_ID must be set to this installation's own id (not "${DEFAULT_INSTALLATION_ID}") in production`);
     }
     if (!master) problems.push("LESSOR_MASTER_KEY must be set in production: it encrypts the orgs' provider keys");
-    const providers = (env.LESSOR_PROVIDERS ?? "sim").split(",").map((p) => p.trim().toLowerCase());
+    const providers = listedProviderNames(env.LESSOR_PROVIDERS);
     if (providers.includes("sim")) {
       problems.push('LESSOR_PROVIDERS must not include "sim" in production: the simulated cloud rents nothing real');
     }

@@ -5,10 +5,9 @@
  */
 import { z } from "@hono/zod-openapi";
 import { badRequest } from "../errors";
+import { PROVIDER_NAMES } from "../providers/names";
 import { GPU_CLASS_NAMES, isGpuClass, type GpuClass } from "./gpu-classes";
 
-/** Every provider lessor has an adapter for; a lane pin may name any of them. */
-export const PROVIDER_NAMES = ["sim", "runpod", "vast", "lambda"] as const;
 
 const count = (what: string) => z.number().int().min(1).max(1024).describe(what);
 const minimum = (what: string) => z.number().min(0).max(1_000_000).describe(what);

@@ -16,6 +16,7 @@ import { LAMBDA_CAPABILITIES, LambdaProvider } from "./lambda/adapter";
 import { RUNPOD_CAPABILITIES, RunPodProvider } from "./runpod/adapter";
 import { SIM_CAPABILITIES, SimProvider } from "./sim/adapter";
 import { VAST_CAPABILITIES, VastProvider } from "./vast/adapter";
+import { isProviderName, listedProviderNames, PROVIDER_NAMES, type ProviderName } from "./names";
 
 /** A setting that comes with an org's key and is not secret (stored in the clear). */
 export interface ProviderOption {
@@ -37,6 +38,7 @@ const keyOf = (name: string, credentials: ProviderCredentials | null): string =>
   return credentials.api_key;
 };
 
+// Indexed by any string (a name from a URL or a setting); `satisfies` keeps it to exactly PROVIDER_NAMES.
 const ENTRIES: Record<string, ProviderEntry> = {
   sim: { needsKey: false, capabilities: SIM_CAPABILITIES, options: [], create: (env) => new SimProvider(env) },
   runpod: {
@@ -62,18 +64,14 @@ const ENTRIES: Record<string, ProviderEntry> = {
       return new LambdaProvider({ apiKey, sshKeyName, baseUrl: env.LESSOR_LAMBDA_BASE_URL });
     },
   },
-};
+} satisfies Record<ProviderName, ProviderEntry>;
 
 /** Every provider lessor has an adapter for. */
-export const KNOWN_PROVIDERS = Object.keys(ENTRIES);
+export const KNOWN_PROVIDERS: readonly ProviderName[] = PROVIDER_NAMES;
 
 /** The providers this installation enables (LESSOR_PROVIDERS, default "sim"), in that order. */
 export function configuredProviderNames(env: Env): string[] {
-  const names = (env.LESSOR_PROVIDERS ?? "sim")
-    .split(",")
-    .map((s) => s.trim().toLowerCase())
-    .filter(Boolean);
-  return [...new Set(names)].filter((n) => Object.hasOwn(ENTRIES, n));
+  return [...new Set(listedProviderNames(env.LESSOR_PROVIDERS))].filter(isProviderName);
 }
 
 export function isConfigured(env: Env, name: string): boolean {

@@ -11,6 +11,7 @@ import { RunPodProvider } from "../../src/providers/runpod/adapter";
 import { STUB_API_KEYS, STUB_LAMBDA_SSH_KEY_NAME, STUB_PROVIDERS, stubCloudsViolations } from "../support/stub-clouds-admin";
 import { call, createKey, createOrg, expectError, json, refreshCatalog, type TestOrg } from "./helpers";
 import { createLease, events, waitForState } from "./lease-helpers";
+import { PROVIDER_NAMES } from "../../src/providers/names";
 
 const MASTER = { LESSOR_MASTER_KEY: env.LESSOR_MASTER_KEY };
 const SECRET = "rp_live_0123456789abcdefghijklmnopqrstuvwxyz";
@@ -55,9 +56,9 @@ describe("the providers routes", () => {
     expect(res.status).toBe(200);
     const { data } = await json(res);
     const byName = Object.fromEntries(data.map((p: any) => [p.name, p]));
-    expect(Object.keys(byName)).toEqual(["sim", "runpod", "vast", "lambda"]);
+    expect(Object.keys(byName)).toEqual([...PROVIDER_NAMES]);
     expect(byName.sim).toMatchObject({ needs_key: false, configured: true, usable: true, verification: { status: "ok" } });
-    for (const name of ["runpod", "vast", "lambda"]) {
+    for (const name of STUB_PROVIDERS) {
       expect(byName[name]).toMatchObject({ needs_key: true, configured: false, usable: false, verification: { status: "never", at: null } });
     }
     expect(byName.lambda.capabilities).toMatchObject({ stop: false, start: false, billing_records: false });

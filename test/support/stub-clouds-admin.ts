@@ -6,8 +6,9 @@
  */
 import type { SimFaults } from "../../src/providers/sim/faults";
 import type { SimBillingRecord, SimLedger } from "../../src/providers/sim/machines";
+import { CLOUD_PROVIDER_NAMES } from "../../src/providers/names";
 
-export const STUB_PROVIDERS = ["runpod", "vast", "lambda"] as const;
+export const STUB_PROVIDERS = CLOUD_PROVIDER_NAMES;
 export type StubProvider = (typeof STUB_PROVIDERS)[number];
 
 /** The one key each stub provider accepts; any other key is refused as that provider refuses it. */

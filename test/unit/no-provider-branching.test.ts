@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { PROVIDER_NAMES } from "../../src/catalog/spec";
+import { PROVIDER_NAMES } from "../../src/providers/names";
 
 const root = path.resolve(import.meta.dirname, "..", "..");
 

@@ -16,7 +16,7 @@ import { HOUR_MS } from "../../src/providers/sim/machines";
 import { SIM_DEFAULT_FAULTS } from "../../src/providers/sim/faults";
 import { VAST_BILLING_LAG_MS, VastProvider } from "../../src/providers/vast/adapter";
 import type { StubAnswer } from "../support/contract-stub";
-import { STUB_API_KEYS, STUB_LAMBDA_SSH_KEY_NAME, stubCloudAdmin, type StubProvider } from "../support/stub-clouds-admin";
+import { STUB_API_KEYS, STUB_LAMBDA_SSH_KEY_NAME, STUB_PROVIDERS, stubCloudAdmin, type StubProvider } from "../support/stub-clouds-admin";
 import type { LambdaDialect } from "../support/stub-clouds/lambda";
 import { startStubClouds, type StubClouds } from "../support/stub-clouds/server";
 import type { VastDialect } from "../support/stub-clouds/vast";
@@ -34,7 +34,7 @@ afterAll(async () => {
   await clouds?.close();
 });
 
-const PROVIDERS = ["runpod", "vast", "lambda"] as const;
+const PROVIDERS = STUB_PROVIDERS;
 const served = (p: StubProvider) => clouds?.health.providers.includes(p) ?? false;
 const admin = (p: StubProvider) => stubCloudAdmin(clouds.url, p);
 const dialect = <D>(p: StubProvider) => clouds.served[p]!.dialect as unknown as D;

@@ -13,7 +13,7 @@ import { RUNPOD_BILLING_LAG_MS, RunPodProvider, runpodStoppedHourlyUsd } from ".
 import { VAST_BILLING_LAG_MS, VastProvider } from "../../src/providers/vast/adapter";
 import { HOUR_MS, SIM_STATUSES } from "../../src/providers/sim/machines";
 import { SIM_DEFAULT_FAULTS } from "../../src/providers/sim/faults";
-import { STUB_API_KEYS, STUB_LAMBDA_SSH_KEY_NAME, stubCloudAdmin, stubCloudsHealth, stubCloudsViolations, type StubProvider } from "../support/stub-clouds-admin";
+import { STUB_API_KEYS, STUB_LAMBDA_SSH_KEY_NAME, STUB_PROVIDERS, stubCloudAdmin, stubCloudsHealth, stubCloudsViolations, type StubProvider } from "../support/stub-clouds-admin";
 import { iso } from "../support/stub-clouds/dialect";
 import { startStubClouds, type StubClouds } from "../support/stub-clouds/server";
 import { ledgerCost } from "../support/ledger-cost";
@@ -63,7 +63,7 @@ async function offerOf(provider: Provider, gpu: string) {
   return offer;
 }
 
-describe.each(["runpod", "vast", "lambda"] as const)("the %s stub cloud, with the real adapter", (p) => {
+describe.each(STUB_PROVIDERS)("the %s stub cloud, with the real adapter", (p) => {
   beforeEach(async (ctx) => {
     if (!served(p)) ctx.skip();
     clock = T0;
