@@ -1,5 +1,5 @@
 import { Kysely, type Compilable } from "kysely";
-import { D1Dialect } from "kysely-d1";
+import { D1Dialect } from "./d1-dialect";
 import type { Database } from "./schema";
 
 export type Db = Kysely<Database>;
@@ -18,7 +18,7 @@ export function database(d1: D1Database): Db {
 
 /**
  * Runs several writes as one D1 batch, which D1 applies in one transaction: all land or none do.
- * kysely-d1 has no transactions, so queries are compiled here and bound directly (STYLE.md rule 9).
+ * D1 has no interactive transactions (./d1-dialect.ts), so queries are compiled here and bound directly (STYLE.md rule 9).
  */
 export async function batch(d1: D1Database, queries: readonly Compilable[]): Promise<void> {
   if (queries.length === 0) return;

@@ -5,7 +5,7 @@
 import path from "node:path";
 import { readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { Kysely } from "kysely";
-import { D1Dialect } from "kysely-d1";
+import { D1Dialect } from "../../src/db/d1-dialect";
 import { Miniflare } from "miniflare";
 import type { Offer } from "../../src/catalog/offer";
 import { constraintsOf, selectOffer } from "../../src/catalog/selector";
