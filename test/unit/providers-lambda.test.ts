@@ -4,7 +4,6 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { leasePrefix, machineLabel } from "../../src/lease/label";
-import { ProviderError } from "../../src/providers/contract";
 import { LAMBDA_LAUNCH_WAIT_MS, LAMBDA_READ_WAIT_MS, LambdaProvider, lambdaUserData } from "../../src/providers/lambda/adapter";
 import { ContractStub, loadContract, type StubAnswer, type StubCall } from "../support/contract-stub";
 
@@ -183,23 +182,6 @@ describe.skipIf(!contract)("Lambda adapter against lambda-cloud-openapi.json", (
     // Terminating what is gone (404) is success.
     await provider.destroyMachine(created.id);
     expect(await provider.listMachines(leasePrefix(INSTALLATION, LEASE))).toEqual([]);
-  });
-
-  it("a launch whose answer is lost is ambiguous, is not retried, and is found by its name", async () => {
-    stub.fault({ operationId: "launchInstance", kind: "drop_after" });
-    const err = await provider.createMachine({ label: label(1), offer_id: "us-west-1:gpu_8x_a100_80gb_sxm4" }).catch((e) => e);
-    expect(err).toBeInstanceOf(ProviderError);
-    expect(err.kind).toBe("ambiguous");
-    expect(stub.callsOf("launchInstance")).toHaveLength(1);
-    const found = await provider.listMachines(leasePrefix(INSTALLATION, LEASE));
-    expect(found.map((m) => [m.label, m.status])).toEqual([[label(1), "starting"]]);
-  });
-
-  it("a launch answered 502/504 is ambiguous (a status the document cannot list, noted)", async () => {
-    stub.fault({ operationId: "launchInstance", kind: "answer_after", answer: { status: 504, text: "<html>Gateway Timeout</html>", undocumented: "a proxy's gateway timeout" } });
-    expect(await provider.createMachine({ label: label(2), offer_id: "us-east-1:gpu_1x_h100_sxm5" }).catch((e) => e)).toMatchObject({ kind: "ambiguous" });
-    expect((await provider.listMachines(leasePrefix(INSTALLATION, LEASE))).map((m) => m.label)).toEqual([label(2)]);
-    expect(stub.notes).toHaveLength(1);
   });
 
   it("429 on a read waits about a second (Lambda's 1 request/s) and succeeds; on a launch it is rate_limited for 12 s, not retried", async () => {

@@ -144,6 +144,10 @@ describe.each(STUB_PROVIDERS)("the %s stub cloud, with the real adapter", (p) =>
     }
     const found = await provider.listMachines(PREFIX);
     expect(found.map((m) => m.label).sort()).toEqual([1, 2, 3, 4, 5, 6].map(label).sort());
+    // Found as made, in the status a fresh machine has; the offer it was made from reads back
+    // where the provider's machine names it (a Vast instance does not: its ask is gone once rented).
+    for (const m of found) expect(m).toMatchObject({ status: p === "lambda" ? "starting" : "provisioning", ...(p === "vast" ? {} : { offer_id: offer.provider_offer_id }) });
+    // Six creates, six machines: none was retried (a retry after a cut would have made a seventh).
     expect((await admin(p).getLedger(PREFIX)).machines).toHaveLength(6);
     // RunPod's `default` response describes a 502/504; Vast and Lambda list no 5xx: those are notes.
     const gateways = (await admin(p).getViolations()).notes.filter((n) => / answering 50[24]/.test(n.message));
