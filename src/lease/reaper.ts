@@ -20,6 +20,7 @@ import { newId } from "../ids";
 import { providerAccounts, type ProviderAccount } from "../providers/registry";
 import { dueLeases } from "./index-repo";
 import { installationPrefix, parseLabel } from "./label";
+import { MACHINE_STATES } from "./state";
 
 /** How many due leases one backstop run pokes; the rest are due again next minute. */
 export const BACKSTOP_BATCH = 1_000;
@@ -183,7 +184,7 @@ async function reconcileAccount(env: Env, { provider, account, org_id }: Provide
     .selectFrom("leases")
     .select(["id", "machine_id"])
     .where("provider", "=", provider.name)
-    .where("state", "in", ["booting", "ready", "stopping", "stopped", "starting"])
+    .where("state", "in", [...MACHINE_STATES])
     .where("machine_id", "is not", null);
   // An org's account lists only that org's machines.
   if (org_id !== null) liveQuery = liveQuery.where("org_id", "=", org_id);

@@ -30,6 +30,25 @@ export type LeaseState = (typeof LEASE_STATES)[number];
 export const LIVE_STATES: readonly LeaseState[] = LEASE_STATES.filter((s) => s !== "released");
 /** States of a running session: max_lifetime and max_session_usd count here. */
 export const SESSION_STATES: readonly LeaseState[] = ["provisioning", "booting", "ready", "stopping", "starting"];
+/** States whose lease holds a machine it reads back from the provider. */
+export const MACHINE_STATES: readonly LeaseState[] = ["booting", "ready", "stopping", "stopped", "starting"];
+/** States a lease never leaves for a live one: it is ending or has ended. */
+export const TERMINAL_STATES: readonly LeaseState[] = ["releasing", "released"];
+
+export function isLive(s: LeaseState): boolean {
+  return LIVE_STATES.includes(s);
+}
+export function inSession(s: LeaseState): boolean {
+  return SESSION_STATES.includes(s);
+}
+export function holdsMachine(s: LeaseState): boolean {
+  return MACHINE_STATES.includes(s);
+}
+
+/** A state set as an SQL list, `('a', 'b')`, for raw D1 statements: built from the set, never retyped. */
+export function sqlList(states: readonly LeaseState[]): string {
+  return `(${states.map((s) => `'${s}'`).join(", ")})`;
+}
 
 /** Why a lease was stopped or released (guarantee 3). */
 export const REASONS = [
@@ -88,6 +107,10 @@ export interface LeaseRecord {
   /** The last machine status observed, and when. */
   machine_status: Machine["status"] | null;
   observed_at: number | null;
+  /** When the observed status last changed: the read-back schedule restarts then (decide.ts `pollAt`). */
+  observed_change_at?: number | null;
+  /** When lessor last started this stopped machine again (decide.ts `RESTART_ERROR_GRACE_MS`). */
+  start_issued_at?: number | null;
   hourly_usd: number;
   /** What the machine bills an hour while stopped (its disk); 0 where stopping ends billing. */
   stopped_hourly_usd: number;
