@@ -50,7 +50,8 @@ export const RESTART_ERROR_GRACE_MS = 60_000;
  */
 export function pollInterval(elapsedMs: number): number {
   let interval = POLL_MS;
-  while (interval <= Math.max(0, elapsedMs) && interval < POLL_MAX_MS) interval *= 2;
+  // Each interval is kept until the read it leads to: reads at 1, 1+2, 1+2+4... seconds.
+  while (2 * interval - POLL_MS <= elapsedMs && interval < POLL_MAX_MS) interval *= 2;
   return Math.min(interval, POLL_MAX_MS);
 }
 
