@@ -45,7 +45,7 @@ import { upgradeRecord, withBilling, type Settlement } from "./billing";
 import { writeLeaseIndex } from "./index-repo";
 import { latestAttempt, leasePrefix, machineLabel } from "./label";
 import type { LeaseKind, Policy } from "./policy";
-import { holdsMachine, LEASE_STATES, type LeaseRecord, type LeaseState, type Observation, type Reason } from "./state";
+import { hasMachine, LEASE_STATES, machined, type MachinedLease, type LeaseRecord, type LeaseState, type Observation, type Reason } from "./state";
 import { renderLease, type LeaseView } from "./view";
 
 const SCHEMA_VERSION = 1;
@@ -314,7 +314,7 @@ export class LeaseObject extends DurableObject<Env> {
         // wait for a read of the machine: every call before the destroy is time it bills.
         const blind = decide(l, { machine: undefined }, now);
         const releaseDue = blind.action === "release" && !waiting;
-        if (obs.machine === undefined && l.machine_id !== null && holdsMachine(l.state) && !waiting && !releaseDue) {
+        if (obs.machine === undefined && hasMachine(l) && !waiting && !releaseDue) {
           await this.#observe(l, obs, now);
           continue;
         }
@@ -322,7 +322,7 @@ export class LeaseObject extends DurableObject<Env> {
         if (d.action === "wait" || d.action === "none") break;
         if (d.action === "poll") {
           if (obs.machine !== undefined || waiting) break;
-          await this.#observe(l, obs, now);
+          await this.#observe(machined(l), obs, now);
           continue;
         }
         await this.#execute(l, d, obs, now);
@@ -341,16 +341,16 @@ export class LeaseObject extends DurableObject<Env> {
     }
   }
 
-  async #observe(l: LeaseRecord, obs: Observation, now: number): Promise<void> {
+  async #observe(l: MachinedLease, obs: Observation, now: number): Promise<void> {
     try {
       const { provider, account } = await this.#providerAccount(l);
-      let m = await provider.getMachine(l.machine_id!);
+      let m = await provider.getMachine(l.machine_id);
       if (!m || m.status === "terminated") {
         // A machine lessor created is gone only when the account that created it says so twice
         // (issue 10, "Money" 4): a key that cannot see it proves nothing, and one 404 may be a
         // provider's hiccup. Anything else is a failed observation, retried; the machine is kept.
         this.#sameAccount(l, account);
-        m = await provider.getMachine(l.machine_id!);
+        m = await provider.getMachine(l.machine_id);
       }
       obs.machine = m && m.status !== "terminated" ? m : null;
       obs.app_ready = obs.machine?.status === "running";
@@ -369,14 +369,14 @@ export class LeaseObject extends DurableObject<Env> {
         case "provision":
           return await this.#provision(l, provider, account, now);
         case "mark_ready":
-          return void this.#step(l, markReady(l, now), now);
+          return void this.#step(l, markReady(machined(l), now), now);
         case "mark_stopped":
-          return void this.#step(l, markStopped(l, d.reason, now), now);
+          return void this.#step(l, markStopped(machined(l), d.reason, now), now);
         case "stop":
-          return await this.#stop(l, provider, d.reason, now);
+          return await this.#stop(machined(l), provider, d.reason, now);
         case "start": {
-          await provider.startMachine(l.machine_id!);
-          return void this.#step(l, started(l, now), now);
+          await provider.startMachine(machined(l).machine_id);
+          return void this.#step(l, started(machined(l), now), now);
         }
         case "replace_host":
           return await this.#replaceHost(l, provider, d.reason!, obs, now);
@@ -485,12 +485,12 @@ export class LeaseObject extends DurableObject<Env> {
     this.#step(current, afterHostFailed(current, host, reason, canStop, now), now);
   }
 
-  async #stop(l: LeaseRecord, provider: Provider, reason: Reason | null, now: number): Promise<void> {
+  async #stop(l: MachinedLease, provider: Provider, reason: Reason | null, now: number): Promise<void> {
     // An automatic stop records why before anything is called (guarantee 3).
     const request = stopRequested(l, reason, now);
-    const current = request ? this.#step(l, request, now) : l;
+    const current = request ? machined(this.#step(l, request, now)) : l;
     try {
-      await provider.stopMachine(current.machine_id!);
+      await provider.stopMachine(current.machine_id);
       this.#save(current, { ...current, stop_issued_at: now, stop_failing_since: null, retry_at: null }, { event: "stop_issued" }, now);
     } catch (e) {
       this.#save(current, { ...current, stop_failing_since: current.stop_failing_since ?? now }, null, now);

@@ -217,7 +217,7 @@ async function reconcileAccount(env: Env, { provider, account, org_id }: Provide
   // An org's account lists only that org's machines.
   if (org_id !== null) liveQuery = liveQuery.where("org_id", "=", org_id);
   const live = await liveQuery.execute();
-  const lost = live.filter((l) => !listed.has(l.machine_id!)).map((l) => l.id);
+  const lost = live.filter((l) => l.machine_id !== null && !listed.has(l.machine_id)).map((l) => l.id);
   report.leases_poked = lost.length + restarted.length;
   await pokeAll(env, [...lost, ...restarted]);
 }

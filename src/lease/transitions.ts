@@ -8,7 +8,7 @@ import type { Reservation } from "../billing/ceiling";
 import type { Machine, ProviderError } from "../providers/contract";
 import { hardCapDeadlines } from "./decide";
 import { following, nextOfferOf, reservationFor } from "./rent";
-import { TERMINAL_STATES, type LeaseRecord, type LeaseState, type Reason } from "./state";
+import { hasMachine, TERMINAL_STATES, type LeaseRecord, type MachinedLease, type LeaseState, type Reason } from "./state";
 
 /** An event to append beside a write (the object's `events` table). */
 export interface Effect {
@@ -68,12 +68,14 @@ export function userAction(l: LeaseRecord, action: UserAction, arg: { ms?: numbe
       // the destroy is tried at once (each minute it waits is billed).
       return ok({ ...l, state: "releasing", state_since: now, release_reason: "user_end", retry_at: null }, { event: "release_requested", reason: "user_end" });
     case "stop":
+      if (!hasMachine(l)) return invalid("");
       if (!l.can_stop) return invalid("this provider cannot stop a machine; end the lease instead", { capability: "stop" });
       return ok(
         { ...l, state: "stopping", state_since: now, stop_issued_at: null, stop_failing_since: null, lock_until: null },
         { event: "stop_requested", reason: "user_stop" },
       );
     case "start":
+      if (!hasMachine(l)) return invalid("");
       return ok({ ...l, state: "starting", state_since: now }, { event: "start_requested", reason: "user_start" }, reservationFor(l, { kind: "start" }, now));
     case "extend": {
       if (l.ttl_deadline === null) return invalid("the lease has no ttl to extend");
@@ -191,11 +193,11 @@ export function beginRelease(l: LeaseRecord, reason: Reason | null, now: number,
   };
 }
 
-export function markReady(l: LeaseRecord, now: number): Step {
+export function markReady(l: MachinedLease, now: number): Step {
   return { next: { ...l, state: "ready", state_since: now, ready_at: now, last_activity_at: now }, effect: { event: "ready" } };
 }
 
-export function markStopped(l: LeaseRecord, reason: Reason | null, now: number): Step {
+export function markStopped(l: MachinedLease, reason: Reason | null, now: number): Step {
   return {
     next: { ...l, state: "stopped", state_since: now, stopped_at: l.stopped_at ?? now, stop_failing_since: null, lock_until: null, start_issued_at: null },
     effect: { event: "stopped", reason },
@@ -208,7 +210,7 @@ export function markStopped(l: LeaseRecord, reason: Reason | null, now: number):
  * here until it is seen stopped, and its stopped_ttl counts again from then (docs/design.md
  * "Sessions"). null: the lease is already stopping.
  */
-export function stopRequested(l: LeaseRecord, reason: Reason | null, now: number): Step | null {
+export function stopRequested(l: MachinedLease, reason: Reason | null, now: number): Step | null {
   if (l.state !== "ready" && l.state !== "stopped") return null;
   const restarted = l.state === "stopped" ? { stopped_at: null } : {};
   return {
@@ -218,7 +220,7 @@ export function stopRequested(l: LeaseRecord, reason: Reason | null, now: number
 }
 
 /** The provider accepted a start: a new session, from which max_lifetime, budget and boot graces count. */
-export function started(l: LeaseRecord, now: number): Step {
+export function started(l: MachinedLease, now: number): Step {
   return {
     next: { ...l, state: "booting", state_since: now, session_started_at: now, stopped_at: null, retry_at: null, start_issued_at: now },
     effect: { event: "starting" },

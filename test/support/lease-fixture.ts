@@ -4,7 +4,7 @@
  */
 import type { Offer } from "../../src/catalog/offer";
 import { POLICY_DEFAULTS } from "../../src/lease/policy";
-import type { LeaseRecord, LeaseState } from "../../src/lease/state";
+import type { LeaseRecord, LeaseState, MachinedLease, MachineState } from "../../src/lease/state";
 import type { Machine } from "../../src/providers/contract";
 
 export const T0 = Date.UTC(2026, 10, 30, 12, 0, 0);
@@ -17,8 +17,10 @@ export const offer: Offer = {
   memory_gb: 64, disk_gb: 200, region: "us-east", host_id: "h1", hourly_usd: 2, availability: "high", spot: false,
 };
 
+export function lease(state: MachineState, patch?: Partial<LeaseRecord>): MachinedLease;
+export function lease(state: LeaseState, patch?: Partial<LeaseRecord>): LeaseRecord;
 export function lease(state: LeaseState, patch: Partial<LeaseRecord> = {}): LeaseRecord {
-  const base: LeaseRecord = {
+  const base = {
     id: "ls_test", org_id: "org_test", kind: "scratch", state, state_since: T0,
     policy: { ...POLICY_DEFAULTS.scratch, ttl: 4 * H, idle_timeout: 30 * M, max_lifetime: 24 * H, stopped_ttl: 2 * H,
       heartbeat_grace: 2 * M, boot_timeout: 10 * M, startup_timeout: null, host_attempts: 3, max_session_usd: null },
@@ -30,7 +32,7 @@ export function lease(state: LeaseState, patch: Partial<LeaseRecord> = {}): Leas
     ttl_deadline: T0 + 4 * H, last_activity_at: T0, lock_until: null, stopped_at: null, stop_failing_since: null,
     stop_issued_at: null, release_reason: null, released_at: null, image: null, cmd: null, warnings: [], version: 1,
   };
-  return { ...base, ...patch };
+  return { ...base, ...patch } as LeaseRecord;
 }
 
 export function machine(status: Machine["status"]): Machine {
