@@ -5,7 +5,7 @@
  */
 import { fitsIn, replacing, worstCase, type Reservation } from "../billing/ceiling";
 import type { Offer } from "../catalog/offer";
-import type { LeaseRecord, LeaseState } from "./state";
+import { inSession, type LeaseRecord } from "./state";
 
 /** An action that can raise a lease's worst-case cost. */
 export type CostlyAction =
@@ -16,8 +16,6 @@ export type CostlyAction =
   /** Renting a machine for `offer` (the first, a fallback or a replacement host): a session from now at its price. */
   | { kind: "rent"; offer: Offer };
 
-/** States in which a session runs (or is being set up), so the lease may bill until its hard end. */
-const IN_SESSION: readonly LeaseState[] = ["pending", "provisioning", "booting", "ready", "stopping", "starting"];
 
 /** The lease's worst case, by month, if `action` is carried out now. */
 export function worstCaseAfter(l: LeaseRecord, action: CostlyAction, now: number): Reservation {
@@ -30,7 +28,7 @@ export function worstCaseAfter(l: LeaseRecord, action: CostlyAction, now: number
           ...base,
           hourly_usd: l.hourly_usd,
           ttl_deadline: action.ttl_deadline,
-          session_start: IN_SESSION.includes(l.state) ? (l.session_started_at ?? now) : null,
+          session_start: (l.state === "pending" || inSession(l.state)) ? (l.session_started_at ?? now) : null,
         },
         now,
       );
