@@ -27,7 +27,17 @@ interface Ask {
   geolocation: string;
   machine_id: number;
   reliability2: number;
+  /** How long the host stays on the market, seconds from the search (default VAST_ASK_DURATION_S). */
+  duration?: number;
+  /** The newest CUDA the host's driver runs (default 12.8). */
+  cuda_max_good?: number;
+  /** $/GB moved (default: not billed, 0). */
+  inet_down_cost?: number;
+  inet_up_cost?: number;
 }
+
+/** Ninety days: every ask outlasts the policies tests use unless it says otherwise. */
+export const VAST_ASK_DURATION_S = 90 * 86_400;
 
 /**
  * The asks. L40S and L4 are each sold at one GPU on three machines; one L40S machine also sells
@@ -350,6 +360,10 @@ function offerJson(a: Ask, storageGb: number) {
     rented: false,
     verification: "verified",
     is_bid: false,
+    duration: a.duration ?? VAST_ASK_DURATION_S,
+    cuda_max_good: a.cuda_max_good ?? 12.8,
+    inet_down_cost: a.inet_down_cost ?? 0,
+    inet_up_cost: a.inet_up_cost ?? 0,
   };
 }
 
