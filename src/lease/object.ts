@@ -21,6 +21,7 @@ import { providerCapabilities, providerWithAccount } from "../providers/registry
 import { reserveBudget, settleReservation } from "../billing/budget";
 import { settled, totalOf, type Reservation } from "../billing/ceiling";
 import { ApiError } from "../errors";
+import { placementOf } from "./placement";
 import { following, nextOfferOf, reservationFor } from "./rent";
 import { decide, guardOf, hardCapDeadlines, type Decision } from "./decide";
 import { newBilling } from "../billing/accrual";
@@ -503,12 +504,14 @@ export class LeaseObject extends DurableObject<Env> {
           : null,
       now,
     );
+    let m: Machine;
     try {
-      const m = await provider.createMachine({ label, offer_id: offer.provider_offer_id, image: l.image ?? undefined, cmd: l.cmd ?? undefined });
+      m = await provider.createMachine({ label, offer_id: offer.provider_offer_id, image: l.image ?? undefined, cmd: l.cmd ?? undefined });
+      // The host actually rented: a provider may place it elsewhere than the offer (placement.ts).
       this.#save(
         before,
         this.#withMachine(before, m, account, now),
-        { event: "machine_created", detail: { machine_id: m.id, label, host: offer.host_id, provider: provider.name } },
+        { event: "machine_created", detail: { machine_id: m.id, label, host: m.host_id || offer.host_id, region: m.region, provider: provider.name } },
         now,
       );
     } catch (e) {
@@ -529,6 +532,10 @@ export class LeaseObject extends DurableObject<Env> {
       this.#save(before, { ...before }, { event: "create_ambiguous", detail: { label, error: String(e instanceof Error ? e.message : e) } }, now);
       throw e;
     }
+    // Where the machine landed, read back; outside the lease's regions it is replaced (placement.ts).
+    const landed = m.region ? m : ((await provider.getMachine(m.id).catch(() => null)) ?? m);
+    const placed = placementOf(l.spec?.regions, landed);
+    if (!placed.ok) return this.#replaceHost(this.#load()!, provider, "host_failed", { machine: landed }, now, { misplaced_in: placed.region, allowed: placed.allowed });
   }
 
   #withMachine(l: LeaseRecord, m: Machine, account: string, now: number): LeaseRecord {
@@ -581,14 +588,14 @@ export class LeaseObject extends DurableObject<Env> {
   }
 
   /** Destroys the machine first, confirms it is gone, and only then rents another (guarantee 1). */
-  async #replaceHost(l: LeaseRecord, provider: Provider, reason: Reason, obs: Observation, now: number): Promise<void> {
+  async #replaceHost(l: LeaseRecord, provider: Provider, reason: Reason, obs: Observation, now: number, why: Record<string, unknown> = {}): Promise<void> {
     if (l.machine_id !== null && obs.machine !== null) {
       await provider.destroyMachine(l.machine_id);
       const after = await provider.getMachine(l.machine_id);
       if (after && after.status !== "terminated") throw new ProviderError(l.provider, "unavailable", "destroy not yet carried out");
     }
     const host = l.offers[l.offer_index]?.host_id ?? "";
-    this.#save(l, { ...l }, { event: "machine_destroyed", reason, detail: { machine_id: l.machine_id, host } }, now);
+    this.#save(l, { ...l }, { event: "machine_destroyed", reason, detail: { machine_id: l.machine_id, host, ...why } }, now);
     return this.#nextOffer(this.#load()!, host, reason, now);
   }
 
