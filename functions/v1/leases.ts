@@ -115,9 +115,12 @@ const app = router()
         }
         let offers: Offer[];
         let policyInput = body.policy ?? {};
+        // Where the lease may run, also when it comes from a quote: a machine placed elsewhere is replaced (src/lease/placement.ts).
+        let spec = body.spec ?? null;
         if (body.quote_id !== undefined) {
           const quote = await getQuote(db, orgId, body.quote_id);
           if (!quote) throw notFound("quote", body.quote_id);
+          spec = quote.spec;
           if (Date.parse(quote.expires_at) <= now) {
             throw new ApiError(409, "quote_expired", "the quote has expired; ask for a new one", { expires_at: quote.expires_at });
           }
@@ -157,7 +160,7 @@ const app = router()
           org_id: orgId,
           kind: body.kind,
           policy,
-          spec: body.spec ?? null,
+          spec,
           quote_id: body.quote_id ?? null,
           offers,
           image: body.image ?? null,
