@@ -27,6 +27,10 @@ export const OfferSchema = z
     hourly_usd: z.number(),
     availability: z.enum(AVAILABILITY),
     spot: z.boolean(),
+    host_duration_s: z.number().nullable().describe("how long the host stays rentable, seconds from when the offer was read; null: the provider ends no rental on its own"),
+    cuda_max: z.number().nullable().describe("the newest CUDA version the host is known to run; null: not stated"),
+    inet_down_usd_per_gb: z.number().nullable().describe("download billed, $ per GB; null: not billed"),
+    inet_up_usd_per_gb: z.number().nullable().describe("upload billed, $ per GB; null: not billed"),
   })
   .openapi("Offer");
 

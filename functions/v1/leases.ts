@@ -7,7 +7,8 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { Offer } from "../../src/catalog/offer";
 import { admissionReservation, reserveBudget } from "../../src/billing/budget";
-import { chooseOffers, getQuote } from "../../src/catalog/quote";
+import { reservedHourlyUsd } from "../../src/billing/bandwidth";
+import { chooseOffers, getQuote, placementFor } from "../../src/catalog/quote";
 import { SpecSchema } from "../../src/catalog/spec";
 import { database } from "../../src/db";
 import { ApiError, badRequest, notFound } from "../../src/errors";
@@ -114,9 +115,12 @@ const app = router()
         }
         let offers: Offer[];
         let policyInput = body.policy ?? {};
+        // Where the lease may run, also when it comes from a quote: a machine placed elsewhere is replaced (src/lease/placement.ts).
+        let spec = body.spec ?? null;
         if (body.quote_id !== undefined) {
           const quote = await getQuote(db, orgId, body.quote_id);
           if (!quote) throw notFound("quote", body.quote_id);
+          spec = quote.spec;
           if (Date.parse(quote.expires_at) <= now) {
             throw new ApiError(409, "quote_expired", "the quote has expired; ask for a new one", { expires_at: quote.expires_at });
           }
@@ -138,7 +142,8 @@ const app = router()
           }
           policyInput = { ttl: quote.policy.ttl, max_lifetime: quote.policy.max_lifetime, ...policyInput };
         } else {
-          const selection = await chooseOffers(db, body.spec!, await providersForSpec(c.env, db, orgId, body.spec!, { fresh: true }), now);
+          const providers = await providersForSpec(c.env, db, orgId, body.spec!, { fresh: true });
+          const selection = await chooseOffers(db, body.spec!, providers, now, placementFor(resolvePolicy(body.kind, policyInput), body.image ?? null));
           offers = [selection.chosen, ...selection.fallbacks];
         }
         const policy = resolvePolicy(body.kind, policyInput);
@@ -148,14 +153,14 @@ const app = router()
         }
         const id = newId("ls", now);
         // Budget admission (issue 6), before the lease's object exists: a refused lease rents nothing.
-        const reserved = admissionReservation(offers[0]!.hourly_usd, policy, now);
+        const reserved = admissionReservation(reservedHourlyUsd(offers[0]!), policy, now);
         await reserveBudget(c.env.DB, db, { lease_id: id, org_id: orgId, need: reserved }, now);
         const lease = await c.env.LEASE.get(c.env.LEASE.idFromName(id)).create({
           id,
           org_id: orgId,
           kind: body.kind,
           policy,
-          spec: body.spec ?? null,
+          spec,
           quote_id: body.quote_id ?? null,
           offers,
           image: body.image ?? null,

@@ -27,7 +27,16 @@ const QuoteSchema = z
     fallbacks: z.array(OfferSchema).max(3),
     candidates: z.number().int().describe("offers that met every constraint"),
     hourly_usd: z.number(),
-    ceiling_usd: z.number().nullable().describe("the most the policy's hard cap lets the lease cost; null when uncapped"),
+    estimate: z
+      .object({
+        label: z.literal("estimate"),
+        hourly_usd: z.number().describe("compute and bandwidth, per hour"),
+        parts: z.object({ compute_usd: z.number().describe("the offer's price, per hour"), bandwidth_usd: z.number().describe("the bandwidth allowance at the offer's $/GB, per hour; 0 where not billed") }),
+        bandwidth_gb_per_hour: z.object({ down: z.number(), up: z.number() }).describe("the assumed GB moved per hour, each way"),
+      })
+      .describe("what the lease is estimated to cost per hour, by part"),
+    ceiling_usd: z.number().nullable().describe("the most the policy's hard cap lets the lease cost (compute and bandwidth allowance); null when uncapped"),
+    ceiling_parts: z.object({ compute_usd: z.number(), bandwidth_usd: z.number() }).nullable(),
     ceiling_basis: z.enum(["ttl", "max_lifetime"]).nullable(),
   })
   .openapi("Quote");

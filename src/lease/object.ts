@@ -16,11 +16,12 @@ import type { Offer } from "../catalog/offer";
 import type { Spec } from "../catalog/spec";
 import { database } from "../db";
 import type { Env } from "../env";
-import { ProviderError, type Provider } from "../providers/contract";
+import { ProviderError, type Machine, type Provider } from "../providers/contract";
 import { providerCapabilities, providerWithAccount } from "../providers/registry";
 import { reserveBudget, settleReservation } from "../billing/budget";
 import { settled, totalOf, type Reservation } from "../billing/ceiling";
 import { ApiError } from "../errors";
+import { placementOf } from "./placement";
 import { reservationFor } from "./rent";
 import { decide, guardOf, type Decision } from "./decide";
 import {
@@ -446,12 +447,14 @@ export class LeaseObject extends DurableObject<Env> {
           : null,
       now,
     );
+    let m: Machine;
     try {
-      const m = await provider.createMachine({ label, offer_id: offer.provider_offer_id, image: l.image ?? undefined, cmd: l.cmd ?? undefined });
+      m = await provider.createMachine({ label, offer_id: offer.provider_offer_id, image: l.image ?? undefined, cmd: l.cmd ?? undefined });
+      // The host actually rented: a provider may place it elsewhere than the offer (placement.ts).
       this.#save(
         before,
         withMachine(before, m, account, now),
-        { event: "machine_created", detail: { machine_id: m.id, label, host: offer.host_id, provider: provider.name } },
+        { event: "machine_created", detail: { machine_id: m.id, label, host: m.host_id || offer.host_id, region: m.region, provider: provider.name } },
         now,
       );
     } catch (e) {
@@ -470,17 +473,21 @@ export class LeaseObject extends DurableObject<Env> {
       this.#save(before, { ...before }, { event: "create_ambiguous", detail: { label, error: String(e instanceof Error ? e.message : e) } }, now);
       throw e;
     }
+    // Where the machine landed, read back; outside the lease's regions it is replaced (placement.ts).
+    const landed = m.region ? m : ((await provider.getMachine(m.id).catch(() => null)) ?? m);
+    const placed = placementOf(l.spec?.regions, landed);
+    if (!placed.ok) return this.#replaceHost(this.#load()!, provider, "host_failed", { machine: landed }, now, { misplaced_in: placed.region, allowed: placed.allowed });
   }
 
   /** Destroys the machine first, confirms it is gone, and only then rents another (guarantee 1). */
-  async #replaceHost(l: LeaseRecord, provider: Provider, reason: Reason, obs: Observation, now: number): Promise<void> {
+  async #replaceHost(l: LeaseRecord, provider: Provider, reason: Reason, obs: Observation, now: number, why: Record<string, unknown> = {}): Promise<void> {
     if (l.machine_id !== null && obs.machine !== null) {
       await provider.destroyMachine(l.machine_id);
       const after = await provider.getMachine(l.machine_id);
       if (after && after.status !== "terminated") throw new ProviderError(l.provider, "unavailable", "destroy not yet carried out");
     }
     const host = l.offers[l.offer_index]?.host_id ?? "";
-    this.#save(l, { ...l }, { event: "machine_destroyed", reason, detail: { machine_id: l.machine_id, host } }, now);
+    this.#save(l, { ...l }, { event: "machine_destroyed", reason, detail: { machine_id: l.machine_id, host, ...why } }, now);
     const current = this.#load()!;
     this.#step(current, afterHostFailed(current, host, reason, canStop, now), now);
   }
