@@ -8,7 +8,7 @@ import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { configProblemsCached } from "../src/config";
-import { ApiError } from "../src/errors";
+import { ApiError, HIDDEN_MESSAGE } from "../src/errors";
 import { newId } from "../src/ids";
 import { jsonResponse, router, type AppEnv } from "./context";
 import { authenticate } from "./middleware";
@@ -39,8 +39,13 @@ const STATUS_CODES: Record<number, string> = {
 
 function envelope(c: Context<AppEnv>, err: ApiError) {
   for (const [name, value] of Object.entries(err.headers)) c.header(name, value);
+  // A 500 never shows its own text (STYLE.md rule 2): only the code and the request id.
+  const shown = err.expose && err.status !== 500;
   return c.json(
-    { error: { code: err.code, message: err.message, details: err.details }, request_id: c.var.requestId },
+    {
+      error: { code: err.code, message: shown ? err.message : HIDDEN_MESSAGE, details: shown ? err.details : {} },
+      request_id: c.var.requestId,
+    },
     err.status as ContentfulStatusCode,
   );
 }
@@ -70,7 +75,7 @@ export function createApp() {
     const known = toApiError(err);
     if (known) return envelope(c, known);
     console.error(JSON.stringify({ msg: "unhandled error", request_id: c.var.requestId, error: String(err), stack: (err as Error)?.stack }));
-    return envelope(c, new ApiError(500, "internal", "internal error; quote the request_id when reporting it"));
+    return envelope(c, new ApiError(500, "internal", HIDDEN_MESSAGE));
   });
 
   // An installation that is not configured to run safely serves nothing, healthz included, so a
@@ -79,7 +84,8 @@ export function createApp() {
     const problems = configProblemsCached(c.env);
     if (problems.length > 0) {
       console.error(JSON.stringify({ msg: "refusing to serve: installation misconfigured", problems }));
-      throw new ApiError(503, "misconfigured", `this installation is not configured to serve: ${problems.join("; ")}`, { problems });
+      // Shown: it names settings, never their values, and an operator reads it at the door.
+      throw new ApiError(503, "misconfigured", `this installation is not configured to serve: ${problems.join("; ")}`, { problems }, {}, true);
     }
     await next();
   });
