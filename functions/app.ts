@@ -16,11 +16,13 @@ import { catalogRoutes } from "./v1/catalog";
 import { issuerRoutes } from "./v1/issuers";
 import { keyRoutes } from "./v1/keys";
 import { leaseRoutes } from "./v1/leases";
-import { billingRoutes } from "./v1/billing";
+import { budgetRoutes } from "./v1/budget";
 import { bootstrapRoutes, orgRoutes } from "./v1/orgs";
 import { providerRoutes } from "./v1/providers";
 import { quoteRoutes } from "./v1/quotes";
+import { receiptRoutes } from "./v1/receipts";
 import { simRoutes } from "./v1/sim";
+import { usageRoutes } from "./v1/usage";
 import type { Context } from "hono";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -150,6 +152,8 @@ export function createApp() {
   app.route("/v1", catalogRoutes);
   app.route("/v1", quoteRoutes);
   app.route("/v1", leaseRoutes);
-  app.route("/v1", billingRoutes);
+  app.route("/v1", budgetRoutes);
+  app.route("/v1", usageRoutes);
+  app.route("/v1", receiptRoutes);
   return app;
 }
