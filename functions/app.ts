@@ -4,6 +4,7 @@
  * only ones reachable without a credential.
  */
 import { createRoute, z } from "@hono/zod-openapi";
+import { Scalar } from "@scalar/hono-api-reference";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
@@ -141,6 +142,14 @@ export function createApp() {
       description: "GPU lease control plane. Every error is `{error: {code, message, details}, request_id}`.",
     },
   });
+
+  // An interactive reference rendered from the document above, public like the document itself.
+  // The page is served here; its script comes from the `cdn` (Scalar's default, jsDelivr) because
+  // the package ships no bundle of its own. Fonts and telemetry, which it can go without, are off.
+  app.get(
+    "/docs",
+    Scalar({ url: "/v1/openapi.json", pageTitle: "lessor API", withDefaultFonts: false, telemetry: false }),
+  );
 
   app.route("/v1", bootstrapRoutes);
   app.route("/v1", simRoutes);
