@@ -7,23 +7,22 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { Offer } from "../../src/catalog/offer";
 import { admissionReservation, reserveBudget } from "../../src/billing/budget";
-import { chooseOffers, getQuote } from "../../src/catalog/quote";
+import { providersForSpec } from "../../src/catalog/eligible-providers";
+import { chooseOffers } from "../../src/catalog/quote";
+import { offersOfQuote } from "../../src/catalog/quoted-offers";
 import { SpecSchema } from "../../src/catalog/spec";
 import { database } from "../../src/db";
 import { ApiError, badRequest, notFound } from "../../src/errors";
 import { newId } from "../../src/ids";
 import { idempotent } from "../../src/idempotency";
 import type { ActResult, LeaseEvent, UserAction } from "../../src/lease/object";
+import { listLeaseBodies } from "../../src/lease/list-repo";
 import { LEASE_KINDS, parseDurationField, PolicyInputSchema, resolvePolicy } from "../../src/lease/policy";
 import { LEASE_STATES } from "../../src/lease/state";
 import { decodeCursor, DEFAULT_PAGE, pageOf, PageQuery } from "../../src/pagination";
-import { usableProviderNames } from "../../src/providers/registry";
-import { providersForSpec } from "./quotes";
 import { BEARER, COMMON_ERRORS, IdParam, jsonResponse, router, type AppEnv } from "../context";
 import { requireScope } from "../middleware";
 
-/** A quote's price may have risen this much by the time it is used; more is `quote_drift`. */
-export const QUOTE_DRIFT_TOLERANCE = 0.05;
 const LEASE_ID = /^ls_[0-9a-z]{26}$/;
 
 const CreateLeaseSchema = z
@@ -57,11 +56,6 @@ const ERRORS_409 = { 409: COMMON_ERRORS[400], 422: COMMON_ERRORS[400] } as const
 function stubOf(c: Context<AppEnv>, id: string) {
   if (!LEASE_ID.test(id)) throw notFound("lease", id);
   return c.env.LEASE.get(c.env.LEASE.idFromName(id));
-}
-
-/** Rebuilds the offers a quote answered (the quote stores them as rendered). */
-function quotedOffers(rendered: Array<Record<string, unknown>>): Offer[] {
-  return rendered.map((o) => ({ ...(o as unknown as Offer), gpu: o.gpu as Offer["gpu"] }));
 }
 
 const ACTION_BODIES = {
@@ -115,28 +109,9 @@ const app = router()
         let offers: Offer[];
         let policyInput = body.policy ?? {};
         if (body.quote_id !== undefined) {
-          const quote = await getQuote(db, orgId, body.quote_id);
-          if (!quote) throw notFound("quote", body.quote_id);
-          if (Date.parse(quote.expires_at) <= now) {
-            throw new ApiError(409, "quote_expired", "the quote has expired; ask for a new one", { expires_at: quote.expires_at });
-          }
-          // Only providers the org can still rent from (a key deleted since the quote is not used).
-          const usable = await usableProviderNames(c.env, db, orgId, { fresh: true });
-          const quoted = quotedOffers([quote.offer, ...quote.fallbacks] as unknown as Array<Record<string, unknown>>);
-          offers = quoted.filter((o) => usable.includes(o.provider));
-          if (offers.length === 0) {
-            const providers = [...new Set(quoted.map((o) => o.provider))];
-            throw new ApiError(409, "provider_not_configured", `this org can no longer rent from ${providers.join(", ")}; store a working key or ask for a new quote`, { providers });
-          }
-          const live = await db.selectFrom("offers").select("hourly_usd").where("id", "=", quote.offer.id).executeTakeFirst();
-          if (live && live.hourly_usd > quote.hourly_usd * (1 + QUOTE_DRIFT_TOLERANCE)) {
-            throw new ApiError(409, "quote_drift", "the offer's price has risen beyond the quote's tolerance", {
-              quoted_hourly_usd: quote.hourly_usd,
-              live_hourly_usd: live.hourly_usd,
-              tolerance: QUOTE_DRIFT_TOLERANCE,
-            });
-          }
-          policyInput = { ttl: quote.policy.ttl, max_lifetime: quote.policy.max_lifetime, ...policyInput };
+          const used = await offersOfQuote(c.env, db, orgId, body.quote_id, now);
+          offers = used.offers;
+          policyInput = { ttl: used.quote.policy.ttl, max_lifetime: used.quote.policy.max_lifetime, ...policyInput };
         } else {
           const selection = await chooseOffers(db, body.spec!, await providersForSpec(c.env, db, orgId, body.spec!, { fresh: true }), now);
           offers = [selection.chosen, ...selection.fallbacks];
@@ -187,12 +162,7 @@ const app = router()
     }),
     async (c) => {
       const { state, kind, limit = DEFAULT_PAGE, cursor } = c.req.valid("query");
-      const after = decodeCursor(cursor);
-      let q = database(c.env.DB).selectFrom("leases").select(["id", "body"]).where("org_id", "=", c.var.principal.org_id);
-      if (state) q = q.where("state", "=", state);
-      if (kind) q = q.where("kind", "=", kind);
-      if (after) q = q.where("id", "<", after.id);
-      const rows = await q.orderBy("id", "desc").limit(limit + 1).execute();
+      const rows = await listLeaseBodies(database(c.env.DB), c.var.principal.org_id, { state, kind, after: decodeCursor(cursor), limit });
       return c.json(pageOf(rows, limit, (r) => ({ k: r.id, id: r.id }), (r) => JSON.parse(r.body) as Record<string, unknown>), 200);
     },
   )
