@@ -14,9 +14,15 @@ export function router() {
   return new OpenAPIHono<AppEnv>({
     defaultHook: (result) => {
       if (!result.success) {
-        throw new ApiError(400, "invalid_request", "the request does not match the schema", {
-          issues: result.error.issues.map((i) => ({ path: i.path.join("."), code: i.code, message: i.message })),
-        });
+        const issues = result.error.issues.map((i) => ({ path: i.path.join("."), code: i.code, message: i.message }));
+        // A schema may name its own stable code for a failure (src/duration.ts: `invalid_duration`).
+        for (const i of result.error.issues) {
+          const code = i.code === "custom" ? i.params?.api_code : undefined;
+          if (typeof code !== "string") continue;
+          const field = i.path.join(".");
+          throw new ApiError(400, code, `${field}: ${i.message}`, { field, issues });
+        }
+        throw new ApiError(400, "invalid_request", "the request does not match the schema", { issues });
       }
     },
   });

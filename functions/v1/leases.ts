@@ -12,7 +12,8 @@ import { chooseOffers } from "../../src/catalog/quote";
 import { offersOfQuote } from "../../src/catalog/quoted-offers";
 import { SpecSchema } from "../../src/catalog/spec";
 import { database } from "../../src/db";
-import { ApiError, badRequest, notFound } from "../../src/errors";
+import { DurationSchema } from "../../src/duration";
+import { ApiError, notFound } from "../../src/errors";
 import { newId } from "../../src/ids";
 import { idempotent } from "../../src/idempotency";
 import type { ActResult, LeaseEvent, UserAction } from "../../src/lease/object";
@@ -25,16 +26,20 @@ import { requireScope } from "../middleware";
 
 const LEASE_ID = /^ls_[0-9a-z]{26}$/;
 
+const LeaseCommon = {
+  kind: z.enum(LEASE_KINDS),
+  policy: PolicyInputSchema.optional(),
+  image: z.string().min(1).max(512).optional().describe("container image; pin it by digest (`@sha256:`)"),
+  cmd: z.string().min(1).max(8192).optional(),
+};
+
+/** Exactly one of `spec` and `quote_id`: a lease for a spec, or for the offers a quote answered. */
 const CreateLeaseSchema = z
-  .strictObject({
-    kind: z.enum(LEASE_KINDS),
-    spec: SpecSchema.optional(),
-    quote_id: z.string().max(64).optional(),
-    policy: PolicyInputSchema.optional(),
-    image: z.string().min(1).max(512).optional().describe("container image; pin it by digest (`@sha256:`)"),
-    cmd: z.string().min(1).max(8192).optional(),
-  })
-  .openapi("CreateLease");
+  .union([
+    z.strictObject({ ...LeaseCommon, spec: SpecSchema }).openapi("CreateLeaseForSpec"),
+    z.strictObject({ ...LeaseCommon, quote_id: z.string().max(64) }).openapi("CreateLeaseForQuote"),
+  ])
+  .openapi("CreateLease", { description: "a lease takes exactly one of `spec` and `quote_id`" });
 
 const LeaseSchema = z.record(z.string(), z.unknown()).openapi("Lease", {
   description: "A lease: state, machine, offer, policy, deadlines; `guard` on single reads",
@@ -64,8 +69,8 @@ const ACTION_BODIES = {
   start: z.strictObject({}),
   unlock: z.strictObject({}),
   heartbeat: z.strictObject({}),
-  extend: z.strictObject({ by: z.string().max(16).describe("how much longer the ttl runs: `30m`, `2h`") }),
-  lock: z.strictObject({ for: z.string().max(16).describe("how long the lease counts as in use; capped by the hard caps") }),
+  extend: z.strictObject({ by: DurationSchema.describe("how much longer the ttl runs: `30m`, `2h`") }),
+  lock: z.strictObject({ for: DurationSchema.describe("how long the lease counts as in use; capped by the hard caps") }),
 } as const satisfies Record<UserAction, z.ZodType>;
 
 const ACTION_SUMMARIES: Record<UserAction, string> = {
@@ -103,17 +108,14 @@ const app = router()
       const now = c.var.now;
       const db = database(c.env.DB);
       const answer = await idempotent(db, { org_id: orgId, route: "POST /v1/leases" }, c.req.header("idempotency-key"), body, now, async () => {
-        if ((body.spec === undefined) === (body.quote_id === undefined)) {
-          throw badRequest("invalid_request", "a lease takes exactly one of `spec` and `quote_id`");
-        }
         let offers: Offer[];
         let policyInput = body.policy ?? {};
-        if (body.quote_id !== undefined) {
+        if ("quote_id" in body) {
           const used = await offersOfQuote(c.env, db, orgId, body.quote_id, now);
           offers = used.offers;
           policyInput = { ttl: used.quote.policy.ttl, max_lifetime: used.quote.policy.max_lifetime, ...policyInput };
         } else {
-          const selection = await chooseOffers(db, body.spec!, await providersForSpec(c.env, db, orgId, body.spec!, { fresh: true }), now);
+          const selection = await chooseOffers(db, body.spec, await providersForSpec(c.env, db, orgId, body.spec, { fresh: true }), now);
           offers = [selection.chosen, ...selection.fallbacks];
         }
         const policy = resolvePolicy(body.kind, policyInput);
@@ -130,8 +132,8 @@ const app = router()
           org_id: orgId,
           kind: body.kind,
           policy,
-          spec: body.spec ?? null,
-          quote_id: body.quote_id ?? null,
+          spec: "spec" in body ? body.spec : null,
+          quote_id: "quote_id" in body ? body.quote_id : null,
           offers,
           image: body.image ?? null,
           cmd: body.cmd ?? null,
