@@ -17,6 +17,7 @@ import { ApiError, notFound } from "../../src/errors";
 import { newId } from "../../src/ids";
 import { idempotent } from "../../src/idempotency";
 import type { ActResult, LeaseEvent, UserAction } from "../../src/lease/object";
+import { GuardedLeaseSchema, LeaseSchema, type LeaseView } from "../../src/lease/view";
 import { listLeaseBodies } from "../../src/lease/list-repo";
 import { LEASE_KINDS, parseDurationField, PolicyInputSchema, resolvePolicy } from "../../src/lease/policy";
 import { LEASE_STATES } from "../../src/lease/state";
@@ -41,9 +42,6 @@ const CreateLeaseSchema = z
   ])
   .openapi("CreateLease", { description: "a lease takes exactly one of `spec` and `quote_id`" });
 
-const LeaseSchema = z.record(z.string(), z.unknown()).openapi("Lease", {
-  description: "A lease: state, machine, offer, policy, deadlines; `guard` on single reads",
-});
 const EventSchema = z
   .object({
     seq: z.number().int(),
@@ -144,7 +142,7 @@ const app = router()
         return { status: 202, body: lease };
       });
       if (answer.replayed) c.header("Idempotent-Replayed", "true");
-      return c.json(answer.body as Record<string, unknown>, answer.status as 202);
+      return c.json(answer.body as LeaseView, answer.status as 202);
     },
   )
   .openapi(
@@ -165,7 +163,7 @@ const app = router()
     async (c) => {
       const { state, kind, limit = DEFAULT_PAGE, cursor } = c.req.valid("query");
       const rows = await listLeaseBodies(database(c.env.DB), c.var.principal.org_id, { state, kind, after: decodeCursor(cursor), limit });
-      return c.json(pageOf(rows, limit, (r) => ({ k: r.id, id: r.id }), (r) => JSON.parse(r.body) as Record<string, unknown>), 200);
+      return c.json(pageOf(rows, limit, (r) => ({ k: r.id, id: r.id }), (r) => JSON.parse(r.body) as LeaseView), 200);
     },
   )
   .openapi(
@@ -176,13 +174,13 @@ const app = router()
       security: BEARER,
       middleware: [requireScope("read")] as const,
       request: { params: IdParam("ls") },
-      responses: { 200: jsonResponse(LeaseSchema, "The lease"), ...COMMON_ERRORS },
+      responses: { 200: jsonResponse(GuardedLeaseSchema, "The lease"), ...COMMON_ERRORS },
     }),
     async (c) => {
       const { id } = c.req.valid("param");
       const lease = await stubOf(c, id).view(c.var.principal.org_id);
       if (!lease) throw notFound("lease", id);
-      return c.json(lease as unknown as Record<string, unknown>, 200);
+      return c.json(lease, 200);
     },
   )
   .openapi(
@@ -235,7 +233,7 @@ for (const action of Object.keys(ACTION_BODIES) as UserAction[]) {
         if (result.status === 404) throw notFound("lease", id);
         throw new ApiError(result.status, result.code, result.message, result.details);
       }
-      return c.json(result.lease as unknown as Record<string, unknown>, 200);
+      return c.json(result.lease, 200);
     },
   );
 }
