@@ -7,7 +7,7 @@ import { SCOPES } from "../../src/auth/principal";
 import { database } from "../../src/db";
 import { notFound } from "../../src/errors";
 import { decodeCursor, DEFAULT_PAGE, pageOf, PageQuery } from "../../src/pagination";
-import { BEARER, COMMON_ERRORS, IdParam, jsonBody, jsonResponse, router } from "../context";
+import { BEARER, COMMON_ERRORS, errorResponse, IdParam, jsonBody, jsonResponse, router } from "../context";
 import { requireScope } from "../middleware";
 
 const CreateKeySchema = z
@@ -25,7 +25,7 @@ export const keyRoutes = router()
       request: jsonBody(CreateKeySchema),
       responses: {
         201: jsonResponse(KeySchema.extend({ secret: z.string() }), "The key, with its secret"),
-        409: COMMON_ERRORS[400],
+        409: errorResponse("limit_reached: the org holds as many keys as it may"),
         ...COMMON_ERRORS,
       },
     }),

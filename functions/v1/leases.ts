@@ -22,7 +22,7 @@ import { listLeaseBodies } from "../../src/lease/list-repo";
 import { LEASE_KINDS, parseDurationField, PolicyInputSchema, resolvePolicy } from "../../src/lease/policy";
 import { LEASE_STATES } from "../../src/lease/state";
 import { decodeCursor, DEFAULT_PAGE, pageOf, PageQuery } from "../../src/pagination";
-import { BEARER, COMMON_ERRORS, IdParam, jsonResponse, router, type AppEnv } from "../context";
+import { BEARER, COMMON_ERRORS, errorResponse, IdParam, jsonResponse, router, type AppEnv } from "../context";
 import { requireScope } from "../middleware";
 
 const LEASE_ID = /^ls_[0-9a-z]{26}$/;
@@ -54,7 +54,18 @@ const EventSchema = z
   })
   .openapi("LeaseEvent");
 
-const ERRORS_409 = { 409: COMMON_ERRORS[400], 422: COMMON_ERRORS[400] } as const;
+const IDEMPOTENCY_422 = {
+  422: errorResponse("idempotency_mismatch: this Idempotency-Key was used with a different body"),
+} as const;
+const CREATE_ERRORS = {
+  409: errorResponse(
+    "quote_expired; quote_drift: the offer's price rose beyond the quote's tolerance; provider_not_configured: the org cannot rent from the spec's or the quote's providers; no_capacity: nothing fits (details name the constraint); idempotency_in_progress",
+  ),
+  ...IDEMPOTENCY_422,
+} as const;
+const ACTION_ERRORS = {
+  409: errorResponse("invalid_state: the action does not apply to the lease in its state (details: state, action)"),
+} as const;
 
 function stubOf(c: Context<AppEnv>, id: string) {
   if (!LEASE_ID.test(id)) throw notFound("lease", id);
@@ -96,7 +107,7 @@ const app = router()
       responses: {
         202: jsonResponse(LeaseSchema, "The lease, provisioning"),
         402: { description: "over_budget: the lease would pass one of the org's caps; nothing was rented", content: COMMON_ERRORS[400].content },
-        ...ERRORS_409,
+        ...CREATE_ERRORS,
         ...COMMON_ERRORS,
       },
     }),
@@ -218,7 +229,7 @@ for (const action of Object.keys(ACTION_BODIES) as UserAction[]) {
         ...(action === "extend" || action === "start"
           ? { 402: { description: "over_budget: the lease's new worst case would pass one of the org's caps; nothing changed", content: COMMON_ERRORS[400].content } }
           : {}),
-        ...ERRORS_409,
+        ...ACTION_ERRORS,
         ...COMMON_ERRORS,
       },
     }),

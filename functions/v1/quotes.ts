@@ -8,7 +8,7 @@ import { SpecSchema } from "../../src/catalog/spec";
 import { database } from "../../src/db";
 import { notFound } from "../../src/errors";
 import { LEASE_KINDS } from "../../src/lease/policy";
-import { BEARER, COMMON_ERRORS, IdParam, jsonBody, jsonResponse, router } from "../context";
+import { BEARER, COMMON_ERRORS, errorResponse, IdParam, jsonBody, jsonResponse, router } from "../context";
 import { requireScope } from "../middleware";
 
 const QuoteSchema = z
@@ -40,9 +40,10 @@ export const quoteRoutes = router()
       responses: {
         201: jsonResponse(QuoteSchema, "The quote"),
         409: {
-          description: "no_capacity: nothing fits; details name the constraint. provider_not_configured: the spec names only providers this org has no working key for",
+          description: "no_capacity: nothing fits; details name the constraint. provider_not_configured: the spec names only providers this org has no working key for. idempotency_in_progress",
           content: COMMON_ERRORS[400].content,
         },
+        422: errorResponse("idempotency_mismatch: this Idempotency-Key was used with a different body"),
         ...COMMON_ERRORS,
       },
     }),
