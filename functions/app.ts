@@ -4,11 +4,12 @@
  * only ones reachable without a credential.
  */
 import { createRoute, z } from "@hono/zod-openapi";
+import { Scalar } from "@scalar/hono-api-reference";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { configProblemsCached } from "../src/config";
-import { ApiError } from "../src/errors";
+import { ApiError, HIDDEN_MESSAGE } from "../src/errors";
 import { newId } from "../src/ids";
 import { jsonResponse, router, type AppEnv } from "./context";
 import { authenticate } from "./middleware";
@@ -16,11 +17,13 @@ import { catalogRoutes } from "./v1/catalog";
 import { issuerRoutes } from "./v1/issuers";
 import { keyRoutes } from "./v1/keys";
 import { leaseRoutes } from "./v1/leases";
-import { billingRoutes } from "./v1/billing";
+import { budgetRoutes } from "./v1/budget";
 import { bootstrapRoutes, orgRoutes } from "./v1/orgs";
 import { providerRoutes } from "./v1/providers";
 import { quoteRoutes } from "./v1/quotes";
+import { receiptRoutes } from "./v1/receipts";
 import { simRoutes } from "./v1/sim";
+import { usageRoutes } from "./v1/usage";
 import type { Context } from "hono";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -39,8 +42,13 @@ const STATUS_CODES: Record<number, string> = {
 
 function envelope(c: Context<AppEnv>, err: ApiError) {
   for (const [name, value] of Object.entries(err.headers)) c.header(name, value);
+  // A 500 never shows its own text (STYLE.md rule 2): only the code and the request id.
+  const shown = err.expose && err.status !== 500;
   return c.json(
-    { error: { code: err.code, message: err.message, details: err.details }, request_id: c.var.requestId },
+    {
+      error: { code: err.code, message: shown ? err.message : HIDDEN_MESSAGE, details: shown ? err.details : {} },
+      request_id: c.var.requestId,
+    },
     err.status as ContentfulStatusCode,
   );
 }
@@ -70,7 +78,7 @@ export function createApp() {
     const known = toApiError(err);
     if (known) return envelope(c, known);
     console.error(JSON.stringify({ msg: "unhandled error", request_id: c.var.requestId, error: String(err), stack: (err as Error)?.stack }));
-    return envelope(c, new ApiError(500, "internal", "internal error; quote the request_id when reporting it"));
+    return envelope(c, new ApiError(500, "internal", HIDDEN_MESSAGE));
   });
 
   // An installation that is not configured to run safely serves nothing, healthz included, so a
@@ -79,7 +87,8 @@ export function createApp() {
     const problems = configProblemsCached(c.env);
     if (problems.length > 0) {
       console.error(JSON.stringify({ msg: "refusing to serve: installation misconfigured", problems }));
-      throw new ApiError(503, "misconfigured", `this installation is not configured to serve: ${problems.join("; ")}`, { problems });
+      // Shown: it names settings, never their values, and an operator reads it at the door.
+      throw new ApiError(503, "misconfigured", `this installation is not configured to serve: ${problems.join("; ")}`, { problems }, {}, true);
     }
     await next();
   });
@@ -134,6 +143,14 @@ export function createApp() {
     },
   });
 
+  // An interactive reference rendered from the document above, public like the document itself.
+  // The page is served here; its script comes from the `cdn` (Scalar's default, jsDelivr) because
+  // the package ships no bundle of its own. Fonts and telemetry, which it can go without, are off.
+  app.get(
+    "/docs",
+    Scalar({ url: "/v1/openapi.json", pageTitle: "lessor API", withDefaultFonts: false, telemetry: false }),
+  );
+
   app.route("/v1", bootstrapRoutes);
   app.route("/v1", simRoutes);
   app.use("/v1/*", authenticate);
@@ -144,6 +161,8 @@ export function createApp() {
   app.route("/v1", catalogRoutes);
   app.route("/v1", quoteRoutes);
   app.route("/v1", leaseRoutes);
-  app.route("/v1", billingRoutes);
+  app.route("/v1", budgetRoutes);
+  app.route("/v1", usageRoutes);
+  app.route("/v1", receiptRoutes);
   return app;
 }

@@ -14,9 +14,15 @@ export function router() {
   return new OpenAPIHono<AppEnv>({
     defaultHook: (result) => {
       if (!result.success) {
-        throw new ApiError(400, "invalid_request", "the request does not match the schema", {
-          issues: result.error.issues.map((i) => ({ path: i.path.join("."), code: i.code, message: i.message })),
-        });
+        const issues = result.error.issues.map((i) => ({ path: i.path.join("."), code: i.code, message: i.message }));
+        // A schema may name its own stable code for a failure (src/duration.ts: `invalid_duration`).
+        for (const i of result.error.issues) {
+          const code = i.code === "custom" ? i.params?.api_code : undefined;
+          if (typeof code !== "string") continue;
+          const field = i.path.join(".");
+          throw new ApiError(400, code, `${field}: ${i.message}`, { field, issues });
+        }
+        throw new ApiError(400, "invalid_request", "the request does not match the schema", { issues });
       }
     },
   });
@@ -33,14 +39,17 @@ export const ErrorEnvelope = z
   })
   .openapi("Error");
 
-const errorResponse = (description: string) => ({
+/** An error answer, described by the codes it carries. */
+export const errorResponse = (description: string) => ({
   description,
   content: { "application/json": { schema: ErrorEnvelope } },
 });
 
 /** The error answers every authenticated route can give. */
 export const COMMON_ERRORS = {
-  400: errorResponse("Invalid input"),
+  400: errorResponse(
+    "invalid_request: the request does not match the schema (details.issues); invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key: a field lessor reads is not one it accepts (details.field where one is named)",
+  ),
   401: errorResponse("No valid credential"),
   403: errorResponse("The credential's scope does not allow this"),
   404: errorResponse("Not found (or another org's)"),

@@ -1,4 +1,6 @@
 /** Durations are written `90s`, `15m`, `2h`, `1d`, and parsed here alone (STYLE.md rule 12). */
+import { z } from "@hono/zod-openapi";
+
 const UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 const PATTERN = /^([1-9][0-9]{0,6})(s|m|h|d)$/;
 /** No policy duration is longer than a year; longer is a typo, not an intent. */
@@ -19,3 +21,21 @@ export function formatDuration(ms: number): string {
   }
   return `${Math.round(ms / 1000)}s`;
 }
+
+/**
+ * A duration in a request: the OpenAPI component `Duration`, with its pattern. A text that is not
+ * one fails validation with the code `invalid_duration` (functions/context.ts reads `api_code`).
+ */
+export const DurationSchema = z
+  .string()
+  .max(16)
+  .refine((text) => parseDuration(text) !== null, {
+    message: `not a duration; write 90s, 15m, 2h or 1d, at most ${MAX_DURATION_MS / UNIT_MS.d}d`,
+    params: { api_code: "invalid_duration" },
+  })
+  .openapi("Duration", {
+    type: "string",
+    pattern: PATTERN.source,
+    description: `a duration: \`90s\`, \`15m\`, \`2h\`, \`1d\`; at most ${MAX_DURATION_MS / UNIT_MS.d} days`,
+    example: "2h",
+  });

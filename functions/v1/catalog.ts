@@ -1,7 +1,8 @@
 /** `GET /v1/catalog/gpus`, `GET /v1/catalog/offers`. */
 import { createRoute, z } from "@hono/zod-openapi";
 import { GPU_CLASS_NAMES, GPU_CLASSES } from "../../src/catalog/gpu-classes";
-import { AVAILABILITY, isStale, OFFER_MAX_AGE_MS } from "../../src/catalog/offer";
+import { isStale, OFFER_MAX_AGE_MS } from "../../src/catalog/offer";
+import { OfferSchema } from "../../src/catalog/offer-schema";
 import type { OfferRow } from "../../src/db/schema";
 import { listOffers, renderOffer, rowToOffer, summarizeClasses } from "../../src/catalog/offers-repo";
 import { database } from "../../src/db";
@@ -10,25 +11,6 @@ import { decodeCursor, DEFAULT_PAGE, pageOf, PageQuery } from "../../src/paginat
 import { usableProviderNames } from "../../src/providers/registry";
 import { BEARER, COMMON_ERRORS, jsonResponse, router } from "../context";
 import { requireScope } from "../middleware";
-
-export const OfferSchema = z
-  .object({
-    id: z.string(),
-    provider: z.string(),
-    provider_offer_id: z.string().describe("the provider's own id for the offer"),
-    gpu: z.string().describe("GPU class, or `cpu` for a machine without GPUs"),
-    gpu_count: z.number().int(),
-    vram_gb: z.number().describe("memory of one GPU"),
-    vcpu: z.number().int(),
-    memory_gb: z.number(),
-    disk_gb: z.number(),
-    region: z.string(),
-    host_id: z.string(),
-    hourly_usd: z.number(),
-    availability: z.enum(AVAILABILITY),
-    spot: z.boolean(),
-  })
-  .openapi("Offer");
 
 /** An offer as the catalog lists it: with the age of what lessor knows of it (issue 10, item 7). */
 const CatalogOfferSchema = OfferSchema.extend({

@@ -21,7 +21,7 @@ import type { IssuerRow } from "../../src/db/schema";
 import { ApiError, notFound } from "../../src/errors";
 import { newId } from "../../src/ids";
 import { decodeCursor, DEFAULT_PAGE, pageOf, PageQuery } from "../../src/pagination";
-import { BEARER, COMMON_ERRORS, IdParam, jsonBody, jsonResponse, router } from "../context";
+import { BEARER, COMMON_ERRORS, errorResponse, IdParam, jsonBody, jsonResponse, router } from "../context";
 import { requireScope } from "../middleware";
 
 const IssuerSchema = z
@@ -71,7 +71,7 @@ export const issuerRoutes = router()
       security: BEARER,
       middleware: [requireScope("admin")] as const,
       request: jsonBody(CreateIssuerSchema),
-      responses: { 201: jsonResponse(IssuerSchema, "The trusted issuer"), 409: COMMON_ERRORS[400], ...COMMON_ERRORS },
+      responses: { 201: jsonResponse(IssuerSchema, "The trusted issuer"), 409: errorResponse("issuer_exists: this org already trusts that iss and aud (details.id); issuer_taken: another org registered them; limit_reached"), ...COMMON_ERRORS },
     }),
     async (c) => {
       const body = c.req.valid("json");

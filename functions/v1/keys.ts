@@ -1,24 +1,14 @@
 /** `POST/GET /v1/keys`, `DELETE /v1/keys/:id`: an org's API keys (admin scope). */
 import { createRoute, z } from "@hono/zod-openapi";
+import { KeySchema } from "../../src/auth/key-schema";
 import { mintKey, renderKey, revokeKey } from "../../src/auth/keys";
 import { insertKeyWithinLimit, limitReached } from "../../src/auth/limits";
 import { SCOPES } from "../../src/auth/principal";
 import { database } from "../../src/db";
 import { notFound } from "../../src/errors";
 import { decodeCursor, DEFAULT_PAGE, pageOf, PageQuery } from "../../src/pagination";
-import { BEARER, COMMON_ERRORS, IdParam, jsonBody, jsonResponse, router } from "../context";
+import { BEARER, COMMON_ERRORS, errorResponse, IdParam, jsonBody, jsonResponse, router } from "../context";
 import { requireScope } from "../middleware";
-
-export const KeySchema = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    prefix: z.string().describe("the first characters of the secret, to recognise it by"),
-    scope: z.enum(SCOPES),
-    created_at: z.string(),
-    revoked_at: z.string().nullable(),
-  })
-  .openapi("ApiKey");
 
 const CreateKeySchema = z
   .strictObject({ name: z.string().trim().min(1).max(200), scope: z.enum(SCOPES) })
@@ -35,7 +25,7 @@ export const keyRoutes = router()
       request: jsonBody(CreateKeySchema),
       responses: {
         201: jsonResponse(KeySchema.extend({ secret: z.string() }), "The key, with its secret"),
-        409: COMMON_ERRORS[400],
+        409: errorResponse("limit_reached: the org holds as many keys as it may"),
         ...COMMON_ERRORS,
       },
     }),

@@ -7,39 +7,42 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { Offer } from "../../src/catalog/offer";
 import { admissionReservation, reserveBudget } from "../../src/billing/budget";
-import { chooseOffers, getQuote } from "../../src/catalog/quote";
-import { SpecSchema } from "../../src/catalog/spec";
+import { reservedHourlyUsd } from "../../src/billing/bandwidth";
+import { providersForSpec } from "../../src/catalog/eligible-providers";
+import { chooseOffers, placementFor } from "../../src/catalog/quote";
+import { offersOfQuote } from "../../src/catalog/quoted-offers";
+import { SpecSchema, type Spec } from "../../src/catalog/spec";
 import { database } from "../../src/db";
-import { ApiError, badRequest, notFound } from "../../src/errors";
+import { DurationSchema } from "../../src/duration";
+import { ApiError, notFound } from "../../src/errors";
 import { newId } from "../../src/ids";
 import { idempotent } from "../../src/idempotency";
 import type { ActResult, LeaseEvent, UserAction } from "../../src/lease/object";
+import { GuardedLeaseSchema, LeaseSchema, type LeaseView } from "../../src/lease/view";
+import { listLeaseBodies } from "../../src/lease/list-repo";
 import { LEASE_KINDS, parseDurationField, PolicyInputSchema, resolvePolicy } from "../../src/lease/policy";
 import { LEASE_STATES } from "../../src/lease/state";
 import { decodeCursor, DEFAULT_PAGE, pageOf, PageQuery } from "../../src/pagination";
-import { usableProviderNames } from "../../src/providers/registry";
-import { providersForSpec } from "./quotes";
-import { BEARER, COMMON_ERRORS, IdParam, jsonResponse, router, type AppEnv } from "../context";
+import { BEARER, COMMON_ERRORS, errorResponse, IdParam, jsonResponse, router, type AppEnv } from "../context";
 import { requireScope } from "../middleware";
 
-/** A quote's price may have risen this much by the time it is used; more is `quote_drift`. */
-export const QUOTE_DRIFT_TOLERANCE = 0.05;
 const LEASE_ID = /^ls_[0-9a-z]{26}$/;
 
-const CreateLeaseSchema = z
-  .strictObject({
-    kind: z.enum(LEASE_KINDS),
-    spec: SpecSchema.optional(),
-    quote_id: z.string().max(64).optional(),
-    policy: PolicyInputSchema.optional(),
-    image: z.string().min(1).max(512).optional().describe("container image; pin it by digest (`@sha256:`)"),
-    cmd: z.string().min(1).max(8192).optional(),
-  })
-  .openapi("CreateLease");
+const LeaseCommon = {
+  kind: z.enum(LEASE_KINDS),
+  policy: PolicyInputSchema.optional(),
+  image: z.string().min(1).max(512).optional().describe("container image; pin it by digest (`@sha256:`)"),
+  cmd: z.string().min(1).max(8192).optional(),
+};
 
-const LeaseSchema = z.record(z.string(), z.unknown()).openapi("Lease", {
-  description: "A lease: state, machine, offer, policy, deadlines; `guard` on single reads",
-});
+/** Exactly one of `spec` and `quote_id`: a lease for a spec, or for the offers a quote answered. */
+const CreateLeaseSchema = z
+  .union([
+    z.strictObject({ ...LeaseCommon, spec: SpecSchema }).openapi("CreateLeaseForSpec"),
+    z.strictObject({ ...LeaseCommon, quote_id: z.string().max(64) }).openapi("CreateLeaseForQuote"),
+  ])
+  .openapi("CreateLease", { description: "a lease takes exactly one of `spec` and `quote_id`" });
+
 const EventSchema = z
   .object({
     seq: z.number().int(),
@@ -52,16 +55,22 @@ const EventSchema = z
   })
   .openapi("LeaseEvent");
 
-const ERRORS_409 = { 409: COMMON_ERRORS[400], 422: COMMON_ERRORS[400] } as const;
+const IDEMPOTENCY_422 = {
+  422: errorResponse("idempotency_mismatch: this Idempotency-Key was used with a different body"),
+} as const;
+const CREATE_ERRORS = {
+  409: errorResponse(
+    "quote_expired; quote_drift: the offer's price rose beyond the quote's tolerance; provider_not_configured: the org cannot rent from the spec's or the quote's providers; no_capacity: nothing fits (details name the constraint); idempotency_in_progress",
+  ),
+  ...IDEMPOTENCY_422,
+} as const;
+const ACTION_ERRORS = {
+  409: errorResponse("invalid_state: the action does not apply to the lease in its state (details: state, action)"),
+} as const;
 
 function stubOf(c: Context<AppEnv>, id: string) {
   if (!LEASE_ID.test(id)) throw notFound("lease", id);
   return c.env.LEASE.get(c.env.LEASE.idFromName(id));
-}
-
-/** Rebuilds the offers a quote answered (the quote stores them as rendered). */
-function quotedOffers(rendered: Array<Record<string, unknown>>): Offer[] {
-  return rendered.map((o) => ({ ...(o as unknown as Offer), gpu: o.gpu as Offer["gpu"] }));
 }
 
 const ACTION_BODIES = {
@@ -70,8 +79,8 @@ const ACTION_BODIES = {
   start: z.strictObject({}),
   unlock: z.strictObject({}),
   heartbeat: z.strictObject({}),
-  extend: z.strictObject({ by: z.string().max(16).describe("how much longer the ttl runs: `30m`, `2h`") }),
-  lock: z.strictObject({ for: z.string().max(16).describe("how long the lease counts as in use; capped by the hard caps") }),
+  extend: z.strictObject({ by: DurationSchema.describe("how much longer the ttl runs: `30m`, `2h`") }),
+  lock: z.strictObject({ for: DurationSchema.describe("how long the lease counts as in use; capped by the hard caps") }),
 } as const satisfies Record<UserAction, z.ZodType>;
 
 const ACTION_SUMMARIES: Record<UserAction, string> = {
@@ -99,7 +108,7 @@ const app = router()
       responses: {
         202: jsonResponse(LeaseSchema, "The lease, provisioning"),
         402: { description: "over_budget: the lease would pass one of the org's caps; nothing was rented", content: COMMON_ERRORS[400].content },
-        ...ERRORS_409,
+        ...CREATE_ERRORS,
         ...COMMON_ERRORS,
       },
     }),
@@ -109,36 +118,19 @@ const app = router()
       const now = c.var.now;
       const db = database(c.env.DB);
       const answer = await idempotent(db, { org_id: orgId, route: "POST /v1/leases" }, c.req.header("idempotency-key"), body, now, async () => {
-        if ((body.spec === undefined) === (body.quote_id === undefined)) {
-          throw badRequest("invalid_request", "a lease takes exactly one of `spec` and `quote_id`");
-        }
         let offers: Offer[];
         let policyInput = body.policy ?? {};
-        if (body.quote_id !== undefined) {
-          const quote = await getQuote(db, orgId, body.quote_id);
-          if (!quote) throw notFound("quote", body.quote_id);
-          if (Date.parse(quote.expires_at) <= now) {
-            throw new ApiError(409, "quote_expired", "the quote has expired; ask for a new one", { expires_at: quote.expires_at });
-          }
-          // Only providers the org can still rent from (a key deleted since the quote is not used).
-          const usable = await usableProviderNames(c.env, db, orgId, { fresh: true });
-          const quoted = quotedOffers([quote.offer, ...quote.fallbacks] as unknown as Array<Record<string, unknown>>);
-          offers = quoted.filter((o) => usable.includes(o.provider));
-          if (offers.length === 0) {
-            const providers = [...new Set(quoted.map((o) => o.provider))];
-            throw new ApiError(409, "provider_not_configured", `this org can no longer rent from ${providers.join(", ")}; store a working key or ask for a new quote`, { providers });
-          }
-          const live = await db.selectFrom("offers").select("hourly_usd").where("id", "=", quote.offer.id).executeTakeFirst();
-          if (live && live.hourly_usd > quote.hourly_usd * (1 + QUOTE_DRIFT_TOLERANCE)) {
-            throw new ApiError(409, "quote_drift", "the offer's price has risen beyond the quote's tolerance", {
-              quoted_hourly_usd: quote.hourly_usd,
-              live_hourly_usd: live.hourly_usd,
-              tolerance: QUOTE_DRIFT_TOLERANCE,
-            });
-          }
-          policyInput = { ttl: quote.policy.ttl, max_lifetime: quote.policy.max_lifetime, ...policyInput };
+        // Where the lease may run, also when it comes from a quote: a machine placed elsewhere is replaced (src/lease/placement.ts).
+        let spec: Spec | null;
+        if ("quote_id" in body) {
+          const used = await offersOfQuote(c.env, db, orgId, body.quote_id, now);
+          offers = used.offers;
+          spec = used.quote.spec;
+          policyInput = { ttl: used.quote.policy.ttl, max_lifetime: used.quote.policy.max_lifetime, ...policyInput };
         } else {
-          const selection = await chooseOffers(db, body.spec!, await providersForSpec(c.env, db, orgId, body.spec!, { fresh: true }), now);
+          spec = body.spec;
+          const providers = await providersForSpec(c.env, db, orgId, body.spec, { fresh: true });
+          const selection = await chooseOffers(db, body.spec, providers, now, placementFor(resolvePolicy(body.kind, policyInput), body.image ?? null));
           offers = [selection.chosen, ...selection.fallbacks];
         }
         const policy = resolvePolicy(body.kind, policyInput);
@@ -148,15 +140,15 @@ const app = router()
         }
         const id = newId("ls", now);
         // Budget admission (issue 6), before the lease's object exists: a refused lease rents nothing.
-        const reserved = admissionReservation(offers[0]!.hourly_usd, policy, now);
+        const reserved = admissionReservation(reservedHourlyUsd(offers[0]!), policy, now);
         await reserveBudget(c.env.DB, db, { lease_id: id, org_id: orgId, need: reserved }, now);
         const lease = await c.env.LEASE.get(c.env.LEASE.idFromName(id)).create({
           id,
           org_id: orgId,
           kind: body.kind,
           policy,
-          spec: body.spec ?? null,
-          quote_id: body.quote_id ?? null,
+          spec,
+          quote_id: "quote_id" in body ? body.quote_id : null,
           offers,
           image: body.image ?? null,
           cmd: body.cmd ?? null,
@@ -167,7 +159,7 @@ const app = router()
         return { status: 202, body: lease };
       });
       if (answer.replayed) c.header("Idempotent-Replayed", "true");
-      return c.json(answer.body as Record<string, unknown>, answer.status as 202);
+      return c.json(answer.body as LeaseView, answer.status as 202);
     },
   )
   .openapi(
@@ -187,13 +179,8 @@ const app = router()
     }),
     async (c) => {
       const { state, kind, limit = DEFAULT_PAGE, cursor } = c.req.valid("query");
-      const after = decodeCursor(cursor);
-      let q = database(c.env.DB).selectFrom("leases").select(["id", "body"]).where("org_id", "=", c.var.principal.org_id);
-      if (state) q = q.where("state", "=", state);
-      if (kind) q = q.where("kind", "=", kind);
-      if (after) q = q.where("id", "<", after.id);
-      const rows = await q.orderBy("id", "desc").limit(limit + 1).execute();
-      return c.json(pageOf(rows, limit, (r) => ({ k: r.id, id: r.id }), (r) => JSON.parse(r.body) as Record<string, unknown>), 200);
+      const rows = await listLeaseBodies(database(c.env.DB), c.var.principal.org_id, { state, kind, after: decodeCursor(cursor), limit });
+      return c.json(pageOf(rows, limit, (r) => ({ k: r.id, id: r.id }), (r) => JSON.parse(r.body) as LeaseView), 200);
     },
   )
   .openapi(
@@ -204,13 +191,13 @@ const app = router()
       security: BEARER,
       middleware: [requireScope("read")] as const,
       request: { params: IdParam("ls") },
-      responses: { 200: jsonResponse(LeaseSchema, "The lease"), ...COMMON_ERRORS },
+      responses: { 200: jsonResponse(GuardedLeaseSchema, "The lease"), ...COMMON_ERRORS },
     }),
     async (c) => {
       const { id } = c.req.valid("param");
       const lease = await stubOf(c, id).view(c.var.principal.org_id);
       if (!lease) throw notFound("lease", id);
-      return c.json(lease as unknown as Record<string, unknown>, 200);
+      return c.json(lease, 200);
     },
   )
   .openapi(
@@ -248,7 +235,7 @@ for (const action of Object.keys(ACTION_BODIES) as UserAction[]) {
         ...(action === "extend" || action === "start"
           ? { 402: { description: "over_budget: the lease's new worst case would pass one of the org's caps; nothing changed", content: COMMON_ERRORS[400].content } }
           : {}),
-        ...ERRORS_409,
+        ...ACTION_ERRORS,
         ...COMMON_ERRORS,
       },
     }),
@@ -263,7 +250,7 @@ for (const action of Object.keys(ACTION_BODIES) as UserAction[]) {
         if (result.status === 404) throw notFound("lease", id);
         throw new ApiError(result.status, result.code, result.message, result.details);
       }
-      return c.json(result.lease as unknown as Record<string, unknown>, 200);
+      return c.json(result.lease, 200);
     },
   );
 }

@@ -1,12 +1,12 @@
 /** `POST /v1/orgs` (bootstrap token) and `GET /v1/org`. */
 import { createRoute, z } from "@hono/zod-openapi";
+import { KeySchema } from "../../src/auth/key-schema";
 import { mintKey, renderKey } from "../../src/auth/keys";
 import { batch, database } from "../../src/db";
 import { ApiError } from "../../src/errors";
 import { newId } from "../../src/ids";
 import { BEARER, COMMON_ERRORS, jsonBody, jsonResponse, router } from "../context";
 import { requireBootstrapToken, requireScope } from "../middleware";
-import { KeySchema } from "./keys";
 
 const OrgSchema = z
   .object({ id: z.string(), name: z.string(), created_at: z.string() })

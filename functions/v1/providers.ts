@@ -7,9 +7,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { database, type Db } from "../../src/db";
 import type { Env } from "../../src/env";
 import { ApiError } from "../../src/errors";
-import { machinesNotSeen, type HeldMachine } from "../../src/providers/account-check";
-import { ProviderError, type Machine, type ProviderCapabilities } from "../../src/providers/contract";
-import { installationPrefix } from "../../src/lease/label";
+import type { ProviderCapabilities } from "../../src/providers/contract";
 import {
   deleteProviderKey,
   masterKeyConfigured,
@@ -22,14 +20,13 @@ import {
   type ProviderCredentials,
   type ProviderKeyRow,
 } from "../../src/providers/credentials";
-import { configuredProviderNames, forgetUsableProviders, isConfigured, providerCapabilities, providerSetup, providerWith } from "../../src/providers/registry";
-import { LIVE_STATES } from "../../src/lease/state";
+import { assertNotInUse, assertSeesLiveMachines, checkOptions, verifyKey } from "../../src/providers/org-keys";
+import { configuredProviderNames, forgetUsableProviders, isConfigured, providerCapabilities, providerSetup } from "../../src/providers/registry";
 import { isStale, OFFER_MAX_AGE_MS } from "../../src/catalog/offer";
 import { marketStates, type MarketState } from "../../src/catalog/offers-repo";
 import { BEARER, COMMON_ERRORS, jsonBody, jsonResponse, router } from "../context";
 import { requireScope } from "../middleware";
 import { iso } from "../../src/time";
-import { installationId } from "../../src/config";
 
 
 const VERIFICATION_STATUSES = ["ok", "refused", "unreachable", "never"] as const;
@@ -132,80 +129,6 @@ function enabledProvider(env: Env, name: string): string {
   return name;
 }
 
-/** A refusal is the provider saying no to these credentials; anything else says nothing about them. */
-const isRefusal = (e: ProviderError) => e.kind === "auth" || e.kind === "not_found" || e.kind === "insufficient_funds";
-
-async function verify(env: Env, name: string, credentials: ProviderCredentials): Promise<{ ok: true } | { ok: false; refused: boolean; error: string }> {
-  try {
-    await providerWith(env, name, credentials).verify();
-    return { ok: true };
-  } catch (e) {
-    if (e instanceof ProviderError) return { ok: false, refused: isRefusal(e), error: `${e.kind}: ${e.message}` };
-    // An adapter refusing the settings before any call (a missing option).
-    return { ok: false, refused: true, error: e instanceof Error ? e.message : String(e) };
-  }
-}
-
-function checkOptions(name: string, options: Record<string, string>): void {
-  const fields = providerSetup(name).options;
-  const known = new Set(fields.map((f) => f.name));
-  const unknown = Object.keys(options).filter((k) => !known.has(k));
-  const missing = fields.filter((f) => f.required && !options[f.name]).map((f) => f.name);
-  if (unknown.length > 0 || missing.length > 0) {
-    throw new ApiError(400, "invalid_request", `${name} takes the options ${fields.length ? fields.map((f) => f.name).join(", ") : "(none)"}`, {
-      unknown,
-      missing,
-    });
-  }
-}
-
-/** At most this many lease ids are named in a `provider_account_mismatch`. */
-const MISMATCH_LEASES_SHOWN = 20;
-
-/**
- * Refuses a key that cannot reach every machine the org's live leases hold on the provider (issue
- * 10, item 4; src/providers/account-check.ts): one list by this installation's label prefix
- * through the new key, before anything is stored. Nothing is changed when it refuses.
- */
-async function assertSeesLiveMachines(env: Env, db: Db, orgId: string, name: string, credentials: ProviderCredentials): Promise<void> {
-  const held = await db
-    .selectFrom("leases")
-    .select(["id as lease_id", "machine_id"])
-    .where("org_id", "=", orgId)
-    .where("provider", "=", name)
-    .where("state", "in", [...LIVE_STATES])
-    .where("machine_id", "is not", null)
-    .execute();
-  if (held.length === 0) return;
-  const machines = held as HeldMachine[];
-  const provider = providerWith(env, name, credentials);
-  let listed: Machine[] = [];
-  // A provider that cannot list by label gives no proof: every machine counts as not seen.
-  if (provider.capabilities.list_by_label) {
-    try {
-      listed = await provider.listMachines(installationPrefix(installationId(env)));
-    } catch (e) {
-      const kind = e instanceof ProviderError ? e.kind : "error";
-      throw new ApiError(
-        503,
-        "provider_unavailable",
-        `${name} did not list the machines this org's live leases hold through the new key (${kind}); nothing was changed, try again`,
-        { provider: name, live_machines: machines.length },
-        { "retry-after": "30" },
-      );
-    }
-  }
-  const unseen = machinesNotSeen(machines, listed);
-  if (unseen.length > 0) {
-    throw new ApiError(
-      409,
-      "provider_account_mismatch",
-      `the new ${name} key does not see ${unseen.length} of the ${machines.length} machine(s) this org's live leases hold there (another account?); nothing was changed and the stored key stays. End those leases first, or use a key of the account that holds them`,
-      { provider: name, live_machines: machines.length, not_seen: unseen.length, leases: unseen.slice(0, MISMATCH_LEASES_SHOWN).map((u) => u.lease_id) },
-    );
-  }
-}
-
 async function rowOf(db: Db, orgId: string, name: string): Promise<ProviderKeyRow | undefined> {
   return (await providerKeyRows(db, orgId)).get(name);
 }
@@ -257,7 +180,7 @@ export const providerRoutes = router()
       if (!masterKeyConfigured(c.env)) throw masterKeyMissing();
       const credentials: ProviderCredentials = { api_key: body.api_key, options: body.options ?? {} };
       checkOptions(name, credentials.options);
-      const checked = await verify(c.env, name, credentials);
+      const checked = await verifyKey(c.env, name, credentials);
       if (!checked.ok && checked.refused) {
         throw new ApiError(422, "provider_key_refused", `${name} refused the key or its settings; nothing was stored (${checked.error})`, { name });
       }
@@ -297,7 +220,7 @@ export const providerRoutes = router()
         }
         throw new ApiError(404, "not_found", `this org has no key for ${name}`, { name });
       }
-      const checked = await verify(c.env, name, credentials);
+      const checked = await verifyKey(c.env, name, credentials);
       await recordVerification(db, orgId, name, checked.ok ? true : checked.refused ? false : null, checked.ok ? null : checked.error, c.var.now);
       forgetUsableProviders(orgId);
       return c.json(render(name, await rowOf(db, orgId, name), await marketStates(db), c.var.now), 200);
@@ -322,18 +245,7 @@ export const providerRoutes = router()
       const db = database(c.env.DB);
       const orgId = c.var.principal.org_id;
       if (!(await rowOf(db, orgId, name))) throw new ApiError(404, "not_found", `this org has no key for ${name}`, { name });
-      const live = await db
-        .selectFrom("leases")
-        .select(({ fn }) => fn.countAll<number>().as("n"))
-        .where("org_id", "=", orgId)
-        .where("provider", "=", name)
-        .where("state", "in", [...LIVE_STATES])
-        .executeTakeFirstOrThrow();
-      if (Number(live.n) > 0) {
-        throw new ApiError(409, "provider_in_use", `${Number(live.n)} live lease(s) on ${name} need this key to stop and destroy their machines; end them first`, {
-          live_leases: Number(live.n),
-        });
-      }
+      await assertNotInUse(db, orgId, name);
       await deleteProviderKey(db, orgId, name);
       forgetUsableProviders(orgId);
       console.log(JSON.stringify({ msg: "provider key deleted", org_id: orgId, provider: name }));

@@ -1,19 +1,15 @@
 /** `POST /v1/quotes`, `GET /v1/quotes/:id`. */
 import { createRoute, z } from "@hono/zod-openapi";
+import { providersForSpec } from "../../src/catalog/eligible-providers";
 import { createQuote, getQuote, QuoteRequestSchema, type Quote } from "../../src/catalog/quote";
+import { OfferSchema } from "../../src/catalog/offer-schema";
 import { idempotent } from "../../src/idempotency";
 import { SpecSchema } from "../../src/catalog/spec";
 import { database } from "../../src/db";
 import { notFound } from "../../src/errors";
 import { LEASE_KINDS } from "../../src/lease/policy";
-import { ApiError } from "../../src/errors";
-import type { Spec } from "../../src/catalog/spec";
-import type { Db } from "../../src/db";
-import type { Env } from "../../src/env";
-import { configuredProviderNames, usableProviderNames } from "../../src/providers/registry";
-import { BEARER, COMMON_ERRORS, IdParam, jsonBody, jsonResponse, router } from "../context";
+import { BEARER, COMMON_ERRORS, errorResponse, IdParam, jsonBody, jsonResponse, router } from "../context";
 import { requireScope } from "../middleware";
-import { OfferSchema } from "./catalog";
 
 const QuoteSchema = z
   .object({
@@ -27,27 +23,19 @@ const QuoteSchema = z
     fallbacks: z.array(OfferSchema).max(3),
     candidates: z.number().int().describe("offers that met every constraint"),
     hourly_usd: z.number(),
-    ceiling_usd: z.number().nullable().describe("the most the policy's hard cap lets the lease cost; null when uncapped"),
+    estimate: z
+      .object({
+        label: z.literal("estimate"),
+        hourly_usd: z.number().describe("compute and bandwidth, per hour"),
+        parts: z.object({ compute_usd: z.number().describe("the offer's price, per hour"), bandwidth_usd: z.number().describe("the bandwidth allowance at the offer's $/GB, per hour; 0 where not billed") }),
+        bandwidth_gb_per_hour: z.object({ down: z.number(), up: z.number() }).describe("the assumed GB moved per hour, each way"),
+      })
+      .describe("what the lease is estimated to cost per hour, by part"),
+    ceiling_usd: z.number().nullable().describe("the most the policy's hard cap lets the lease cost (compute and bandwidth allowance); null when uncapped"),
+    ceiling_parts: z.object({ compute_usd: z.number(), bandwidth_usd: z.number() }).nullable(),
     ceiling_basis: z.enum(["ttl", "max_lifetime"]).nullable(),
   })
   .openapi("Quote");
-
-/**
- * The providers a spec may be chosen from for this org. A spec that names an enabled provider the
- * org cannot rent from (no key, or a key the provider refused) is answered plainly, not with a
- * `no_capacity` that would send the user looking for machines.
- */
-export async function providersForSpec(env: Env, db: Db, orgId: string, spec: Pick<Spec, "providers">, options: { fresh?: boolean } = {}): Promise<string[]> {
-  const usable = await usableProviderNames(env, db, orgId, options);
-  const configured = new Set(configuredProviderNames(env));
-  const blocked = (spec.providers ?? []).map((p) => p.toLowerCase()).filter((p) => configured.has(p) && !usable.includes(p));
-  if (blocked.length > 0 && blocked.length === (spec.providers ?? []).length) {
-    throw new ApiError(409, "provider_not_configured", `this org cannot rent from ${blocked.join(", ")}: store a working key with PUT /v1/providers/${blocked[0]}`, {
-      providers: blocked,
-    });
-  }
-  return usable;
-}
 
 export const quoteRoutes = router()
   .openapi(
@@ -61,9 +49,10 @@ export const quoteRoutes = router()
       responses: {
         201: jsonResponse(QuoteSchema, "The quote"),
         409: {
-          description: "no_capacity: nothing fits; details name the constraint. provider_not_configured: the spec names only providers this org has no working key for",
+          description: "no_capacity: nothing fits; details name the constraint. provider_not_configured: the spec names only providers this org has no working key for. idempotency_in_progress",
           content: COMMON_ERRORS[400].content,
         },
+        422: errorResponse("idempotency_mismatch: this Idempotency-Key was used with a different body"),
         ...COMMON_ERRORS,
       },
     }),

@@ -31,6 +31,7 @@
 import type { Db } from "../db";
 import { ApiError } from "../errors";
 import { cappedDurationMs, type Policy } from "../lease/policy";
+import { LIVE_STATES as LIVE, sqlList } from "../lease/state";
 import { monthOf, worstCase, type Reservation } from "./ceiling";
 import { HOUR_MS, microsToUsd, usdToMicros } from "./money";
 
@@ -39,7 +40,7 @@ export { monthOf };
 /** How long a reservation counts before its lease appears in the index. */
 export const PENDING_MS = 10 * 60_000;
 
-const LIVE_STATES = "('pending', 'provisioning', 'booting', 'ready', 'stopping', 'stopped', 'starting', 'releasing')";
+const LIVE_STATES = sqlList(LIVE);
 
 /**
  * What the org has committed in the month `month` (an SQL expression), leaving out lease ?1 (null:

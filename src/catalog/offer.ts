@@ -23,6 +23,22 @@ export interface Offer {
   availability: Availability;
   spot: boolean;
   /**
+   * How long the host stays rentable, in seconds from when the offer was read (Vast's `duration`:
+   * its contract with the market ends then, and the instance with it). Absent: the provider ends
+   * no rental on its own. An offer of such a provider that does not say is given 0, promised
+   * nothing, so it never passes a lease's need for a host (never guessed).
+   */
+  host_duration_s?: number;
+  /**
+   * The newest CUDA version the host is known to run (Vast's `cuda_max_good`; for RunPod, the
+   * `minCudaVersion` its market was asked with). Absent: not stated, and then never placed under
+   * an image that needs one.
+   */
+  cuda_max?: number;
+  /** What moving data bills, $ per GB (Vast's `inet_down_cost`, `inet_up_cost`); absent: nothing. */
+  inet_down_usd_per_gb?: number;
+  inet_up_usd_per_gb?: number;
+  /**
    * When the catalog refresh last read it from its provider: set on offers read from the offer
    * cache (offers-repo.ts `rowToOffer`), never rendered. Absent on what an adapter returns.
    */

@@ -9,7 +9,7 @@ import type { GpuClass } from "./gpu-classes";
 import type { GpuToken, Spec } from "./spec";
 import { OFFER_MAX_AGE_MS, type Offer } from "./offer";
 
-const COLUMNS = 15;
+const COLUMNS = 19;
 const ROWS_PER_INSERT = Math.floor(D1_MAX_PARAMS / COLUMNS);
 
 export function offerToRow(o: Offer, now: number): NewOfferRow {
@@ -29,6 +29,10 @@ export function offerToRow(o: Offer, now: number): NewOfferRow {
     availability: o.availability,
     spot: o.spot ? 1 : 0,
     refreshed_at: now,
+    host_duration_s: o.host_duration_s ?? null,
+    cuda_max: o.cuda_max ?? null,
+    inet_down_usd_per_gb: o.inet_down_usd_per_gb ?? null,
+    inet_up_usd_per_gb: o.inet_up_usd_per_gb ?? null,
   };
 }
 
@@ -49,7 +53,18 @@ export function rowToOffer(r: OfferRow): Offer {
     availability: r.availability,
     spot: r.spot === 1,
     refreshed_at: r.refreshed_at,
+    ...placementOf(r),
   };
+}
+
+/** The optional fields of an offer (migrations/0012), left out where the row has none. */
+function placementOf(r: Pick<OfferRow, "host_duration_s" | "cuda_max" | "inet_down_usd_per_gb" | "inet_up_usd_per_gb">): Partial<Offer> {
+  const out: Partial<Offer> = {};
+  if (r.host_duration_s !== null) out.host_duration_s = r.host_duration_s;
+  if (r.cuda_max !== null) out.cuda_max = r.cuda_max;
+  if (r.inet_down_usd_per_gb !== null) out.inet_down_usd_per_gb = r.inet_down_usd_per_gb;
+  if (r.inet_up_usd_per_gb !== null) out.inet_up_usd_per_gb = r.inet_up_usd_per_gb;
+  return out;
 }
 
 /**
@@ -80,6 +95,10 @@ export async function replaceProviderOffers(db: Db, d1: D1Database, provider: st
             availability: eb.ref("excluded.availability"),
             spot: eb.ref("excluded.spot"),
             refreshed_at: eb.ref("excluded.refreshed_at"),
+            host_duration_s: eb.ref("excluded.host_duration_s"),
+            cuda_max: eb.ref("excluded.cuda_max"),
+            inet_down_usd_per_gb: eb.ref("excluded.inet_down_usd_per_gb"),
+            inet_up_usd_per_gb: eb.ref("excluded.inet_up_usd_per_gb"),
           })),
         ),
     );
@@ -304,5 +323,9 @@ export function renderOffer(o: Offer) {
     hourly_usd: o.hourly_usd,
     availability: o.availability,
     spot: o.spot,
+    host_duration_s: o.host_duration_s ?? null,
+    cuda_max: o.cuda_max ?? null,
+    inet_down_usd_per_gb: o.inet_down_usd_per_gb ?? null,
+    inet_up_usd_per_gb: o.inet_up_usd_per_gb ?? null,
   };
 }

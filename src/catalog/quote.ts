@@ -15,7 +15,9 @@ import { newId } from "../ids";
 import { cappedDurationMs, LEASE_KINDS, PolicyInputSchema, resolvePolicy, type LeaseKind, type Policy } from "../lease/policy";
 import { candidateOffers, catalogGeneration, fittingOffers, offerSnapshots, renderOffer, type Narrowing } from "./offers-repo";
 import { OFFER_MAX_AGE_MS, type Offer } from "./offer";
-import { constraintsOf, OFFER_AGE, selectOffer, staleCandidates, type Constraint, type Selection } from "./selector";
+import { BANDWIDTH_GB_PER_HOUR, bandwidthHourlyUsd } from "../billing/bandwidth";
+import { defaultImageMinCuda } from "../providers/registry";
+import { constraintsOf, OFFER_AGE, selectOffer, staleCandidates, type Constraint, type Placement, type Selection } from "./selector";
 import { assertSpecAsksForSomething, parseGpuToken, SpecSchema, type GpuToken, type Spec } from "./spec";
 
 /** How long a quote may be used to lease (DESIGN.md: at most five minutes). */
@@ -72,10 +74,20 @@ function noCapacity(selection: Extract<Selection, { ok: false }>, offers: readon
   );
 }
 
+/**
+ * What a lease under `policy` running `image` (null: each provider's default image) asks of a
+ * host: that its market keeps it for the lease's ttl (else its max_lifetime), and that it runs the
+ * CUDA the image needs. A default image states its need (registry.ts `defaultImageMinCuda`); an
+ * image of the user's needs only what the spec's `min_cuda` says.
+ */
+export function placementFor(policy: Pick<Policy, "ttl" | "max_lifetime">, image: string | null): Placement {
+  return { hold_ms: policy.ttl ?? policy.max_lifetime, cuda_need: image === null ? defaultImageMinCuda : () => null };
+}
+
 /** The chosen offer and its ranked fallbacks for a spec, read from D1, or 409 `no_capacity` naming why not. */
-export async function chooseOffers(db: Db, spec: Spec, providers: readonly string[], now: number) {
+export async function chooseOffers(db: Db, spec: Spec, providers: readonly string[], now: number, placement?: Placement) {
   const { token, narrowing } = narrowingOf(spec);
-  const constraints = constraintsOf(spec, token, providers, { now });
+  const constraints = constraintsOf(spec, token, providers, { now, ...(placement ? { placement } : {}) });
   let selection = selectOffer(await fittingOffers(db, narrowing, spec, token, providers, now), constraints);
   if (selection.ok) return selection;
   // Nothing fits: read the wider set once more, only to say which constraint removed the last.
@@ -90,7 +102,8 @@ export async function createQuote(db: Db, orgId: string, req: QuoteRequest, prov
   const caps = resolvePolicy(kind, req.policy);
   const { token, narrowing } = narrowingOf(req.spec);
   // A snapshot may be remembered for minutes: the age of its offers is judged at `now`.
-  const constraints = constraintsOf(req.spec, token, providers, { now });
+  // A quote names no image: the lease it makes runs each provider's default one unless it brings its own.
+  const constraints = constraintsOf(req.spec, token, providers, { now, placement: placementFor(caps, null) });
   for (let attempt = 1; ; attempt++) {
     const snapshot = await offerSnapshots.get(db, narrowing);
     const selection = selectOffer(snapshot.offers, constraints);
@@ -145,6 +158,10 @@ async function storeQuote(db: Db, orgId: string, quote: Quote, now: number, gene
 function renderQuote(spec: Spec, kind: LeaseKind, caps: Policy, selection: Extract<Selection, { ok: true }>, now: number) {
   const capped = cappedDurationMs(caps);
   const hourly = selection.chosen.hourly_usd;
+  // Bandwidth is its own part: billed per GB where the provider bills it, counted at a stated
+  // allowance (src/billing/bandwidth.ts), and part of the ceiling the lease is admitted under.
+  const bandwidth = bandwidthHourlyUsd(selection.chosen);
+  const hours = capped ? capped.ms / 3_600_000 : null;
   const quote = {
     id: newId("qt", now),
     created_at: new Date(now).toISOString(),
@@ -159,7 +176,14 @@ function renderQuote(spec: Spec, kind: LeaseKind, caps: Policy, selection: Extra
     fallbacks: selection.fallbacks.map(renderOffer),
     candidates: selection.candidates,
     hourly_usd: hourly,
-    ceiling_usd: capped ? usd((hourly * capped.ms) / 3_600_000) : null,
+    estimate: {
+      label: "estimate" as const,
+      hourly_usd: usd(hourly + bandwidth),
+      parts: { compute_usd: hourly, bandwidth_usd: bandwidth },
+      bandwidth_gb_per_hour: { ...BANDWIDTH_GB_PER_HOUR },
+    },
+    ceiling_usd: hours === null ? null : usd((hourly + bandwidth) * hours),
+    ceiling_parts: hours === null ? null : { compute_usd: usd(hourly * hours), bandwidth_usd: usd(bandwidth * hours) },
     ceiling_basis: capped ? capped.basis : null,
   };
   return quote;

@@ -25,11 +25,48 @@ export interface Constraint {
  */
 export const OFFER_AGE = "offer_age";
 
+/** The constraints named in `no_capacity` when the host's market would not let the lease run there. */
+export const HOST_DURATION = "host_duration";
+export const CUDA = "cuda";
+
+/** What the lease asks of the host beyond the spec: how long it stays, and what its image runs on. */
+export interface Placement {
+  /**
+   * How long the lease may hold its host, ms: its ttl, else its max_lifetime; null: neither caps
+   * it, and no host's contract end is asked about.
+   */
+  hold_ms: number | null;
+  /** The CUDA version the lease's image needs at an offer's provider; null: no need. */
+  cuda_need: (provider: string) => number | null;
+}
+
+/**
+ * Whether the host's contract with its market outlasts `holdMs` from `now`: an offer of a provider
+ * that ends no rental on its own always does; one that states how long its host stays counts from
+ * when it was read.
+ */
+export function hostOutlasts(o: Offer, holdMs: number, now: number | undefined): boolean {
+  if (o.host_duration_s === undefined || o.host_duration_s === null) return true;
+  const readAt = o.refreshed_at ?? now ?? 0;
+  return readAt + o.host_duration_s * 1000 >= (now ?? readAt) + holdMs;
+}
+
+/** Whether the host runs CUDA `need` (null: no need): an offer that does not say never does. */
+export function runsCuda(o: Offer, need: number | null): boolean {
+  if (need === null) return true;
+  return o.cuda_max !== undefined && o.cuda_max !== null && o.cuda_max >= need;
+}
+
 /**
  * The constraints of a spec, in the order they are applied (and reported). With `now`, offers
  * whose provider's market was last read more than OFFER_MAX_AGE_MS before it are left out.
  */
-export function constraintsOf(spec: Spec, token: GpuToken | null, configuredProviders: readonly string[], options: { now?: number } = {}): Constraint[] {
+export function constraintsOf(
+  spec: Spec,
+  token: GpuToken | null,
+  configuredProviders: readonly string[],
+  options: { now?: number; placement?: Placement } = {},
+): Constraint[] {
   const out: Constraint[] = [];
   const lower = (xs: readonly string[] | undefined) => (xs ? new Set(xs.map((x) => x.toLowerCase())) : null);
   if (token) {
@@ -64,6 +101,18 @@ export function constraintsOf(spec: Spec, token: GpuToken | null, configuredProv
   if (excludedHosts) out.push({ name: "exclude_hosts", test: (o) => !excludedHosts.has(o.host_id) });
   if (max_hourly_usd !== undefined) out.push({ name: "max_hourly_usd", test: (o) => o.hourly_usd <= max_hourly_usd });
   const now = options.now;
+  const hold = options.placement?.hold_ms ?? null;
+  if (hold !== null) out.push({ name: HOST_DURATION, test: (o) => hostOutlasts(o, hold, now) });
+  // The spec's own need, and where the lease brings no image, the provider's default image's.
+  const needOf = options.placement?.cuda_need;
+  if (spec.min_cuda !== undefined || needOf) {
+    const stated = spec.min_cuda ?? null;
+    const need = (o: Offer) => {
+      const image = needOf ? needOf(o.provider) : null;
+      return stated === null ? image : image === null ? stated : Math.max(stated, image);
+    };
+    out.push({ name: CUDA, test: (o) => runsCuda(o, need(o)) });
+  }
   if (now !== undefined) out.push({ name: OFFER_AGE, test: (o) => !isStale(o.refreshed_at, now) });
   return out;
 }

@@ -33,6 +33,12 @@ export const SpecSchema = z
     exclude_hosts: names("never these hosts").optional(),
     max_hourly_usd: z.number().positive().max(100_000).optional().describe("price ceiling per hour"),
     spot: z.boolean().optional().describe("true: spot (interruptible) offers only; false or absent: on-demand only"),
+    min_cuda: z
+      .number()
+      .min(1)
+      .max(100)
+      .optional()
+      .describe("the CUDA version the image needs (`12.8`): only hosts known to run it; an offer that does not state its CUDA never passes"),
   })
   .openapi("Spec");
 

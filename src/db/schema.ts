@@ -55,6 +55,11 @@ export interface OffersTable {
   availability: "high" | "medium" | "low";
   spot: number;
   refreshed_at: number;
+  /** migrations/0012: null where the provider says nothing of it (src/catalog/offer.ts). */
+  host_duration_s: number | null;
+  cuda_max: number | null;
+  inet_down_usd_per_gb: number | null;
+  inet_up_usd_per_gb: number | null;
 }
 
 /** One row (id 1): the offer cache's generation, rewritten by every refresh (migrations/0005). */

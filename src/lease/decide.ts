@@ -5,7 +5,7 @@
  */
 import { sessionBudgetDeadline } from "../billing/accrual";
 import { usdToMicros } from "../billing/money";
-import type { LeaseRecord, LeaseState, Observation, Reason } from "./state";
+import { inSession, type LeaseRecord, type Observation, type Reason } from "./state";
 
 export type Action =
   | "none" // nothing to do, ever (released)
@@ -31,8 +31,36 @@ export interface Decision {
 /** Statuses of a machine that runs (or is about to), and so bills at its full rate. */
 const RUNNING: readonly string[] = ["provisioning", "starting", "running"];
 
-/** How often transitional states read the machine back. */
+/** The first read-back of the machine after anything changes; later reads back off from it. */
 export const POLL_MS = 1_000;
+/** The longest wait between two read-backs while a machine is being set up or stopped. */
+export const POLL_MAX_MS = 15_000;
+/**
+ * After lessor starts a stopped machine, a status of `error` this soon is read as still starting,
+ * not as a failed host: some providers (Vast) report the previous `exited` state for a moment
+ * after a start, and replacing the host would destroy the user's disk (docs/design.md "Sessions").
+ */
+export const RESTART_ERROR_GRACE_MS = 60_000;
+
+/**
+ * How long after a read-back the next one is due, with `elapsedMs` since the last change of the
+ * lease's state or of the machine's observed status: 1 s, then 2, 4, 8, and 15 s from then on
+ * (reads at 1, 3, 7, 15, 30, 45 s...). A real boot takes minutes, and every read is a provider
+ * call against its rate limit.
+ */
+export function pollInterval(elapsedMs: number): number {
+  let interval = POLL_MS;
+  // Each interval is kept until the read it leads to: reads at 1, 1+2, 1+2+4... seconds.
+  while (2 * interval - POLL_MS <= elapsedMs && interval < POLL_MAX_MS) interval *= 2;
+  return Math.min(interval, POLL_MAX_MS);
+}
+
+/** When the machine is next read back: the schedule restarts at every change (state or status). */
+export function pollAt(l: LeaseRecord): number {
+  if (l.observed_at === null) return 0;
+  const changed = Math.max(l.state_since, l.observed_change_at ?? 0);
+  return l.observed_at + pollInterval(l.observed_at - changed);
+}
 /** A stop the provider accepted but did not carry out is issued again after this. */
 export const STOP_REISSUE_MS = 30_000;
 /** Stops failing this long escalate to a destroy (`stop_failed`). */
@@ -62,9 +90,6 @@ export function hardCapDeadlines(l: LeaseRecord): Candidate[] {
   return out;
 }
 
-function inSession(s: LeaseState): boolean {
-  return s === "booting" || s === "ready" || s === "stopping" || s === "starting" || s === "provisioning";
-}
 
 /** When a ready lease stops being in use: its last activity plus grace, or its lock's end. */
 export function inUseUntil(l: LeaseRecord): number {
@@ -89,7 +114,7 @@ export function decide(l: LeaseRecord, obs: Observation, now: number): Decision 
 
     case "booting":
       if (m === null) due({ action: "replace_host", reason: "provider_lost", at: now });
-      else if (m?.status === "error") due({ action: "replace_host", reason: "host_failed", at: now });
+      else if (m?.status === "error" && !restarting(l, now)) due({ action: "replace_host", reason: "host_failed", at: now });
       else if (m?.status === "running" && obs.app_ready !== false) due({ action: "mark_ready", reason: null, at: now });
       else {
         if (m?.status === "running" && l.policy.startup_timeout !== null) {
@@ -97,7 +122,7 @@ export function decide(l: LeaseRecord, obs: Observation, now: number): Decision 
         } else {
           due({ action: "replace_host", reason: "boot_timeout", at: l.state_since + l.policy.boot_timeout });
         }
-        due({ action: "poll", reason: null, at: Math.max(retryAt, (l.observed_at ?? 0) + POLL_MS) });
+        due({ action: "poll", reason: null, at: Math.max(retryAt, pollAt(l)) });
       }
       break;
 
@@ -120,7 +145,7 @@ export function decide(l: LeaseRecord, obs: Observation, now: number): Decision 
         // A stop that was never issued, failed, or was accepted but not carried out, goes again.
         const again = l.stop_issued_at === null || l.stop_failing_since !== null ? retryAt : l.stop_issued_at + STOP_REISSUE_MS;
         due({ action: "stop", reason: null, at: Math.max(again, retryAt) });
-        due({ action: "poll", reason: null, at: Math.max(retryAt, (l.observed_at ?? 0) + POLL_MS) });
+        due({ action: "poll", reason: null, at: Math.max(retryAt, pollAt(l)) });
       }
       break;
 
@@ -146,6 +171,12 @@ export function decide(l: LeaseRecord, obs: Observation, now: number): Decision 
   const first = candidates[0]!;
   if (first.at <= now) return first;
   return { action: "wait", reason: first.reason, at: first.at, next: first.action };
+}
+
+/** A machine lessor started again (a stopped session's restart) within the grace: `error` is not yet believed. */
+export function restarting(l: LeaseRecord, now: number): boolean {
+  const issued = l.start_issued_at ?? null;
+  return issued !== null && now - issued < RESTART_ERROR_GRACE_MS;
 }
 
 function rank(a: Action): number {

@@ -11,6 +11,7 @@
  *   blindly: the next run lists the provider by the lease's label first (guarantee 2), and every
  *   provision and release lists by label, so a lease never keeps two machines (guarantee 1).
  */
+import { installationId } from "../config";
 import { DurableObject } from "cloudflare:workers";
 import type { Offer } from "../catalog/offer";
 import type { Spec } from "../catalog/spec";
@@ -21,15 +22,32 @@ import { providerCapabilities, providerWithAccount } from "../providers/registry
 import { reserveBudget, settleReservation } from "../billing/budget";
 import { settled, totalOf, type Reservation } from "../billing/ceiling";
 import { ApiError } from "../errors";
-import { following, nextOfferOf, reservationFor } from "./rent";
-import { decide, guardOf, hardCapDeadlines, type Decision } from "./decide";
+import { placementOf } from "./placement";
+import { reservationFor } from "./rent";
+import { decide, guardOf, type Decision } from "./decide";
+import {
+  afterHostFailed,
+  beginRelease,
+  createFailure,
+  markReady,
+  markStopped,
+  observed,
+  rentable,
+  started,
+  stopRequested,
+  userAction,
+  withMachine,
+  type Effect,
+  type Step,
+  type UserAction,
+} from "./transitions";
 import { newBilling } from "../billing/accrual";
 import { microsToUsd } from "../billing/money";
 import { upgradeRecord, withBilling, type Settlement } from "./billing";
 import { writeLeaseIndex } from "./index-repo";
 import { latestAttempt, leasePrefix, machineLabel } from "./label";
 import type { LeaseKind, Policy } from "./policy";
-import { LEASE_STATES, type LeaseRecord, type LeaseState, type Observation, type Reason } from "./state";
+import { hasMachine, LEASE_STATES, machined, type MachinedLease, type LeaseRecord, type LeaseState, type Observation, type Reason } from "./state";
 import { renderLease, type LeaseView } from "./view";
 
 const SCHEMA_VERSION = 1;
@@ -66,13 +84,12 @@ export interface LeaseEvent {
   detail: Record<string, unknown>;
 }
 
-export type UserAction = "end" | "stop" | "start" | "extend" | "lock" | "unlock" | "heartbeat";
+export type { UserAction };
 
 export type ActResult =
   | { ok: true; lease: LeaseView }
   | { ok: false; status: 402 | 404 | 409; code: string; message: string; details: Record<string, unknown> };
 
-type Effect = { event: string; reason?: Reason | null; detail?: Record<string, unknown> };
 
 export class LeaseObject extends DurableObject<Env> {
   readonly #sql: SqlStorage;
@@ -240,77 +257,22 @@ export class LeaseObject extends DurableObject<Env> {
     const l = this.#load();
     if (!l || l.org_id !== orgId) return { ok: false, status: 404, code: "not_found", message: "lease not found", details: {} };
     const now = Date.now();
-    const invalid = (why: string, extra: Record<string, unknown> = {}): ActResult => ({
-      ok: false,
-      status: 409,
-      code: "invalid_state",
-      message: `cannot ${action} a lease that is ${l.state}${why ? `: ${why}` : ""}`,
-      details: { state: l.state, action, ...extra },
-    });
-    const live = l.state !== "released" && l.state !== "releasing";
-    const next: LeaseRecord = { ...l };
-    let effect: Effect;
-    /** What the action needs reserved against the org's caps first (null: what it holds covers it). */
-    let reserve: Reservation | null = null;
-    switch (action) {
-      case "end":
-        if (!live) return { ok: true, lease: renderLease(l) };
-        // A backoff left by a failed stop or read is not a reason to keep a machine the user ended:
-        // the destroy is tried at once (each minute it waits is billed).
-        Object.assign(next, { state: "releasing", state_since: now, release_reason: "user_end", retry_at: null });
-        effect = { event: "release_requested", reason: "user_end" };
-        break;
-      case "stop":
-        if (l.state !== "ready" && l.state !== "booting") return invalid("");
-        if (!l.can_stop) return invalid("this provider cannot stop a machine; end the lease instead", { capability: "stop" });
-        Object.assign(next, { state: "stopping", state_since: now, stop_issued_at: null, stop_failing_since: null, lock_until: null });
-        effect = { event: "stop_requested", reason: "user_stop" };
-        break;
-      case "start":
-        if (l.state !== "stopped") return invalid("");
-        Object.assign(next, { state: "starting", state_since: now });
-        effect = { event: "start_requested", reason: "user_start" };
-        reserve = reservationFor(l, { kind: "start" }, now);
-        break;
-      case "extend":
-        if (!live) return invalid("");
-        if (l.ttl_deadline === null) return invalid("the lease has no ttl to extend");
-        next.ttl_deadline = l.ttl_deadline + arg.ms!;
-        effect = { event: "extended", detail: { by_ms: arg.ms, ttl_expires_at: new Date(next.ttl_deadline).toISOString() } };
-        reserve = reservationFor(l, { kind: "extend", ttl_deadline: next.ttl_deadline }, now);
-        break;
-      case "lock": {
-        if (l.state !== "ready" && l.state !== "booting") return invalid("");
-        // A lock never outlives the hard caps.
-        const caps = hardCapDeadlines(l).map((c) => c.at);
-        next.lock_until = Math.min(now + arg.ms!, ...caps);
-        effect = { event: "locked", detail: { until: new Date(next.lock_until).toISOString() } };
-        break;
-      }
-      case "unlock":
-        if (!live) return invalid("");
-        next.lock_until = null;
-        effect = { event: "unlocked" };
-        break;
-      case "heartbeat":
-        if (l.state !== "ready" && l.state !== "booting") return invalid("");
-        next.last_activity_at = now;
-        effect = { event: "heartbeat" };
-        break;
-    }
-    if (reserve) {
+    const plan = userAction(l, action, arg, now);
+    if (!plan.ok) return { ok: false, status: 409, code: "invalid_state", message: plan.message, details: plan.details };
+    if (!plan.change) return { ok: true, lease: renderLease(l) };
+    let { next, effect } = plan.change;
+    if (plan.reserve) {
       // Admitted like a create (issue 10, "Money" 1), before anything is saved: refused, nothing changes.
       try {
-        await reserveBudget(this.env.DB, database(this.env.DB), { lease_id: l.id, org_id: l.org_id, need: reserve }, now);
+        await reserveBudget(this.env.DB, database(this.env.DB), { lease_id: l.id, org_id: l.org_id, need: plan.reserve }, now);
       } catch (e) {
         if (e instanceof ApiError && e.status === 402) return { ok: false, status: 402, code: e.code, message: e.message, details: e.details };
         throw e;
       }
-      next.reserved = reserve;
-      effect = { ...effect, detail: { ...effect.detail, reserved_usd: microsToUsd(totalOf(reserve)) } };
+      next = { ...next, reserved: plan.reserve };
+      effect = { ...effect, detail: { ...effect.detail, reserved_usd: microsToUsd(totalOf(plan.reserve)) } };
     }
-    // Heartbeats are frequent: they update the lease but are not written as events.
-    this.#save(l, next, action === "heartbeat" ? null : effect, now);
+    this.#save(l, next, plan.quiet ? null : effect, now);
     await this.#finish(now);
     return { ok: true, lease: renderLease(this.#load()!) };
   }
@@ -343,6 +305,7 @@ export class LeaseObject extends DurableObject<Env> {
 
   async #run(): Promise<void> {
     const obs: Observation = { machine: undefined };
+    this.#providers.clear();
     try {
       for (let step = 0; step < MAX_STEPS; step++) {
         const now = Date.now();
@@ -353,7 +316,7 @@ export class LeaseObject extends DurableObject<Env> {
         // wait for a read of the machine: every call before the destroy is time it bills.
         const blind = decide(l, { machine: undefined }, now);
         const releaseDue = blind.action === "release" && !waiting;
-        if (obs.machine === undefined && l.machine_id !== null && needsObservation(l.state) && !waiting && !releaseDue) {
+        if (obs.machine === undefined && hasMachine(l) && !waiting && !releaseDue) {
           await this.#observe(l, obs, now);
           continue;
         }
@@ -361,7 +324,7 @@ export class LeaseObject extends DurableObject<Env> {
         if (d.action === "wait" || d.action === "none") break;
         if (d.action === "poll") {
           if (obs.machine !== undefined || waiting) break;
-          await this.#observe(l, obs, now);
+          await this.#observe(machined(l), obs, now);
           continue;
         }
         await this.#execute(l, d, obs, now);
@@ -380,23 +343,20 @@ export class LeaseObject extends DurableObject<Env> {
     }
   }
 
-  async #observe(l: LeaseRecord, obs: Observation, now: number): Promise<void> {
+  async #observe(l: MachinedLease, obs: Observation, now: number): Promise<void> {
     try {
       const { provider, account } = await this.#providerAccount(l);
-      let m = await provider.getMachine(l.machine_id!);
+      let m = await provider.getMachine(l.machine_id);
       if (!m || m.status === "terminated") {
         // A machine lessor created is gone only when the account that created it says so twice
         // (issue 10, "Money" 4): a key that cannot see it proves nothing, and one 404 may be a
         // provider's hiccup. Anything else is a failed observation, retried; the machine is kept.
         this.#sameAccount(l, account);
-        m = await provider.getMachine(l.machine_id!);
+        m = await provider.getMachine(l.machine_id);
       }
       obs.machine = m && m.status !== "terminated" ? m : null;
       obs.app_ready = obs.machine?.status === "running";
-      const status = obs.machine ? obs.machine.status : "terminated";
-      if (status !== l.machine_status || l.observed_at === null || now - l.observed_at > 5_000) {
-        this.#save(l, { ...l, machine_status: status, observed_at: now, retry_at: null }, null, now);
-      }
+      this.#save(l, observed(l, obs.machine ? obs.machine.status : "terminated", now), null, now);
     } catch (e) {
       this.#backoff(l, e, now, "observe_failed");
       obs.machine = undefined;
@@ -411,28 +371,14 @@ export class LeaseObject extends DurableObject<Env> {
         case "provision":
           return await this.#provision(l, provider, account, now);
         case "mark_ready":
-          this.#save(l, { ...l, state: "ready", state_since: now, ready_at: now, last_activity_at: now }, { event: "ready" }, now);
-          return;
+          return void this.#step(l, markReady(machined(l), now), now);
         case "mark_stopped":
-          this.#save(
-            l,
-            { ...l, state: "stopped", state_since: now, stopped_at: l.stopped_at ?? now, stop_failing_since: null, lock_until: null },
-            { event: "stopped", reason: d.reason },
-            now,
-          );
-          return;
+          return void this.#step(l, markStopped(machined(l), d.reason, now), now);
         case "stop":
-          return await this.#stop(l, provider, d.reason, now);
+          return await this.#stop(machined(l), provider, d.reason, now);
         case "start": {
-          await provider.startMachine(l.machine_id!);
-          // A new session: max_lifetime, budget and boot graces count from here.
-          this.#save(
-            l,
-            { ...l, state: "booting", state_since: now, session_started_at: now, stopped_at: null, retry_at: null },
-            { event: "starting" },
-            now,
-          );
-          return;
+          await provider.startMachine(machined(l).machine_id);
+          return void this.#step(l, started(machined(l), now), now);
         }
         case "replace_host":
           return await this.#replaceHost(l, provider, d.reason!, obs, now);
@@ -460,16 +406,15 @@ export class LeaseObject extends DurableObject<Env> {
       const found = alive.map((m) => m.id).filter((id) => !l.machine_ids.includes(id));
       this.#save(
         l,
-        { ...this.#withMachine(l, keep, account, now), machine_ids: [...l.machine_ids, ...found] },
+        { ...withMachine(l, keep, account, now), machine_ids: [...l.machine_ids, ...found] },
         { event: "machine_adopted", detail: { machine_id: keep.id, label: keep.label, extra_destroyed: alive.length - 1 } },
         now,
       );
       return;
     }
-    const offer = l.offers[l.offer_index];
-    if (!offer || l.attempt >= l.policy.host_attempts) {
-      return this.#beginRelease(l, l.attempt > 0 && !offer ? "no_capacity" : "host_failed", now, { attempts: l.attempt });
-    }
+    const rent = rentable(l);
+    if ("release" in rent) return void this.#step(l, beginRelease(l, rent.release, now, rent.detail), now);
+    const offer = rent.offer;
     // Rented only within what the lease holds against its org's caps; more is reserved first, and
     // a refusal releases the lease (issue 10, "Money" 1).
     const reserve = reservationFor(l, { kind: "rent", offer }, now);
@@ -478,7 +423,7 @@ export class LeaseObject extends DurableObject<Env> {
         await reserveBudget(this.env.DB, database(this.env.DB), { lease_id: l.id, org_id: l.org_id, need: reserve }, now);
       } catch (e) {
         if (!(e instanceof ApiError && e.status === 402)) throw e;
-        return this.#beginRelease(l, "budget_exceeded", now, { offer: offer.id, provider: offer.provider, hourly_usd: offer.hourly_usd, ...e.details });
+        return void this.#step(l, beginRelease(l, "budget_exceeded", now, { offer: offer.id, provider: offer.provider, hourly_usd: offer.hourly_usd, ...e.details }), now);
       }
     }
     const attempt = l.attempt + 1;
@@ -503,111 +448,57 @@ export class LeaseObject extends DurableObject<Env> {
           : null,
       now,
     );
+    let m: Machine;
     try {
-      const m = await provider.createMachine({ label, offer_id: offer.provider_offer_id, image: l.image ?? undefined, cmd: l.cmd ?? undefined });
+      m = await provider.createMachine({ label, offer_id: offer.provider_offer_id, image: l.image ?? undefined, cmd: l.cmd ?? undefined });
+      // The host actually rented: a provider may place it elsewhere than the offer (placement.ts).
       this.#save(
         before,
-        this.#withMachine(before, m, account, now),
-        { event: "machine_created", detail: { machine_id: m.id, label, host: offer.host_id, provider: provider.name } },
+        withMachine(before, m, account, now),
+        { event: "machine_created", detail: { machine_id: m.id, label, host: m.host_id || offer.host_id, region: m.region, provider: provider.name } },
         now,
       );
     } catch (e) {
       const kind = e instanceof ProviderError ? e.kind : "ambiguous";
-      if (kind === "no_capacity") {
-        // Refused outright: nothing was created. Move to the next offer on another host.
-        const next = { ...before, reconcile_required: false, attempt: before.attempt - 1 };
-        return this.#nextOffer(next, offer.host_id, "no_capacity", now);
+      const failure = createFailure(kind);
+      // Refused outright, nothing was created: the attempt does not count.
+      const unmade = { ...before, reconcile_required: false, attempt: before.attempt - 1 };
+      if (failure === "next_offer") return void this.#step(before, afterHostFailed(unmade, offer.host_id, "no_capacity", canStop, now), now);
+      if (failure === "refused") {
+        return void this.#step(before, beginRelease(unmade, "provider_refused", now, kind === "refused" ? { error: kind, message: errorText(e) } : { error: kind }), now);
       }
-      if (kind === "rate_limited" || kind === "auth" || kind === "insufficient_funds" || kind === "refused") {
-        // Definitive refusals: nothing was created.
-        const next = { ...before, reconcile_required: false, attempt: before.attempt - 1 };
-        if (kind !== "rate_limited") return this.#beginRelease(next, "provider_refused", now, kind === "refused" ? { error: kind, message: errorText(e) } : { error: kind });
-        this.#save(before, next, null, now);
+      if (failure === "retry") {
+        this.#save(before, unmade, null, now);
         throw e;
       }
-      // Outcome unknown (timeout, 5xx, dropped connection): reconcile by label next time.
       this.#save(before, { ...before }, { event: "create_ambiguous", detail: { label, error: String(e instanceof Error ? e.message : e) } }, now);
       throw e;
     }
-  }
-
-  #withMachine(l: LeaseRecord, m: Machine, account: string, now: number): LeaseRecord {
-    return {
-      ...l,
-      machine_account: account,
-      state: "booting",
-      state_since: now,
-      machine_id: m.id,
-      label: m.label,
-      machine_status: m.status,
-      observed_at: now,
-      reconcile_required: false,
-      retry_at: null,
-      session_started_at: l.session_started_at && l.state !== "provisioning" && l.state !== "pending" ? l.session_started_at : now,
-      hourly_usd: m.hourly_usd || l.hourly_usd,
-      stopped_hourly_usd: m.stopped_hourly_usd,
-    };
-  }
-
-  async #nextOffer(l: LeaseRecord, failedHost: string, reason: Reason, now: number): Promise<void> {
-    const { index, excluded, offer } = nextOfferOf(l, failedHost);
-    const next: LeaseRecord = {
-      ...l,
-      excluded_hosts: excluded,
-      offer_index: index,
-      machine_id: null,
-      machine_account: null,
-      machine_status: null,
-      label: null,
-      state: "provisioning",
-      state_since: now,
-      retry_at: null,
-    };
-    if (!offer) {
-      return this.#beginRelease(next, reason === "no_capacity" && l.attempt === 0 ? "no_capacity" : "host_failed", now, {
-        failed_host: failedHost,
-        attempts: l.attempt,
-      });
-    }
-    // The lease follows the offer it rents next: its provider (and so the org's account there),
-    // that provider's capabilities, and its price (issue 10, "Money" 2).
-    Object.assign(next, following(offer, (p) => providerCapabilities(p).stop));
-    this.#save(
-      l,
-      next,
-      { event: "host_excluded", reason, detail: { host: failedHost, provider: l.provider, next_offer: offer.id, next_provider: offer.provider } },
-      now,
-    );
+    // Where the machine landed, read back; outside the lease's regions it is replaced (placement.ts).
+    const landed = m.region ? m : ((await provider.getMachine(m.id).catch(() => null)) ?? m);
+    const placed = placementOf(l.spec?.regions, landed);
+    if (!placed.ok) return this.#replaceHost(this.#load()!, provider, "host_failed", { machine: landed }, now, { misplaced_in: placed.region, allowed: placed.allowed });
   }
 
   /** Destroys the machine first, confirms it is gone, and only then rents another (guarantee 1). */
-  async #replaceHost(l: LeaseRecord, provider: Provider, reason: Reason, obs: Observation, now: number): Promise<void> {
+  async #replaceHost(l: LeaseRecord, provider: Provider, reason: Reason, obs: Observation, now: number, why: Record<string, unknown> = {}): Promise<void> {
     if (l.machine_id !== null && obs.machine !== null) {
       await provider.destroyMachine(l.machine_id);
       const after = await provider.getMachine(l.machine_id);
       if (after && after.status !== "terminated") throw new ProviderError(l.provider, "unavailable", "destroy not yet carried out");
     }
     const host = l.offers[l.offer_index]?.host_id ?? "";
-    this.#save(l, { ...l }, { event: "machine_destroyed", reason, detail: { machine_id: l.machine_id, host } }, now);
-    return this.#nextOffer(this.#load()!, host, reason, now);
+    this.#save(l, { ...l }, { event: "machine_destroyed", reason, detail: { machine_id: l.machine_id, host, ...why } }, now);
+    const current = this.#load()!;
+    this.#step(current, afterHostFailed(current, host, reason, canStop, now), now);
   }
 
-  async #stop(l: LeaseRecord, provider: Provider, reason: Reason | null, now: number): Promise<void> {
-    let current = l;
-    if (l.state === "ready" || l.state === "stopped") {
-      // An automatic stop: record why before anything is called (guarantee 3). A stopped lease's
-      // machine seen running again (`unexpected_start`) bills at its full rate from here until it
-      // is seen stopped, and its stopped_ttl counts again from then (DESIGN.md "Sessions").
-      const restarted = l.state === "stopped" ? { stopped_at: null } : {};
-      current = this.#save(
-        l,
-        { ...l, ...restarted, state: "stopping", state_since: now, stop_issued_at: null, stop_failing_since: null },
-        { event: "stop_requested", reason, detail: l.state === "stopped" ? { machine_id: l.machine_id, machine_status: l.machine_status } : {} },
-        now,
-      );
-    }
+  async #stop(l: MachinedLease, provider: Provider, reason: Reason | null, now: number): Promise<void> {
+    // An automatic stop records why before anything is called (guarantee 3).
+    const request = stopRequested(l, reason, now);
+    const current = request ? machined(this.#step(l, request, now)) : l;
     try {
-      await provider.stopMachine(current.machine_id!);
+      await provider.stopMachine(current.machine_id);
       this.#save(current, { ...current, stop_issued_at: now, stop_failing_since: null, retry_at: null }, { event: "stop_issued" }, now);
     } catch (e) {
       this.#save(current, { ...current, stop_failing_since: current.stop_failing_since ?? now }, null, now);
@@ -615,21 +506,14 @@ export class LeaseObject extends DurableObject<Env> {
     }
   }
 
-  #beginRelease(l: LeaseRecord, reason: Reason | null, now: number, detail: Record<string, unknown> = {}) {
-    this.#save(
-      l,
-      { ...l, state: "releasing", state_since: now, release_reason: reason, retry_at: null, lock_until: null },
-      { event: "release_requested", reason, detail },
-      now,
-    );
+  /** Saves one transition: its record and its event. */
+  #step(before: LeaseRecord, step: Step, now: number): LeaseRecord {
+    return this.#save(before, step.next, step.effect, now);
   }
 
   /** Destroys every machine the lease ever labelled, and releases once none is left. */
   async #release(l: LeaseRecord, provider: Provider, account: string, reason: Reason | null, now: number): Promise<void> {
-    if (l.state !== "releasing") {
-      this.#beginRelease(l, reason, now);
-      l = this.#load()!;
-    }
+    if (l.state !== "releasing") l = this.#step(l, beginRelease(l, reason, now), now);
     const prefix = leasePrefix(this.#installation(), l.id);
     // The machine it knows goes first: every call before its destroy is time it bills.
     const ids = new Set<string>();
@@ -759,8 +643,18 @@ export class LeaseObject extends DurableObject<Env> {
    * and the account that key is (registry.ts `accountOf`).
    */
   #providerAccount(l: LeaseRecord): Promise<{ provider: Provider; account: string }> {
-    return providerWithAccount(this.env, database(this.env.DB), l.org_id, l.provider);
+    // Built (and its key decrypted) once per run and provider: a run takes several steps, and a
+    // lease that moves to a fallback offer may change provider between them.
+    let built = this.#providers.get(l.provider);
+    if (!built) {
+      built = providerWithAccount(this.env, database(this.env.DB), l.org_id, l.provider);
+      this.#providers.set(l.provider, built);
+    }
+    return built;
   }
+
+  /** The providers built in the current run (#run clears it: a key stored meanwhile is read next run). */
+  #providers = new Map<string, Promise<{ provider: Provider; account: string }>>();
 
   /** Whether `account` is the one that created the lease's machine (a lease stored before it was kept: yes). */
   #isSameAccount(l: LeaseRecord, account: string): boolean {
@@ -778,7 +672,7 @@ export class LeaseObject extends DurableObject<Env> {
   }
 
   #installation(): string {
-    return this.env.LESSOR_INSTALLATION_ID ?? "dev";
+    return installationId(this.env);
   }
 }
 
@@ -788,9 +682,7 @@ class StopRun extends Error {}
 /** A write built on a record that is no longer the stored one. */
 class StaleWrite extends Error {}
 
-function needsObservation(s: LeaseState): boolean {
-  return s === "booting" || s === "ready" || s === "stopping" || s === "stopped" || s === "starting";
-}
+const canStop = (provider: string) => providerCapabilities(provider).stop;
 
 function errorText(e: unknown): string {
   if (e instanceof ProviderError) return `${e.provider} ${e.kind}: ${e.message}`;

@@ -4,7 +4,7 @@
  * it explicitly. Durations are parsed in src/duration.ts alone.
  */
 import { z } from "@hono/zod-openapi";
-import { formatDuration, parseDuration } from "../duration";
+import { DurationSchema, formatDuration, parseDuration } from "../duration";
 import { badRequest } from "../errors";
 
 export const LEASE_KINDS = ["deployment", "scratch", "job"] as const;
@@ -42,7 +42,7 @@ export const POLICY_DEFAULTS: Record<LeaseKind, Policy> = {
 };
 
 /** The request's view of a policy: durations as text; `null` removes a nullable rule. */
-const Duration = z.string().max(16).describe("a duration: `90s`, `15m`, `2h`, `1d`").openapi({ example: "2h" });
+const Duration = DurationSchema;
 export const PolicyInputSchema = z
   .strictObject({
     ttl: Duration.nullable().optional(),

@@ -14,12 +14,46 @@
  *   stopped lease whose machine the provider lists running again (started behind lessor's back),
  *   so that its object stops it within one sweep (issue 10, "Money" 3: `unexpected_start`).
  */
+import { installationId } from "../config";
 import { database, type Db } from "../db";
 import { intSetting, type Env } from "../env";
 import { newId } from "../ids";
+import type { Machine } from "../providers/contract";
 import { providerAccounts, type ProviderAccount } from "../providers/registry";
 import { dueLeases } from "./index-repo";
 import { installationPrefix, parseLabel } from "./label";
+import { MACHINE_STATES } from "./state";
+
+/** What the reconciler knows of an orphan: its machine's status now, and what the `orphans` table holds. */
+export interface OrphanSeen {
+  status: Machine["status"];
+  /** When it was first seen (null: seen for the first time now). */
+  first_seen_at: number | null;
+  /** When it was stopped (by lessor, or first seen stopped); null: never. */
+  stopped_at: number | null;
+}
+
+export interface OrphanLimits {
+  grace_ms: number;
+  stopped_ttl_ms: number;
+  /** Whether the provider can stop a machine (else an orphan past its grace is destroyed). */
+  can_stop: boolean;
+}
+
+/**
+ * The orphan rule (guarantee 6), pure: a machine no live lease owns is stopped once `grace_ms`
+ * has passed since it was first seen, and destroyed `stopped_ttl_ms` after it was stopped (at
+ * once past its grace where the provider cannot stop). `stopped_at` is what the `orphans` row
+ * should hold after the action: its stopped time-to-live counts from lessor's stop, or from when
+ * it was first seen stopped.
+ */
+export function orphanRule(o: OrphanSeen, limits: OrphanLimits, now: number): { action: "none" | "stop" | "destroy"; stopped_at: number | null } {
+  const firstSeen = o.first_seen_at ?? now;
+  const stoppedAt = o.status === "stopped" || o.status === "error" ? (o.stopped_at ?? now) : null;
+  if (stoppedAt !== null) return { action: now - stoppedAt >= limits.stopped_ttl_ms ? "destroy" : "none", stopped_at: stoppedAt };
+  if (now - firstSeen < limits.grace_ms) return { action: "none", stopped_at: o.stopped_at };
+  return limits.can_stop ? { action: "stop", stopped_at: now } : { action: "destroy", stopped_at: o.stopped_at };
+}
 
 /** How many due leases one backstop run pokes; the rest are due again next minute. */
 export const BACKSTOP_BATCH = 1_000;
@@ -108,7 +142,7 @@ export async function runReconciler(env: Env, now: number) {
 /** One provider account: its orphans, and the live leases whose machine it no longer lists. */
 async function reconcileAccount(env: Env, { provider, account, org_id }: ProviderAccount, now: number, report: ReconcileReport): Promise<void> {
   const db = database(env.DB);
-  const installation = env.LESSOR_INSTALLATION_ID ?? "dev";
+  const installation = installationId(env);
   const graceMs = intSetting(env.LESSOR_ORPHAN_GRACE_S, 300) * 1000;
   const stoppedTtlMs = intSetting(env.LESSOR_ORPHAN_STOPPED_TTL_S, 86_400) * 1000;
   // Only this installation's machines are listed; the parse below is a second guard.
@@ -147,27 +181,23 @@ async function reconcileAccount(env: Env, { provider, account, org_id }: Provide
         .execute();
       console.log(JSON.stringify({ msg: "orphan found", provider: provider.name, machine_id: m.id, label: m.label }));
     }
-    const firstSeen = known?.first_seen_at ?? now;
-    const stoppedAt = m.status === "stopped" || m.status === "error" ? (known?.stopped_at ?? now) : null;
-    if (stoppedAt !== null && now - stoppedAt >= stoppedTtlMs) {
+    const verdict = orphanRule(
+      { status: m.status, first_seen_at: known?.first_seen_at ?? null, stopped_at: known?.stopped_at ?? null },
+      { grace_ms: graceMs, stopped_ttl_ms: stoppedTtlMs, can_stop: provider.capabilities.stop },
+      now,
+    );
+    if (verdict.action === "destroy") {
       await provider.destroyMachine(m.id);
       report.orphans_destroyed++;
-      console.log(JSON.stringify({ msg: "orphan destroyed", reason: "orphan", provider: provider.name, machine_id: m.id, label: m.label }));
-    } else if (stoppedAt === null && now - firstSeen >= graceMs) {
-      if (provider.capabilities.stop) {
-        await provider.stopMachine(m.id);
-        // Its stopped time-to-live counts from this stop.
-        await db.updateTable("orphans").set({ stopped_at: now }).where("provider", "=", provider.name).where("machine_id", "=", m.id).execute();
-        report.orphans_stopped++;
-        console.log(JSON.stringify({ msg: "orphan stopped", reason: "orphan", provider: provider.name, machine_id: m.id, label: m.label }));
-      } else {
-        await provider.destroyMachine(m.id);
-        report.orphans_destroyed++;
-        console.log(JSON.stringify({ msg: "orphan destroyed", reason: "orphan", provider: provider.name, machine_id: m.id, label: m.label }));
-      }
+    } else if (verdict.action === "stop") {
+      await provider.stopMachine(m.id);
+      report.orphans_stopped++;
     }
-    if (stoppedAt !== null && known?.stopped_at == null) {
-      await db.updateTable("orphans").set({ stopped_at: stoppedAt }).where("provider", "=", provider.name).where("machine_id", "=", m.id).execute();
+    if (verdict.action !== "none") {
+      console.log(JSON.stringify({ msg: `orphan ${verdict.action === "stop" ? "stopped" : "destroyed"}`, reason: "orphan", provider: provider.name, machine_id: m.id, label: m.label }));
+    }
+    if (verdict.stopped_at !== (known?.stopped_at ?? null)) {
+      await db.updateTable("orphans").set({ stopped_at: verdict.stopped_at }).where("provider", "=", provider.name).where("machine_id", "=", m.id).execute();
     }
   }
   // Forget orphans that are gone.
@@ -183,12 +213,12 @@ async function reconcileAccount(env: Env, { provider, account, org_id }: Provide
     .selectFrom("leases")
     .select(["id", "machine_id"])
     .where("provider", "=", provider.name)
-    .where("state", "in", ["booting", "ready", "stopping", "stopped", "starting"])
+    .where("state", "in", [...MACHINE_STATES])
     .where("machine_id", "is not", null);
   // An org's account lists only that org's machines.
   if (org_id !== null) liveQuery = liveQuery.where("org_id", "=", org_id);
   const live = await liveQuery.execute();
-  const lost = live.filter((l) => !listed.has(l.machine_id!)).map((l) => l.id);
+  const lost = live.filter((l) => l.machine_id !== null && !listed.has(l.machine_id)).map((l) => l.id);
   report.leases_poked = lost.length + restarted.length;
   await pokeAll(env, [...lost, ...restarted]);
 }

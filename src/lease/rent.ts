@@ -3,9 +3,10 @@
  * what worst case an action needs reserved (issue 10, "Money" 1), and which offer it rents next,
  * from which provider, with which capabilities (issue 10, "Money" 2).
  */
+import { bandwidthHourlyUsd, reservedHourlyUsd } from "../billing/bandwidth";
 import { fitsIn, replacing, worstCase, type Reservation } from "../billing/ceiling";
 import type { Offer } from "../catalog/offer";
-import type { LeaseRecord, LeaseState } from "./state";
+import { inSession, type LeaseRecord } from "./state";
 
 /** An action that can raise a lease's worst-case cost. */
 export type CostlyAction =
@@ -16,28 +17,29 @@ export type CostlyAction =
   /** Renting a machine for `offer` (the first, a fallback or a replacement host): a session from now at its price. */
   | { kind: "rent"; offer: Offer };
 
-/** States in which a session runs (or is being set up), so the lease may bill until its hard end. */
-const IN_SESSION: readonly LeaseState[] = ["pending", "provisioning", "booting", "ready", "stopping", "starting"];
 
 /** The lease's worst case, by month, if `action` is carried out now. */
 export function worstCaseAfter(l: LeaseRecord, action: CostlyAction, now: number): Reservation {
   const base = { segments: l.billing.segments, max_lifetime: l.policy.max_lifetime };
+  // The rate reserved is the machine's and the bandwidth allowance at its offer's prices
+  // (src/billing/bandwidth.ts), as at admission.
+  const rate = l.hourly_usd + bandwidthHourlyUsd(l.offers[l.offer_index]);
   switch (action.kind) {
     case "extend":
       // A stopped lease bills nothing more until it starts, and a start re-reserves.
       return worstCase(
         {
           ...base,
-          hourly_usd: l.hourly_usd,
+          hourly_usd: rate,
           ttl_deadline: action.ttl_deadline,
-          session_start: IN_SESSION.includes(l.state) ? (l.session_started_at ?? now) : null,
+          session_start: (l.state === "pending" || inSession(l.state)) ? (l.session_started_at ?? now) : null,
         },
         now,
       );
     case "start":
-      return worstCase({ ...base, hourly_usd: l.hourly_usd, ttl_deadline: l.ttl_deadline, session_start: now }, now);
+      return worstCase({ ...base, hourly_usd: rate, ttl_deadline: l.ttl_deadline, session_start: now }, now);
     case "rent":
-      return worstCase({ ...base, hourly_usd: action.offer.hourly_usd, ttl_deadline: l.ttl_deadline, session_start: now }, now);
+      return worstCase({ ...base, hourly_usd: reservedHourlyUsd(action.offer), ttl_deadline: l.ttl_deadline, session_start: now }, now);
   }
 }
 

@@ -30,6 +30,36 @@ export type LeaseState = (typeof LEASE_STATES)[number];
 export const LIVE_STATES: readonly LeaseState[] = LEASE_STATES.filter((s) => s !== "released");
 /** States of a running session: max_lifetime and max_session_usd count here. */
 export const SESSION_STATES: readonly LeaseState[] = ["provisioning", "booting", "ready", "stopping", "starting"];
+/** States whose lease holds a machine it reads back from the provider. */
+export const MACHINE_STATES: readonly MachineState[] = ["booting", "ready", "stopping", "stopped", "starting"];
+/** States a lease never leaves for a live one: it is ending or has ended. */
+export const TERMINAL_STATES: readonly LeaseState[] = ["releasing", "released"];
+
+export function isLive(s: LeaseState): boolean {
+  return LIVE_STATES.includes(s);
+}
+export function inSession(s: LeaseState): boolean {
+  return SESSION_STATES.includes(s);
+}
+export function holdsMachine(s: LeaseState): s is MachineState {
+  return (MACHINE_STATES as readonly LeaseState[]).includes(s);
+}
+
+/** Whether the lease is in a state that holds a machine (and so has its id by type). */
+export function hasMachine(l: LeaseRecord): l is MachinedLease {
+  return holdsMachine(l.state);
+}
+
+/** The lease as one that holds a machine; decide.ts only asks for machine actions in such states. */
+export function machined(l: LeaseRecord): MachinedLease {
+  if (!hasMachine(l)) throw new Error(`lease ${l.id} is ${l.state}, which holds no machine`);
+  return l;
+}
+
+/** A state set as an SQL list, `('a', 'b')`, for raw D1 statements: built from the set, never retyped. */
+export function sqlList(states: readonly LeaseState[]): string {
+  return `(${states.map((s) => `'${s}'`).join(", ")})`;
+}
 
 /** Why a lease was stopped or released (guarantee 3). */
 export const REASONS = [
@@ -55,11 +85,23 @@ export const REASONS = [
 ] as const;
 export type Reason = (typeof REASONS)[number];
 
-export interface LeaseRecord {
+/** States whose lease holds a machine it reads back from the provider: it has one by type. */
+export type MachineState = "booting" | "ready" | "stopping" | "stopped" | "starting";
+/** States without a machine (not yet rented, or being given back: a releasing lease may still name one). */
+export type UnmachinedState = Exclude<LeaseState, MachineState>;
+
+/**
+ * A lease, by its state (STYLE.md rule 6): a lease in a state that holds a machine has a
+ * `machine_id` by type; the others may name one (a release in progress) or not.
+ */
+export type LeaseRecord = (LeaseFields & { state: MachineState; machine_id: string }) | (LeaseFields & { state: UnmachinedState; machine_id: string | null });
+/** A lease that holds a machine. */
+export type MachinedLease = Extract<LeaseRecord, { state: MachineState }>;
+
+export interface LeaseFields {
   id: string;
   org_id: string;
   kind: LeaseKind;
-  state: LeaseState;
   /** When the lease entered its current state. */
   state_since: number;
   policy: Policy;
@@ -83,11 +125,14 @@ export interface LeaseRecord {
    * "Money" 4). Absent on leases stored before it was kept.
    */
   machine_account?: string | null;
-  machine_id: string | null;
   label: string | null;
   /** The last machine status observed, and when. */
   machine_status: Machine["status"] | null;
   observed_at: number | null;
+  /** When the observed status last changed: the read-back schedule restarts then (decide.ts `pollAt`). */
+  observed_change_at?: number | null;
+  /** When lessor last started this stopped machine again (decide.ts `RESTART_ERROR_GRACE_MS`). */
+  start_issued_at?: number | null;
   hourly_usd: number;
   /** What the machine bills an hour while stopped (its disk); 0 where stopping ends billing. */
   stopped_hourly_usd: number;

@@ -1,8 +1,16 @@
-/** How a lease is shown: the API's view, and the body the D1 index lists. */
+/**
+ * How a lease is shown: the API's view, and the body the D1 index lists. `LeaseSchema` is that view
+ * as the OpenAPI document describes it, checked against `renderLease` at compile time.
+ */
+import { z } from "@hono/zod-openapi";
+import { BILLING_STATUSES } from "../billing/accrual";
+import { OfferSchema } from "../catalog/offer-schema";
 import { renderOffer } from "../catalog/offers-repo";
+import { MACHINE_STATUSES } from "../providers/contract";
+import { sameShape } from "../same-shape";
 import { renderBilling } from "./billing";
-import { renderPolicy } from "./policy";
-import type { LeaseRecord } from "./state";
+import { LEASE_KINDS, renderPolicy } from "./policy";
+import { LEASE_STATES, REASONS, type LeaseRecord } from "./state";
 import { iso } from "../time";
 
 
@@ -38,3 +46,82 @@ export function renderLease(l: LeaseRecord, now: number = Date.now()) {
 }
 
 export type LeaseView = ReturnType<typeof renderLease>;
+
+const Time = z.string().describe("ISO 8601, UTC");
+const Shown = z.string().describe("a duration: `90s`, `15m`, `2h`, `1d`");
+
+export const PolicySchema = z
+  .object({
+    ttl: Shown.nullable(),
+    idle_timeout: Shown.nullable(),
+    max_lifetime: Shown.nullable(),
+    stopped_ttl: Shown.nullable(),
+    heartbeat_grace: Shown,
+    boot_timeout: Shown,
+    startup_timeout: Shown.nullable(),
+    host_attempts: z.number().int(),
+    max_session_usd: z.number().nullable(),
+  })
+  .openapi("Policy");
+
+export const LeaseBillingSchema = z
+  .object({
+    status: z.enum(BILLING_STATUSES),
+    estimate: z.object({
+      label: z.literal("estimate"),
+      amount_usd: z.number(),
+      running_usd: z.number(),
+      stopped_usd: z.number(),
+      running_seconds: z.number(),
+      stopped_seconds: z.number(),
+      hourly_usd: z.number(),
+      stopped_hourly_usd: z.number(),
+      as_of: Time,
+    }),
+    actual_usd: z.number().nullable().describe("from the provider's billing records once the receipt is written"),
+    receipt_id: z.string().nullable(),
+  })
+  .openapi("LeaseBilling");
+
+export const LeaseSchema = z
+  .object({
+    id: z.string(),
+    kind: z.enum(LEASE_KINDS),
+    state: z.enum(LEASE_STATES),
+    state_since: Time.nullable(),
+    provider: z.string(),
+    machine: z
+      .object({ id: z.string(), label: z.string().nullable(), status: z.enum(MACHINE_STATUSES).nullable(), observed_at: Time.nullable() })
+      .nullable(),
+    offer: OfferSchema.nullable(),
+    fallbacks: z.array(OfferSchema),
+    excluded_hosts: z.array(z.string()),
+    hourly_usd: z.number(),
+    policy: PolicySchema,
+    quote_id: z.string().nullable(),
+    reconcile_required: z.boolean(),
+    created_at: Time.nullable(),
+    session_started_at: Time.nullable(),
+    ready_at: Time.nullable(),
+    ttl_expires_at: Time.nullable(),
+    last_activity_at: Time.nullable(),
+    lock_until: Time.nullable(),
+    stopped_at: Time.nullable(),
+    release_reason: z.enum(REASONS).nullable(),
+    released_at: Time.nullable(),
+    warnings: z.array(z.string()),
+    billing: LeaseBillingSchema,
+  })
+  .openapi("Lease", { description: "A lease: state, machine, offer, policy, deadlines and its estimate" });
+
+sameShape<z.infer<typeof LeaseSchema>, LeaseView>(true);
+
+/** A single read adds what the policy would do next, why, and when (src/lease/decide.ts `guardOf`). */
+export const GuardedLeaseSchema = LeaseSchema.extend({
+  guard: z.object({
+    action: z.string().describe("stop, destroy, ... or none"),
+    reason: z.string().nullable(),
+    at: Time.nullable(),
+    due: z.boolean(),
+  }),
+}).openapi("GuardedLease");

@@ -35,6 +35,9 @@ export const masterKeyMissing = () =>
     503,
     "provider_keys_disabled",
     `this installation cannot store provider keys: set the Worker secret LESSOR_MASTER_KEY (at least ${MASTER_KEY_MIN_LENGTH} characters)`,
+    {},
+    {},
+    true, // shown: it names a setting, never its value
   );
 
 let derived: { secret: string; key: Promise<CryptoKey> } | null = null;

@@ -13,9 +13,9 @@ import type { Provider, ProviderCapabilities } from "./contract";
 import { keyHolders, marketKeys, providerCredentials, providerKeyRows, type ProviderCredentials } from "./credentials";
 import { ProviderError } from "./contract";
 import { LAMBDA_CAPABILITIES, LambdaProvider } from "./lambda/adapter";
-import { RUNPOD_CAPABILITIES, RunPodProvider } from "./runpod/adapter";
+import { RUNPOD_CAPABILITIES, RUNPOD_DEFAULT_IMAGE_MIN_CUDA, RunPodProvider } from "./runpod/adapter";
 import { SIM_CAPABILITIES, SimProvider } from "./sim/adapter";
-import { VAST_CAPABILITIES, VastProvider } from "./vast/adapter";
+import { VAST_CAPABILITIES, VAST_DEFAULT_IMAGE_MIN_CUDA, VastProvider } from "./vast/adapter";
 import { isProviderName, listedProviderNames, PROVIDER_NAMES, type ProviderName } from "./names";
 
 /** A setting that comes with an org's key and is not secret (stored in the clear). */
@@ -30,6 +30,12 @@ interface ProviderEntry {
   needsKey: boolean;
   capabilities: Readonly<ProviderCapabilities>;
   options: readonly ProviderOption[];
+  /**
+   * The CUDA version the image a lease without one runs needs (null: none): RunPod's and Vast's
+   * default images (their adapters); the sim runs no image, and a Lambda VM without one runs
+   * nothing but its own Lambda Stack.
+   */
+  defaultImageMinCuda: number | null;
   create(env: Env, credentials: ProviderCredentials | null): Provider;
 }
 
@@ -40,23 +46,26 @@ const keyOf = (name: string, credentials: ProviderCredentials | null): string =>
 
 // Indexed by any string (a name from a URL or a setting); `satisfies` keeps it to exactly PROVIDER_NAMES.
 const ENTRIES: Record<string, ProviderEntry> = {
-  sim: { needsKey: false, capabilities: SIM_CAPABILITIES, options: [], create: (env) => new SimProvider(env) },
+  sim: { needsKey: false, capabilities: SIM_CAPABILITIES, options: [], defaultImageMinCuda: null, create: (env) => new SimProvider(env) },
   runpod: {
     needsKey: true,
     capabilities: RUNPOD_CAPABILITIES,
     options: [],
+    defaultImageMinCuda: RUNPOD_DEFAULT_IMAGE_MIN_CUDA,
     create: (env, c) => new RunPodProvider({ apiKey: keyOf("runpod", c), baseUrl: env.LESSOR_RUNPOD_BASE_URL }),
   },
   vast: {
     needsKey: true,
     capabilities: VAST_CAPABILITIES,
     options: [],
+    defaultImageMinCuda: VAST_DEFAULT_IMAGE_MIN_CUDA,
     create: (env, c) => new VastProvider({ apiKey: keyOf("vast", c), baseUrl: env.LESSOR_VAST_BASE_URL }),
   },
   lambda: {
     needsKey: true,
     capabilities: LAMBDA_CAPABILITIES,
     options: [{ name: "ssh_key_name", required: true, description: "the name of an SSH key in the Lambda account; every launch needs exactly one" }],
+    defaultImageMinCuda: null,
     create: (env, c) => {
       const apiKey = keyOf("lambda", c);
       const sshKeyName = c?.options.ssh_key_name;
@@ -86,6 +95,11 @@ export function providerSetup(name: string): { needsKey: boolean; options: reado
 }
 
 /** What a provider can do: the same for every account, so no key is needed to know it. */
+/** The CUDA version a lease without an image of its own needs at `name` (null: none; unknown provider: none). */
+export function defaultImageMinCuda(name: string): number | null {
+  return ENTRIES[name]?.defaultImageMinCuda ?? null;
+}
+
 export function providerCapabilities(name: string): Readonly<ProviderCapabilities> {
   const entry = ENTRIES[name];
   if (!entry) throw new Error(`no adapter for provider "${name}"`);

@@ -207,8 +207,11 @@ describe.each(CLOUDS)("on $name", (cloud) => {
       const lease = await createLease(key, { kind: "scratch", spec: SPEC, policy: { ttl: "2s" } });
       const released = await waitForState(key, lease.id, "released", 10_000);
       const requested = (await events(key, lease.id)).find((e) => e.type === "release_requested")!;
-      // Acted on within a second of the deadline (benchmarks measure it precisely).
-      expect(Date.parse(requested.at) - Date.parse(lease.ttl_expires_at)).toBeLessThan(1_000);
+      // Acted on by its alarm: no cron runs in this test. How soon after the deadline is a speed
+      // figure, measured by `npm run bench` (reap latency) on an idle machine; here, on a shared
+      // and loaded one, only a bound far below the cron period is asserted (it was 1,024 ms once
+      // under a load of 12 on 2 cores).
+      expect(Date.parse(requested.at) - Date.parse(lease.ttl_expires_at)).toBeLessThan(5_000);
       expect(released.release_reason).toBe("ttl_expired");
     });
 

@@ -35,6 +35,9 @@ describe("POST /v1/quotes", () => {
     expect(q.hourly_usd).toBe(q.offer.hourly_usd);
     expect(q.ceiling_usd).toBeCloseTo(q.hourly_usd * 2, 4);
     expect(q.ceiling_basis).toBe("ttl");
+    // Bandwidth is its own part, at a stated allowance: the sim bills none.
+    expect(q.estimate).toEqual({ label: "estimate", hourly_usd: q.hourly_usd, parts: { compute_usd: q.hourly_usd, bandwidth_usd: 0 }, bandwidth_gb_per_hour: { down: 10, up: 2 } });
+    expect(q.ceiling_parts).toEqual({ compute_usd: q.ceiling_usd, bandwidth_usd: 0 });
     expect(q.policy).toEqual({ ttl: "2h", max_lifetime: "1d" });
     expect(q.fallbacks.length).toBeGreaterThan(0);
     expect(q.fallbacks.length).toBeLessThanOrEqual(3);
@@ -102,6 +105,8 @@ describe("POST /v1/quotes", () => {
       [{ gpu: "l4", exclude_providers: ["sim"] }, "exclude_providers"],
       [{ gpu: "l4-runpod:1" }, "gpu"],
       [{ cpu: 1000 }, "cpu"],
+      // The sim's offers state no CUDA: an image that needs one is never placed on a guess.
+      [{ gpu: "l40s", min_cuda: 12.8 }, "cuda"],
     ];
     for (const [spec, constraint] of cases) {
       const e = await expectError(await quote({ spec }), 409, "no_capacity");

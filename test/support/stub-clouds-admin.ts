@@ -77,6 +77,8 @@ export function stubCloudAdmin(serverUrl: string, provider: StubProvider, fetche
     reset: () => call<{ ok: true }>("POST", `/${provider}/reset`),
     /** The next create (whose JSON body contains `match`, when given) is answered so (held to the document) instead of creating. */
     injectCreate: (answer: { status: number; body: unknown; match?: string }) => call<{ ok: true }>("POST", `/${provider}/inject-create`, answer),
+    /** RunPod only: the next create (whose JSON body contains `match`) lands in `data_center_id`, whatever it asked. */
+    misplaceCreate: (ask: { data_center_id: string; match?: string }) => call<{ ok: true }>("POST", `/${provider}/misplace-create`, ask),
     getLedger: (labelPrefix = "") => call<SimLedger>("GET", `/${provider}/ledger?label_prefix=${encodeURIComponent(labelPrefix)}`),
     getBilling: (range: { from?: number; to?: number } = {}) => {
       const qs = new URLSearchParams();

@@ -117,7 +117,7 @@ describe("withBilling: the accrual follows the lease's state", () => {
     created_at: T0, session_started_at: null, ready_at: null, ttl_deadline: null, last_activity_at: null, lock_until: null, stopped_at: null,
     stop_failing_since: null, stop_issued_at: null, release_reason: null, released_at: null, image: null, cmd: null, warnings: [], version: 1,
   } as LeaseRecord;
-  const step = (l: LeaseRecord, state: LeaseState, t: number, patch: Partial<LeaseRecord> = {}) => withBilling({ ...l, ...patch, state }, t);
+  const step = (l: LeaseRecord, state: LeaseState, t: number, patch: Partial<LeaseRecord> = {}) => withBilling({ ...l, ...patch, state } as LeaseRecord, t);
 
   it("running from the machine's create, disk while stopped, nothing once released", () => {
     let l = step(base, "provisioning", T0);

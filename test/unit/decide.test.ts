@@ -4,42 +4,9 @@
  * millisecond before it, that action must not be due.
  */
 import { describe, expect, it } from "vitest";
-import type { Offer } from "../../src/catalog/offer";
-import { decide, guardOf, POLL_MS, STOP_ESCALATE_MS, STOP_REISSUE_MS } from "../../src/lease/decide";
-import { POLICY_DEFAULTS } from "../../src/lease/policy";
-import type { LeaseRecord, LeaseState, Observation } from "../../src/lease/state";
-import type { Machine } from "../../src/providers/contract";
-
-const T0 = Date.UTC(2026, 10, 30, 12, 0, 0);
-const S = 1000;
-const M = 60 * S;
-const H = 60 * M;
-
-const offer: Offer = {
-  id: "sim:o1", provider: "sim", provider_offer_id: "o1", gpu: "l40s", gpu_count: 1, vram_gb: 48, vcpu: 16,
-  memory_gb: 64, disk_gb: 200, region: "us-east", host_id: "h1", hourly_usd: 2, availability: "high", spot: false,
-};
-
-function lease(state: LeaseState, patch: Partial<LeaseRecord> = {}): LeaseRecord {
-  const base: LeaseRecord = {
-    id: "ls_test", org_id: "org_test", kind: "scratch", state, state_since: T0,
-    policy: { ...POLICY_DEFAULTS.scratch, ttl: 4 * H, idle_timeout: 30 * M, max_lifetime: 24 * H, stopped_ttl: 2 * H,
-      heartbeat_grace: 2 * M, boot_timeout: 10 * M, startup_timeout: null, host_attempts: 3, max_session_usd: null },
-    spec: null, quote_id: null, offers: [offer], offer_index: 0, excluded_hosts: [], attempt: 1, provider: "sim",
-    can_stop: true, machine_id: "m1", label: "lessor-dev-ls_test-a1", machine_status: "running", observed_at: T0,
-    hourly_usd: 2, stopped_hourly_usd: 0.2, machine_ids: ["m1"],
-    billing: { status: "accruing", segments: [{ from: T0, to: null, kind: "running", rate: 2_000_000 }], receipt_id: null, actual_micro_usd: null },
-    reconcile_required: false, retry_at: null, created_at: T0, session_started_at: T0, ready_at: T0,
-    ttl_deadline: T0 + 4 * H, last_activity_at: T0, lock_until: null, stopped_at: null, stop_failing_since: null,
-    stop_issued_at: null, release_reason: null, released_at: null, image: null, cmd: null, warnings: [], version: 1,
-  };
-  return { ...base, ...patch };
-}
-
-function machine(status: Machine["status"]): Machine {
-  return { id: "m1", label: "lessor-dev-ls_test-a1", status, offer_id: "o1", host_id: "h1", region: "us-east",
-    hourly_usd: 2, stopped_hourly_usd: 0.2, created_at: T0 };
-}
+import { decide, guardOf, pollAt, pollInterval, POLL_MAX_MS, POLL_MS, RESTART_ERROR_GRACE_MS, STOP_ESCALATE_MS, STOP_REISSUE_MS } from "../../src/lease/decide";
+import type { LeaseRecord, Observation } from "../../src/lease/state";
+import { H, lease, M, machine, S, T0 } from "../support/lease-fixture";
 
 const running: Observation = { machine: machine("running"), app_ready: true };
 const starting: Observation = { machine: machine("starting") };
@@ -156,5 +123,60 @@ describe("decide: what the machine says", () => {
       at: new Date(T0 + 32 * M).toISOString(),
       due: false,
     });
+  });
+});
+
+describe("decide: read-backs back off while nothing changes", () => {
+  it("pollInterval: 1 s, then 2, 4, 8, and 15 s from then on, on both sides of each step", () => {
+    const rows: [number, number][] = [
+      [0, 1 * S], [1 * S - 1, 1 * S], [1 * S, 2 * S], [3 * S - 1, 2 * S], [3 * S, 4 * S], [7 * S - 1, 4 * S],
+      [7 * S, 8 * S], [15 * S - 1, 8 * S], [15 * S, POLL_MAX_MS], [10 * M, POLL_MAX_MS],
+    ];
+    for (const [elapsed, interval] of rows) expect(pollInterval(elapsed), `after ${elapsed} ms`).toBe(interval);
+  });
+  it("reads at 1, 3, 7, 15, 30, 45 s after the state began", () => {
+    const reads: number[] = [];
+    let l: LeaseRecord = lease("booting", { ready_at: null, machine_status: "starting", observed_at: T0, observed_change_at: T0 });
+    for (let i = 0; i < 6; i++) {
+      const at = pollAt(l);
+      reads.push((at - T0) / S);
+      l = { ...l, observed_at: at };
+    }
+    expect(reads).toEqual([1, 3, 7, 15, 30, 45]);
+  });
+  it("a change of the observed status starts the schedule again", () => {
+    const l = lease("booting", { ready_at: null, machine_status: "starting", state_since: T0, observed_at: T0 + 60 * S, observed_change_at: T0 + 60 * S });
+    expect(pollAt(l)).toBe(T0 + 61 * S);
+    expect(pollAt({ ...l, observed_change_at: T0 })).toBe(T0 + 75 * S);
+  });
+  it("a change of state starts the schedule again", () => {
+    const l = lease("stopping", { stop_issued_at: T0 + 60 * S, state_since: T0 + 60 * S, observed_at: T0 + 60 * S, observed_change_at: T0 });
+    expect(pollAt(l)).toBe(T0 + 61 * S);
+  });
+  it("booting waits for the backed-off read, not a second later", () => {
+    const l = lease("booting", { ready_at: null, machine_status: "starting", observed_at: T0 + 30 * S, observed_change_at: T0 });
+    expect(decide(l, starting, T0 + 31 * S)).toMatchObject({ action: "wait", next: "poll", at: T0 + 45 * S });
+    expect(decide(l, starting, T0 + 45 * S)).toMatchObject({ action: "poll" });
+  });
+});
+
+describe("decide: a restarted machine that reports error at first is still starting", () => {
+  // lessor started a stopped machine at T0 (a new session): some providers report the previous
+  // `exited` state for a moment, read as `error`.
+  const restarted = lease("booting", { ready_at: null, machine_status: "error", state_since: T0, session_started_at: T0, start_issued_at: T0, observed_at: T0, observed_change_at: T0 });
+  const error: Observation = { machine: machine("error") };
+  it("within the grace: not replaced (that would destroy the disk), read back again", () => {
+    const d = decide(restarted, error, T0 + RESTART_ERROR_GRACE_MS - 1);
+    expect(d.action === "replace_host").toBe(false);
+    expect(d.action === "poll" || d.next === "poll").toBe(true);
+  });
+  it("at the end of the grace: a failed host", () => {
+    expect(decide(restarted, error, T0 + RESTART_ERROR_GRACE_MS)).toMatchObject({ action: "replace_host", reason: "host_failed" });
+  });
+  it("a new machine (no start issued) in error is a failed host at once", () => {
+    expect(decide({ ...restarted, start_issued_at: null }, error, T0 + 1)).toMatchObject({ action: "replace_host", reason: "host_failed" });
+  });
+  it("a ready lease is not covered: a machine in error there is a failed host", () => {
+    expect(decide(lease("ready", { start_issued_at: T0 }), error, T0 + 1)).toMatchObject({ action: "release", reason: "host_failed" });
   });
 });

@@ -37,7 +37,7 @@ function lease(state: LeaseState, patch: Partial<LeaseRecord> = {}): LeaseRecord
     ttl_deadline: T0 + 4 * H, last_activity_at: T0, lock_until: null, stopped_at: null, stop_failing_since: null,
     stop_issued_at: null, release_reason: null, released_at: null, image: null, cmd: null, warnings: [], version: 1,
     ...patch,
-  };
+  } as LeaseRecord;
 }
 
 describe("worst case by month (ceiling.ts)", () => {
@@ -89,7 +89,7 @@ describe("what an action needs reserved first (rent.ts)", () => {
     // max_lifetime caps what an extension can add.
     const capped = held(lease("ready", { session_started_at: now, ttl_deadline: now + 4 * H, policy: { ...POLICY_DEFAULTS.scratch, ttl: 4 * H, max_lifetime: 4 * H } }));
     expect(reservationFor(capped, { kind: "extend", ttl_deadline: now + 366 * 24 * H }, now)).toBeNull();
-    expect(reservationFor({ ...l, state: "stopped" }, { kind: "extend", ttl_deadline: now + 500 * H }, now)).toBeNull();
+    expect(reservationFor({ ...l, state: "stopped" } as LeaseRecord, { kind: "extend", ttl_deadline: now + 500 * H }, now)).toBeNull();
   });
 
   it("start: a fresh session on top of what the lease already ran", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Offer } from "../../src/catalog/offer";
 import { OFFER_MAX_AGE_MS } from "../../src/catalog/offer";
-import { constraintsOf, MAX_FALLBACKS, OFFER_AGE, selectOffer, staleCandidates } from "../../src/catalog/selector";
+import { constraintsOf, CUDA, HOST_DURATION, MAX_FALLBACKS, OFFER_AGE, selectOffer, staleCandidates } from "../../src/catalog/selector";
 import { parseGpuToken, type Spec } from "../../src/catalog/spec";
 
 let n = 0;
@@ -150,5 +150,45 @@ describe("selectOffer", () => {
 
   it("says nothing fits an empty catalog", () => {
     expect(select([], { gpu: "l40s" })).toMatchObject({ ok: false, candidates_before: 0 });
+  });
+});
+
+describe("placement the market allows", () => {
+  const now = 2_000_000_000_000;
+  const hour = 3_600_000;
+  const pick = (offers: Offer[], spec: Spec, placement: { hold_ms: number | null; cuda_need: (p: string) => number | null }) =>
+    selectOffer(offers, constraintsOf(spec, spec.gpu ? parseGpuToken(spec.gpu) : null, ["sim", "vast", "runpod"], { now, placement }));
+  const noNeed = () => null;
+
+  it("never rents a host whose contract ends before the lease's hold, counted from when the offer was read", () => {
+    const short = offer({ provider: "vast", hourly_usd: 0.5, host_duration_s: 2 * 3600, refreshed_at: now - 5 * 60_000 });
+    const long = offer({ provider: "vast", hourly_usd: 0.9, host_duration_s: 30 * 24 * 3600, refreshed_at: now });
+    const r = pick([short, long], { gpu: "l40s:1" }, { hold_ms: 2 * hour, cuda_need: noNeed });
+    expect(r.ok && r.chosen.id).toBe(long.id);
+    // Read 5 minutes ago with 2 h left: 1 h 55 m left now, enough for a 1 h lease.
+    expect(pick([short], { gpu: "l40s:1" }, { hold_ms: hour, cuda_need: noNeed }).ok).toBe(true);
+    expect(pick([short], { gpu: "l40s:1" }, { hold_ms: 2 * hour, cuda_need: noNeed })).toEqual({ ok: false, constraint: HOST_DURATION, candidates_before: 1 });
+    // A Vast ask that did not say is promised 0 s; a provider that ends no rental states none.
+    expect(pick([offer({ provider: "vast", host_duration_s: 0, refreshed_at: now })], { gpu: "l40s:1" }, { hold_ms: hour, cuda_need: noNeed }).ok).toBe(false);
+    expect(pick([offer({ provider: "sim", refreshed_at: now })], { gpu: "l40s:1" }, { hold_ms: 100 * hour, cuda_need: noNeed }).ok).toBe(true);
+    // No ttl and no max_lifetime: the filter does not apply.
+    expect(pick([offer({ provider: "vast", host_duration_s: 0, refreshed_at: now })], { gpu: "l40s:1" }, { hold_ms: null, cuda_need: noNeed }).ok).toBe(true);
+  });
+
+  it("never places an image on a host whose CUDA is older than it needs; one that does not say never passes a need", () => {
+    const old = offer({ provider: "vast", hourly_usd: 0.5, cuda_max: 11.8, refreshed_at: now });
+    const silent = offer({ provider: "vast", hourly_usd: 0.6, refreshed_at: now });
+    const fresh = offer({ provider: "vast", hourly_usd: 0.9, cuda_max: 12.8, refreshed_at: now });
+    const r = pick([old, silent, fresh], { gpu: "l40s:1", min_cuda: 12.4 }, { hold_ms: null, cuda_need: noNeed });
+    expect(r.ok && r.chosen.id).toBe(fresh.id);
+    expect(r.ok && r.fallbacks).toEqual([]);
+    expect(pick([old, silent], { gpu: "l40s:1", min_cuda: 12.4 }, { hold_ms: null, cuda_need: noNeed })).toEqual({ ok: false, constraint: CUDA, candidates_before: 2 });
+    // A user image without a stated need has no constraint, even on hosts that do not say.
+    expect(pick([silent], { gpu: "l40s:1" }, { hold_ms: null, cuda_need: noNeed }).ok).toBe(true);
+    // A provider's default image states its own need.
+    const need = (p: string) => (p === "runpod" ? 12.8 : null);
+    const runpodOld = offer({ provider: "runpod", hourly_usd: 0.4, cuda_max: 12.4, refreshed_at: now });
+    const r2 = pick([runpodOld, silent], { gpu: "l40s:1" }, { hold_ms: null, cuda_need: need });
+    expect(r2.ok && r2.chosen.id).toBe(silent.id);
   });
 });

@@ -38,6 +38,16 @@ type Cloud = (typeof CLOUDS)[number];
 export const RUNPOD_CONTAINER_DISK_GB = 50;
 /** `image` is required by CreatePodRequest; used when a lease names none (the document's own example). */
 export const RUNPOD_DEFAULT_IMAGE = "runpod/pytorch:2.8.0-py3.11-cuda12.8.1";
+/** The CUDA version RUNPOD_DEFAULT_IMAGE is built on (its tag: `cuda12.8.1`), so needs. */
+export const RUNPOD_DEFAULT_IMAGE_MIN_CUDA = 12.8;
+/**
+ * The market is read with `minCudaVersion` ("Minimum CUDA version for availability and lowest-price
+ * calculations"): a data center is listed only where it has this GPU on hosts that run CUDA this
+ * new, and each offer says so (`cuda_max`). CreatePodRequest has no CUDA field, so the catalog
+ * is the one place RunPod lets lessor ask for it; the default image's need is asked, so a lease
+ * without an image of its own always lands where its image runs.
+ */
+export const RUNPOD_MIN_CUDA = RUNPOD_DEFAULT_IMAGE_MIN_CUDA;
 /**
  * What a stopped pod's kept disk costs. The document's `stop` action releases "GPU/CPU compute
  * while keeping its disk" (podAction), so an EXITED pod keeps its container disk (`disk`, which
@@ -162,7 +172,7 @@ export class RunPodProvider implements Provider {
     // One at a time: RunPod's quota is per user and per minute, and the refresh is not urgent.
     for (const cloud of CLOUDS) {
       for (const count of this.#gpuCounts) {
-        const query = { include: "AVAILABILITY", cloud, count };
+        const query = { include: "AVAILABILITY", cloud, count, minCudaVersion: String(RUNPOD_MIN_CUDA) };
         const body = await this.#read("GET", "/v2/catalog/gpus", query);
         const gpus = isRecord(body) && Array.isArray(body.gpus) ? body.gpus : [];
         for (const gpu of gpus) {
@@ -210,6 +220,7 @@ export class RunPodProvider implements Provider {
         hourly_usd: usd(price * count),
         availability: AVAILABILITY[dc.availability]!,
         spot: false,
+        cuda_max: RUNPOD_MIN_CUDA,
       };
     });
     return { offers, unclassified: 0 };

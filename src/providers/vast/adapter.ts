@@ -33,6 +33,11 @@ export const VAST_BASE_URL = "https://console.vast.ai";
 export const VAST_DISK_GB = 50;
 /** `image` is required by the create body; used when a lease names none (the document's default). */
 export const VAST_DEFAULT_IMAGE = "vastai/base-image:@vastai-automatic-tag";
+/**
+ * The CUDA version VAST_DEFAULT_IMAGE needs: none. Its automatic tag resolves, on each host, to the
+ * build made for that host's CUDA, so it runs wherever Vast places it.
+ */
+export const VAST_DEFAULT_IMAGE_MIN_CUDA: number | null = null;
 /** Offers asked for in one search (the body's `limit`). */
 export const VAST_OFFER_LIMIT = 500;
 /** Vast answers 429 without Retry-After: wait this long before the next try (then the jittered backoff grows). */
@@ -195,6 +200,11 @@ export class VastProvider implements Provider {
       // up, so the host's reliability stands in for the availability hint.
       availability: (reliability >= 0.99 ? "high" : reliability >= 0.95 ? "medium" : "low") as Availability,
       spot: false,
+      // "Minimum required rental duration in seconds (the offer must be available for at least
+      // this long from now)", the search filter of the same name: how long the host's contract
+      // with the market runs. An ask that does not say is promised nothing (0), never guessed.
+      host_duration_s: Math.max(0, Math.floor(num(o.duration) ?? 0)),
+      ...vastPlacement(o),
     };
     if (gpus === 0) return { ...base, gpu: "cpu", gpu_count: 0, vram_gb: 0 };
     const name = str(o.gpu_name);
@@ -516,6 +526,22 @@ export function vastStatus(i: Pick<VastInstance, "actual_status" | "intended_sta
   // null: not scheduled yet, or pulling the image.
   if (actual === "") return "provisioning";
   return "starting";
+}
+
+/**
+ * An ask's CUDA limit and bandwidth prices, each only where stated: `cuda_max_good` ("Maximum
+ * supported CUDA version"), `inet_down_cost` and `inet_up_cost` ($/GB), which Vast bills as the
+ * charges' `bwd` and `bwu` items.
+ */
+function vastPlacement(o: Record<string, unknown>): Pick<Offer, "cuda_max" | "inet_down_usd_per_gb" | "inet_up_usd_per_gb"> {
+  const out: Pick<Offer, "cuda_max" | "inet_down_usd_per_gb" | "inet_up_usd_per_gb"> = {};
+  const cuda = num(o.cuda_max_good);
+  if (cuda !== null && cuda > 0) out.cuda_max = cuda;
+  const down = num(o.inet_down_cost);
+  if (down !== null && down >= 0) out.inet_down_usd_per_gb = down;
+  const up = num(o.inet_up_cost);
+  if (up !== null && up >= 0) out.inet_up_usd_per_gb = up;
+  return out;
 }
 
 /** "Washington, US" -> "us": the document's location filter speaks two-letter country codes. */

@@ -158,6 +158,12 @@ export class RunPodDialect implements Dialect {
   readonly core: StubCloudCore<PodExtra>;
   /** Answers given to creates instead of creating (takeInjected). */
   readonly injected: InjectedCreate[] = [];
+  /**
+   * Data centers the next creates are placed in instead of the one asked for (the document's
+   * `dataCenterIds` are "Preferred data centers for placement"): the next create, or the next whose
+   * body contains `match`, lands in `dataCenterId` (POST /__admin/runpod/misplace-create).
+   */
+  readonly misplaced: Array<{ dataCenterId: string; match?: string }> = [];
 
   constructor(options: { now?: () => number } = {}) {
     // RunPod's ids are short lowercase words ("7h9k2m4n6p"); a per-server tag keeps them unique across runs.
@@ -229,7 +235,10 @@ export class RunPodDialect implements Dialect {
     const cloud: Cloud = body.cloud ?? "SECURE";
     // An empty list lets the scheduler choose: the first data center with stock.
     const wanted: string[] = body.dataCenterIds?.length ? body.dataCenterIds : Object.keys(gpu.dataCenters);
-    const dc = wanted.find((d) => availability(gpu, cloud, count, d) !== "NONE");
+    const text = JSON.stringify(body);
+    const n = this.misplaced.findIndex((x) => x.match === undefined || text.includes(x.match));
+    const elsewhere = n < 0 ? undefined : this.misplaced.splice(n, 1)[0]!.dataCenterId;
+    const dc = elsewhere ?? wanted.find((d) => availability(gpu, cloud, count, d) !== "NONE");
     if (!dc) return null;
     const persistent = body.mounts?.persistent as PodExtra["mounts"]["persistent"];
     const offerId = runpodOfferId(cloud, dc, count, gpu.id);

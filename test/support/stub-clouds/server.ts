@@ -13,6 +13,7 @@
  *   GET|PUT /__admin/:provider/faults          the sim's fault fields (PUT merges, answers the result)
  *   POST /__admin/:provider/reset              forget every machine, default faults, no injected answers
  *   POST /__admin/:provider/inject-create      {status, body, match?}: the next create (whose body contains `match`) is answered so instead
+ *   POST /__admin/runpod/misplace-create       {data_center_id, match?}: the next create (whose body contains `match`) lands in that data center, whatever it asked
  *   GET  /__admin/:provider/ledger?label_prefix=   SimLedger
  *   GET  /__admin/:provider/billing?from=&to=      {now, complete_through, window_ms, records}: the sim's billing answer
  *   GET  /__admin/:provider/violations         {violations, notes}
@@ -234,6 +235,7 @@ function admin(
     case "POST reset":
       core.reset();
       p.dialect.injected.length = 0;
+      if (p.dialect instanceof RunPodDialect) p.dialect.misplaced.length = 0;
       return send(res, 200, { ok: true });
     case "POST inject-create": {
       let answer: { status?: unknown; body?: unknown; match?: unknown };
@@ -245,6 +247,18 @@ function admin(
       if (typeof answer.status !== "number") return send(res, 400, { error: { code: "invalid_request", message: "status must be a number" } });
       p.dialect.injected.push({ answer: { status: answer.status, body: answer.body }, ...(typeof answer.match === "string" ? { match: answer.match } : {}) });
       return send(res, 200, { ok: true, queued: p.dialect.injected.length });
+    }
+    case "POST misplace-create": {
+      if (!(p.dialect instanceof RunPodDialect)) return send(res, 404, { error: { code: "not_found", message: "only runpod places elsewhere than asked" } });
+      let ask: { data_center_id?: unknown; match?: unknown };
+      try {
+        ask = JSON.parse(body || "null") ?? {};
+      } catch {
+        return send(res, 400, { error: { code: "invalid_request", message: "body is not JSON" } });
+      }
+      if (typeof ask.data_center_id !== "string") return send(res, 400, { error: { code: "invalid_request", message: "data_center_id must be a string" } });
+      p.dialect.misplaced.push({ dataCenterId: ask.data_center_id, ...(typeof ask.match === "string" ? { match: ask.match } : {}) });
+      return send(res, 200, { ok: true, queued: p.dialect.misplaced.length });
     }
     case "GET ledger":
       return send(res, 200, core.ledger(params.get("label_prefix") ?? ""));

@@ -27,10 +27,20 @@ interface Ask {
   geolocation: string;
   machine_id: number;
   reliability2: number;
+  /** How long the host stays on the market, seconds from the search (default VAST_ASK_DURATION_S). */
+  duration?: number;
+  /** The newest CUDA the host's driver runs (default 12.8). */
+  cuda_max_good?: number;
+  /** $/GB moved (default: not billed, 0). */
+  inet_down_cost?: number;
+  inet_up_cost?: number;
 }
 
+/** Ninety days: every ask outlasts the policies tests use unless it says otherwise. */
+export const VAST_ASK_DURATION_S = 90 * 86_400;
+
 /**
- * The asks. L40S and L4 are each sold at one GPU on three machines; one L40S machine also sells
+ * The asks. The H100 machine leaves the market in a day and bills bandwidth. L40S and L4 are each sold at one GPU on three machines; one L40S machine also sells
  * four. The 2080 Ti is a GPU no lessor class covers; one 4090 has too little disk for the 50 GB
  * the adapter gives every instance.
  */
@@ -43,7 +53,7 @@ export const VAST_ASKS: readonly Ask[] = [
   { id: 3012, gpu_name: "L4", num_gpus: 1, gpu_ram: 23034, dph_base: 0.33, storage_cost: 0.1, disk_space: 250, geolocation: "Oregon, US", machine_id: 612, reliability2: 0.96 },
   { id: 3013, gpu_name: "L4", num_gpus: 1, gpu_ram: 23034, dph_base: 0.35, storage_cost: 0.12, disk_space: 300, geolocation: "Germany, DE", machine_id: 613, reliability2: 0.992 },
   { id: 3021, gpu_name: "RTX 4090", num_gpus: 1, gpu_ram: 24564, dph_base: 0.42, storage_cost: 0.1, disk_space: 500, geolocation: "Washington, US", machine_id: 621, reliability2: 0.995 },
-  { id: 3031, gpu_name: "H100 SXM", num_gpus: 8, gpu_ram: 81559, dph_base: 17.9, storage_cost: 0.25, disk_space: 2000, geolocation: "Finland, FI", machine_id: 631, reliability2: 0.999 },
+  { id: 3031, gpu_name: "H100 SXM", num_gpus: 8, gpu_ram: 81559, dph_base: 17.9, storage_cost: 0.25, disk_space: 2000, geolocation: "Finland, FI", machine_id: 631, reliability2: 0.999, duration: 86_400, inet_down_cost: 0.004, inet_up_cost: 0.02 },
   { id: 3041, gpu_name: "A100 PCIE", num_gpus: 1, gpu_ram: 81920, dph_base: 0.9, storage_cost: 0.15, disk_space: 300, geolocation: "CZ", machine_id: 641, reliability2: 0.93 },
   { id: 3051, gpu_name: "RTX 2080 Ti", num_gpus: 1, gpu_ram: 11264, dph_base: 0.12, storage_cost: 0.05, disk_space: 100, geolocation: "Poland, PL", machine_id: 651, reliability2: 0.98 },
   { id: 3061, gpu_name: "RTX 4090", num_gpus: 1, gpu_ram: 24564, dph_base: 0.3, storage_cost: 0.1, disk_space: 20, geolocation: "Oregon, US", machine_id: 661, reliability2: 0.99 },
@@ -350,6 +360,10 @@ function offerJson(a: Ask, storageGb: number) {
     rented: false,
     verification: "verified",
     is_bid: false,
+    duration: a.duration ?? VAST_ASK_DURATION_S,
+    cuda_max_good: a.cuda_max_good ?? 12.8,
+    inet_down_cost: a.inet_down_cost ?? 0,
+    inet_up_cost: a.inet_up_cost ?? 0,
   };
 }
 

@@ -1,0 +1,23 @@
+/** Which providers a spec may be chosen from for one org: the quote's and the lease's rule alike. */
+import type { Db } from "../db";
+import type { Env } from "../env";
+import { ApiError } from "../errors";
+import { configuredProviderNames, usableProviderNames } from "../providers/registry";
+import type { Spec } from "./spec";
+
+/**
+ * The providers a spec may be chosen from for this org. A spec that names an enabled provider the
+ * org cannot rent from (no key, or a key the provider refused) is answered plainly, not with a
+ * `no_capacity` that would send the user looking for machines.
+ */
+export async function providersForSpec(env: Env, db: Db, orgId: string, spec: Pick<Spec, "providers">, options: { fresh?: boolean } = {}): Promise<string[]> {
+  const usable = await usableProviderNames(env, db, orgId, options);
+  const configured = new Set(configuredProviderNames(env));
+  const blocked = (spec.providers ?? []).map((p) => p.toLowerCase()).filter((p) => configured.has(p) && !usable.includes(p));
+  if (blocked.length > 0 && blocked.length === (spec.providers ?? []).length) {
+    throw new ApiError(409, "provider_not_configured", `this org cannot rent from ${blocked.join(", ")}: store a working key with PUT /v1/providers/${blocked[0]}`, {
+      providers: blocked,
+    });
+  }
+  return usable;
+}

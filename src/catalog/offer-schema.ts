@@ -1,0 +1,30 @@
+/** An offer as the API answers it (`renderOffer`), as a schema for the OpenAPI document. */
+import { z } from "@hono/zod-openapi";
+import { sameShape } from "../same-shape";
+import { AVAILABILITY } from "./offer";
+import type { renderOffer } from "./offers-repo";
+
+export const OfferSchema = z
+  .object({
+    id: z.string(),
+    provider: z.string(),
+    provider_offer_id: z.string().describe("the provider's own id for the offer"),
+    gpu: z.string().describe("GPU class, or `cpu` for a machine without GPUs"),
+    gpu_count: z.number().int(),
+    vram_gb: z.number().describe("memory of one GPU"),
+    vcpu: z.number().int(),
+    memory_gb: z.number(),
+    disk_gb: z.number(),
+    region: z.string(),
+    host_id: z.string(),
+    hourly_usd: z.number(),
+    availability: z.enum(AVAILABILITY),
+    spot: z.boolean(),
+    host_duration_s: z.number().nullable().describe("how long the host stays rentable, seconds from when the offer was read; null: the provider ends no rental on its own"),
+    cuda_max: z.number().nullable().describe("the newest CUDA version the host is known to run; null: not stated"),
+    inet_down_usd_per_gb: z.number().nullable().describe("download billed, $ per GB; null: not billed"),
+    inet_up_usd_per_gb: z.number().nullable().describe("upload billed, $ per GB; null: not billed"),
+  })
+  .openapi("Offer");
+
+sameShape<z.infer<typeof OfferSchema>, ReturnType<typeof renderOffer>>(true);

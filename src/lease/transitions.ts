@@ -1,0 +1,237 @@
+/**
+ * The lease's transitions (STYLE.md rule 6): what each one changes in the record, and which user
+ * action is allowed in which state. Pure, like decide.ts (STYLE.md rule 1: no I/O, no clock, `now`
+ * is passed in): decide.ts says what falls due, these say what the record becomes, and the lease's
+ * object (object.ts) only stores the result and calls the provider.
+ */
+import type { Reservation } from "../billing/ceiling";
+import type { Machine, ProviderError } from "../providers/contract";
+import { hardCapDeadlines } from "./decide";
+import { following, nextOfferOf, reservationFor } from "./rent";
+import { hasMachine, TERMINAL_STATES, type LeaseRecord, type MachinedLease, type LeaseState, type Reason } from "./state";
+
+/** An event to append beside a write (the object's `events` table). */
+export interface Effect {
+  event: string;
+  reason?: Reason | null;
+  detail?: Record<string, unknown>;
+}
+
+/** A new record and the event that says why. */
+export interface Step {
+  next: LeaseRecord;
+  effect: Effect;
+}
+
+export type UserAction = "end" | "stop" | "start" | "extend" | "lock" | "unlock" | "heartbeat";
+export const USER_ACTIONS: readonly UserAction[] = ["end", "stop", "start", "extend", "lock", "unlock", "heartbeat"];
+
+export type ActPlan =
+  /** Refused: 409 `invalid_state`, the state and action in its details. */
+  | { ok: false; message: string; details: Record<string, unknown> }
+  /**
+   * Allowed. `reserve`: what must be reserved against the org's caps first (null: what the lease
+   * holds covers it); `quiet`: saved without an event (heartbeats are frequent).
+   */
+  | { ok: true; change: Step | null; reserve: Reservation | null; quiet: boolean };
+
+/** Which states a user action is allowed in (the rest answer 409). */
+const ALLOWED: Record<UserAction, (s: LeaseState) => boolean> = {
+  end: () => true,
+  stop: (s) => s === "ready" || s === "booting",
+  start: (s) => s === "stopped",
+  extend: (s) => !TERMINAL_STATES.includes(s),
+  lock: (s) => s === "ready" || s === "booting",
+  unlock: (s) => !TERMINAL_STATES.includes(s),
+  heartbeat: (s) => s === "ready" || s === "booting",
+};
+
+/** A user's action on `l` at `now`: refused, or the record it makes. `ms`: extend's and lock's duration. */
+export function userAction(l: LeaseRecord, action: UserAction, arg: { ms?: number }, now: number): ActPlan {
+  const invalid = (why: string, extra: Record<string, unknown> = {}): ActPlan => ({
+    ok: false,
+    message: `cannot ${action} a lease that is ${l.state}${why ? `: ${why}` : ""}`,
+    details: { state: l.state, action, ...extra },
+  });
+  const ok = (next: LeaseRecord, effect: Effect, reserve: Reservation | null = null): ActPlan => ({
+    ok: true,
+    change: { next, effect },
+    reserve,
+    quiet: action === "heartbeat",
+  });
+  // Ending a lease that is already ending changes nothing: a retried `end` is not an error.
+  if (action === "end" && TERMINAL_STATES.includes(l.state)) return { ok: true, change: null, reserve: null, quiet: true };
+  if (!ALLOWED[action](l.state)) return invalid("");
+  switch (action) {
+    case "end":
+      // A backoff left by a failed stop or read is not a reason to keep a machine the user ended:
+      // the destroy is tried at once (each minute it waits is billed).
+      return ok({ ...l, state: "releasing", state_since: now, release_reason: "user_end", retry_at: null }, { event: "release_requested", reason: "user_end" });
+    case "stop":
+      if (!hasMachine(l)) return invalid("");
+      if (!l.can_stop) return invalid("this provider cannot stop a machine; end the lease instead", { capability: "stop" });
+      return ok(
+        { ...l, state: "stopping", state_since: now, stop_issued_at: null, stop_failing_since: null, lock_until: null },
+        { event: "stop_requested", reason: "user_stop" },
+      );
+    case "start":
+      if (!hasMachine(l)) return invalid("");
+      return ok({ ...l, state: "starting", state_since: now }, { event: "start_requested", reason: "user_start" }, reservationFor(l, { kind: "start" }, now));
+    case "extend": {
+      if (l.ttl_deadline === null) return invalid("the lease has no ttl to extend");
+      const ttl_deadline = l.ttl_deadline + arg.ms!;
+      return ok(
+        { ...l, ttl_deadline },
+        { event: "extended", detail: { by_ms: arg.ms, ttl_expires_at: new Date(ttl_deadline).toISOString() } },
+        reservationFor(l, { kind: "extend", ttl_deadline }, now),
+      );
+    }
+    case "lock": {
+      // A lock never outlives the hard caps.
+      const lock_until = Math.min(now + arg.ms!, ...hardCapDeadlines(l).map((c) => c.at));
+      return ok({ ...l, lock_until }, { event: "locked", detail: { until: new Date(lock_until).toISOString() } });
+    }
+    case "unlock":
+      return ok({ ...l, lock_until: null }, { event: "unlocked" });
+    case "heartbeat":
+      return ok({ ...l, last_activity_at: now }, { event: "heartbeat" });
+  }
+}
+
+/** The lease holds machine `m` (created, or adopted after a listing by label) and boots it. */
+export function withMachine(l: LeaseRecord, m: Machine, account: string, now: number): LeaseRecord {
+  return {
+    ...l,
+    machine_account: account,
+    state: "booting",
+    state_since: now,
+    machine_id: m.id,
+    label: m.label,
+    machine_status: m.status,
+    observed_at: now,
+    observed_change_at: now,
+    start_issued_at: null,
+    reconcile_required: false,
+    retry_at: null,
+    // A replacement host continues the session; a first machine begins it.
+    session_started_at: l.session_started_at && l.state !== "provisioning" && l.state !== "pending" ? l.session_started_at : now,
+    hourly_usd: m.hourly_usd || l.hourly_usd,
+    stopped_hourly_usd: m.stopped_hourly_usd,
+  };
+}
+
+/**
+ * Why a lease is released when it runs out of hosts, the one rule for every path that gets there:
+ * `no_capacity` when no host ever gave it a machine (every create was refused for capacity, which
+ * does not count as an attempt), else `host_failed`.
+ */
+export function exhaustedReason(l: LeaseRecord): Reason {
+  return l.attempt === 0 ? "no_capacity" : "host_failed";
+}
+
+/** Where `provision` stands before it calls the provider: release (out of hosts) or rent `offer`. */
+export function rentable(l: LeaseRecord): { offer: LeaseRecord["offers"][number] } | { release: Reason; detail: Record<string, unknown> } {
+  const offer = l.offers[l.offer_index];
+  if (!offer || l.attempt >= l.policy.host_attempts) return { release: exhaustedReason(l), detail: { attempts: l.attempt } };
+  return { offer };
+}
+
+/**
+ * The host of the current offer failed (`reason`): the lease drops its machine and moves to the
+ * next offer on another host, following its provider (and so the org's account there), that
+ * provider's capabilities and its price; or, with none left, releases.
+ */
+export function afterHostFailed(
+  l: LeaseRecord,
+  failedHost: string,
+  reason: Reason,
+  canStop: (provider: string) => boolean,
+  now: number,
+): Step {
+  const { index, excluded, offer } = nextOfferOf(l, failedHost);
+  const next: LeaseRecord = {
+    ...l,
+    excluded_hosts: excluded,
+    offer_index: index,
+    machine_id: null,
+    machine_account: null,
+    machine_status: null,
+    label: null,
+    state: "provisioning",
+    state_since: now,
+    retry_at: null,
+  };
+  if (!offer) return beginRelease(next, exhaustedReason(l), now, { failed_host: failedHost, attempts: l.attempt });
+  return {
+    next: { ...next, ...following(offer, canStop) },
+    effect: { event: "host_excluded", reason, detail: { host: failedHost, provider: l.provider, next_offer: offer.id, next_provider: offer.provider } },
+  };
+}
+
+/** What a create's failure means (src/providers/contract.ts kinds). */
+export type CreateFailure =
+  /** Refused for capacity: nothing was created; the next offer on another host. */
+  | "next_offer"
+  /** Refused for good (no key, no funds, a request the provider will never accept): released. */
+  | "refused"
+  /** Nothing was created, but it may be tried again after the provider's wait. */
+  | "retry"
+  /** Outcome unknown (timeout, 5xx, dropped connection): reconciled by label next time. */
+  | "ambiguous";
+
+export function createFailure(kind: ProviderError["kind"] | "ambiguous"): CreateFailure {
+  if (kind === "no_capacity") return "next_offer";
+  if (kind === "rate_limited") return "retry";
+  if (kind === "auth" || kind === "insufficient_funds" || kind === "refused") return "refused";
+  return "ambiguous";
+}
+
+export function beginRelease(l: LeaseRecord, reason: Reason | null, now: number, detail: Record<string, unknown> = {}): Step {
+  return {
+    next: { ...l, state: "releasing", state_since: now, release_reason: reason, retry_at: null, lock_until: null },
+    effect: { event: "release_requested", reason, detail },
+  };
+}
+
+export function markReady(l: MachinedLease, now: number): Step {
+  return { next: { ...l, state: "ready", state_since: now, ready_at: now, last_activity_at: now }, effect: { event: "ready" } };
+}
+
+export function markStopped(l: MachinedLease, reason: Reason | null, now: number): Step {
+  return {
+    next: { ...l, state: "stopped", state_since: now, stopped_at: l.stopped_at ?? now, stop_failing_since: null, lock_until: null, start_issued_at: null },
+    effect: { event: "stopped", reason },
+  };
+}
+
+/**
+ * An automatic stop of a ready or stopped lease, recorded before anything is called (guarantee 3).
+ * A stopped lease's machine seen running again (`unexpected_start`) bills at its full rate from
+ * here until it is seen stopped, and its stopped_ttl counts again from then (docs/design.md
+ * "Sessions"). null: the lease is already stopping.
+ */
+export function stopRequested(l: MachinedLease, reason: Reason | null, now: number): Step | null {
+  if (l.state !== "ready" && l.state !== "stopped") return null;
+  const restarted = l.state === "stopped" ? { stopped_at: null } : {};
+  return {
+    next: { ...l, ...restarted, state: "stopping", state_since: now, stop_issued_at: null, stop_failing_since: null },
+    effect: { event: "stop_requested", reason, detail: l.state === "stopped" ? { machine_id: l.machine_id, machine_status: l.machine_status } : {} },
+  };
+}
+
+/** The provider accepted a start: a new session, from which max_lifetime, budget and boot graces count. */
+export function started(l: MachinedLease, now: number): Step {
+  return {
+    next: { ...l, state: "booting", state_since: now, session_started_at: now, stopped_at: null, retry_at: null, start_issued_at: now },
+    effect: { event: "starting" },
+  };
+}
+
+/**
+ * A read-back of the machine. Every read is recorded: the next one is scheduled from it
+ * (decide.ts `pollAt`), and a change of status restarts that schedule.
+ */
+export function observed(l: LeaseRecord, status: Machine["status"], now: number): LeaseRecord {
+  const changed = status !== l.machine_status;
+  return { ...l, machine_status: status, observed_at: now, observed_change_at: changed ? now : (l.observed_change_at ?? null), retry_at: null };
+}

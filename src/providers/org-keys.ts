@@ -1,0 +1,112 @@
+/**
+ * An org's own provider keys, checked before they are stored or forgotten: one read-only call
+ * proves a key works, a new key must see every machine the org's live leases hold, and a key live
+ * leases still need is never forgotten. The routes are functions/v1/providers.ts.
+ */
+import { installationId } from "../config";
+import type { Db } from "../db";
+import type { Env } from "../env";
+import { ApiError } from "../errors";
+import { installationPrefix } from "../lease/label";
+import { LIVE_STATES } from "../lease/state";
+import { machinesNotSeen, type HeldMachine } from "./account-check";
+import { ProviderError, type Machine } from "./contract";
+import type { ProviderCredentials } from "./credentials";
+import { providerSetup, providerWith } from "./registry";
+
+/** The machines the org's live leases hold on one provider, from the D1 index (docs/storage.md). */
+async function liveMachinesOn(db: Db, orgId: string, provider: string): Promise<HeldMachine[]> {
+  const held = await db
+    .selectFrom("leases")
+    .select(["id as lease_id", "machine_id"])
+    .where("org_id", "=", orgId)
+    .where("provider", "=", provider)
+    .where("state", "in", [...LIVE_STATES])
+    .where("machine_id", "is not", null)
+    .execute();
+  return held as HeldMachine[];
+}
+
+/** Refuses to forget a key while live leases on its provider need it to stop and destroy their machines. */
+export async function assertNotInUse(db: Db, orgId: string, name: string): Promise<void> {
+  const live = await db
+    .selectFrom("leases")
+    .select(({ fn }) => fn.countAll<number>().as("n"))
+    .where("org_id", "=", orgId)
+    .where("provider", "=", name)
+    .where("state", "in", [...LIVE_STATES])
+    .executeTakeFirstOrThrow();
+  if (Number(live.n) > 0) {
+    throw new ApiError(409, "provider_in_use", `${Number(live.n)} live lease(s) on ${name} need this key to stop and destroy their machines; end them first`, {
+      live_leases: Number(live.n),
+    });
+  }
+}
+
+/** A refusal is the provider saying no to these credentials; anything else says nothing about them. */
+const isRefusal = (e: ProviderError) => e.kind === "auth" || e.kind === "not_found" || e.kind === "insufficient_funds";
+
+export async function verifyKey(env: Env, name: string, credentials: ProviderCredentials): Promise<{ ok: true } | { ok: false; refused: boolean; error: string }> {
+  try {
+    await providerWith(env, name, credentials).verify();
+    return { ok: true };
+  } catch (e) {
+    if (e instanceof ProviderError) return { ok: false, refused: isRefusal(e), error: `${e.kind}: ${e.message}` };
+    // An adapter refusing the settings before any call (a missing option).
+    return { ok: false, refused: true, error: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+export function checkOptions(name: string, options: Record<string, string>): void {
+  const fields = providerSetup(name).options;
+  const known = new Set(fields.map((f) => f.name));
+  const unknown = Object.keys(options).filter((k) => !known.has(k));
+  const missing = fields.filter((f) => f.required && !options[f.name]).map((f) => f.name);
+  if (unknown.length > 0 || missing.length > 0) {
+    throw new ApiError(400, "invalid_request", `${name} takes the options ${fields.length ? fields.map((f) => f.name).join(", ") : "(none)"}`, {
+      unknown,
+      missing,
+    });
+  }
+}
+
+/** At most this many lease ids are named in a `provider_account_mismatch`. */
+const MISMATCH_LEASES_SHOWN = 20;
+
+/**
+ * Refuses a key that cannot reach every machine the org's live leases hold on the provider
+ * (src/providers/account-check.ts): one list by this installation's label prefix
+ * through the new key, before anything is stored. Nothing is changed when it refuses.
+ */
+export async function assertSeesLiveMachines(env: Env, db: Db, orgId: string, name: string, credentials: ProviderCredentials): Promise<void> {
+  const machines = await liveMachinesOn(db, orgId, name);
+  if (machines.length === 0) return;
+  const provider = providerWith(env, name, credentials);
+  let listed: Machine[] = [];
+  // A provider that cannot list by label gives no proof: every machine counts as not seen.
+  if (provider.capabilities.list_by_label) {
+    try {
+      listed = await provider.listMachines(installationPrefix(installationId(env)));
+    } catch (e) {
+      const kind = e instanceof ProviderError ? e.kind : "error";
+      throw new ApiError(
+        503,
+        "provider_unavailable",
+        `${name} did not list the machines this org's live leases hold through the new key (${kind}); nothing was changed, try again`,
+        { provider: name, live_machines: machines.length },
+        { "retry-after": "30" },
+        true, // shown: written here, naming only the error kind, never the provider's text
+      );
+    }
+  }
+  const unseen = machinesNotSeen(machines, listed);
+  if (unseen.length > 0) {
+    throw new ApiError(
+      409,
+      "provider_account_mismatch",
+      `the new ${name} key does not see ${unseen.length} of the ${machines.length} machine(s) this org's live leases hold there (another account?); nothing was changed and the stored key stays. End those leases first, or use a key of the account that holds them`,
+      { provider: name, live_machines: machines.length, not_seen: unseen.length, leases: unseen.slice(0, MISMATCH_LEASES_SHOWN).map((u) => u.lease_id) },
+    );
+  }
+}
+

@@ -1,0 +1,59 @@
+/**
+ * Placement the market allows, and bandwidth in the estimate, through the real Vast adapter against
+ * the stub cloud: the stub's 8 x H100 ask leaves the market in a day and bills $0.004/GB down and
+ * $0.02/GB up (test/support/stub-clouds/vast.ts), as Vast's offers say (`duration`,
+ * `inet_down_cost`, `inet_up_cost`).
+ */
+import { beforeAll, describe, expect, inject, it } from "vitest";
+import { STUB_API_KEYS } from "../support/stub-clouds-admin";
+import { call, createKey, createOrg, expectError, json, refreshCatalog, type TestOrg } from "./helpers";
+
+const stubs = inject("stubClouds");
+const served = stubs?.providers.includes("vast") ?? false;
+if (!served) console.log("[vast-placement] the Vast stub cloud is not served (no provider documents): skipped.");
+
+describe("Vast offers: the host's market duration and bandwidth", () => {
+  let org: TestOrg;
+  let key: string;
+  const quote = (body: unknown) => call("POST", "/v1/quotes", { key, body });
+
+  beforeAll(async () => {
+    if (!served) return;
+    org = await createOrg();
+    key = (await createKey(org, "write")).secret;
+    const res = await call("PUT", "/v1/providers/vast", { key: org.adminKey, body: { api_key: STUB_API_KEYS.vast, options: {} } });
+    if (res.status !== 200) throw new Error(`PUT /v1/providers/vast: ${res.status} ${await res.text()}`);
+    await refreshCatalog();
+  });
+
+  it.skipIf(!served)("the catalog shows the host's duration, CUDA and $/GB", async () => {
+    const page = await json(await call("GET", "/v1/catalog/offers?provider=vast&gpu=h100&limit=5", { key }));
+    expect(page.data[0]).toMatchObject({ host_duration_s: 86_400, cuda_max: 12.8, inet_down_usd_per_gb: 0.004, inet_up_usd_per_gb: 0.02 });
+  });
+
+  it.skipIf(!served)("a quote shows bandwidth as its own part of the estimate and the ceiling", async () => {
+    const res = await quote({ spec: { gpu: "h100-vast:8" }, policy: { ttl: "2h" } });
+    expect(res.status, await res.clone().text()).toBe(201);
+    const q = await json(res);
+    // 10 GB down and 2 GB up an hour: $0.04 + $0.04.
+    expect(q.estimate.parts).toEqual({ compute_usd: q.hourly_usd, bandwidth_usd: 0.08 });
+    expect(q.estimate.hourly_usd).toBeCloseTo(q.hourly_usd + 0.08, 4);
+    expect(q.ceiling_parts.bandwidth_usd).toBeCloseTo(0.16, 4);
+    expect(q.ceiling_usd).toBeCloseTo((q.hourly_usd + 0.08) * 2, 3);
+  });
+
+  it.skipIf(!served)("never quotes a host whose contract ends before the lease's ttl: no_capacity names host_duration", async () => {
+    expect((await quote({ spec: { gpu: "h100-vast:8" }, policy: { ttl: "20h" } })).status).toBe(201);
+    const e = await expectError(await quote({ spec: { gpu: "h100-vast:8" }, policy: { ttl: "2d" } }), 409, "no_capacity");
+    expect(e.details.constraint).toBe("host_duration");
+    // No ttl: the max_lifetime counts.
+    const job = await expectError(await quote({ spec: { gpu: "h100-vast:8" }, kind: "job", policy: { max_lifetime: "3d" } }), 409, "no_capacity");
+    expect(job.details.constraint).toBe("host_duration");
+  });
+
+  it.skipIf(!served)("never places an image on a host whose CUDA is older than it needs", async () => {
+    expect((await quote({ spec: { gpu: "h100-vast:8", min_cuda: 12.8 } })).status).toBe(201);
+    const e = await expectError(await quote({ spec: { gpu: "h100-vast:8", min_cuda: 13 } }), 409, "no_capacity");
+    expect(e.details.constraint).toBe("cuda");
+  });
+});
