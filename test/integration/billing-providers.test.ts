@@ -26,7 +26,6 @@ import { createLease, getLease, waitForState } from "./lease-helpers";
 import { ledgerCost } from "../support/ledger-cost";
 
 const stubs = inject("stubClouds");
-if (!stubs) console.log("[billing-providers] the stub clouds are not served (no provider documents): skipped.");
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

@@ -41,7 +41,6 @@ function stubCloud(url: string, name: StubProvider): Cloud {
 }
 
 const stubs = inject("stubClouds");
-if (!stubs) console.log("[guarantees] the stub clouds are not served (no provider documents): the guarantees run on the sim only.");
 const CLOUDS: Cloud[] = [
   { name: "sim", admin: sim(), client: () => new SimProvider(env), key: null, violations: async () => [] },
   ...(stubs ? stubs.providers.map((p) => stubCloud(stubs.url, p)) : []),

@@ -10,7 +10,6 @@ import { call, createKey, createOrg, refreshCatalog, type TestOrg } from "./help
 import { createLease, events, waitForState } from "./lease-helpers";
 
 const stubs = inject("stubClouds");
-if (!stubs) console.log("[provider-refusals] the stub clouds are not served (no provider documents): skipped.");
 
 /** Each provider's documented final refusal of a create, and the words it carries. */
 const REFUSALS: Record<StubProvider, { status: number; body: unknown; words: string }> = {

@@ -12,7 +12,6 @@ import { createLease, events, waitForState } from "./lease-helpers";
 
 const stubs = inject("stubClouds");
 const served = stubs?.providers.includes("runpod") ?? false;
-if (!served) console.log("[runpod-placement] the RunPod stub cloud is not served (no provider documents): skipped.");
 
 describe("a pod placed outside the lease's regions", () => {
   const admin = () => stubCloudAdmin(stubs!.url, "runpod");

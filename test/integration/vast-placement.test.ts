@@ -10,7 +10,6 @@ import { call, createKey, createOrg, expectError, json, refreshCatalog, type Tes
 
 const stubs = inject("stubClouds");
 const served = stubs?.providers.includes("vast") ?? false;
-if (!served) console.log("[vast-placement] the Vast stub cloud is not served (no provider documents): skipped.");
 
 describe("Vast offers: the host's market duration and bandwidth", () => {
   let org: TestOrg;
