@@ -105,6 +105,8 @@ export interface ChaosStats {
   requests: number;
   requests_per_s: number;
   lessor_status: Record<string, number>;
+  /** Requests wrangler dev's proxy lost before lessor read them, resent (see WRANGLER_RESTARTED). */
+  dev_proxy_resends: number;
   gpus: string[];
   durations_s: {
     total: number;
@@ -171,8 +173,13 @@ export const CHECKS = {
 } as const;
 
 /**
- * What wrangler dev's proxy answers (503) when its connection to the Worker's runtime broke under a
- * request that is not a GET: not lessor's own answer, but still a request the service failed.
+ * What wrangler dev's proxy answers (503, `Retry-After: 0`) when its pooled connection to the
+ * Worker's runtime was closed under a request that is not a GET. Both ends of that connection
+ * close idle sockets after 5 s, and a request written onto a socket the runtime is closing is lost
+ * before lessor reads it (cloudflare/workers-sdk#14641); wrangler resends GETs itself, and its
+ * releases after the one pinned here resend every method (workers-sdk#15252). The client does what
+ * those releases do: it resends such an answer at most twice and counts the resends beside the
+ * table. A third in a row counts as a failed request.
  */
 const WRANGLER_RESTARTED = "Your worker restarted mid-request";
 const DEFAULT_GPUS = ["l4:1", "t4:1", "rtx4090:1", "rtx3090:1", "a10:1", "rtx-a4000:1", "rtx-a5000:1"];
@@ -256,18 +263,25 @@ class Client {
     readonly key: string,
   ) {}
 
+  /** Requests resent because wrangler dev's proxy lost them before lessor read them (see WRANGLER_RESTARTED). */
+  proxyResends = 0;
+
   async call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}, key = this.key): Promise<Answer> {
     this.requests++;
     let res: Response;
     let text: string;
     try {
-      res = await fetch(`${this.base}${path}`, {
-        method,
-        headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(60_000),
-      });
-      text = await res.text();
+      for (let sent = 1; ; sent++) {
+        res = await fetch(`${this.base}${path}`, {
+          method,
+          headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers },
+          body: body === undefined ? undefined : JSON.stringify(body),
+          signal: AbortSignal.timeout(60_000),
+        });
+        text = await res.text();
+        if (!(res.status === 503 && text.startsWith(WRANGLER_RESTARTED)) || sent >= 3) break;
+        this.proxyResends++;
+      }
     } catch (e) {
       bump(this.statuses, "no answer");
       const cause = (e as Error & { cause?: { code?: string; message?: string } }).cause;
@@ -565,6 +579,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     requests,
     requests_per_s: Math.round((requests / Math.max(1, tVerified - t0)) * 10_000) / 10,
     lessor_status: lessorStatus,
+    dev_proxy_resends: boot.proxyResends + api.proxyResends,
     gpus,
     durations_s: {
       total: s(tVerified - t0),
@@ -813,7 +828,7 @@ export function formatTable(result: Pick<ChaosResult, "violations" | "stats" | "
       .sort()
       .map(([a, o]) => `${a} {${kv(o)}}`)
       .join("; ")}`,
-    `  lessor requests ${s.requests} (${s.requests_per_s}/s): ${kv(s.lessor_status)}`,
+    `  lessor requests ${s.requests} (${s.requests_per_s}/s): ${kv(s.lessor_status)}; resent after wrangler dev's proxy lost them: ${s.dev_proxy_resends}`,
     `  durations (s): total ${s.durations_s.total}, creates done at ${s.durations_s.create_phase}, actions done at ${s.durations_s.action_phase}, drain ${s.durations_s.drain}, read-back ${s.durations_s.verify}`,
     `  lease lifetime (s): ${d(s.lease_lifetime_s)}`,
     `  release_requested -> released (s): ${d(s.release_lag_s)}`,
