@@ -1,5 +1,6 @@
 /** Receipts as the API shows them (issue 6): the actual amount, its parts and windows, the estimate beside it. */
 import type { Db } from "../db";
+import type { ReceiptsTable } from "../db/schema";
 import type { Cursor } from "../pagination";
 import { microsToUsd } from "./money";
 import { iso } from "../time";
@@ -21,20 +22,8 @@ const COLUMNS = [
   "created_at",
 ] as const;
 
-type ReceiptRow = {
-  id: string;
-  lease_id: string;
-  provider: string;
-  gpu_class: string | null;
-  status: "settled" | "disputed";
-  actual_micro_usd: number;
-  estimate_micro_usd: number;
-  components: string;
-  windows: string;
-  billed_from: number | null;
-  released_at: number;
-  created_at: number;
-};
+/** A receipt as read for rendering: every column but the org (the caller already scoped by it). */
+type ReceiptRow = Omit<ReceiptsTable, "org_id">;
 
 interface StoredWindow {
   record_id: string;

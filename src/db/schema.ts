@@ -28,13 +28,7 @@ export interface IssuersTable {
 }
 
 /** Registrations removed by migration 0006 because an earlier one held their (iss, aud). */
-export interface IssuersDisplacedTable {
-  id: string;
-  org_id: string;
-  jwks_url: string;
-  iss: string;
-  aud: string;
-  created_at: number;
+export interface IssuersDisplacedTable extends IssuersTable {
   kept_id: string;
   displaced_at: number;
 }

@@ -138,27 +138,13 @@ const MIGRATIONS: readonly (readonly string[])[] = [
   ],
 ];
 
-type MachineRow = {
-  id: string;
-  label: string;
-  offer_id: string;
-  host_id: string;
-  region: string;
-  gpu_name: string;
-  num_gpus: number;
-  price_per_hour: number;
-  disk_price_per_hour: number;
-  image: string | null;
-  cmd: string | null;
-  created_at: number;
-  status: SimStatus;
-  status_since: number;
+/** A `machines` row: the machine as the API answers it (machines.ts), and its clock. */
+type MachineRow = { [K in keyof SimMachineJson]: SimMachineJson[K] } & {
   provision_ms: number;
   boot_ms: number;
   boot_fails: number;
   vanish_after_ms: number | null;
   vanish_at: number | null;
-  destroyed_at: number | null;
   vanished: number;
 };
 
