@@ -452,7 +452,17 @@ export class SimCloud extends DurableObject<Env> {
     return faults;
   }
 
+  /**
+   * The faults in force, read from storage once and then kept: every call of the sim consults them,
+   * and only #writeFaults changes them (which drops this copy).
+   */
+  #faultsKept: SimFaults | null = null;
+
   #faults(): SimFaults {
+    return (this.#faultsKept ??= this.#readFaults());
+  }
+
+  #readFaults(): SimFaults {
     const row = this.ctx.storage.sql.exec<Record<string, number>>(`SELECT * FROM faults WHERE id = 1`).toArray()[0];
     if (!row) return { ...SIM_DEFAULT_FAULTS };
     const out: Record<string, number> = {};
@@ -480,16 +490,23 @@ export class SimCloud extends DurableObject<Env> {
       ...cols.map((c) => faults[c]),
       state,
     );
+    this.#faultsKept = null;
+    this.#rngState = null;
   }
 
   /** The next number of the stored PRNG, in [0, 1). */
   #rand(): number {
     const sql = this.ctx.storage.sql;
-    const state = sql.exec<{ rng_state: number }>(`SELECT rng_state FROM faults WHERE id = 1`).one().rng_state;
+    const state = (this.#rngState ??= sql.exec<{ rng_state: number }>(`SELECT rng_state FROM faults WHERE id = 1`).one().rng_state);
     const [value, next] = nextRandom(state);
+    // Written through, so a restarted object goes on with the same sequence.
     sql.exec(`UPDATE faults SET rng_state = ? WHERE id = 1`, next);
+    this.#rngState = next;
     return value;
   }
+
+  /** The PRNG's state as last written (null: read it from storage). */
+  #rngState: number | null = null;
 
   /** True with probability `rate`; draws nothing when the rate is 0, so unused faults do not shift the sequence. */
   #chance(rate: number): boolean {
