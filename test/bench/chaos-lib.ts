@@ -20,6 +20,7 @@
  * - lessor answers with a 5xx (or no answer at all) (guarantee 12);
  * - leases not released by the deadline.
  */
+import { Agent } from "undici";
 import { maxAliveAtOnce } from "../../src/providers/sim/machines";
 import { DEFAULT_INSTALLATION_ID } from "../../src/config";
 import { prng } from "../../src/random";
@@ -181,7 +182,7 @@ export const CHECKS = {
  * those releases do: it resends such an answer at most twice and counts the resends beside the
  * table. A third in a row counts as a failed request.
  */
-const WRANGLER_RESTARTED = "Your worker restarted mid-request";
+export const WRANGLER_RESTARTED = "Your worker restarted mid-request";
 const DEFAULT_GPUS = ["l4:1", "t4:1", "rtx4090:1", "rtx3090:1", "a10:1", "rtx-a4000:1", "rtx-a5000:1"];
 const EXAMPLES = 5;
 
@@ -252,7 +253,15 @@ interface Answer {
   json: any;
 }
 
-class Client {
+/**
+ * The client's connections to wrangler dev: an idle one is closed after 1 s, well before the
+ * server's own 5 s idle timeout, so the client never writes a request onto a socket the server is
+ * closing (undici's default keeps idle sockets 4 s, a margin the load of a chaos run can eat: one
+ * 500-lease run lost a create that way, `UND_ERR_SOCKET`, with lessor never reached).
+ */
+const DISPATCHER = new Agent({ keepAliveTimeout: 1_000, keepAliveMaxTimeout: 1_000 });
+
+export class Client {
   requests = 0;
   readonly statuses: Record<string, number> = {};
   /** 5xx answers and requests that got no answer: each one a violation. */
@@ -277,6 +286,8 @@ class Client {
           headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers },
           body: body === undefined ? undefined : JSON.stringify(body),
           signal: AbortSignal.timeout(60_000),
+          // @ts-expect-error Node's fetch takes undici's dispatcher; the DOM RequestInit type does not name it.
+          dispatcher: DISPATCHER,
         });
         text = await res.text();
         if (!(res.status === 503 && text.startsWith(WRANGLER_RESTARTED)) || sent >= 3) break;
