@@ -459,7 +459,7 @@ export class SimCloud extends DurableObject<Env> {
   #faultsKept: SimFaults | null = null;
 
   #faults(): SimFaults {
-    return (this.#faultsKept ??= this.#readFaults());
+    return (this.#faultsKept ??= Object.freeze(this.#readFaults()));
   }
 
   #readFaults(): SimFaults {
