@@ -14,6 +14,7 @@
  * - State is read back from the provider, never assumed from a call's success.
  */
 import type { Offer } from "../catalog/offer";
+import type { AgentAccess } from "./agent-start";
 
 export interface ProviderCapabilities {
   stop: boolean;
@@ -24,6 +25,11 @@ export interface ProviderCapabilities {
   /** Whether a stopped machine stops billing entirely (false: disk keeps billing). */
   stop_ends_billing: boolean;
   spot: boolean;
+  /**
+   * Whether a machine can be given an environment and a start command, and so run lessor's agent
+   * (src/providers/agent-start.ts). A lease with a `cmd` is never placed where it is false.
+   */
+  run_agent: boolean;
 }
 
 /** A machine's state, normalized from the provider's own words. */
@@ -53,7 +59,12 @@ export interface CreateMachineInput {
   /** The provider's own offer id (Offer.provider_offer_id). */
   offer_id: string;
   image?: string;
+  /** The lease's command: run by the agent when `agent` is given (as LESSOR_CMD), else by `sh -c`. */
   cmd?: string;
+  /** The lease's own environment variables (names as a shell writes them; lessor's own win). */
+  env?: Record<string, string>;
+  /** Start lessor's agent on the machine (agent-start.ts); `token` is a secret no error may carry. */
+  agent?: AgentAccess;
 }
 
 export interface Provider {
