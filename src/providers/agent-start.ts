@@ -18,6 +18,8 @@
  * Secrets: the lease token is in the environment only, never in the start line; errors that may
  * carry a request's words are passed through redactSecrets.
  */
+import { publicUrl } from "../config";
+import type { Env } from "../env";
 import type { CreateMachineInput } from "./contract";
 import { ProviderError } from "./contract";
 
@@ -28,6 +30,16 @@ export interface AgentAccess {
   lease_id: string;
   /** Secret: authenticates the agent as this lease. */
   token: string;
+}
+
+/**
+ * The `agent` of a lease's create (contract.ts CreateMachineInput): lessor's public URL, the
+ * lease and its token. null when LESSOR_PUBLIC_URL is unset (development without `npm start`,
+ * which config.ts allows only outside production): the machine is then started without the agent.
+ */
+export function agentAccess(env: Pick<Env, "LESSOR_PUBLIC_URL">, leaseId: string, token: string): AgentAccess | null {
+  const url = publicUrl(env);
+  return url === null ? null : { url, lease_id: leaseId, token };
 }
 
 /** The agent script's path under LESSOR_URL. */
