@@ -9,16 +9,8 @@ import { ApiError } from "../../src/errors";
 import type { ProviderCapabilities } from "../../src/providers/contract";
 import { KNOWN_PROVIDERS, providerCapabilities } from "../../src/providers/registry";
 
-const BASE: ProviderCapabilities = {
-  stop: true,
-  start: true,
-  list_by_label: true,
-  billing_records: true,
-  webhooks: false,
-  stop_ends_billing: false,
-  spot: false,
-  run_agent: true,
-};
+/** A provider's capabilities (the sim's, which has them all) with the agent on. */
+const BASE: ProviderCapabilities = { ...providerCapabilities("sim"), run_agent: true };
 /** Made-up providers: `able` runs the agent, `unable` does not. */
 const CAPS: Record<string, ProviderCapabilities> = {
   able: BASE,
