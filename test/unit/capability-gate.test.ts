@@ -9,8 +9,8 @@ import { ApiError } from "../../src/errors";
 import type { ProviderCapabilities } from "../../src/providers/contract";
 import { KNOWN_PROVIDERS, providerCapabilities } from "../../src/providers/registry";
 
-/** A provider's capabilities (the sim's, which has them all) with the agent on. */
-const BASE: ProviderCapabilities = { ...providerCapabilities("sim"), run_agent: true };
+/** A provider's capabilities (the sim's), without spot and with the agent. */
+const BASE: ProviderCapabilities = { ...providerCapabilities("sim"), spot: false, run_agent: true };
 /** Made-up providers: `able` runs the agent, `unable` does not. */
 const CAPS: Record<string, ProviderCapabilities> = {
   able: BASE,
