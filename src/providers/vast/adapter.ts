@@ -239,8 +239,8 @@ export class VastProvider implements Provider {
     // `env` is one string of Docker flags (`-e NAME=value`) whose quoting the document does not
     // define: a value goes there only as one plain word (vastEnvFlags); any other is exported by
     // the start line, where shQuote makes any value safe. Through `sh -c`, as on every provider
-    // (shellArgs). With the agent, the agent runs `cmd` (agent-start.ts). Not `onstart`: that is
-    // for Vast's own launch modes, and lessor runs the image's entrypoint (`runtype: "args"`).
+    // (shellArgs). With the agent, the agent runs `cmd` (agent-start.ts). Not `onstart`: the start
+    // line is the entrypoint's arguments (`runtype: "args"`), as on RunPod, so it means the same.
     const { flags, rest } = vastEnvFlags(agentEnv(this.name, input));
     if (flags !== "") body.env = flags;
     const script = input.agent ? AGENT_START : input.cmd;
