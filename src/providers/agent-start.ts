@@ -54,7 +54,9 @@ export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /**
  * The start line. The script is downloaded to a file before it runs, so a transfer cut short never
  * runs half a script (`curl | sh` would); `exec` leaves the agent as the container's main process.
- * It reads only `$LESSOR_URL` from the environment, so it holds no value of its own to quote.
+ * It reads only `$LESSOR_URL` from the environment, so it holds no value of its own to quote, and
+ * it has no `'` in it, so `sh -c '<start line>'` is one plain single-quoted word to any splitter
+ * that knows single quotes (RunPod's `args`, Vast's `args_str`).
  */
 export const AGENT_START =
   `set -e; a=$(mktemp); u="$LESSOR_URL${AGENT_SCRIPT_PATH}"; ` +

@@ -154,6 +154,11 @@ describe("AGENT_START", () => {
     expect(out).toBe("");
   });
 
+  it("has no single quote, so shellArgs wraps it in one plain quoted word", () => {
+    expect(AGENT_START).not.toContain("'");
+    expect(shellArgs(AGENT_START)).toBe(`sh -c '${AGENT_START}'`);
+  });
+
   it("holds no secret: the token reaches the machine only through its environment", () => {
     expect(AGENT_START).not.toContain(AGENT.token);
     expect(AGENT_START).toContain("$LESSOR_URL");
