@@ -63,6 +63,11 @@ export const AGENT_START =
   `if command -v curl >/dev/null 2>&1; then curl -fsSL --retry 5 -o "$a" "$u"; else wget -q -O "$a" "$u"; fi; ` +
   `exec sh "$a"`;
 
+/** What the machine runs through `sh -c`: the agent's start line (the agent runs `cmd`), else `cmd` alone; undefined: nothing. */
+export function startScript(input: Pick<CreateMachineInput, "agent" | "cmd">): string | undefined {
+  return input.agent ? AGENT_START : input.cmd;
+}
+
 /** `value` as one shell word, whatever it holds: single-quoted, each `'` closed, escaped and reopened. */
 export function shQuote(value: string): string {
   return `'${value.replace(/'/g, `'\\''`)}'`;
@@ -108,7 +113,7 @@ export function shellExports(env: Record<string, string>): string {
  * What runs: the agent when `agent` is given (it runs `cmd`), else `cmd` alone through `sh -c`.
  */
 export function agentUserData(input: Pick<CreateMachineInput, "agent" | "env" | "cmd" | "image">, provider = "lambda"): string | null {
-  const script = input.agent ? AGENT_START : input.cmd;
+  const script = startScript(input);
   const env = agentEnv(provider, input);
   const pairs = Object.entries(env).map(([name, value]) => `${name}=${value}`);
   if (!input.image && script === undefined && pairs.length === 0) return null;

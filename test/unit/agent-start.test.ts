@@ -18,6 +18,7 @@ import {
   secretsOf,
   shellExports,
   shQuote,
+  startScript,
   withSecretsRedacted,
 } from "../../src/providers/agent-start";
 import { ProviderError } from "../../src/providers/contract";
@@ -152,6 +153,13 @@ describe("AGENT_START", () => {
     }
     expect(status).not.toBe(0);
     expect(out).toBe("");
+  });
+
+  it("is what runs when the agent is given (the agent runs cmd); else cmd alone, or nothing", () => {
+    expect(startScript({ agent: AGENT, cmd: "serve" })).toBe(AGENT_START);
+    expect(startScript({ agent: AGENT })).toBe(AGENT_START);
+    expect(startScript({ cmd: "serve" })).toBe("serve");
+    expect(startScript({})).toBeUndefined();
   });
 
   it("has no single quote, so shellArgs wraps it in one plain quoted word", () => {

@@ -19,7 +19,7 @@ import {
   type Provider,
   type ProviderCapabilities,
 } from "../contract";
-import { AGENT_START, agentEnv, withSecretsRedacted } from "../agent-start";
+import { agentEnv, startScript, withSecretsRedacted } from "../agent-start";
 import { isRecord, num, ProviderHttp, retryAfterMs, shellArgs, str, usd, type HttpAnswer, type HttpProviderOptions } from "../http";
 
 export const RUNPOD_BASE_URL = "https://api.runpod.io";
@@ -249,7 +249,7 @@ export class RunPodProvider implements Provider {
     // no shell. With the agent, the agent runs `cmd` (agent-start.ts).
     const env = agentEnv(this.name, input);
     if (Object.keys(env).length > 0) body.env = env;
-    const script = input.agent ? AGENT_START : input.cmd;
+    const script = startScript(input);
     if (script) body.args = shellArgs(script);
     let answer: HttpAnswer;
     try {

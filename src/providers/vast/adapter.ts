@@ -23,7 +23,7 @@ import {
   type Provider,
   type ProviderCapabilities,
 } from "../contract";
-import { AGENT_START, agentEnv, shellExports, withSecretsRedacted } from "../agent-start";
+import { agentEnv, startScript, shellExports, withSecretsRedacted } from "../agent-start";
 import { isRecord, num, ProviderHttp, retryAfterMs, shellArgs, str, usd, type HttpAnswer, type HttpProviderOptions, type Query } from "../http";
 
 export const VAST_BASE_URL = "https://console.vast.ai";
@@ -243,7 +243,7 @@ export class VastProvider implements Provider {
     // line is the entrypoint's arguments (`runtype: "args"`), as on RunPod, so it means the same.
     const { flags, rest } = vastEnvFlags(agentEnv(this.name, input));
     if (flags !== "") body.env = flags;
-    const script = input.agent ? AGENT_START : input.cmd;
+    const script = startScript(input);
     if (script) body.args_str = shellArgs(shellExports(rest) + script);
     else if (Object.keys(rest).length > 0) {
       throw new ProviderError(this.name, "refused", `vast: ${Object.keys(rest).join(", ")}: a value with spaces, quotes or symbols needs a command to be set by`);
