@@ -3,6 +3,7 @@
  * on a provider's name (DESIGN.md "Shape").
  *
  * Rules every adapter keeps:
+ * - A create's errors never carry the lease's secrets (agent-start.ts withSecretsRedacted).
  * - A create is never retried inside the adapter. When its outcome is unknown (timeout, 5xx,
  *   dropped connection) it throws `ambiguous`, and the lease reconciles by label (guarantee 2).
  * - A create the provider refused outright is classified from the provider's documented codes
@@ -139,7 +140,8 @@ export type ProviderErrorKind =
   /**
    * A final refusal (a create the provider answered "no" to for a reason retrying cannot fix: a
    * parameter it rejects, a resource that does not exist). Nothing was made. The message is the
-   * provider's own words, which never hold a secret (keys travel only in headers).
+   * provider's own words: keys travel only in headers, and a create's words, which may echo its
+   * body (the lease's token and variables), are redacted (agent-start.ts withSecretsRedacted).
    */
   | "refused";
 
