@@ -523,7 +523,7 @@ export class VastProvider implements Provider {
 }
 
 /** A value Vast's `-e NAME=value` flags carry as one word, whatever their parser's quoting rules. */
-const PLAIN_WORD = /^[A-Za-z0-9_.,:/@%+=~-]*$/;
+const PLAIN_WORD = /^[A-Za-z0-9_.,:/@%+=-]*$/;
 
 /** The variables whose values are plain words, as Vast's `env` flags; the others to be exported by the start line. */
 export function vastEnvFlags(env: Record<string, string>): { flags: string; rest: Record<string, string> } {
