@@ -8,9 +8,10 @@ import type { Context } from "hono";
 import type { Offer } from "../../src/catalog/offer";
 import { admissionReservation, reserveBudget } from "../../src/billing/budget";
 import { reservedHourlyUsd } from "../../src/billing/bandwidth";
-import { providersForSpec } from "../../src/catalog/eligible-providers";
+import { capabilitiesNeeded, providersForSpec, providersWithCapabilities } from "../../src/catalog/eligible-providers";
 import { chooseOffers, placementFor } from "../../src/catalog/quote";
 import { offersOfQuote } from "../../src/catalog/quoted-offers";
+import { providerCapabilities } from "../../src/providers/registry";
 import { SpecSchema, type Spec } from "../../src/catalog/spec";
 import { database } from "../../src/db";
 import { DurationSchema } from "../../src/duration";
@@ -62,7 +63,7 @@ const IDEMPOTENCY_422 = {
 } as const;
 const CREATE_ERRORS = {
   409: errorResponse(
-    "quote_expired; quote_drift: the offer's price rose beyond the quote's tolerance; name_taken: a live lease of the org has this name (details: lease_id); provider_not_configured: the org cannot rent from the spec's or the quote's providers; no_capacity: nothing fits (details name the constraint); idempotency_in_progress",
+    "quote_expired; quote_drift: the offer's price rose beyond the quote's tolerance; name_taken: a live lease of the org has this name (details: lease_id); provider_not_configured: the org cannot rent from the spec's or the quote's providers; capability_missing: a lease with a cmd, and no provider it may use runs lessor's agent (details: capabilities, providers); no_capacity: nothing fits (details name the constraint); idempotency_in_progress",
   ),
   ...IDEMPOTENCY_422,
 } as const;
@@ -124,14 +125,21 @@ const app = router()
         let policyInput = body.policy ?? {};
         // Where the lease may run, also when it comes from a quote: a machine placed elsewhere is replaced (src/lease/placement.ts).
         let spec: Spec | null;
+        // A lease with a cmd runs only where lessor's agent can start (capability_missing otherwise).
+        const needed = capabilitiesNeeded(body);
         if ("quote_id" in body) {
           const used = await offersOfQuote(c.env, db, orgId, body.quote_id, now);
-          offers = used.offers;
+          const able = providersWithCapabilities([...new Set(used.offers.map((o) => o.provider))], needed, providerCapabilities);
+          offers = used.offers.filter((o) => able.includes(o.provider));
           spec = used.quote.spec;
           policyInput = { ttl: used.quote.policy.ttl, max_lifetime: used.quote.policy.max_lifetime, ...policyInput };
         } else {
           spec = body.spec;
-          const providers = await providersForSpec(c.env, db, orgId, body.spec, { fresh: true });
+          const usable = await providersForSpec(c.env, db, orgId, body.spec, { fresh: true });
+          // Judged first among the providers the spec names, so that naming only incapable ones says so.
+          const named = body.spec.providers?.map((p) => p.toLowerCase());
+          if (named) providersWithCapabilities(usable.filter((p) => named.includes(p)), needed, providerCapabilities);
+          const providers = providersWithCapabilities(usable, needed, providerCapabilities);
           const selection = await chooseOffers(db, body.spec, providers, now, placementFor(resolvePolicy(body.kind, policyInput), body.image ?? null));
           offers = [selection.chosen, ...selection.fallbacks];
         }
