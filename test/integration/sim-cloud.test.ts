@@ -358,11 +358,11 @@ describe("the machine's environment (src/providers/agent-start.ts)", () => {
   it("stores the lease's variables and lessor's with the machine, and answers neither", async () => {
     const { p } = provider();
     const hostile = `it's "$(rm -rf /)"\nline two`;
-    const m = await p.createMachine({ label: "lessor-dev-ls_01jsimagent-a1", offer_id: offerId, cmd: "serve", env: { PROMPT: hostile }, agent: AGENT });
-    expect(JSON.parse((await storedEnv(m.id))!)).toEqual({ PROMPT: hostile, LESSOR_URL: AGENT.url, LESSOR_LEASE_ID: AGENT.lease_id, LESSOR_LEASE_TOKEN: AGENT.token, LESSOR_CMD: "serve" });
+    const m = await p.createMachine({ label: "lessor-dev-ls_01jsimagent-a1", offer_id: offerId, cmd: "echo hi", env: { PROMPT: hostile }, agent: AGENT });
+    expect(JSON.parse((await storedEnv(m.id))!)).toEqual({ PROMPT: hostile, LESSOR_URL: AGENT.url, LESSOR_LEASE_ID: AGENT.lease_id, LESSOR_LEASE_TOKEN: AGENT.token, LESSOR_CMD: "echo hi" });
     const answered = await (await sim("GET", `/v1/machines/${m.id}`)).text();
     expect(answered).not.toContain(AGENT.token);
-    expect(JSON.parse(answered)).toMatchObject({ cmd: "serve" });
+    expect(JSON.parse(answered)).toMatchObject({ cmd: "echo hi" });
   });
 
   it("stores nothing for a machine without variables", async () => {
