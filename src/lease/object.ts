@@ -23,40 +23,15 @@ import type { Reservation } from "../billing/ceiling";
 import { ApiError } from "../errors";
 import { alarmAt, guardOf, nextMove, type Decision } from "./decide";
 import {
-  beginRelease,
-  markReady,
-  markStopped,
-  newLease,
-  observed,
-  started,
-  stopFailed,
-  stopIssued,
-  stopRequested,
-  released,
-  userAction,
-  withReserved,
-  type Effect,
-  type LeaseInit,
-  type Step,
-  type UserAction,
+  markReady, markStopped, newLease, observed, started, stopFailed, stopIssued,
+  stopRequested, released, releaseStarted, userAction, withReserved, type Effect, type LeaseInit, type Step, type UserAction,
 } from "./transitions";
 import { releasedHold, settlementOf, type Settlement } from "./billing";
 import { writeLeaseIndex } from "./index-repo";
 import { leasePrefix } from "./label";
 import {
-  accountMismatch,
-  adoption,
-  aliveOf,
-  budgetRefused,
-  created,
-  createFailed,
-  destroyFirst,
-  hostReplaced,
-  isAlive,
-  misplacement,
-  observationOf,
-  rentPlan,
-  writeAhead,
+  accountMismatch, adoption, aliveOf, budgetRefused, created, createFailed, destroyFirst,
+  hostReplaced, isAlive, misplacement, observationOf, rentPlan, writeAhead,
 } from "./provision";
 import { backoff, failureOf, failuresAfter, indexRetryAt } from "./retry";
 import { machined, type LeaseRecord, type MachinedLease, type Observation, type Reason } from "./state";
@@ -314,7 +289,8 @@ export class LeaseObject extends DurableObject<Env> {
 
   /** Destroys every machine the lease ever labelled, and releases once none is left. */
   async #release(l: LeaseRecord, provider: Provider, account: string, reason: Reason | null, now: number): Promise<void> {
-    if (l.state !== "releasing") l = this.#step(l, beginRelease(l, reason, now), now);
+    const begun = releaseStarted(l, reason, now);
+    if (begun) l = this.#step(l, begun, now);
     const prefix = leasePrefix(this.#installation(), l.id);
     // The machine it knows goes first: every call before its destroy is time it bills.
     const ids = new Set<string>();

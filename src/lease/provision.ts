@@ -63,7 +63,7 @@ export function rentPlan(l: LeaseRecord, now: number): RentPlan {
   return { offer: rent.offer, reserve: reservationFor(l, { kind: "rent", offer: rent.offer }, now) };
 }
 
-/** The org's caps refused what renting `offer` needs: the lease is released (docs/design.md "Money" 1). */
+/** The org's caps refused what renting `offer` needs: the lease is released (docs/design.md "Lifecycle rules": money is admitted before it is spent). */
 export function budgetRefused(l: LeaseRecord, offer: Offer, details: Record<string, unknown>, now: number): Step {
   return beginRelease(l, "budget_exceeded", now, { offer: offer.id, provider: offer.provider, hourly_usd: offer.hourly_usd, ...details });
 }
@@ -162,7 +162,7 @@ export function isSameAccount(l: LeaseRecord, account: string): boolean {
 /**
  * Why the key in use may not be believed about the lease's machine, or null when it may. A key
  * of another account cannot see the machine, so its absence proves nothing (docs/design.md
- * "Money" 4): the machine is kept until that account can be asked.
+ * "Where each rule lives"): the machine is kept until that account can be asked.
  */
 export function accountMismatch(l: LeaseRecord, account: string): string | null {
   if (isSameAccount(l, account)) return null;

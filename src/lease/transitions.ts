@@ -274,6 +274,11 @@ export function beginRelease(l: LeaseRecord, reason: Reason | null, now: number,
   };
 }
 
+/** The `release` action's first step: null when the lease is already releasing. */
+export function releaseStarted(l: LeaseRecord, reason: Reason | null, now: number): Step | null {
+  return l.state === "releasing" ? null : beginRelease(l, reason, now);
+}
+
 export function markReady(l: MachinedLease, now: number): Step {
   return { next: { ...l, state: "ready", state_since: now, ready_at: now, last_activity_at: now }, effect: { event: "ready" } };
 }

@@ -13,6 +13,7 @@ import {
   newLease,
   observed,
   released,
+  releaseStarted,
   rentable,
   started,
   stopFailed,
@@ -179,6 +180,10 @@ describe("the object's writes, as steps", () => {
     expect(stopIssued(failing, NOW)).toEqual({ next: { ...failing, stop_issued_at: NOW, stop_failing_since: null, retry_at: null }, effect: { event: "stop_issued" } });
     expect(stopFailed(failing, NOW).stop_failing_since).toBe(T0);
     expect(stopFailed(lease("stopping"), NOW).stop_failing_since).toBe(NOW);
+  });
+  it("releaseStarted: a step from any live state, none when already releasing", () => {
+    expect(releaseStarted(lease("ready"), "ttl_expired", NOW)).toMatchObject({ next: { state: "releasing", release_reason: "ttl_expired" } });
+    expect(releaseStarted(lease("releasing", { release_reason: "user_end" }), "ttl_expired", NOW)).toBeNull();
   });
   it("released: at the confirmed destroy, every destroyed machine attributed once", () => {
     const l = lease("releasing", { release_reason: "user_end", machine_ids: ["m1"], lock_until: NOW, retry_at: NOW });
