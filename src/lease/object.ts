@@ -49,6 +49,7 @@ import { latestAttempt, leasePrefix, machineLabel } from "./label";
 import type { LeaseKind, Policy } from "./policy";
 import { hasMachine, LEASE_STATES, machined, type MachinedLease, type LeaseRecord, type LeaseState, type Observation, type Reason } from "./state";
 import { renderLease, type LeaseView } from "./view";
+import { Occupant, type AgentAnswer, type AgentCall, type AgentSnapshot, type CommandView, type NewCommand } from "../occupant/occupant";
 
 const SCHEMA_VERSION = 1;
 /** At most this many actions in one run; the alarm picks up the rest. */
@@ -673,6 +674,44 @@ export class LeaseObject extends DurableObject<Env> {
 
   #installation(): string {
     return installationId(this.env);
+  }
+
+  // ---- the machine agent (src/occupant/, docs/agent.md) ---------------------------------------
+
+  #occupant: Occupant | null = null;
+
+  /** The agent's side of this lease, or null when there is no lease (no storage is made for it). */
+  #agent(): Occupant | null {
+    if (!this.#load()) return null;
+    return (this.#occupant ??= new Occupant(this.ctx.storage));
+  }
+
+  /** A new lease token for the machine (the one before stops working), shown once; null: no lease, or released. */
+  async mintAgentToken(): Promise<string | null> {
+    if (this.#load()?.state !== "released") return (await this.#agent()?.mint(Date.now())) ?? null;
+    return null;
+  }
+
+  /** One call of the lease's agent, authenticated by its lease token. */
+  async agentCall(token: string, call: AgentCall): Promise<AgentAnswer> {
+    const agent = this.#agent();
+    if (!agent) return { ok: false, status: 401, code: "unauthenticated", message: "the lease token is not valid for this lease" };
+    return agent.call(() => this.#load()?.state ?? null, token, call);
+  }
+
+  /** Queues an exec or signal for the machine; null: no such lease (or another org's); "full": too many open. */
+  queueAgentCommand(orgId: string | null, command: NewCommand): CommandView | "full" | "released" | null {
+    const l = this.#load();
+    if (!l || (orgId !== null && l.org_id !== orgId)) return null;
+    if (l.state === "released") return "released";
+    return this.#agent()!.queue(command, Date.now()) ?? "full";
+  }
+
+  /** What the agent reported (never the token); null: no such lease (or another org's). */
+  agentSnapshot(orgId: string | null): AgentSnapshot | null {
+    const l = this.#load();
+    if (!l || (orgId !== null && l.org_id !== orgId)) return null;
+    return this.#agent()!.snapshot();
   }
 }
 

@@ -1,0 +1,1 @@
+export const AGENT_SCRIPT = "#!/bin/sh\n";
