@@ -176,7 +176,8 @@ poll() {
   api_max_time=$((poll_wait_s + 20))
   while :; do
     api GET "/v1/agent/commands?wait=$poll_wait_s" "$dir/commands.json" || { sleep 5; continue; }
-    tr '{' '\n' <"$dir/commands.json" | while IFS= read -r line; do
+    # One command a line (the answer ends without a newline, which `read` would not return).
+    { tr '{' '\n' <"$dir/commands.json" && echo; } | while IFS= read -r line; do
       id=$(printf '%s\n' "$line" | field id)
       [ -n "$id" ] || continue
       grep -qx "$id" "$dir/seen" && continue

@@ -6,7 +6,7 @@
  * after lessor acted, no output is lost or doubled.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -206,7 +206,8 @@ describe("agent.sh under /bin/sh against wrangler dev", () => {
   it("carries out an exec, and a TERM to the command's process group, reported as the signal", async () => {
     const lease = await leaseWithToken();
     // The command leaves a child of its own; the signal must reach it too.
-    const agent = runAgent(server.base, lease, `echo started; sleep 600 & sleep 600; echo never`);
+    const childPidFile = path.join(scratch, `${lease.id}.child`);
+    const agent = runAgent(server.base, lease, `sleep 600 & echo $! > ${childPidFile}; echo started; sleep 600; echo never`);
     await until("the command to start", async () => (await snapshot(lease.id)).log === "started\n");
     const exec = await api("POST", `/v1/sim/leases/${lease.id}/agent-commands`, bootstrap, { kind: "exec", cmd: `printf 'from "exec"\\tdone\\n'; echo oops >&2; exit 5` });
     expect(exec.status).toBe(201);
@@ -221,6 +222,16 @@ describe("agent.sh under /bin/sh against wrangler dev", () => {
     expect(done.exit).toMatchObject({ code: null, signal: "TERM" });
     expect(done.commands.find((c: any) => c.id === term.json.id)).toMatchObject({ state: "done", exit_code: 0 });
     expect(done.log).toBe("started\n");
+    // The command's own child was in its process group, and is gone too.
+    const child = Number(readFileSync(childPidFile, "utf8"));
+    await until("the command's child to end", async () => {
+      try {
+        process.kill(child, 0);
+        return false;
+      } catch {
+        return true;
+      }
+    }, 5_000);
     await release(lease.id);
     expect(await Promise.race([agent.exited, sleep(60_000).then(() => "still running")]), agent.stderr()).toBe(0);
   });
