@@ -55,6 +55,8 @@ function agentLease(c: Context<AppEnv>, id: string) {
   return c.env.LEASE.get(c.env.LEASE.idFromName(id));
 }
 
+/** The test-only agent routes: the installation's operator only (the bootstrap token). */
+const AGENT_TEST_ROUTE = { security: BEARER, middleware: requireBootstrapToken };
 const AGENT_TEST_ERRORS = { ...COMMON_ERRORS, 403: errorResponse("sim_only: refused in production") } as const;
 const JsonRecord = z.record(z.string(), z.unknown());
 
@@ -139,8 +141,7 @@ export const simRoutes = router()
       method: "post",
       path: "/sim/leases/{id}/agent-token",
       summary: "Mint (rotate) a lease's agent token, for tests: shown once (bootstrap token; not in production)",
-      security: BEARER,
-      middleware: [requireBootstrapToken] as const,
+      ...AGENT_TEST_ROUTE,
       request: { params: IdParam("ls") },
       responses: {
         201: jsonResponse(z.object({ token: z.string() }), "The lease token; the one before stops working"),
@@ -150,11 +151,10 @@ export const simRoutes = router()
     }),
     async (c) => {
       const { id } = c.req.valid("param");
-      const stub = agentLease(c, id);
-      const token = await stub.mintAgentToken();
-      if (token !== null) return c.json({ token }, 201);
-      if ((await stub.agentSnapshot(null)) === null) throw notFound("lease", id);
-      throw new ApiError(409, "invalid_state", `lease ${id} is released`);
+      const token = await agentLease(c, id).mintAgentToken();
+      if (token === null) throw notFound("lease", id);
+      if (token === "released") throw new ApiError(409, "invalid_state", `lease ${id} is released`);
+      return c.json({ token }, 201);
     },
   )
   .openapi(
@@ -162,8 +162,7 @@ export const simRoutes = router()
       method: "get",
       path: "/sim/leases/{id}/agent",
       summary: "What a lease's agent reported: heartbeat, exit, log, commands (bootstrap token; not in production)",
-      security: BEARER,
-      middleware: [requireBootstrapToken] as const,
+      ...AGENT_TEST_ROUTE,
       request: { params: IdParam("ls") },
       responses: { 200: jsonResponse(JsonRecord.openapi("SimAgentSnapshot"), "The agent's side of the lease"), ...AGENT_TEST_ERRORS },
     }),
@@ -179,8 +178,7 @@ export const simRoutes = router()
       method: "post",
       path: "/sim/leases/{id}/agent-commands",
       summary: "Queue an exec or a signal for a lease's agent (bootstrap token; not in production)",
-      security: BEARER,
-      middleware: [requireBootstrapToken] as const,
+      ...AGENT_TEST_ROUTE,
       request: {
         params: IdParam("ls"),
         ...jsonBody(

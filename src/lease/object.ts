@@ -686,10 +686,12 @@ export class LeaseObject extends DurableObject<Env> {
     return (this.#occupant ??= new Occupant(this.ctx.storage));
   }
 
-  /** A new lease token for the machine (the one before stops working), shown once; null: no lease, or released. */
-  async mintAgentToken(): Promise<string | null> {
-    if (this.#load()?.state !== "released") return (await this.#agent()?.mint(Date.now())) ?? null;
-    return null;
+  /** A new lease token for the machine (the one before stops working), shown once; null: no lease. */
+  async mintAgentToken(): Promise<string | "released" | null> {
+    const l = this.#load();
+    if (!l) return null;
+    if (l.state === "released") return "released";
+    return this.#agent()!.mint(Date.now());
   }
 
   /** One call of the lease's agent, authenticated by its lease token. */
