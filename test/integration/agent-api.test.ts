@@ -3,11 +3,12 @@
  * accepted for its own lease only, only there, and no API key is; a chunk is stored once and
  * capped; after release every call is 410; nothing answers 500.
  */
-import { env, runInDurableObject } from "cloudflare:test";
+import { createExecutionContext, env, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
+import worker from "../../functions/index";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { AGENT_SCRIPT } from "../../src/agent/script";
 import { LOG_CAP_BYTES, LOG_CHUNK_MAX_BYTES, droppedMarker } from "../../src/occupant/logs";
-import { BOOTSTRAP, call, createKey, createOrg, expectError, json, refreshCatalog, type TestOrg } from "./helpers";
+import { BASE, BOOTSTRAP, call, createKey, createOrg, expectError, json, refreshCatalog, type TestOrg } from "./helpers";
 import { createLease, fastSim, getLease, waitForState } from "./lease-helpers";
 
 let org: TestOrg;
@@ -313,6 +314,23 @@ describe("the test-only routes", () => {
     await expectError(await call("POST", "/v1/sim/leases/ls_0000000000zzzzzzzzzzzzzzzz/agent-token", { key: BOOTSTRAP }), 404, "not_found");
     await expectError(await call("GET", "/v1/sim/leases/nope/agent", { key: BOOTSTRAP }), 404, "not_found");
     await expectError(await call("POST", `/v1/sim/leases/${lease.id}/agent-commands`, { key: BOOTSTRAP, body: { kind: "signal", signal: "HUP" } }), 400);
+  });
+
+  it("are refused in production", async () => {
+    const lease = await leaseWithToken();
+    // A production installation that may serve: its own id, and no simulated cloud.
+    const production = { ...env, LESSOR_ENVIRONMENT: "production", LESSOR_INSTALLATION_ID: "prodtest", LESSOR_PROVIDERS: "runpod" };
+    for (const [method, path] of [
+      ["POST", "agent-token"],
+      ["GET", "agent"],
+    ] as const) {
+      const ctx = createExecutionContext();
+      const res = await worker.fetch(new Request(`${BASE}/v1/sim/leases/${lease.id}/${path}`, { method, headers: { authorization: `Bearer ${BOOTSTRAP}` } }), production, ctx);
+      await waitOnExecutionContext(ctx);
+      await expectError(res, 403, "sim_only");
+    }
+    // The lease's token is unchanged: nothing was minted.
+    expect((await agent("POST", "/heartbeat", lease)).status).toBe(200);
   });
 });
 
