@@ -49,7 +49,7 @@ import { latestAttempt, leasePrefix, machineLabel } from "./label";
 import type { LeaseKind, Policy } from "./policy";
 import { hasMachine, LEASE_STATES, machined, type MachinedLease, type LeaseRecord, type LeaseState, type Observation, type Reason } from "./state";
 import { renderLease, type LeaseView } from "./view";
-import { Occupant, type AgentAnswer, type AgentCall, type AgentSnapshot, type CommandView, type NewCommand } from "../occupant/occupant";
+import { Occupant, REFUSED, type AgentAnswer, type AgentCall, type AgentSnapshot, type CommandView, type NewCommand } from "../occupant/occupant";
 
 const SCHEMA_VERSION = 1;
 /** At most this many actions in one run; the alarm picks up the rest. */
@@ -697,11 +697,11 @@ export class LeaseObject extends DurableObject<Env> {
   /** One call of the lease's agent, authenticated by its lease token. */
   async agentCall(token: string, call: AgentCall): Promise<AgentAnswer> {
     const agent = this.#agent();
-    if (!agent) return { ok: false, status: 401, code: "unauthenticated", message: "the lease token is not valid for this lease" };
+    if (!agent) return REFUSED;
     return agent.call(() => this.#load()?.state ?? null, token, call);
   }
 
-  /** Queues an exec or signal for the machine; null: no such lease (or another org's); "full": too many open. */
+  /** Queues an exec or signal for the machine (`orgId` null: the operator); null: no such lease (or another org's); "full": too many open. */
   queueAgentCommand(orgId: string | null, command: NewCommand): CommandView | "full" | "released" | null {
     const l = this.#load();
     if (!l || (orgId !== null && l.org_id !== orgId)) return null;
@@ -709,7 +709,7 @@ export class LeaseObject extends DurableObject<Env> {
     return this.#agent()!.queue(command, Date.now()) ?? "full";
   }
 
-  /** What the agent reported (never the token); null: no such lease (or another org's). */
+  /** What the agent reported, never the token (`orgId` null: the operator); null: no such lease (or another org's). */
   agentSnapshot(orgId: string | null): AgentSnapshot | null {
     const l = this.#load();
     if (!l || (orgId !== null && l.org_id !== orgId)) return null;

@@ -99,7 +99,8 @@ interface CommandRow {
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-const REFUSED = { ok: false, status: 401, code: "unauthenticated", message: "the lease token is not valid for this lease" } as const;
+/** The one refusal of a token: wrong, missing, another lease's, or no such lease, all alike. */
+export const REFUSED = { ok: false, status: 401, code: "unauthenticated", message: "the lease token is not valid for this lease" } as const;
 const RELEASED = { ok: false, status: 410, code: "lease_released", message: "the lease is released; the agent should exit" } as const;
 
 export class Occupant {

@@ -250,6 +250,21 @@ describe("commands", () => {
     await expectError(await agent("POST", "/commands/cmd_nope", lease, { body: { exit_code: 0, output: "" } }), 404, "not_found");
   });
 
+  it("delivers a command again when no result came within a minute, and not before", async () => {
+    const lease = await leaseWithToken();
+    const cmd = await queue(lease.id, { kind: "exec", cmd: "true" });
+    expect((await json(await agent("GET", "/commands", lease))).commands.map((c: any) => c.id)).toEqual([cmd.id]);
+    const backdate = (ms: number) =>
+      runInDurableObject(stubOf(lease.id), (_i, state) => void state.storage.sql.exec(`UPDATE agent_commands SET delivered_at = delivered_at - ?`, ms));
+    await backdate(50_000);
+    expect(await json(await agent("GET", "/commands", lease))).toEqual({ commands: [] });
+    await backdate(11_000);
+    expect((await json(await agent("GET", "/commands", lease))).commands.map((c: any) => c.id)).toEqual([cmd.id]);
+    await agent("POST", `/commands/${cmd.id}`, lease, { body: { exit_code: 0, output: "" } });
+    await backdate(120_000);
+    expect(await json(await agent("GET", "/commands", lease))).toEqual({ commands: [] });
+  });
+
   it("a long poll answers as soon as a command is queued", async () => {
     const lease = await leaseWithToken();
     const t0 = Date.now();
