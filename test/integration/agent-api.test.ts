@@ -321,6 +321,38 @@ describe("after release", () => {
   });
 });
 
+describe("odd input with a valid token", () => {
+  it("is a 4xx in the envelope, never a 500", async () => {
+    const lease = await leaseWithToken();
+    const json = { "content-type": "application/json" };
+    const odd: Array<[string, string, { raw?: string; headers?: Record<string, string> }]> = [
+      ["POST", "/exit", { raw: "{not json", headers: json }],
+      ["POST", "/exit", { raw: "[]", headers: json }],
+      ["POST", "/exit", { raw: '{"code":1e309,"signal":null}', headers: json }],
+      ["POST", "/exit", { raw: "[".repeat(10_000) + "]".repeat(10_000), headers: json }],
+      ["POST", "/exit", { raw: '{"code":0,"signal":null}', headers: { "content-type": "text/plain" } }],
+      ["POST", "/logs", { raw: "x", headers: { "content-type": "text/plain", "lessor-log-seq": "1".repeat(400) } }],
+      ["POST", "/logs", { raw: "x", headers: { "content-type": "", "lessor-log-seq": "1" } }],
+      ["GET", "/commands?wait=1e309", {}],
+      ["GET", "/commands?wait=abc&wait=2", {}],
+      ["GET", "/commands?wait=%ZZ", {}],
+      ["POST", "/commands/%ZZ", { raw: '{"exit_code":0,"output":""}', headers: json }],
+      ["POST", `/commands/${"c".repeat(65)}`, { raw: '{"exit_code":0,"output":""}', headers: json }],
+      ["POST", "/commands/cmd_x", { raw: '{"exit_code":0.5,"output":""}', headers: json }],
+      ["POST", "/commands/cmd_x", { raw: '{"exit_code":0,"output":"","extra":1}', headers: json }],
+      ["DELETE", "/heartbeat", {}],
+    ];
+    // A heartbeat takes no body: whatever is sent is not read.
+    expect((await agent("POST", "/heartbeat", lease, { raw: "{not json", headers: json })).status).toBe(200);
+    for (const [method, path, opts] of odd) {
+      const res = await agent(method, path, lease, opts);
+      expect(res.status, `${method} ${path}`).toBeGreaterThanOrEqual(400);
+      expect(res.status, `${method} ${path}`).toBeLessThan(500);
+      await expectError(res, res.status);
+    }
+  });
+});
+
 describe("the test-only routes", () => {
   it("need the bootstrap token, and a lease that exists", async () => {
     const lease = await leaseWithToken();
