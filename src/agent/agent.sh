@@ -5,6 +5,8 @@
 #   LESSOR_URL=https://lessor.example LESSOR_LEASE_ID=ls_... LESSOR_LEASE_TOKEN=lsl_... \
 #   LESSOR_CMD='python train.py' sh agent.sh          # or: sh agent.sh python train.py
 #
+# Without a command (a lease for a box, not a job) it only heartbeats and carries out commands.
+#
 # It runs the command with its output in a spool file, ships the output in numbered chunks (at
 # least every second, at most LESSOR_AGENT_CHUNK_BYTES each), heartbeats, carries out the exec and
 # signal commands it long-polls for, reports how the command ended, and exits when lessor answers
@@ -19,7 +21,6 @@ say() { printf 'lessor-agent: %s\n' "$*" >&2; }
 [ -n "${LESSOR_URL:-}" ] || die "set LESSOR_URL"
 [ -n "${LESSOR_LEASE_ID:-}" ] || die "set LESSOR_LEASE_ID"
 [ -n "${LESSOR_LEASE_TOKEN:-}" ] || die "set LESSOR_LEASE_TOKEN"
-[ -n "${LESSOR_CMD:-}" ] || [ $# -gt 0 ] || die "give the command in LESSOR_CMD or as arguments"
 command -v curl >/dev/null 2>&1 || die "curl is needed"
 
 url=${LESSOR_URL%/}
@@ -84,17 +85,20 @@ command -v setsid >/dev/null 2>&1 && setsid=setsid
 # The command runs in the background of a runner, which records its status when it ends. Under
 # setsid the command leads its own process group (a background job of a non-interactive shell is
 # never a group leader, so setsid does not fork), and a signal reaches everything it started.
-{
-  if [ -n "${LESSOR_CMD:-}" ]; then
-    $setsid sh -c "$LESSOR_CMD" </dev/null >>"$spool" 2>&1 &
-  else
-    $setsid "$@" </dev/null >>"$spool" 2>&1 &
-  fi
-  echo $! >"$dir/pid"
-  wait $!
-  echo $? >"$dir/status.tmp" && mv "$dir/status.tmp" "$dir/status"
-} &
-runner=$!
+runner=
+if [ -n "${LESSOR_CMD:-}" ] || [ $# -gt 0 ]; then
+  {
+    if [ -n "${LESSOR_CMD:-}" ]; then
+      $setsid sh -c "$LESSOR_CMD" </dev/null >>"$spool" 2>&1 &
+    else
+      $setsid "$@" </dev/null >>"$spool" 2>&1 &
+    fi
+    echo $! >"$dir/pid"
+    wait $!
+    echo $? >"$dir/status.tmp" && mv "$dir/status.tmp" "$dir/status"
+  } &
+  runner=$!
+fi
 
 # signal NAME: to the command's process group (its process alone without setsid).
 signal() {
@@ -203,7 +207,7 @@ finish() {
   trap - TERM INT
   kill "$poller" 2>/dev/null
   signal TERM
-  kill "$runner" 2>/dev/null
+  [ -z "$runner" ] || kill "$runner" 2>/dev/null
   [ -n "${LESSOR_AGENT_KEEP_DIR:-}" ] || rm -rf "$dir"
   exit "$1"
 }

@@ -77,7 +77,7 @@ interface Agent {
   stderr: () => string;
 }
 
-function runAgent(url: string, lease: { id: string; token: string }, cmd: string): Agent {
+function runAgent(url: string, lease: { id: string; token: string }, cmd: string | null): Agent {
   const dir = mkdtempSync(path.join(scratch, "agent-"));
   const child = spawn("/bin/sh", [path.join(repoRoot, "src/agent/agent.sh")], {
     env: {
@@ -86,7 +86,7 @@ function runAgent(url: string, lease: { id: string; token: string }, cmd: string
       LESSOR_URL: url,
       LESSOR_LEASE_ID: lease.id,
       LESSOR_LEASE_TOKEN: lease.token,
-      LESSOR_CMD: cmd,
+      ...(cmd === null ? {} : { LESSOR_CMD: cmd }),
       // Small chunks, so a short command sends many; quick retries and heartbeats, so the test is short.
       LESSOR_AGENT_CHUNK_BYTES: "4096",
       LESSOR_AGENT_HEARTBEAT_S: "2",
@@ -201,6 +201,19 @@ describe("agent.sh under /bin/sh against wrangler dev", () => {
     } finally {
       await proxy.close();
     }
+  });
+
+  it("without a command, heartbeats and carries out execs until the lease is released", async () => {
+    const lease = await leaseWithToken();
+    const agent = runAgent(server.base, lease, null);
+    await until("a heartbeat", async () => (await snapshot(lease.id)).last_heartbeat_at);
+    const exec = await api("POST", `/v1/sim/leases/${lease.id}/agent-commands`, bootstrap, { kind: "exec", cmd: "echo $((6 * 7))" });
+    const ran = await until("the exec's result", async () => (await snapshot(lease.id)).commands.find((c: any) => c.id === exec.json.id && c.state === "done"));
+    expect(ran).toMatchObject({ exit_code: 0, output: "42\n" });
+    const s = await snapshot(lease.id);
+    expect([s.exit, s.log]).toEqual([null, ""]);
+    await release(lease.id);
+    expect(await Promise.race([agent.exited, sleep(60_000).then(() => "still running")]), agent.stderr()).toBe(0);
   });
 
   it("carries out an exec, and a TERM to the command's process group, reported as the signal", async () => {
