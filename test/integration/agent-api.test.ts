@@ -365,8 +365,14 @@ describe("the test-only routes", () => {
 
   it("are refused in production", async () => {
     const lease = await leaseWithToken();
-    // A production installation that may serve: its own id, and no simulated cloud.
-    const production = { ...env, LESSOR_ENVIRONMENT: "production", LESSOR_INSTALLATION_ID: "prodtest", LESSOR_PROVIDERS: "runpod" };
+    // A production installation that may serve: its own id, no simulated cloud, an https address.
+    const production = {
+      ...env,
+      LESSOR_ENVIRONMENT: "production",
+      LESSOR_INSTALLATION_ID: "prodtest",
+      LESSOR_PROVIDERS: "runpod",
+      LESSOR_PUBLIC_URL: "https://lessor.example.com",
+    } as typeof env;
     for (const [method, path] of [
       ["POST", "agent-token"],
       ["GET", "agent"],
