@@ -13,6 +13,7 @@ import { ApiError, HIDDEN_MESSAGE } from "../src/errors";
 import { newId } from "../src/ids";
 import { jsonResponse, router, type AppEnv } from "./context";
 import { authenticate } from "./middleware";
+import { agentRoutes } from "./v1/agent";
 import { catalogRoutes } from "./v1/catalog";
 import { issuerRoutes } from "./v1/issuers";
 import { keyRoutes } from "./v1/keys";
@@ -153,6 +154,8 @@ export function createApp() {
 
   app.route("/v1", bootstrapRoutes);
   app.route("/v1", simRoutes);
+  // The machine agent authenticates with its lease token, never with a key (functions/v1/agent.ts).
+  app.route("/v1", agentRoutes);
   app.use("/v1/*", authenticate);
   app.route("/v1", orgRoutes);
   app.route("/v1", keyRoutes);

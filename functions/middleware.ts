@@ -73,7 +73,7 @@ const limitOf = (env: AppEnv["Bindings"]) => intSetting(env.LESSOR_RATE_LIMIT_PE
  * a RateLimiter named by the address (src/auth/client-address.ts), memory only:
  * failures create no storage, and a valid credential never pays for this call.
  */
-async function refusedCredential(env: AppEnv["Bindings"], connectingIp: string | undefined, refusal: ApiError): Promise<ApiError> {
+export async function refusedCredential(env: AppEnv["Bindings"], connectingIp: string | undefined, refusal: ApiError): Promise<ApiError> {
   const limit = intSetting(env.LESSOR_AUTH_FAILURES_PER_MINUTE, DEFAULT_AUTH_FAILURES_PER_MINUTE);
   const decision = await takeBudget(env, authFailureBucket(connectingIp), limit);
   if (decision.allowed) return refusal;

@@ -4,12 +4,18 @@
  * `GET /v1/sim/ledger`: every simulated machine's life. `POST /v1/sim/machines/:id/{start,stop,destroy}`:
  * what a person does in a provider's console, behind lessor's back, so that what lessor does
  * then can be reproduced (issue 10, "Money" 3: a stopped lease's machine started again).
+ * `POST /v1/sim/leases/:id/agent-token`, `GET /v1/sim/leases/:id/agent`,
+ * `POST /v1/sim/leases/:id/agent-commands`: a lease's machine agent driven by hand, for the tests
+ * (docs/agent.md "Testing"): mint its token, read what it reported, queue an exec or a signal.
+ * Refused in production, where only the provisioning code mints a token, and only for its machine.
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import { ApiError, badRequest, notFound } from "../../src/errors";
+import type { AgentSnapshot, CommandView } from "../../src/occupant/occupant";
 import { simAdmin } from "../../src/providers/sim/adapter";
 import { mergeFaults } from "../../src/providers/sim/faults";
-import { BEARER, COMMON_ERRORS, jsonResponse, router } from "../context";
+import type { Context } from "hono";
+import { BEARER, COMMON_ERRORS, errorResponse, IdParam, jsonBody, jsonResponse, router, type AppEnv } from "../context";
 import { requireBootstrapToken } from "../middleware";
 
 const FaultsSchema = z
@@ -41,6 +47,18 @@ const LedgerSchema = z
     machines: z.array(z.record(z.string(), z.unknown())),
   })
   .openapi("SimLedger");
+
+/** The lease's object, for the agent routes below; never in production. */
+function agentLease(c: Context<AppEnv>, id: string) {
+  if (c.env.LESSOR_ENVIRONMENT === "production") throw new ApiError(403, "sim_only", "driving a lease's agent by hand is for development and tests only");
+  if (!/^ls_[0-9a-z]{26}$/.test(id)) throw notFound("lease", id);
+  return c.env.LEASE.get(c.env.LEASE.idFromName(id));
+}
+
+/** The test-only agent routes: the installation's operator only (the bootstrap token). */
+const AGENT_TEST_ROUTE = { security: BEARER, middleware: requireBootstrapToken };
+const AGENT_TEST_ERRORS = { ...COMMON_ERRORS, 403: errorResponse("sim_only: refused in production") } as const;
+const JsonRecord = z.record(z.string(), z.unknown());
 
 export const simRoutes = router()
   .openapi(
@@ -116,5 +134,72 @@ export const simRoutes = router()
         throw new ApiError(409, "invalid_state", `cannot ${action} machine ${id}: it is ${result.machine_status ?? "in another status"}`, { status: result.machine_status, action });
       }
       throw new ApiError(400, "invalid_request", result.message || `the sim refused: ${result.code}`);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/sim/leases/{id}/agent-token",
+      summary: "Mint (rotate) a lease's agent token, for tests: shown once (bootstrap token; not in production)",
+      ...AGENT_TEST_ROUTE,
+      request: { params: IdParam("ls") },
+      responses: {
+        201: jsonResponse(z.object({ token: z.string() }), "The lease token; the one before stops working"),
+        409: errorResponse("invalid_state: the lease is released"),
+        ...AGENT_TEST_ERRORS,
+      },
+    }),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const token = await agentLease(c, id).mintAgentToken();
+      if (token === null) throw notFound("lease", id);
+      if (token === "released") throw new ApiError(409, "invalid_state", `lease ${id} is released`);
+      return c.json({ token }, 201);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/sim/leases/{id}/agent",
+      summary: "What a lease's agent reported: heartbeat, exit, log, commands (bootstrap token; not in production)",
+      ...AGENT_TEST_ROUTE,
+      request: { params: IdParam("ls") },
+      responses: { 200: jsonResponse(JsonRecord.openapi("SimAgentSnapshot"), "The agent's side of the lease"), ...AGENT_TEST_ERRORS },
+    }),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const snapshot = (await agentLease(c, id).agentSnapshot(null)) as AgentSnapshot | null;
+      if (!snapshot) throw notFound("lease", id);
+      return c.json(snapshot as unknown as Record<string, unknown>, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/sim/leases/{id}/agent-commands",
+      summary: "Queue an exec or a signal for a lease's agent (bootstrap token; not in production)",
+      ...AGENT_TEST_ROUTE,
+      request: {
+        params: IdParam("ls"),
+        ...jsonBody(
+          z.union([
+            z.strictObject({ kind: z.literal("exec"), cmd: z.string().min(1).max(8192) }),
+            z.strictObject({ kind: z.literal("signal"), signal: z.enum(["TERM", "KILL"]) }),
+          ]),
+        ),
+      },
+      responses: {
+        201: jsonResponse(JsonRecord.openapi("SimAgentCommand"), "The command, queued"),
+        409: errorResponse("invalid_state: the lease is released; too_many_commands: 100 are open already"),
+        ...AGENT_TEST_ERRORS,
+      },
+    }),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const queued = (await agentLease(c, id).queueAgentCommand(null, c.req.valid("json"))) as CommandView | "full" | "released" | null;
+      if (queued === null) throw notFound("lease", id);
+      if (queued === "released") throw new ApiError(409, "invalid_state", `lease ${id} is released`);
+      if (queued === "full") throw new ApiError(409, "too_many_commands", "100 commands are open for this lease already");
+      return c.json(queued as unknown as Record<string, unknown>, 201);
     },
   );

@@ -37,6 +37,7 @@ import { backoff, failureOf, failuresAfter, indexRetryAt } from "./retry";
 import { machined, type LeaseRecord, type MachinedLease, type Observation, type Reason } from "./state";
 import { LeaseStore, type LeaseEvent } from "./store";
 import { renderLease, type LeaseView } from "./view";
+import { Occupant, REFUSED, type AgentAnswer, type AgentCall, type AgentSnapshot, type CommandView, type NewCommand } from "../occupant/occupant";
 
 /** At most this many actions in one run; the alarm picks up the rest. */
 const MAX_STEPS = 12;
@@ -398,6 +399,46 @@ export class LeaseObject extends DurableObject<Env> {
 
   #installation(): string {
     return installationId(this.env);
+  }
+
+  // ---- the machine agent (src/occupant/, docs/agent.md) ---------------------------------------
+
+  #occupant: Occupant | null = null;
+
+  /** The agent's side of this lease, or null when there is no lease (no storage is made for it). */
+  #agent(): Occupant | null {
+    if (!this.#load()) return null;
+    return (this.#occupant ??= new Occupant(this.ctx.storage));
+  }
+
+  /** A new lease token for the machine (the one before stops working), shown once; null: no lease. */
+  async mintAgentToken(): Promise<string | "released" | null> {
+    const l = this.#load();
+    if (!l) return null;
+    if (l.state === "released") return "released";
+    return this.#agent()!.mint(Date.now());
+  }
+
+  /** One call of the lease's agent, authenticated by its lease token. */
+  async agentCall(token: string, call: AgentCall): Promise<AgentAnswer> {
+    const agent = this.#agent();
+    if (!agent) return REFUSED;
+    return agent.call(() => this.#load()?.state ?? null, token, call);
+  }
+
+  /** Queues an exec or signal for the machine (`orgId` null: the operator); null: no such lease (or another org's); "full": too many open. */
+  queueAgentCommand(orgId: string | null, command: NewCommand): CommandView | "full" | "released" | null {
+    const l = this.#load();
+    if (!l || (orgId !== null && l.org_id !== orgId)) return null;
+    if (l.state === "released") return "released";
+    return this.#agent()!.queue(command, Date.now()) ?? "full";
+  }
+
+  /** What the agent reported, never the token (`orgId` null: the operator); null: no such lease (or another org's). */
+  agentSnapshot(orgId: string | null): AgentSnapshot | null {
+    const l = this.#load();
+    if (!l || (orgId !== null && l.org_id !== orgId)) return null;
+    return this.#agent()!.snapshot();
   }
 }
 

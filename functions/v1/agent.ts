@@ -1,0 +1,241 @@
+/**
+ * `/v1/agent/*`: the machine agent's side of a lease (docs/agent.md). Every route but the script
+ * itself takes the lease's token as bearer and the lease's id in `Lessor-Lease-Id`; nothing else
+ * is accepted here (no API key, no JWT), and the token is accepted nowhere else (the general
+ * `authenticate` knows only keys and JWTs). The token is checked by the lease's object, with the
+ * call itself, so a call costs one round trip.
+ */
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { createMiddleware } from "hono/factory";
+import { AGENT_SCRIPT } from "../../src/agent/script";
+import { ApiError } from "../../src/errors";
+import { LOG_CHUNK_MAX_BYTES, LOG_SEQ_MAX } from "../../src/occupant/logs";
+import { COMMAND_OUTPUT_MAX, MAX_WAIT_MS, type AgentAnswer, type AgentCall } from "../../src/occupant/occupant";
+import { looksLikeLeaseToken } from "../../src/occupant/token";
+import { errorResponse, jsonResponse, router, type AppEnv } from "../context";
+import { bearerToken, refusedCredential } from "../middleware";
+
+const LEASE_ID = /^ls_[0-9a-z]{26}$/;
+export const LEASE_ID_HEADER = "lessor-lease-id";
+export const LOG_SEQ_HEADER = "lessor-log-seq";
+/** The signal names an exit may carry (what `kill -l` prints, or `SIG<n>` for one it cannot name). */
+const SIGNAL_NAME = /^[A-Z][A-Z0-9]{0,15}$/;
+
+const LEASE_TOKEN = [{ lease_token: [] }];
+
+const AGENT_ERRORS = {
+  400: errorResponse("invalid_request: the request does not match the schema (details.issues)"),
+  401: errorResponse("unauthenticated: no lease token, or not this lease's (`Lessor-Lease-Id`)"),
+  410: errorResponse("lease_released: the lease is released; the agent exits"),
+  429: errorResponse("rate_limited: too many failed authentications from this address; see Retry-After"),
+} as const;
+
+const unauthenticated = () =>
+  new ApiError(401, "unauthenticated", "send `Authorization: Bearer <lease token>` and `Lessor-Lease-Id: <lease id>`", {}, {
+    "WWW-Authenticate": 'Bearer realm="lessor-agent"',
+  });
+
+/**
+ * A well-formed token and lease id, before any validator runs: a caller without them gets 401,
+ * never a 400 that describes the schema. Whether the token is the lease's is the object's answer.
+ */
+const requireLeaseToken = createMiddleware<AppEnv>(async (c, next) => {
+  const token = bearerToken(c.req.header("authorization"));
+  const leaseId = c.req.header(LEASE_ID_HEADER) ?? "";
+  if (!token || !looksLikeLeaseToken(token) || !LEASE_ID.test(leaseId)) {
+    throw token ? await refusedCredential(c.env, c.req.header("cf-connecting-ip"), unauthenticated()) : unauthenticated();
+  }
+  await next();
+});
+
+/** Makes one agent call on the lease's object; its refusals become the envelope. */
+async function agentCall<Op extends AgentCall["op"]>(c: Context<AppEnv>, call: AgentCall & { op: Op }): Promise<AgentAnswer & { ok: true; op: Op }> {
+  const leaseId = c.req.header(LEASE_ID_HEADER)!;
+  const token = bearerToken(c.req.header("authorization"))!;
+  const answer = (await c.env.LEASE.get(c.env.LEASE.idFromName(leaseId)).agentCall(token, call)) as AgentAnswer;
+  if (answer.ok) return answer as AgentAnswer & { ok: true; op: Op };
+  if (answer.status === 401) throw await refusedCredential(c.env, c.req.header("cf-connecting-ip"), unauthenticated());
+  throw new ApiError(answer.status, answer.code, answer.message);
+}
+
+const LeaseIdHeader = { [LEASE_ID_HEADER]: z.string().openapi({ example: "ls_01jd0000000000000000000000", description: "the lease the token was made for" }) };
+
+const ExitSchema = z
+  .object({
+    code: z.number().int().nullable().describe("the exit code, 0 to 255; null when a signal ended the command"),
+    signal: z.string().nullable().describe("the signal that ended the command (`TERM`, `KILL`, ...); null when it exited"),
+    at: z.string(),
+  })
+  .openapi("AgentExit");
+
+const CommandSchema = z
+  .object({
+    id: z.string(),
+    kind: z.enum(["exec", "signal"]),
+    signal: z.enum(["TERM", "KILL"]).nullable().describe("for `signal`: what to send to the command's process group"),
+    cmd_base64: z.string().nullable().describe("for `exec`: the command line, UTF-8, base64, for `sh -c`"),
+  })
+  .openapi("AgentCommand");
+
+export const agentRoutes = router()
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/agent/agent.sh",
+      summary: "The agent script (no authentication: it holds no secret)",
+      responses: { 200: { description: "A POSIX sh script", content: { "text/x-shellscript": { schema: z.string() } } } },
+    }),
+    (c) => c.body(AGENT_SCRIPT, 200, { "content-type": "text/x-shellscript; charset=utf-8" }),
+  )
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/agent/heartbeat",
+      summary: "The machine's agent is alive (liveness only: not the lease's activity)",
+      security: LEASE_TOKEN,
+      middleware: [requireLeaseToken] as const,
+      request: { headers: z.object(LeaseIdHeader) },
+      responses: { 200: jsonResponse(z.object({ last_heartbeat_at: z.string() }), "Recorded"), ...AGENT_ERRORS },
+    }),
+    async (c) => {
+      const answer = await agentCall(c, { op: "heartbeat" });
+      return c.json({ last_heartbeat_at: answer.last_heartbeat_at }, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/agent/logs",
+      summary: "A chunk of the command's output; a chunk whose Lessor-Log-Seq was seen before is stored once",
+      security: LEASE_TOKEN,
+      middleware: [requireLeaseToken] as const,
+      request: {
+        headers: z.object({
+          ...LeaseIdHeader,
+          [LOG_SEQ_HEADER]: z
+            .string()
+            .regex(/^[0-9]{1,16}$/)
+            .refine((v) => Number(v) <= LOG_SEQ_MAX, { message: `at most ${LOG_SEQ_MAX}` })
+            .openapi({ example: "0", description: "the chunk's sequence number, from 0, one more per chunk" }),
+        }),
+        body: { content: { "text/plain": { schema: z.string().max(LOG_CHUNK_MAX_BYTES) } }, required: true },
+      },
+      responses: {
+        200: jsonResponse(z.object({ seq: z.number().int(), stored: z.boolean(), duplicate: z.boolean() }), "Stored, or seen before"),
+        413: errorResponse(`payload_too_large: a chunk is at most ${LOG_CHUNK_MAX_BYTES} bytes`),
+        415: errorResponse("unsupported_media_type: send text/plain (or application/octet-stream)"),
+        ...AGENT_ERRORS,
+      },
+    }),
+    async (c) => {
+      const type = (c.req.header("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+      if (type !== "text/plain" && type !== "application/octet-stream") {
+        throw new ApiError(415, "unsupported_media_type", "a log chunk is sent as text/plain (or application/octet-stream)");
+      }
+      const data = new Uint8Array(await c.req.arrayBuffer());
+      if (data.byteLength > LOG_CHUNK_MAX_BYTES) {
+        throw new ApiError(413, "payload_too_large", `a log chunk is at most ${LOG_CHUNK_MAX_BYTES} bytes`, { max_bytes: LOG_CHUNK_MAX_BYTES });
+      }
+      const seq = Number(c.req.valid("header")[LOG_SEQ_HEADER]);
+      const { stored, duplicate } = await agentCall(c, { op: "log", seq, data });
+      return c.json({ seq, stored, duplicate }, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/agent/exit",
+      summary: "The command ended: its exit code, or the signal that ended it (the first report wins)",
+      security: LEASE_TOKEN,
+      middleware: [requireLeaseToken] as const,
+      request: {
+        headers: z.object(LeaseIdHeader),
+        body: {
+          content: {
+            "application/json": {
+              schema: z
+                .strictObject({
+                  code: z.number().int().min(0).max(255).nullable(),
+                  signal: z.string().regex(SIGNAL_NAME).nullable(),
+                })
+                .refine((b) => (b.code === null) !== (b.signal === null), { message: "exactly one of code and signal" })
+                .openapi("AgentExitReport"),
+            },
+          },
+          required: true,
+        },
+      },
+      responses: {
+        200: jsonResponse(z.object({ recorded: z.boolean().describe("false: an earlier report was kept"), exit: ExitSchema }), "The exit as recorded"),
+        ...AGENT_ERRORS,
+      },
+    }),
+    async (c) => {
+      const { code, signal } = c.req.valid("json");
+      const { recorded, exit } = await agentCall(c, { op: "exit", code, signal });
+      return c.json({ recorded, exit }, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/agent/commands",
+      summary: `Commands queued for the machine (exec, signal); waits up to \`wait\` seconds (at most ${MAX_WAIT_MS / 1000}) for one`,
+      security: LEASE_TOKEN,
+      middleware: [requireLeaseToken] as const,
+      request: {
+        headers: z.object(LeaseIdHeader),
+        query: z.object({ wait: z.coerce.number().int().min(0).max(MAX_WAIT_MS / 1000).optional() }),
+      },
+      responses: { 200: jsonResponse(z.object({ commands: z.array(CommandSchema) }), "The commands due (maybe none)"), ...AGENT_ERRORS },
+    }),
+    async (c) => {
+      const wait = c.req.valid("query").wait ?? 0;
+      const { commands } = await agentCall(c, { op: "commands", wait_ms: wait * 1000 });
+      return c.json({ commands }, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/agent/commands/{id}",
+      summary: "The result of one command (the first result wins)",
+      security: LEASE_TOKEN,
+      middleware: [requireLeaseToken] as const,
+      request: {
+        headers: z.object(LeaseIdHeader),
+        params: z.object({ id: z.string().min(1).max(64).openapi({ param: { name: "id", in: "path" }, example: "cmd_01jd0000000000000000000000" }) }),
+        body: {
+          content: {
+            "application/json": {
+              schema: z
+                .strictObject({
+                  exit_code: z.number().int().min(0).max(255).nullable(),
+                  output: z.string().max(COMMAND_OUTPUT_MAX).default(""),
+                })
+                .openapi("AgentCommandResult"),
+            },
+          },
+          required: true,
+        },
+      },
+      responses: {
+        200: jsonResponse(z.object({ recorded: z.boolean(), id: z.string(), exit_code: z.number().int().nullable() }), "The result as recorded"),
+        404: errorResponse("not_found: no such command for this lease"),
+        ...AGENT_ERRORS,
+      },
+    }),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const { exit_code, output } = c.req.valid("json");
+      const { recorded, command } = await agentCall(c, { op: "result", id, exit_code, output });
+      return c.json({ recorded, id: command.id, exit_code: command.exit_code }, 200);
+    },
+  );
+
+agentRoutes.openAPIRegistry.registerComponent("securitySchemes", "lease_token", {
+  type: "http",
+  scheme: "bearer",
+  description: "A lease token (`lsl_...`), with the lease's id in `Lessor-Lease-Id`; accepted on /v1/agent/* only",
+});

@@ -1,0 +1,235 @@
+#!/bin/sh
+# lessor's machine agent (docs/agent.md). POSIX sh (dash is enough); it needs curl, and setsid
+# (util-linux, busybox) to give the command a process group of its own for signals.
+#
+#   LESSOR_URL=https://lessor.example LESSOR_LEASE_ID=ls_... LESSOR_LEASE_TOKEN=lsl_... \
+#   LESSOR_CMD='python train.py' sh agent.sh          # or: sh agent.sh python train.py
+#
+# Without a command (a lease for a box, not a job) it only heartbeats and carries out commands.
+#
+# It runs the command with its output in a spool file, ships the output in numbered chunks (at
+# least every second, at most LESSOR_AGENT_CHUNK_BYTES each), heartbeats, carries out the exec and
+# signal commands it long-polls for, reports how the command ended, and exits when lessor answers
+# 410 (the lease is released). Every call is retried with backoff until it succeeds; a chunk is
+# only passed once lessor accepted it, and a retry sends the same bytes under the same number, so
+# output is neither lost nor doubled.
+set -u
+
+die() { printf 'lessor-agent: %s\n' "$*" >&2; exit 2; }
+say() { printf 'lessor-agent: %s\n' "$*" >&2; }
+
+[ -n "${LESSOR_URL:-}" ] || die "set LESSOR_URL"
+[ -n "${LESSOR_LEASE_ID:-}" ] || die "set LESSOR_LEASE_ID"
+[ -n "${LESSOR_LEASE_TOKEN:-}" ] || die "set LESSOR_LEASE_TOKEN"
+command -v curl >/dev/null 2>&1 || die "curl is needed"
+
+url=${LESSOR_URL%/}
+chunk_bytes=${LESSOR_AGENT_CHUNK_BYTES:-65536}
+heartbeat_s=${LESSOR_AGENT_HEARTBEAT_S:-30}
+poll_wait_s=${LESSOR_AGENT_POLL_WAIT_S:-25}
+backoff_max_s=${LESSOR_AGENT_BACKOFF_MAX_S:-30}
+
+umask 077
+dir=${LESSOR_AGENT_DIR:-${TMPDIR:-/tmp}/lessor-agent.$$}
+mkdir -p "$dir" || die "cannot make $dir"
+spool=$dir/output
+: >"$spool"
+# The token goes to curl in a file (mode 600), never on a command line where `ps` would show it,
+# and the command does not inherit it.
+printf 'Authorization: Bearer %s\nLessor-Lease-Id: %s\n' "$LESSOR_LEASE_TOKEN" "$LESSOR_LEASE_ID" >"$dir/headers"
+unset LESSOR_LEASE_TOKEN
+: >"$dir/seen"
+role=main
+
+# ---- calls ------------------------------------------------------------------------------------
+
+# released: lessor answered 410. The main process stops everything; a helper leaves a mark for it.
+released() {
+  : >"$dir/released"
+  [ "$role" = main ] && finish 0
+  exit 0
+}
+
+# api METHOD PATH OUT [curl options...]: the call, repeated with backoff (1 s doubling to
+# LESSOR_AGENT_BACKOFF_MAX_S) until lessor answers 2xx (status 0); 1 when it refuses the request
+# for good (400, 404, 413, 415, 422); on 410, released.
+api() {
+  api_method=$1 api_path=$2 api_out=$3
+  shift 3
+  api_delay=1
+  while :; do
+    api_code=$(curl -sS -o "$api_out" -w '%{http_code}' -X "$api_method" -H @"$dir/headers" \
+      --connect-timeout 10 --max-time "${api_max_time:-60}" "$@" "$url$api_path" 2>>"$dir/curl.log") || api_code=000
+    case $api_code in
+      2??) return 0 ;;
+      410) released ;;
+      400 | 404 | 413 | 415 | 422)
+        say "$api_method $api_path refused ($api_code): $(head -c 300 "$api_out" 2>/dev/null)"
+        return 1
+        ;;
+    esac
+    say "$api_method $api_path answered $api_code; again in ${api_delay}s"
+    sleep "$api_delay"
+    api_delay=$((api_delay * 2))
+    [ "$api_delay" -le "$backoff_max_s" ] || api_delay=$backoff_max_s
+  done
+}
+
+size_of() { wc -c <"$1" | tr -d ' '; }
+
+# ---- the command ------------------------------------------------------------------------------
+
+setsid=
+command -v setsid >/dev/null 2>&1 && setsid=setsid
+
+# The command runs in the background of a runner, which records its status when it ends. Under
+# setsid the command leads its own process group (a background job of a non-interactive shell is
+# never a group leader, so setsid does not fork), and a signal reaches everything it started.
+runner=
+if [ -n "${LESSOR_CMD:-}" ] || [ $# -gt 0 ]; then
+  {
+    if [ -n "${LESSOR_CMD:-}" ]; then
+      $setsid sh -c "$LESSOR_CMD" </dev/null >>"$spool" 2>&1 &
+    else
+      $setsid "$@" </dev/null >>"$spool" 2>&1 &
+    fi
+    echo $! >"$dir/pid"
+    wait $!
+    echo $? >"$dir/status.tmp" && mv "$dir/status.tmp" "$dir/status"
+  } &
+  runner=$!
+fi
+
+# signal NAME: to the command's process group (its process alone without setsid).
+signal() {
+  [ -f "$dir/pid" ] || return 1
+  sig_pid=$(cat "$dir/pid")
+  if [ -n "$setsid" ]; then kill -s "$1" -- "-$sig_pid" 2>/dev/null; else kill -s "$1" "$sig_pid" 2>/dev/null; fi
+}
+
+# ---- output -----------------------------------------------------------------------------------
+
+# Chunks are numbered from the start time in milliseconds, so an agent started again for the same
+# lease numbers above what the one before sent, and lessor's duplicate rule never drops its output.
+seq=$(($(date +%s) * 1000))
+offset=0
+
+# ship: sends every byte of the spool written so far, in chunks. A chunk is cut once and kept in a
+# file until lessor accepts it, so a retry sends the same bytes with the same number.
+ship() {
+  while :; do
+    if [ ! -f "$dir/chunk" ]; then
+      ship_size=$(size_of "$spool")
+      [ "$ship_size" -gt "$offset" ] || return 0
+      tail -c +"$((offset + 1))" "$spool" | head -c "$chunk_bytes" >"$dir/chunk.tmp"
+      mv "$dir/chunk.tmp" "$dir/chunk"
+    fi
+    api POST /v1/agent/logs "$dir/logs.out" -H "Lessor-Log-Seq: $seq" -H "Content-Type: text/plain" \
+      --data-binary @"$dir/chunk" || say "chunk $seq refused for good; skipped"
+    ship_n=$(size_of "$dir/chunk")
+    rm -f "$dir/chunk"
+    offset=$((offset + ship_n))
+    seq=$((seq + 1))
+  done
+}
+
+# report_exit: the command's status; 128+n is read as killed by signal n.
+report_exit() {
+  st=$(cat "$dir/status")
+  if [ "$st" -gt 128 ] && [ "$st" -lt 193 ]; then
+    sig=$(kill -l "$((st - 128))" 2>/dev/null | tr -cd 'A-Z0-9')
+    sig=${sig#SIG}
+    case $sig in [A-Z]*) ;; *) sig="SIG$((st - 128))" ;; esac
+    body="{\"code\":null,\"signal\":\"$sig\"}"
+  else
+    body="{\"code\":$st,\"signal\":null}"
+  fi
+  api POST /v1/agent/exit "$dir/exit.out" -H "Content-Type: application/json" --data-binary "$body" || true
+}
+
+# ---- commands ---------------------------------------------------------------------------------
+
+# json_text: stdin as the inside of a JSON string (control characters other than tab and newline
+# are dropped; an invalid UTF-8 byte is lessor's to replace).
+json_text() {
+  tr -d '\000-\010\013-\037\177' | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e "s/$(printf '\t')/\\\\t/g" | awk '{ printf "%s\\n", $0 }'
+}
+
+# run_exec ID BASE64: runs the command line with sh, posts its exit code and the last 256 KiB of
+# its output.
+run_exec() {
+  role=exec
+  printf '%s' "$2" | base64 -d >"$dir/exec.$1.sh" 2>/dev/null || : >"$dir/exec.$1.sh"
+  sh "$dir/exec.$1.sh" </dev/null >"$dir/exec.$1.out" 2>&1
+  exec_code=$?
+  {
+    printf '{"exit_code":%d,"output":"' "$exec_code"
+    tail -c 262144 "$dir/exec.$1.out" | json_text
+    printf '"}'
+  } >"$dir/exec.$1.json"
+  api POST "/v1/agent/commands/$1" "$dir/exec.$1.resp" -H "Content-Type: application/json" --data-binary @"$dir/exec.$1.json" || true
+  rm -f "$dir/exec.$1.sh" "$dir/exec.$1.out" "$dir/exec.$1.json" "$dir/exec.$1.resp"
+}
+
+field() { sed -n "s/.*\"$1\":\"\\([^\"]*\\)\".*/\\1/p"; }
+
+# poll: long-polls for commands and carries each out once (lessor delivers one again when its
+# result did not arrive in time; the ids seen are remembered).
+poll() {
+  role=poller
+  api_max_time=$((poll_wait_s + 20))
+  while :; do
+    api GET "/v1/agent/commands?wait=$poll_wait_s" "$dir/commands.json" || { sleep 5; continue; }
+    # One command a line (the answer ends without a newline, which `read` would not return).
+    { tr '{' '\n' <"$dir/commands.json" && echo; } | while IFS= read -r line; do
+      id=$(printf '%s\n' "$line" | field id)
+      [ -n "$id" ] || continue
+      grep -qx "$id" "$dir/seen" && continue
+      printf '%s\n' "$id" >>"$dir/seen"
+      case $(printf '%s\n' "$line" | field kind) in
+        exec) (run_exec "$id" "$(printf '%s\n' "$line" | field cmd_base64)") & ;;
+        signal)
+          if signal "$(printf '%s\n' "$line" | field signal)"; then sent=0; else sent=1; fi
+          printf '{"exit_code":%d,"output":""}' "$sent" >"$dir/signal.json"
+          api POST "/v1/agent/commands/$id" "$dir/signal.resp" -H "Content-Type: application/json" --data-binary @"$dir/signal.json" || true
+          ;;
+      esac
+    done
+  done
+}
+
+poll &
+poller=$!
+
+# ---- the main loop ----------------------------------------------------------------------------
+
+finish() {
+  trap - TERM INT
+  kill "$poller" 2>/dev/null
+  signal TERM
+  [ -z "$runner" ] || kill "$runner" 2>/dev/null
+  [ -n "${LESSOR_AGENT_KEEP_DIR:-}" ] || rm -rf "$dir"
+  exit "$1"
+}
+trap 'finish 143' TERM
+trap 'finish 130' INT
+
+# After the command ends the agent stays: output its children still write is shipped, and execs
+# are carried out, until the lease is released.
+beat_at=0
+reported=0
+while :; do
+  [ -f "$dir/released" ] && finish 0
+  ship
+  now=$(date +%s)
+  if [ $((now - beat_at)) -ge "$heartbeat_s" ]; then
+    api POST /v1/agent/heartbeat "$dir/heartbeat.out" || true
+    beat_at=$now
+  fi
+  if [ "$reported" = 0 ] && [ -f "$dir/status" ]; then
+    ship
+    report_exit
+    reported=1
+  fi
+  sleep 1
+done

@@ -1,0 +1,318 @@
+/**
+ * A lease's machine agent as its lease's object sees it (docs/agent.md): the lease token's hash,
+ * liveness, the command's exit, its log and the exec/signal commands queued for the machine, in
+ * the object's own storage (src/occupant/schema.ts). The object holds one `Occupant` and its RPC
+ * methods delegate here, so the lease's own code and tables are untouched: an agent's call never
+ * takes the lease's writer lock, and a heartbeat is liveness only, never the lease's activity.
+ */
+import { newId } from "../ids";
+import { chunksToDrop, droppedMarker, planAppend, type StoredChunk } from "./logs";
+import { COMMAND_KINDS, ensureAgentSchema } from "./schema";
+import { hashLeaseToken, mintLeaseToken, verifyLeaseToken } from "./token";
+
+export const COMMAND_SIGNALS = ["TERM", "KILL"] as const;
+export type CommandSignal = (typeof COMMAND_SIGNALS)[number];
+export type CommandKind = (typeof COMMAND_KINDS)[number];
+/** The longest a `GET /v1/agent/commands` waits for a command. */
+export const MAX_WAIT_MS = 25_000;
+/** Commands queued and not yet answered, at most. */
+export const MAX_OPEN_COMMANDS = 100;
+/** A delivered command with no result is delivered again after this long (its answer may have been lost). */
+export const REDELIVER_MS = 60_000;
+/** An exec command's result keeps at most this much output. */
+export const COMMAND_OUTPUT_MAX = 1024 * 1024;
+
+export type AgentCall =
+  | { op: "heartbeat" }
+  | { op: "log"; seq: number; data: Uint8Array }
+  | { op: "exit"; code: number | null; signal: string | null }
+  | { op: "commands"; wait_ms: number }
+  | { op: "result"; id: string; exit_code: number | null; output: string };
+
+export interface AgentExit {
+  code: number | null;
+  signal: string | null;
+  at: string;
+}
+
+/** A command as the agent receives it: the exec's command line base64 (UTF-8), so a shell can read the answer. */
+export interface DeliveredCommand {
+  id: string;
+  kind: CommandKind;
+  signal: CommandSignal | null;
+  cmd_base64: string | null;
+}
+
+export interface CommandView {
+  id: string;
+  kind: CommandKind;
+  arg: string;
+  state: "queued" | "delivered" | "done";
+  created_at: string;
+  exit_code: number | null;
+  output: string | null;
+}
+
+export type NewCommand = { kind: "exec"; cmd: string } | { kind: "signal"; signal: CommandSignal };
+
+export type AgentAnswer =
+  | { ok: true; op: "heartbeat"; last_heartbeat_at: string }
+  | { ok: true; op: "log"; seq: number; stored: boolean; duplicate: boolean }
+  | { ok: true; op: "exit"; recorded: boolean; exit: AgentExit }
+  | { ok: true; op: "commands"; commands: DeliveredCommand[] }
+  | { ok: true; op: "result"; recorded: boolean; command: CommandView }
+  | { ok: false; status: 401 | 404 | 410; code: string; message: string };
+
+export interface AgentSnapshot {
+  token_minted_at: string | null;
+  last_heartbeat_at: string | null;
+  exit: AgentExit | null;
+  /** The log as text: the dropped-output marker first when anything was dropped. */
+  log: string;
+  log_bytes: number;
+  dropped_bytes: number;
+  commands: CommandView[];
+}
+
+interface AgentRow {
+  token_hash: string | null;
+  token_minted_at: number | null;
+  last_heartbeat_at: number | null;
+  exit_code: number | null;
+  exit_signal: string | null;
+  exit_at: number | null;
+  log_bytes: number;
+  log_chunks: number;
+  dropped_bytes: number;
+  dropped_through: number;
+}
+
+interface CommandRow {
+  id: string;
+  kind: CommandKind;
+  arg: string;
+  state: "queued" | "delivered" | "done";
+  created_at: number;
+  exit_code: number | null;
+  output: string | null;
+}
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/** The one refusal of a token: wrong, missing, another lease's, or no such lease, all alike. */
+export const REFUSED = { ok: false, status: 401, code: "unauthenticated", message: "the lease token is not valid for this lease" } as const;
+const RELEASED = { ok: false, status: 410, code: "lease_released", message: "the lease is released; the agent should exit" } as const;
+
+export class Occupant {
+  readonly #storage: DurableObjectStorage;
+  readonly #sql: SqlStorage;
+  #ready = false;
+  /** Long polls waiting for a command (in memory: a poll outlives no object). */
+  readonly #waiters = new Set<() => void>();
+
+  constructor(storage: DurableObjectStorage) {
+    this.#storage = storage;
+    this.#sql = storage.sql;
+  }
+
+  #ensure() {
+    if (this.#ready) return;
+    ensureAgentSchema(this.#sql);
+    this.#ready = true;
+  }
+
+  #row(): AgentRow {
+    this.#ensure();
+    return this.#sql.exec<AgentRow & Record<string, SqlStorageValue>>(`SELECT * FROM agent WHERE id = 1`).one();
+  }
+
+  /** A new token for the lease's machine; the one before stops working. The plaintext is returned once. */
+  async mint(now: number): Promise<string> {
+    const token = mintLeaseToken();
+    const hash = await hashLeaseToken(token);
+    this.#ensure();
+    this.#sql.exec(`UPDATE agent SET token_hash = ?, token_minted_at = ? WHERE id = 1`, hash, now);
+    return token;
+  }
+
+  /**
+   * One call of the lease's agent. `leaseState` reads the lease's state now (null: no lease). The
+   * token is checked first, so a caller without it learns nothing, not even that the lease ended.
+   */
+  async call(leaseState: () => string | null, token: string, call: AgentCall): Promise<AgentAnswer> {
+    if (leaseState() === null) return REFUSED;
+    if (!(await verifyLeaseToken(token, this.#row().token_hash))) return REFUSED;
+    if (leaseState() === "released") return RELEASED;
+    const now = Date.now();
+    switch (call.op) {
+      case "heartbeat":
+        this.#sql.exec(`UPDATE agent SET last_heartbeat_at = ? WHERE id = 1`, now);
+        return { ok: true, op: "heartbeat", last_heartbeat_at: iso(now)! };
+      case "log":
+        return { ok: true, op: "log", seq: call.seq, ...this.#appendLog(call.seq, call.data, now) };
+      case "exit":
+        return this.#exit(call.code, call.signal, now);
+      case "commands": {
+        const commands = await this.#poll(Math.min(MAX_WAIT_MS, Math.max(0, call.wait_ms)));
+        if (leaseState() === "released") return RELEASED;
+        return { ok: true, op: "commands", commands };
+      }
+      case "result":
+        return this.#result(call.id, call.exit_code, call.output, now);
+    }
+  }
+
+  /** Stores a chunk once (by `seq`), then drops the oldest chunks past the caps. */
+  #appendLog(seq: number, data: Uint8Array, now: number): { stored: boolean; duplicate: boolean } {
+    return this.#storage.transactionSync(() => {
+      const a = this.#row();
+      const has = this.#sql.exec(`SELECT 1 FROM agent_logs WHERE seq = ?`, seq).toArray().length > 0;
+      const plan = planAppend({ bytes: a.log_bytes, chunks: a.log_chunks, dropped_through: a.dropped_through, has_seq: has }, seq, data.byteLength);
+      if (plan.duplicate) return { stored: false, duplicate: true };
+      this.#sql.exec(`INSERT INTO agent_logs (seq, at, data) VALUES (?, ?, ?)`, seq, now, data);
+      const cursor = this.#sql.exec<{ seq: number; bytes: number }>(`SELECT seq, length(data) AS bytes FROM agent_logs ORDER BY seq`);
+      const drop = chunksToDrop(rows(cursor), plan.excess_bytes, plan.excess_chunks);
+      const droppedBytes = drop.reduce((sum, c) => sum + c.bytes, 0);
+      const through = drop.length > 0 ? drop[drop.length - 1]!.seq : a.dropped_through;
+      if (drop.length > 0) this.#sql.exec(`DELETE FROM agent_logs WHERE seq <= ?`, through);
+      this.#sql.exec(
+        `UPDATE agent SET log_bytes = ?, log_chunks = ?, dropped_bytes = dropped_bytes + ?, dropped_through = ? WHERE id = 1`,
+        a.log_bytes + data.byteLength - droppedBytes,
+        a.log_chunks + 1 - drop.length,
+        droppedBytes,
+        Math.max(a.dropped_through, through),
+      );
+      return { stored: !drop.some((c) => c.seq === seq), duplicate: false };
+    });
+  }
+
+  /** The first report wins; a repeat answers what was recorded. */
+  #exit(code: number | null, signal: string | null, now: number): AgentAnswer {
+    const written = this.#sql.exec(
+      `UPDATE agent SET exit_code = ?, exit_signal = ?, exit_at = ? WHERE id = 1 AND exit_at IS NULL`,
+      code,
+      signal,
+      now,
+    ).rowsWritten;
+    const a = this.#row();
+    return { ok: true, op: "exit", recorded: written > 0, exit: { code: a.exit_code, signal: a.exit_signal, at: iso(a.exit_at)! } };
+  }
+
+  /** Commands due for delivery now, or the first queued within `waitMs`. */
+  async #poll(waitMs: number): Promise<DeliveredCommand[]> {
+    const due = this.#deliver(Date.now());
+    if (due.length > 0 || waitMs === 0) return due;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.#waiters.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, waitMs);
+      this.#waiters.add(done);
+    });
+    return this.#deliver(Date.now());
+  }
+
+  /** Marks the queued commands (and those delivered long ago without a result) delivered, and answers them. */
+  #deliver(now: number): DeliveredCommand[] {
+    this.#ensure();
+    const rows = this.#sql
+      .exec<Pick<CommandRow, "id" | "kind" | "arg">>(
+        `SELECT id, kind, arg FROM agent_commands
+          WHERE state = 'queued' OR (state = 'delivered' AND delivered_at <= ?)
+          ORDER BY n LIMIT ?`,
+        now - REDELIVER_MS,
+        MAX_OPEN_COMMANDS,
+      )
+      .toArray();
+    for (const r of rows) this.#sql.exec(`UPDATE agent_commands SET state = 'delivered', delivered_at = ? WHERE id = ?`, now, r.id);
+    return rows.map((r) => ({
+      id: r.id,
+      kind: r.kind,
+      signal: r.kind === "signal" ? (r.arg as CommandSignal) : null,
+      cmd_base64: r.kind === "exec" ? base64(r.arg) : null,
+    }));
+  }
+
+  #result(id: string, exitCode: number | null, output: string, now: number): AgentAnswer {
+    this.#ensure();
+    const written = this.#sql.exec(
+      `UPDATE agent_commands SET state = 'done', exit_code = ?, output = ?, done_at = ? WHERE id = ? AND state != 'done'`,
+      exitCode,
+      output,
+      now,
+      id,
+    ).rowsWritten;
+    const command = this.#commands(id)[0];
+    if (!command) return { ok: false, status: 404, code: "not_found", message: `command ${id} was not found` };
+    return { ok: true, op: "result", recorded: written > 0, command };
+  }
+
+  /** Queues a command for the machine; null when MAX_OPEN_COMMANDS are open already. */
+  queue(command: NewCommand, now: number): CommandView | null {
+    this.#ensure();
+    const open = this.#sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM agent_commands WHERE state != 'done'`).one().n;
+    if (open >= MAX_OPEN_COMMANDS) return null;
+    const id = newId("cmd", now);
+    const arg = command.kind === "exec" ? command.cmd : command.signal;
+    this.#sql.exec(
+      `INSERT INTO agent_commands (id, n, kind, arg, state, created_at)
+       VALUES (?, (SELECT COALESCE(MAX(n), 0) + 1 FROM agent_commands), ?, ?, 'queued', ?)`,
+      id,
+      command.kind,
+      arg,
+      now,
+    );
+    for (const wake of [...this.#waiters]) wake();
+    return this.#commands(id)[0]!;
+  }
+
+  #commands(id?: string): CommandView[] {
+    const rows = id
+      ? this.#sql.exec<CommandRow & Record<string, SqlStorageValue>>(`SELECT * FROM agent_commands WHERE id = ?`, id)
+      : this.#sql.exec<CommandRow & Record<string, SqlStorageValue>>(`SELECT * FROM agent_commands ORDER BY n`);
+    return rows.toArray().map((r) => ({
+      id: r.id,
+      kind: r.kind,
+      arg: r.arg,
+      state: r.state,
+      created_at: iso(r.created_at)!,
+      exit_code: r.exit_code,
+      output: r.output,
+    }));
+  }
+
+  /** What the agent has reported, for tests and the operator; never the token or its hash. */
+  snapshot(): AgentSnapshot {
+    const a = this.#row();
+    const chunks = this.#sql.exec<{ data: ArrayBuffer }>(`SELECT data FROM agent_logs ORDER BY seq`).toArray();
+    const bytes = new Uint8Array(a.log_bytes);
+    let at = 0;
+    for (const c of chunks) {
+      bytes.set(new Uint8Array(c.data), at);
+      at += c.data.byteLength;
+    }
+    // Decoded whole, so a character split across two chunks reads as one.
+    const text = new TextDecoder().decode(bytes);
+    return {
+      token_minted_at: iso(a.token_minted_at),
+      last_heartbeat_at: iso(a.last_heartbeat_at),
+      exit: a.exit_at === null ? null : { code: a.exit_code, signal: a.exit_signal, at: iso(a.exit_at)! },
+      log: (a.dropped_bytes > 0 ? droppedMarker(a.dropped_bytes) : "") + text,
+      log_bytes: a.log_bytes,
+      dropped_bytes: a.dropped_bytes,
+      commands: this.#commands(),
+    };
+  }
+}
+
+function* rows(cursor: Iterable<{ seq: number; bytes: number }>): Generator<StoredChunk> {
+  for (const r of cursor) yield { seq: r.seq, bytes: r.bytes };
+}
+
+function base64(text: string): string {
+  let binary = "";
+  for (const b of new TextEncoder().encode(text)) binary += String.fromCharCode(b);
+  return btoa(binary);
+}

@@ -1,0 +1,56 @@
+/**
+ * The tables a lease's object keeps for its machine agent (docs/storage.md, `LeaseObject`),
+ * beside the lease's own and versioned on their own: `agent_schema_version` in `meta`.
+ * Created only in the object of a lease that exists, like the lease's tables, so an agent call
+ * that names a lease never created leaves no storage behind.
+ */
+export const AGENT_SCHEMA_VERSION = 1;
+export const COMMAND_KINDS = ["exec", "signal"] as const;
+export const COMMAND_STATES = ["queued", "delivered", "done"] as const;
+
+const list = (values: readonly string[]) => values.map((v) => `'${v}'`).join(", ");
+
+export function ensureAgentSchema(sql: SqlStorage): void {
+  sql.exec(`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);
+  const row = sql.exec<{ value: string }>(`SELECT value FROM meta WHERE key = 'agent_schema_version'`).toArray()[0];
+  const version = row ? Number(row.value) : 0;
+  if (version < 1) {
+    sql.exec(`
+      CREATE TABLE agent (
+        id                INTEGER PRIMARY KEY CHECK (id = 1),
+        token_hash        TEXT CHECK (token_hash IS NULL OR length(token_hash) = 64),
+        token_minted_at   INTEGER,
+        last_heartbeat_at INTEGER,
+        exit_code         INTEGER CHECK (exit_code IS NULL OR exit_code BETWEEN 0 AND 255),
+        exit_signal       TEXT,
+        exit_at           INTEGER,
+        log_bytes         INTEGER NOT NULL DEFAULT 0 CHECK (log_bytes >= 0),
+        log_chunks        INTEGER NOT NULL DEFAULT 0 CHECK (log_chunks >= 0),
+        dropped_bytes     INTEGER NOT NULL DEFAULT 0 CHECK (dropped_bytes >= 0),
+        dropped_through   INTEGER NOT NULL DEFAULT -1,
+        CHECK ((exit_at IS NULL) = (exit_code IS NULL AND exit_signal IS NULL))
+      );
+      INSERT INTO agent (id) VALUES (1);
+      CREATE TABLE agent_logs (
+        seq  INTEGER PRIMARY KEY CHECK (seq >= 0),
+        at   INTEGER NOT NULL,
+        data BLOB NOT NULL
+      );
+      CREATE TABLE agent_commands (
+        id           TEXT PRIMARY KEY,
+        n            INTEGER NOT NULL UNIQUE,
+        kind         TEXT NOT NULL CHECK (kind IN (${list(COMMAND_KINDS)})),
+        arg          TEXT NOT NULL,
+        state        TEXT NOT NULL CHECK (state IN (${list(COMMAND_STATES)})),
+        created_at   INTEGER NOT NULL,
+        delivered_at INTEGER,
+        exit_code    INTEGER,
+        output       TEXT,
+        done_at      INTEGER,
+        CHECK ((state = 'done') = (done_at IS NOT NULL))
+      );
+      CREATE INDEX agent_commands_open ON agent_commands (state, n) WHERE state != 'done';
+    `);
+  }
+  sql.exec(`INSERT OR REPLACE INTO meta (key, value) VALUES ('agent_schema_version', ?)`, String(AGENT_SCHEMA_VERSION));
+}

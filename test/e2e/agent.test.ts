@@ -1,0 +1,252 @@
+/**
+ * The machine agent end to end (docs/agent.md): src/agent/agent.sh run by /bin/sh (dash on
+ * Debian) against a real `wrangler dev`, with real shell commands. Its output and exit arrive; its
+ * heartbeat is recorded; an exec and a signal are carried out; it exits on 410 once the lease is
+ * released; and through a proxy that loses some requests before lessor sees them and some answers
+ * after lessor acted, no output is lost or doubled.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer, type IncomingMessage, type Server as HttpServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bootstrapTokenFromDevVars, removeStateDir, repoRoot, runningServers, startServer, stopServer, type Server } from "./server";
+
+let server: Server;
+let bootstrap: string;
+let key: string;
+const scratch = mkdtempSync(path.join(tmpdir(), "lessor-agent-e2e-"));
+const agents = new Set<ChildProcess>();
+
+beforeAll(async () => {
+  server = await startServer();
+  bootstrap = bootstrapTokenFromDevVars();
+  const org = await api("POST", "/v1/orgs", bootstrap, { name: "agent-e2e" });
+  expect(org.status, JSON.stringify(org.json)).toBe(201);
+  key = org.json.key.secret;
+});
+
+afterAll(async () => {
+  for (const child of agents) child.kill("SIGKILL");
+  rmSync(scratch, { recursive: true, force: true });
+  for (const s of server ? [server] : runningServers()) {
+    await stopServer(s);
+    removeStateDir(s);
+  }
+});
+
+async function api(method: string, route: string, bearer: string, body?: unknown) {
+  const res = await fetch(`${server.base}${route}`, {
+    method,
+    headers: { authorization: `Bearer ${bearer}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, json: (await res.json()) as any };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(200);
+  }
+}
+
+/** A lease (created once the cron has seeded the catalog) and its agent token, from the test-only route. */
+async function leaseWithToken(): Promise<{ id: string; token: string }> {
+  const lease = await until("a lease to be created", async () => {
+    const res = await api("POST", "/v1/leases", key, { kind: "job", spec: { gpu: "l40s:1" } });
+    return res.status === 202 ? res.json : null;
+  });
+  const minted = await api("POST", `/v1/sim/leases/${lease.id}/agent-token`, bootstrap);
+  expect(minted.status, JSON.stringify(minted.json)).toBe(201);
+  return { id: lease.id, token: minted.json.token };
+}
+
+const snapshot = async (id: string) => (await api("GET", `/v1/sim/leases/${id}/agent`, bootstrap)).json;
+
+interface Agent {
+  child: ChildProcess;
+  exited: Promise<number | null>;
+  stderr: () => string;
+}
+
+function runAgent(url: string, lease: { id: string; token: string }, cmd: string | null): Agent {
+  const dir = mkdtempSync(path.join(scratch, "agent-"));
+  const child = spawn("/bin/sh", [path.join(repoRoot, "src/agent/agent.sh")], {
+    env: {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      TMPDIR: dir,
+      LESSOR_URL: url,
+      LESSOR_LEASE_ID: lease.id,
+      LESSOR_LEASE_TOKEN: lease.token,
+      ...(cmd === null ? {} : { LESSOR_CMD: cmd }),
+      // Small chunks, so a short command sends many; quick retries and heartbeats, so the test is short.
+      LESSOR_AGENT_CHUNK_BYTES: "4096",
+      LESSOR_AGENT_HEARTBEAT_S: "2",
+      LESSOR_AGENT_POLL_WAIT_S: "5",
+      LESSOR_AGENT_BACKOFF_MAX_S: "1",
+    },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  agents.add(child);
+  let err = "";
+  child.stderr!.on("data", (d) => (err += String(d)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once("exit", (code) => {
+      agents.delete(child);
+      resolve(code);
+    }),
+  );
+  return { child, exited, stderr: () => err };
+}
+
+/** `count` numbered lines, a second apart in two halves, then a line on stderr: the command's whole output. */
+const PRINTER = (count: number) =>
+  `i=1; while [ $i -le ${count} ]; do echo "line $i of the agent's command"; [ $i -eq ${Math.floor(count / 2)} ] && sleep 1; i=$((i+1)); done; echo "to stderr" >&2; exit 3`;
+const printed = (count: number) => Array.from({ length: count }, (_, i) => `line ${i + 1} of the agent's command\n`).join("") + "to stderr\n";
+
+async function release(id: string) {
+  expect((await api("POST", `/v1/leases/${id}/end`, key, {})).status).toBe(200);
+}
+
+type Fault = "pass" | "lose_request" | "lose_answer";
+
+/**
+ * A proxy in front of lessor that loses requests: `lose_request` answers 503 without passing the
+ * request on; `lose_answer` passes it on, lets lessor act, and then drops the connection, so the
+ * agent cannot tell whether it arrived.
+ */
+async function faultyProxy(target: string, fault: (method: string, path: string, n: number) => Fault) {
+  const seen = new Map<string, number>();
+  const injected: Record<string, number> = {};
+  const readBody = async (req: IncomingMessage) => {
+    const parts: Buffer[] = [];
+    for await (const p of req) parts.push(p as Buffer);
+    return Buffer.concat(parts);
+  };
+  const proxy: HttpServer = createServer(async (req, res) => {
+    const body = await readBody(req);
+    const route = `${req.method} ${(req.url ?? "").split("?")[0]}`;
+    const n = (seen.get(route) ?? 0) + 1;
+    seen.set(route, n);
+    const f = fault(req.method ?? "GET", (req.url ?? "").split("?")[0]!, n);
+    if (f !== "pass") injected[`${f} ${route}`] = (injected[`${f} ${route}`] ?? 0) + 1;
+    if (f === "lose_request") return void res.writeHead(503, { "content-type": "text/plain" }).end("injected");
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(req.headers)) {
+      if (typeof v === "string" && !["host", "connection", "content-length", "transfer-encoding"].includes(k)) headers[k] = v;
+    }
+    try {
+      const upstream = await fetch(`${target}${req.url}`, { method: req.method, headers, body: body.length > 0 ? body : undefined });
+      const answer = Buffer.from(await upstream.arrayBuffer());
+      if (f === "lose_answer") return void req.socket.destroy();
+      res.writeHead(upstream.status, { "content-type": upstream.headers.get("content-type") ?? "application/octet-stream" }).end(answer);
+    } catch {
+      req.socket.destroy();
+    }
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+    injected,
+    close: () => new Promise<void>((resolve) => proxy.close(() => resolve())),
+  };
+}
+
+describe("agent.sh under /bin/sh against wrangler dev", () => {
+  it("ships the command's output and exit 3, heartbeats, and exits 0 on 410 after release", async () => {
+    const lease = await leaseWithToken();
+    const agent = runAgent(server.base, lease, PRINTER(300));
+    const done = await until("the exit to be reported", async () => {
+      const s = await snapshot(lease.id);
+      return s.exit ? s : null;
+    });
+    expect(done.exit).toMatchObject({ code: 3, signal: null });
+    // Output is shipped before the exit is reported.
+    expect(done.log).toBe(printed(300));
+    await until("a heartbeat", async () => (await snapshot(lease.id)).last_heartbeat_at);
+    await release(lease.id);
+    expect(await Promise.race([agent.exited, sleep(60_000).then(() => "still running")]), agent.stderr()).toBe(0);
+  });
+
+  it("loses and doubles nothing when requests and answers are lost on the way", async () => {
+    const proxy = await faultyProxy(server.base, (method, p, n) => {
+      if (p === "/v1/agent/logs") return n % 4 === 1 ? "lose_request" : n % 4 === 3 ? "lose_answer" : "pass";
+      if (p === "/v1/agent/exit" || p === "/v1/agent/heartbeat") return n === 1 ? "lose_answer" : n === 2 ? "lose_request" : "pass";
+      return "pass";
+    });
+    try {
+      const lease = await leaseWithToken();
+      const agent = runAgent(proxy.url, lease, PRINTER(2000));
+      const done = await until("the exit to be reported", async () => {
+        const s = await snapshot(lease.id);
+        return s.exit ? s : null;
+      }, 90_000);
+      expect(done.exit).toMatchObject({ code: 3, signal: null });
+      expect(done.log.length).toBe(printed(2000).length);
+      expect(done.log).toBe(printed(2000));
+      // Both kinds of loss happened to log chunks, and to the exit report.
+      expect(proxy.injected["lose_request POST /v1/agent/logs"]).toBeGreaterThanOrEqual(3);
+      expect(proxy.injected["lose_answer POST /v1/agent/logs"]).toBeGreaterThanOrEqual(3);
+      expect(proxy.injected["lose_answer POST /v1/agent/exit"]).toBe(1);
+      await release(lease.id);
+      expect(await Promise.race([agent.exited, sleep(60_000).then(() => "still running")]), agent.stderr()).toBe(0);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it("without a command, heartbeats and carries out execs until the lease is released", async () => {
+    const lease = await leaseWithToken();
+    const agent = runAgent(server.base, lease, null);
+    await until("a heartbeat", async () => (await snapshot(lease.id)).last_heartbeat_at);
+    const exec = await api("POST", `/v1/sim/leases/${lease.id}/agent-commands`, bootstrap, { kind: "exec", cmd: "echo $((6 * 7))" });
+    const ran = await until("the exec's result", async () => (await snapshot(lease.id)).commands.find((c: any) => c.id === exec.json.id && c.state === "done"));
+    expect(ran).toMatchObject({ exit_code: 0, output: "42\n" });
+    const s = await snapshot(lease.id);
+    expect([s.exit, s.log]).toEqual([null, ""]);
+    await release(lease.id);
+    expect(await Promise.race([agent.exited, sleep(60_000).then(() => "still running")]), agent.stderr()).toBe(0);
+  });
+
+  it("carries out an exec, and a TERM to the command's process group, reported as the signal", async () => {
+    const lease = await leaseWithToken();
+    // The command leaves a child of its own; the signal must reach it too.
+    const childPidFile = path.join(scratch, `${lease.id}.child`);
+    const agent = runAgent(server.base, lease, `sleep 600 & echo $! > ${childPidFile}; echo started; sleep 600; echo never`);
+    await until("the command to start", async () => (await snapshot(lease.id)).log === "started\n");
+    const exec = await api("POST", `/v1/sim/leases/${lease.id}/agent-commands`, bootstrap, { kind: "exec", cmd: `printf 'from "exec"\\tdone\\n'; echo oops >&2; exit 5` });
+    expect(exec.status).toBe(201);
+    const ran = await until("the exec's result", async () => (await snapshot(lease.id)).commands.find((c: any) => c.id === exec.json.id && c.state === "done"));
+    expect(ran).toMatchObject({ exit_code: 5, output: 'from "exec"\tdone\noops\n' });
+    const term = await api("POST", `/v1/sim/leases/${lease.id}/agent-commands`, bootstrap, { kind: "signal", signal: "TERM" });
+    expect(term.status).toBe(201);
+    const done = await until("the exit to be reported", async () => {
+      const s = await snapshot(lease.id);
+      return s.exit ? s : null;
+    });
+    expect(done.exit).toMatchObject({ code: null, signal: "TERM" });
+    expect(done.commands.find((c: any) => c.id === term.json.id)).toMatchObject({ state: "done", exit_code: 0 });
+    expect(done.log).toBe("started\n");
+    // The command's own child was in its process group, and is gone too.
+    const child = Number(readFileSync(childPidFile, "utf8"));
+    await until("the command's child to end", async () => {
+      try {
+        // A zombie has ended; it only waits for whoever adopted it to reap it.
+        const stat = readFileSync(`/proc/${child}/stat`, "utf8");
+        return stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z");
+      } catch {
+        return true;
+      }
+    }, 5_000);
+    await release(lease.id);
+    expect(await Promise.race([agent.exited, sleep(60_000).then(() => "still running")]), agent.stderr()).toBe(0);
+  });
+});

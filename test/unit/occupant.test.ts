@@ -1,0 +1,123 @@
+/**
+ * The machine agent's pure parts (docs/agent.md): the lease token's format, hash and check; the
+ * log's duplicate and cap rules; and the agent script as the Worker embeds it.
+ */
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+// @ts-expect-error plain JavaScript module without types
+import { render, SOURCE, TARGET } from "../../scripts/gen-agent-script.mjs";
+import { sha256Hex } from "../../src/ids";
+import { chunksToDrop, droppedMarker, LOG_CAP_BYTES, LOG_MAX_CHUNKS, planAppend, type LogLedger } from "../../src/occupant/logs";
+import { hashesEqual, hashLeaseToken, LEASE_TOKEN_FORMAT, looksLikeLeaseToken, mintLeaseToken, verifyLeaseToken } from "../../src/occupant/token";
+import { AGENT_SCRIPT } from "../../src/agent/script";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+describe("the lease token", () => {
+  it("is lsl_ and 43 base62 characters, different every time", () => {
+    const tokens = Array.from({ length: 200 }, mintLeaseToken);
+    for (const t of tokens) expect(t).toMatch(/^lsl_[0-9A-Za-z]{43}$/);
+    expect(new Set(tokens).size).toBe(tokens.length);
+    expect(LEASE_TOKEN_FORMAT.source).toBe("^lsl_[0-9A-Za-z]{43}$");
+  });
+
+  it("is recognised only in its exact format", () => {
+    const t = mintLeaseToken();
+    expect(looksLikeLeaseToken(t)).toBe(true);
+    for (const bad of [t.slice(0, -1), `${t}x`, t.replace("lsl_", "lsr_"), `lsl_${"-".repeat(43)}`, "", "lsl_", ` ${t}`]) {
+      expect(looksLikeLeaseToken(bad), bad).toBe(false);
+    }
+  });
+
+  it("is stored as its SHA-256 (hex), which is not the token", async () => {
+    const t = mintLeaseToken();
+    const h = await hashLeaseToken(t);
+    expect(h).toMatch(/^[0-9a-f]{64}$/);
+    expect(h).toBe(await sha256Hex(t));
+    expect(h).not.toContain(t.slice(4));
+  });
+
+  it("verifies against its own hash only", async () => {
+    const t = mintLeaseToken();
+    const other = mintLeaseToken();
+    const h = await hashLeaseToken(t);
+    expect(await verifyLeaseToken(t, h)).toBe(true);
+    expect(await verifyLeaseToken(other, h)).toBe(false);
+    expect(await verifyLeaseToken(t, null)).toBe(false);
+    // The hash itself is no token, and a malformed token is refused before hashing.
+    expect(await verifyLeaseToken(h, h)).toBe(false);
+    expect(await verifyLeaseToken(t.slice(0, -1), await hashLeaseToken(t.slice(0, -1)))).toBe(false);
+  });
+
+  it("compares hashes by every character", () => {
+    const a = "a".repeat(64);
+    expect(hashesEqual(a, a)).toBe(true);
+    expect(hashesEqual(a, `${"a".repeat(63)}b`)).toBe(false);
+    expect(hashesEqual(a, `b${"a".repeat(63)}`)).toBe(false);
+    expect(hashesEqual(a, "a".repeat(63))).toBe(false);
+  });
+});
+
+describe("the log's rules", () => {
+  const empty: LogLedger = { bytes: 0, chunks: 0, dropped_through: -1, has_seq: false };
+
+  it("stores a new chunk, and a chunk whose number is stored or was dropped once", () => {
+    expect(planAppend(empty, 0, 10)).toEqual({ duplicate: false, excess_bytes: 0, excess_chunks: 0 });
+    expect(planAppend({ ...empty, has_seq: true }, 0, 10)).toEqual({ duplicate: true });
+    expect(planAppend({ ...empty, dropped_through: 7 }, 7, 10)).toEqual({ duplicate: true });
+    expect(planAppend({ ...empty, dropped_through: 7 }, 3, 10)).toEqual({ duplicate: true });
+    expect(planAppend({ ...empty, dropped_through: 7 }, 8, 10).duplicate).toBe(false);
+  });
+
+  it("keeps the cap exactly: at the cap nothing goes, one byte over something does", () => {
+    const full = { ...empty, bytes: LOG_CAP_BYTES - 10, chunks: 5 };
+    expect(planAppend(full, 9, 10)).toMatchObject({ excess_bytes: 0 });
+    expect(planAppend(full, 9, 11)).toMatchObject({ excess_bytes: 1 });
+    expect(planAppend({ ...empty, chunks: LOG_MAX_CHUNKS - 1 }, 9, 1)).toMatchObject({ excess_chunks: 0 });
+    expect(planAppend({ ...empty, chunks: LOG_MAX_CHUNKS }, 9, 1)).toMatchObject({ excess_chunks: 1 });
+  });
+
+  it("drops the oldest chunks until the excess is covered, and no more", () => {
+    const stored = [
+      { seq: 1, bytes: 5 },
+      { seq: 2, bytes: 5 },
+      { seq: 3, bytes: 5 },
+    ];
+    expect(chunksToDrop(stored, 0, 0)).toEqual([]);
+    expect(chunksToDrop(stored, 1, 0)).toEqual([stored[0]]);
+    expect(chunksToDrop(stored, 5, 0)).toEqual([stored[0]]);
+    expect(chunksToDrop(stored, 6, 0)).toEqual([stored[0], stored[1]]);
+    expect(chunksToDrop(stored, 1, 2)).toEqual([stored[0], stored[1]]);
+  });
+
+  it("says how many bytes were dropped", () => {
+    expect(droppedMarker(1234)).toBe(`[lessor: 1234 bytes of earlier output were dropped to keep this log within ${LOG_CAP_BYTES} bytes]\n`);
+  });
+});
+
+describe("the agent script", () => {
+  it("is embedded as it is in src/agent/agent.sh (run node scripts/gen-agent-script.mjs)", () => {
+    const sh = readFileSync(SOURCE, "utf8");
+    expect(readFileSync(TARGET, "utf8")).toBe(render(sh));
+    expect(AGENT_SCRIPT).toBe(sh);
+  });
+
+  it("--check accepts the committed copy, and another script renders otherwise", () => {
+    expect(render("#!/bin/sh\necho other\n")).not.toBe(readFileSync(TARGET, "utf8"));
+    const check = spawnSync(process.execPath, [path.join(root, "scripts/gen-agent-script.mjs"), "--check"], { encoding: "utf8" });
+    expect(check.status, check.stderr).toBe(0);
+  });
+
+  it("parses under /bin/sh (dash on Debian)", () => {
+    const parsed = spawnSync("/bin/sh", ["-n", SOURCE], { encoding: "utf8" });
+    expect(parsed.status, parsed.stderr).toBe(0);
+  });
+
+  it("uses no bash-only syntax", () => {
+    const sh = readFileSync(SOURCE, "utf8");
+    for (const bashism of ["[[", "function ", "$'", "<<<", "local ", "source "]) expect(sh, bashism).not.toContain(bashism);
+  });
+});
