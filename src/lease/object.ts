@@ -16,6 +16,7 @@ import { installationId } from "../config";
 import { DurableObject } from "cloudflare:workers";
 import { database } from "../db";
 import type { Env } from "../env";
+import { agentAccess } from "../providers/agent-start";
 import { ProviderError, type Machine, type Provider } from "../providers/contract";
 import { providerCapabilities, providerWithAccount } from "../providers/registry";
 import { reserveBudget, settleReservation } from "../billing/budget";
@@ -250,7 +251,9 @@ export class LeaseObject extends DurableObject<Env> {
     const before = this.#save(l, ahead.next, ahead.effect, now);
     let m: Machine;
     try {
-      m = await provider.createMachine({ label: before.label!, offer_id: offer.provider_offer_id, image: l.image ?? undefined, cmd: l.cmd ?? undefined });
+      // Each machine gets a token of its own; the one before it stops working (docs/agent.md).
+      const agent = agentAccess(this.env, l.id, await this.#agent()!.mint(now)) ?? undefined;
+      m = await provider.createMachine({ label: before.label!, offer_id: offer.provider_offer_id, image: l.image ?? undefined, cmd: l.cmd ?? undefined, agent });
       this.#step(before, created(before, m, offer, provider.name, account, now), now);
     } catch (e) {
       const outcome = createFailed(before, offer, failureOf(e), canStop, now);
@@ -407,13 +410,13 @@ export class LeaseObject extends DurableObject<Env> {
 
   /** The agent's side of this lease, or null when there is no lease (no storage is made for it). */
   #agent(): Occupant | null {
-    if (!this.#load()) return null;
+    if (!this.#store.load()) return null;
     return (this.#occupant ??= new Occupant(this.ctx.storage));
   }
 
   /** A new lease token for the machine (the one before stops working), shown once; null: no lease. */
   async mintAgentToken(): Promise<string | "released" | null> {
-    const l = this.#load();
+    const l = this.#store.load();
     if (!l) return null;
     if (l.state === "released") return "released";
     return this.#agent()!.mint(Date.now());
@@ -423,12 +426,12 @@ export class LeaseObject extends DurableObject<Env> {
   async agentCall(token: string, call: AgentCall): Promise<AgentAnswer> {
     const agent = this.#agent();
     if (!agent) return REFUSED;
-    return agent.call(() => this.#load()?.state ?? null, token, call);
+    return agent.call(() => this.#store.load()?.state ?? null, token, call);
   }
 
   /** Queues an exec or signal for the machine (`orgId` null: the operator); null: no such lease (or another org's); "full": too many open. */
   queueAgentCommand(orgId: string | null, command: NewCommand): CommandView | "full" | "released" | null {
-    const l = this.#load();
+    const l = this.#store.load();
     if (!l || (orgId !== null && l.org_id !== orgId)) return null;
     if (l.state === "released") return "released";
     return this.#agent()!.queue(command, Date.now()) ?? "full";
@@ -436,7 +439,7 @@ export class LeaseObject extends DurableObject<Env> {
 
   /** What the agent reported, never the token (`orgId` null: the operator); null: no such lease (or another org's). */
   agentSnapshot(orgId: string | null): AgentSnapshot | null {
-    const l = this.#load();
+    const l = this.#store.load();
     if (!l || (orgId !== null && l.org_id !== orgId)) return null;
     return this.#agent()!.snapshot();
   }
