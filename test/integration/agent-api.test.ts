@@ -29,9 +29,13 @@ beforeEach(async () => {
 const SPEC = { gpu: "l40s:1" };
 const stubOf = (id: string) => env.LEASE.get(env.LEASE.idFromName(id));
 
-/** A lease of `owner`'s with a fresh token, minted through the test-only sim route. */
+/** A ready lease of `owner`'s with a fresh token, minted through the test-only sim route. */
 async function leaseWithToken(owner = org, ownerKey = key): Promise<{ id: string; token: string }> {
-  const lease = await createLease(owner === org ? ownerKey : owner.adminKey, { kind: "job", spec: SPEC });
+  const leaseKey = owner === org ? ownerKey : owner.adminKey;
+  const lease = await createLease(leaseKey, { kind: "job", spec: SPEC });
+  // Provisioning mints the machine's own token (the one before stops working), so the test's
+  // token is minted once the machine exists.
+  await waitForState(leaseKey, lease.id, "ready");
   const res = await call("POST", `/v1/sim/leases/${lease.id}/agent-token`, { key: BOOTSTRAP });
   expect(res.status).toBe(201);
   const { token } = await json(res);
