@@ -23,6 +23,7 @@ import { newId } from "../../src/ids";
 import { decodeCursor, DEFAULT_PAGE, pageOf, PageQuery } from "../../src/pagination";
 import { BEARER, COMMON_ERRORS, errorResponse, IdParam, jsonBody, jsonResponse, router } from "../context";
 import { requireScope } from "../middleware";
+import { sameShape } from "../../src/same-shape";
 
 const IssuerSchema = z
   .object({ id: z.string(), jwks_url: z.string(), iss: z.string(), aud: z.string(), created_at: z.string() })
@@ -61,6 +62,8 @@ async function refuseHeldPair(db: Db, orgId: string, pair: { iss: string; aud: s
   if (held.org_id === orgId) throw new ApiError(409, "issuer_exists", "this org already trusts that iss and aud", { id: held.id });
   throw new ApiError(409, "issuer_taken", "another org has registered that iss and aud; a token must name one org", { iss: pair.iss, aud: pair.aud });
 }
+
+sameShape<z.infer<typeof IssuerSchema>, ReturnType<typeof render>>(true);
 
 export const issuerRoutes = router()
   .openapi(

@@ -18,6 +18,7 @@ import { ApiError, notFound } from "../../src/errors";
 import { newId } from "../../src/ids";
 import { idempotent } from "../../src/idempotency";
 import type { ActResult, LeaseEvent, UserAction } from "../../src/lease/object";
+import { LeaseEventSchema } from "../../src/lease/event-schema";
 import { GuardedLeaseSchema, LeaseSchema, type LeaseView } from "../../src/lease/view";
 import { listLeaseBodies } from "../../src/lease/list-repo";
 import { LEASE_KINDS, parseDurationField, PolicyInputSchema, resolvePolicy } from "../../src/lease/policy";
@@ -43,17 +44,6 @@ const CreateLeaseSchema = z
   ])
   .openapi("CreateLease", { description: "a lease takes exactly one of `spec` and `quote_id`" });
 
-const EventSchema = z
-  .object({
-    seq: z.number().int(),
-    at: z.string(),
-    type: z.string(),
-    from: z.string().nullable(),
-    to: z.string().nullable(),
-    reason: z.string().nullable(),
-    detail: z.record(z.string(), z.unknown()),
-  })
-  .openapi("LeaseEvent");
 
 const IDEMPOTENCY_422 = {
   422: errorResponse("idempotency_mismatch: this Idempotency-Key was used with a different body"),
@@ -208,13 +198,13 @@ const app = router()
       security: BEARER,
       middleware: [requireScope("read")] as const,
       request: { params: IdParam("ls") },
-      responses: { 200: jsonResponse(z.object({ data: z.array(EventSchema) }), "The events"), ...COMMON_ERRORS },
+      responses: { 200: jsonResponse(z.object({ data: z.array(LeaseEventSchema) }), "The events"), ...COMMON_ERRORS },
     }),
     async (c) => {
       const { id } = c.req.valid("param");
       const events = (await stubOf(c, id).events(c.var.principal.org_id)) as LeaseEvent[] | null;
       if (!events) throw notFound("lease", id);
-      return c.json({ data: events as unknown as z.infer<typeof EventSchema>[] }, 200);
+      return c.json({ data: events as unknown as z.infer<typeof LeaseEventSchema>[] }, 200);
     },
   );
 

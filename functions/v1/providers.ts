@@ -26,6 +26,7 @@ import { isStale, OFFER_MAX_AGE_MS } from "../../src/catalog/offer";
 import { marketStates, type MarketState } from "../../src/catalog/offers-repo";
 import { BEARER, COMMON_ERRORS, jsonBody, jsonResponse, router } from "../context";
 import { requireScope } from "../middleware";
+import { sameShape } from "../../src/same-shape";
 import { iso } from "../../src/time";
 
 
@@ -132,6 +133,8 @@ function enabledProvider(env: Env, name: string): string {
 async function rowOf(db: Db, orgId: string, name: string): Promise<ProviderKeyRow | undefined> {
   return (await providerKeyRows(db, orgId)).get(name);
 }
+
+sameShape<z.infer<typeof ProviderSchema>, ReturnType<typeof render>>(true);
 
 export const providerRoutes = router()
   .openapi(

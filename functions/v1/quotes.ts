@@ -10,6 +10,7 @@ import { notFound } from "../../src/errors";
 import { LEASE_KINDS } from "../../src/lease/policy";
 import { BEARER, COMMON_ERRORS, errorResponse, IdParam, jsonBody, jsonResponse, router } from "../context";
 import { requireScope } from "../middleware";
+import { sameShape } from "../../src/same-shape";
 
 const QuoteSchema = z
   .object({
@@ -36,6 +37,8 @@ const QuoteSchema = z
     ceiling_basis: z.enum(["ttl", "max_lifetime"]).nullable(),
   })
   .openapi("Quote");
+
+sameShape<z.infer<typeof QuoteSchema>, Quote>(true);
 
 export const quoteRoutes = router()
   .openapi(
