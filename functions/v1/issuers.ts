@@ -74,7 +74,7 @@ export const issuerRoutes = router()
       security: BEARER,
       middleware: [requireScope("admin")] as const,
       request: jsonBody(CreateIssuerSchema),
-      responses: { 201: jsonResponse(IssuerSchema, "The trusted issuer"), 409: errorResponse("issuer_exists: this org already trusts that iss and aud (details.id); issuer_taken: another org registered them; limit_reached"), ...COMMON_ERRORS },
+      responses: { 201: jsonResponse(IssuerSchema, "The trusted issuer"), 409: errorResponse("issuer_exists: this org already trusts that iss and aud (details.id); issuer_taken: another org registered them; limit_reached: the org trusts as many issuers as it may", ["issuer_exists", "issuer_taken", "limit_reached"]), ...COMMON_ERRORS },
     }),
     async (c) => {
       const body = c.req.valid("json");

@@ -46,16 +46,17 @@ const CreateLeaseSchema = z
 
 
 const IDEMPOTENCY_422 = {
-  422: errorResponse("idempotency_mismatch: this Idempotency-Key was used with a different body"),
+  422: errorResponse("idempotency_mismatch: this Idempotency-Key was used with a different body", ["idempotency_mismatch"]),
 } as const;
 const CREATE_ERRORS = {
   409: errorResponse(
-    "quote_expired; quote_drift: the offer's price rose beyond the quote's tolerance; provider_not_configured: the org cannot rent from the spec's or the quote's providers; no_capacity: nothing fits (details name the constraint); idempotency_in_progress",
+    "quote_expired; quote_drift: the offer's price rose beyond the quote's tolerance; provider_not_configured: the org cannot rent from the spec's or the quote's providers; no_capacity: nothing fits (details name the constraint); idempotency_in_progress: a request with this Idempotency-Key is still running",
+    ["quote_expired", "quote_drift", "provider_not_configured", "no_capacity", "idempotency_in_progress"],
   ),
   ...IDEMPOTENCY_422,
 } as const;
 const ACTION_ERRORS = {
-  409: errorResponse("invalid_state: the action does not apply to the lease in its state (details: state, action)"),
+  409: errorResponse("invalid_state: the action does not apply to the lease in its state (details: state, action)", ["invalid_state"]),
 } as const;
 
 function stubOf(c: Context<AppEnv>, id: string) {
@@ -97,7 +98,7 @@ const app = router()
       },
       responses: {
         202: jsonResponse(LeaseSchema, "The lease, provisioning"),
-        402: { description: "over_budget: the lease would pass one of the org's caps; nothing was rented", content: COMMON_ERRORS[400].content },
+        402: errorResponse("over_budget: the lease would pass one of the org's caps (details: cap, limit_usd, committed_usd, requested_usd); nothing was rented", ["over_budget"]),
         ...CREATE_ERRORS,
         ...COMMON_ERRORS,
       },
@@ -223,7 +224,7 @@ for (const action of Object.keys(ACTION_BODIES) as UserAction[]) {
       responses: {
         200: jsonResponse(LeaseSchema, "The lease after the action"),
         ...(action === "extend" || action === "start"
-          ? { 402: { description: "over_budget: the lease's new worst case would pass one of the org's caps; nothing changed", content: COMMON_ERRORS[400].content } }
+          ? { 402: errorResponse("over_budget: the lease's new worst case would pass one of the org's caps; nothing changed", ["over_budget"]) }
           : {}),
         ...ACTION_ERRORS,
         ...COMMON_ERRORS,

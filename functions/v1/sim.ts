@@ -9,7 +9,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { ApiError, badRequest, notFound } from "../../src/errors";
 import { simAdmin } from "../../src/providers/sim/adapter";
 import { mergeFaults } from "../../src/providers/sim/faults";
-import { BEARER, COMMON_ERRORS, jsonResponse, router } from "../context";
+import { BEARER, COMMON_ERRORS, errorResponse, jsonResponse, router } from "../context";
 import { requireBootstrapToken } from "../middleware";
 import { SIM_STATUSES, type SimAliveStatus, type SimLedger, type SimMachineJson } from "../../src/providers/sim/machines";
 import { sameShape } from "../../src/same-shape";
@@ -146,7 +146,7 @@ export const simRoutes = router()
       },
       responses: {
         200: jsonResponse(SimMachineSchema, "The machine after the action"),
-        409: { description: "invalid_state: the machine is not in a status the action applies to", content: COMMON_ERRORS[400].content },
+        409: errorResponse("invalid_state: the machine is not in a status the action applies to (details: status, action)", ["invalid_state"]),
         ...COMMON_ERRORS,
       },
     }),
