@@ -97,7 +97,8 @@ export const LeaseSchema = z
     machine: z
       .object({ id: z.string(), label: z.string().nullable(), status: z.enum(MACHINE_STATUSES).nullable(), observed_at: Time.nullable() })
       .nullable(),
-    offer: OfferSchema.nullable(),
+    // Not `.nullable()`: on a named schema the generator writes an allOf that no null satisfies.
+    offer: z.union([OfferSchema, z.null()]),
     fallbacks: z.array(OfferSchema),
     excluded_hosts: z.array(z.string()),
     hourly_usd: z.number(),
