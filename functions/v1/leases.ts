@@ -38,10 +38,13 @@ const LeaseCommon = {
 
 /** Exactly one of `spec` and `quote_id`: a lease for a spec, or for the offers a quote answered. */
 const CreateLeaseSchema = z
-  .union([
-    z.strictObject({ ...LeaseCommon, spec: SpecSchema }).openapi("CreateLeaseForSpec"),
-    z.strictObject({ ...LeaseCommon, quote_id: z.string().max(64) }).openapi("CreateLeaseForQuote"),
-  ])
+  .union(
+    [
+      z.strictObject({ ...LeaseCommon, spec: SpecSchema }).openapi("CreateLeaseForSpec"),
+      z.strictObject({ ...LeaseCommon, quote_id: z.string().max(64) }).openapi("CreateLeaseForQuote"),
+    ],
+    { error: "a lease takes exactly one of `spec` and `quote_id`, beside kind, policy, image and cmd" },
+  )
   .openapi("CreateLease", { description: "a lease takes exactly one of `spec` and `quote_id`" });
 
 
