@@ -8,9 +8,10 @@ import type { Context } from "hono";
 import type { Offer } from "../../src/catalog/offer";
 import { admissionReservation, reserveBudget } from "../../src/billing/budget";
 import { reservedHourlyUsd } from "../../src/billing/bandwidth";
-import { providersForSpec } from "../../src/catalog/eligible-providers";
+import { capabilitiesNeeded, providersForSpec, providersWithCapabilities } from "../../src/catalog/eligible-providers";
 import { chooseOffers, placementFor } from "../../src/catalog/quote";
 import { offersOfQuote } from "../../src/catalog/quoted-offers";
+import { providerCapabilities } from "../../src/providers/registry";
 import { SpecSchema, type Spec } from "../../src/catalog/spec";
 import { database } from "../../src/db";
 import { DurationSchema } from "../../src/duration";
@@ -21,6 +22,7 @@ import type { ActResult, LeaseEvent, UserAction } from "../../src/lease/object";
 import { LeaseEventSchema } from "../../src/lease/event-schema";
 import { GuardedLeaseSchema, LeaseSchema, type LeaseView } from "../../src/lease/view";
 import { listLeaseBodies } from "../../src/lease/list-repo";
+import { claimLeaseName, freeLeaseName, LeaseNameSchema } from "../../src/lease/names";
 import { LEASE_KINDS, parseDurationField, PolicyInputSchema, resolvePolicy } from "../../src/lease/policy";
 import { LEASE_STATES } from "../../src/lease/state";
 import { decodeCursor, DEFAULT_PAGE, pageOf, PageQuery } from "../../src/pagination";
@@ -34,6 +36,7 @@ const LeaseCommon = {
   policy: PolicyInputSchema.optional(),
   image: z.string().min(1).max(512).optional().describe("container image; pin it by digest (`@sha256:`)"),
   cmd: z.string().min(1).max(8192).optional(),
+  name: LeaseNameSchema.optional(),
 };
 
 /** Exactly one of `spec` and `quote_id`: a lease for a spec, or for the offers a quote answered. */
@@ -53,8 +56,8 @@ const IDEMPOTENCY_422 = {
 } as const;
 const CREATE_ERRORS = {
   409: errorResponse(
-    "quote_expired; quote_drift: the offer's price rose beyond the quote's tolerance; provider_not_configured: the org cannot rent from the spec's or the quote's providers; no_capacity: nothing fits (details name the constraint); idempotency_in_progress: a request with this Idempotency-Key is still running",
-    ["quote_expired", "quote_drift", "provider_not_configured", "no_capacity", "idempotency_in_progress"],
+    "quote_expired; quote_drift: the offer's price rose beyond the quote's tolerance; name_taken: a live lease of the org has this name (details: lease_id); provider_not_configured: the org cannot rent from the spec's or the quote's providers; capability_missing: a lease with a cmd, and no provider it may use runs lessor's agent (details: capabilities, providers); no_capacity: nothing fits (details name the constraint); idempotency_in_progress: a request with this Idempotency-Key is still running",
+    ["quote_expired", "quote_drift", "name_taken", "provider_not_configured", "capability_missing", "no_capacity", "idempotency_in_progress"],
   ),
   ...IDEMPOTENCY_422,
 } as const;
@@ -116,14 +119,21 @@ const app = router()
         let policyInput = body.policy ?? {};
         // Where the lease may run, also when it comes from a quote: a machine placed elsewhere is replaced (src/lease/placement.ts).
         let spec: Spec | null;
+        // A lease with a cmd runs only where lessor's agent can start (capability_missing otherwise).
+        const needed = capabilitiesNeeded(body);
         if ("quote_id" in body) {
           const used = await offersOfQuote(c.env, db, orgId, body.quote_id, now);
-          offers = used.offers;
+          const able = providersWithCapabilities([...new Set(used.offers.map((o) => o.provider))], needed, providerCapabilities);
+          offers = used.offers.filter((o) => able.includes(o.provider));
           spec = used.quote.spec;
           policyInput = { ttl: used.quote.policy.ttl, max_lifetime: used.quote.policy.max_lifetime, ...policyInput };
         } else {
           spec = body.spec;
-          const providers = await providersForSpec(c.env, db, orgId, body.spec, { fresh: true });
+          const usable = await providersForSpec(c.env, db, orgId, body.spec, { fresh: true });
+          // Judged first among the providers the spec names, so that naming only incapable ones says so.
+          const named = body.spec.providers?.map((p) => p.toLowerCase());
+          if (named) providersWithCapabilities(usable.filter((p) => named.includes(p)), needed, providerCapabilities);
+          const providers = providersWithCapabilities(usable, needed, providerCapabilities);
           const selection = await chooseOffers(db, body.spec, providers, now, placementFor(resolvePolicy(body.kind, policyInput), body.image ?? null));
           offers = [selection.chosen, ...selection.fallbacks];
         }
@@ -133,24 +143,35 @@ const app = router()
           warnings.push(`image "${body.image}" is a mutable tag; pin it by digest (@sha256:...) to run what you tested`);
         }
         const id = newId("ls", now);
-        // Budget admission (issue 6), before the lease's object exists: a refused lease rents nothing.
-        const reserved = admissionReservation(reservedHourlyUsd(offers[0]!), policy, now);
-        await reserveBudget(c.env.DB, db, { lease_id: id, org_id: orgId, need: reserved }, now);
-        const lease = await c.env.LEASE.get(c.env.LEASE.idFromName(id)).create({
-          id,
-          org_id: orgId,
-          kind: body.kind,
-          policy,
-          spec,
-          quote_id: "quote_id" in body ? body.quote_id : null,
-          offers,
-          image: body.image ?? null,
-          cmd: body.cmd ?? null,
-          warnings,
-          reserved,
-          now,
-        });
-        return { status: 202, body: lease };
+        const stub = c.env.LEASE.get(c.env.LEASE.idFromName(id));
+        // The name first: of two creates with one name, the loser reserves nothing (src/lease/names.ts).
+        const claim = body.name === undefined ? null : { org_id: orgId, name: body.name, lease_id: id };
+        if (claim) await claimLeaseName(db, claim, now);
+        try {
+          // Budget admission (issue 6), before the lease's object exists: a refused lease rents nothing.
+          const reserved = admissionReservation(reservedHourlyUsd(offers[0]!), policy, now);
+          await reserveBudget(c.env.DB, db, { lease_id: id, org_id: orgId, need: reserved }, now);
+          const lease = await stub.create({
+            id,
+            org_id: orgId,
+            kind: body.kind,
+            policy,
+            spec,
+            quote_id: "quote_id" in body ? body.quote_id : null,
+            offers,
+            image: body.image ?? null,
+            cmd: body.cmd ?? null,
+            name: body.name ?? null,
+            warnings,
+            reserved,
+            now,
+          });
+          return { status: 202, body: lease };
+        } catch (e) {
+          // A lease never made gives its name back; one that may exist keeps it, so no name is held twice.
+          if (claim && (await stub.view(orgId).then((made) => made === null, () => false))) await freeLeaseName(db, claim);
+          throw e;
+        }
       });
       if (answer.replayed) c.header("Idempotent-Replayed", "true");
       return c.json(answer.body as LeaseView, answer.status as 202);
@@ -164,7 +185,12 @@ const app = router()
       security: BEARER,
       middleware: [requireScope("read")] as const,
       request: {
-        query: z.object({ state: z.enum(LEASE_STATES).optional(), kind: z.enum(LEASE_KINDS).optional(), ...PageQuery }),
+        query: z.object({
+          state: z.enum(LEASE_STATES).optional(),
+          kind: z.enum(LEASE_KINDS).optional(),
+          name: LeaseNameSchema.optional().describe("every lease created with this name, released ones included (at most one is live)"),
+          ...PageQuery,
+        }),
       },
       responses: {
         200: jsonResponse(z.object({ data: z.array(LeaseSchema), next_cursor: z.string().nullable() }), "A page of leases"),
@@ -172,8 +198,8 @@ const app = router()
       },
     }),
     async (c) => {
-      const { state, kind, limit = DEFAULT_PAGE, cursor } = c.req.valid("query");
-      const rows = await listLeaseBodies(database(c.env.DB), c.var.principal.org_id, { state, kind, after: decodeCursor(cursor), limit });
+      const { state, kind, name, limit = DEFAULT_PAGE, cursor } = c.req.valid("query");
+      const rows = await listLeaseBodies(database(c.env.DB), c.var.principal.org_id, { state, kind, name, after: decodeCursor(cursor), limit });
       return c.json(pageOf(rows, limit, (r) => ({ k: r.id, id: r.id }), (r) => JSON.parse(r.body) as LeaseView), 200);
     },
   )
