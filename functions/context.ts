@@ -28,32 +28,42 @@ export function router() {
   });
 }
 
+const ErrorBody = {
+  message: z.string().describe("for people; a 5xx says only to quote the request_id"),
+  details: z.record(z.string(), z.unknown()).describe("what the code's description names; empty on a 5xx"),
+};
+
 export const ErrorEnvelope = z
   .object({
-    error: z.object({
-      code: z.string().openapi({ example: "invalid_request" }),
-      message: z.string(),
-      details: z.record(z.string(), z.unknown()),
-    }),
+    error: z.object({ code: z.string().openapi({ example: "invalid_request" }), ...ErrorBody }),
     request_id: z.string(),
   })
   .openapi("Error");
 
-/** An error answer, described by the codes it carries. */
-export const errorResponse = (description: string) => ({
-  description,
-  content: { "application/json": { schema: ErrorEnvelope } },
-});
+type Codes = readonly [string, ...string[]];
+
+/**
+ * An error answer and the codes it carries: the envelope's `code` is an enum of exactly these, so
+ * a client can switch on it and an answer with any other code fails the response check
+ * (test/support/response-check.ts). Without codes, any code (the 400s of validation).
+ */
+export function errorResponse(description: string, codes?: Codes) {
+  const schema = codes
+    ? z.object({ error: z.object({ code: z.enum(codes), ...ErrorBody }), request_id: z.string() })
+    : ErrorEnvelope;
+  return { description, content: { "application/json": { schema } } };
+}
 
 /** The error answers every authenticated route can give. */
 export const COMMON_ERRORS = {
   400: errorResponse(
-    "invalid_request: the request does not match the schema (details.issues); invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key: a field lessor reads is not one it accepts (details.field where one is named)",
+    "invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8",
   ),
-  401: errorResponse("No valid credential"),
-  403: errorResponse("The credential's scope does not allow this"),
-  404: errorResponse("Not found (or another org's)"),
-  429: errorResponse("Over the credential's request budget; see Retry-After"),
+  401: errorResponse("unauthenticated: no valid credential", ["unauthenticated"]),
+  403: errorResponse("insufficient_scope: the credential's scope does not allow this; bootstrap_disabled: no bootstrap token is configured", ["insufficient_scope", "bootstrap_disabled"]),
+  404: errorResponse("not_found: no such object (or another org's)", ["not_found"]),
+  413: errorResponse(`payload_too_large: the body is over the limit (details.max_bytes)`, ["payload_too_large"]),
+  429: errorResponse("rate_limited: over the credential's request budget; see Retry-After", ["rate_limited"]),
 } as const;
 
 export const BEARER = [{ bearer: [] }];

@@ -7,6 +7,7 @@ import { microsToUsd } from "../../src/billing/money";
 import { database } from "../../src/db";
 import { BEARER, COMMON_ERRORS, jsonBody, jsonResponse, router } from "../context";
 import { requireScope } from "../middleware";
+import { sameShape } from "../../src/same-shape";
 
 /** Dollars, stored as micro-dollars: at least one. */
 const Usd = z.number().min(0.000001).max(1_000_000_000);
@@ -45,6 +46,8 @@ function renderBudget(b: Budget, s: Standing) {
     updated_at: b.updated_at === null ? null : new Date(b.updated_at).toISOString(),
   };
 }
+
+sameShape<z.infer<typeof BudgetSchema>, ReturnType<typeof renderBudget>>(true);
 
 export const budgetRoutes = router()
   .openapi(

@@ -23,6 +23,7 @@ import { newId } from "../../src/ids";
 import { decodeCursor, DEFAULT_PAGE, pageOf, PageQuery } from "../../src/pagination";
 import { BEARER, COMMON_ERRORS, errorResponse, IdParam, jsonBody, jsonResponse, router } from "../context";
 import { requireScope } from "../middleware";
+import { sameShape } from "../../src/same-shape";
 
 const IssuerSchema = z
   .object({ id: z.string(), jwks_url: z.string(), iss: z.string(), aud: z.string(), created_at: z.string() })
@@ -62,6 +63,8 @@ async function refuseHeldPair(db: Db, orgId: string, pair: { iss: string; aud: s
   throw new ApiError(409, "issuer_taken", "another org has registered that iss and aud; a token must name one org", { iss: pair.iss, aud: pair.aud });
 }
 
+sameShape<z.infer<typeof IssuerSchema>, ReturnType<typeof render>>(true);
+
 export const issuerRoutes = router()
   .openapi(
     createRoute({
@@ -71,7 +74,7 @@ export const issuerRoutes = router()
       security: BEARER,
       middleware: [requireScope("admin")] as const,
       request: jsonBody(CreateIssuerSchema),
-      responses: { 201: jsonResponse(IssuerSchema, "The trusted issuer"), 409: errorResponse("issuer_exists: this org already trusts that iss and aud (details.id); issuer_taken: another org registered them; limit_reached"), ...COMMON_ERRORS },
+      responses: { 201: jsonResponse(IssuerSchema, "The trusted issuer"), 409: errorResponse("issuer_exists: this org already trusts that iss and aud (details.id); issuer_taken: another org registered them; limit_reached: the org trusts as many issuers as it may", ["issuer_exists", "issuer_taken", "limit_reached"]), ...COMMON_ERRORS },
     }),
     async (c) => {
       const body = c.req.valid("json");

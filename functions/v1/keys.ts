@@ -25,7 +25,7 @@ export const keyRoutes = router()
       request: jsonBody(CreateKeySchema),
       responses: {
         201: jsonResponse(KeySchema.extend({ secret: z.string() }), "The key, with its secret"),
-        409: errorResponse("limit_reached: the org holds as many keys as it may"),
+        409: errorResponse("limit_reached: the org holds as many keys as it may", ["limit_reached"]),
         ...COMMON_ERRORS,
       },
     }),

@@ -19,6 +19,7 @@ import { ApiError, notFound } from "../../src/errors";
 import { newId } from "../../src/ids";
 import { idempotent } from "../../src/idempotency";
 import type { ActResult, LeaseEvent, UserAction } from "../../src/lease/object";
+import { LeaseEventSchema } from "../../src/lease/event-schema";
 import { GuardedLeaseSchema, LeaseSchema, type LeaseView } from "../../src/lease/view";
 import { listLeaseBodies } from "../../src/lease/list-repo";
 import { claimLeaseName, freeLeaseName, LeaseNameSchema } from "../../src/lease/names";
@@ -40,35 +41,28 @@ const LeaseCommon = {
 
 /** Exactly one of `spec` and `quote_id`: a lease for a spec, or for the offers a quote answered. */
 const CreateLeaseSchema = z
-  .union([
-    z.strictObject({ ...LeaseCommon, spec: SpecSchema }).openapi("CreateLeaseForSpec"),
-    z.strictObject({ ...LeaseCommon, quote_id: z.string().max(64) }).openapi("CreateLeaseForQuote"),
-  ])
+  .union(
+    [
+      z.strictObject({ ...LeaseCommon, spec: SpecSchema }).openapi("CreateLeaseForSpec"),
+      z.strictObject({ ...LeaseCommon, quote_id: z.string().max(64) }).openapi("CreateLeaseForQuote"),
+    ],
+    { error: "a lease takes exactly one of `spec` and `quote_id`, beside kind, policy, image and cmd" },
+  )
   .openapi("CreateLease", { description: "a lease takes exactly one of `spec` and `quote_id`" });
 
-const EventSchema = z
-  .object({
-    seq: z.number().int(),
-    at: z.string(),
-    type: z.string(),
-    from: z.string().nullable(),
-    to: z.string().nullable(),
-    reason: z.string().nullable(),
-    detail: z.record(z.string(), z.unknown()),
-  })
-  .openapi("LeaseEvent");
 
 const IDEMPOTENCY_422 = {
-  422: errorResponse("idempotency_mismatch: this Idempotency-Key was used with a different body"),
+  422: errorResponse("idempotency_mismatch: this Idempotency-Key was used with a different body", ["idempotency_mismatch"]),
 } as const;
 const CREATE_ERRORS = {
   409: errorResponse(
-    "quote_expired; quote_drift: the offer's price rose beyond the quote's tolerance; name_taken: a live lease of the org has this name (details: lease_id); provider_not_configured: the org cannot rent from the spec's or the quote's providers; capability_missing: a lease with a cmd, and no provider it may use runs lessor's agent (details: capabilities, providers); no_capacity: nothing fits (details name the constraint); idempotency_in_progress",
+    "quote_expired; quote_drift: the offer's price rose beyond the quote's tolerance; name_taken: a live lease of the org has this name (details: lease_id); provider_not_configured: the org cannot rent from the spec's or the quote's providers; capability_missing: a lease with a cmd, and no provider it may use runs lessor's agent (details: capabilities, providers); no_capacity: nothing fits (details name the constraint); idempotency_in_progress: a request with this Idempotency-Key is still running",
+    ["quote_expired", "quote_drift", "name_taken", "provider_not_configured", "capability_missing", "no_capacity", "idempotency_in_progress"],
   ),
   ...IDEMPOTENCY_422,
 } as const;
 const ACTION_ERRORS = {
-  409: errorResponse("invalid_state: the action does not apply to the lease in its state (details: state, action)"),
+  409: errorResponse("invalid_state: the action does not apply to the lease in its state (details: state, action)", ["invalid_state"]),
 } as const;
 
 function stubOf(c: Context<AppEnv>, id: string) {
@@ -110,7 +104,7 @@ const app = router()
       },
       responses: {
         202: jsonResponse(LeaseSchema, "The lease, provisioning"),
-        402: { description: "over_budget: the lease would pass one of the org's caps; nothing was rented", content: COMMON_ERRORS[400].content },
+        402: errorResponse("over_budget: the lease would pass one of the org's caps (details: cap, limit_usd, committed_usd, requested_usd); nothing was rented", ["over_budget"]),
         ...CREATE_ERRORS,
         ...COMMON_ERRORS,
       },
@@ -234,13 +228,13 @@ const app = router()
       security: BEARER,
       middleware: [requireScope("read")] as const,
       request: { params: IdParam("ls") },
-      responses: { 200: jsonResponse(z.object({ data: z.array(EventSchema) }), "The events"), ...COMMON_ERRORS },
+      responses: { 200: jsonResponse(z.object({ data: z.array(LeaseEventSchema) }), "The events"), ...COMMON_ERRORS },
     }),
     async (c) => {
       const { id } = c.req.valid("param");
       const events = (await stubOf(c, id).events(c.var.principal.org_id)) as LeaseEvent[] | null;
       if (!events) throw notFound("lease", id);
-      return c.json({ data: events as unknown as z.infer<typeof EventSchema>[] }, 200);
+      return c.json({ data: events as unknown as z.infer<typeof LeaseEventSchema>[] }, 200);
     },
   );
 
@@ -259,7 +253,7 @@ for (const action of Object.keys(ACTION_BODIES) as UserAction[]) {
       responses: {
         200: jsonResponse(LeaseSchema, "The lease after the action"),
         ...(action === "extend" || action === "start"
-          ? { 402: { description: "over_budget: the lease's new worst case would pass one of the org's caps; nothing changed", content: COMMON_ERRORS[400].content } }
+          ? { 402: errorResponse("over_budget: the lease's new worst case would pass one of the org's caps; nothing changed", ["over_budget"]) }
           : {}),
         ...ACTION_ERRORS,
         ...COMMON_ERRORS,

@@ -7,6 +7,7 @@ import { ApiError } from "../../src/errors";
 import { newId } from "../../src/ids";
 import { BEARER, COMMON_ERRORS, jsonBody, jsonResponse, router } from "../context";
 import { requireBootstrapToken, requireScope } from "../middleware";
+import { sameShape } from "../../src/same-shape";
 
 const OrgSchema = z
   .object({ id: z.string(), name: z.string(), created_at: z.string() })
@@ -72,6 +73,8 @@ export const orgRoutes = router().openapi(
     return c.json({ ...renderOrg(org), caller: { kind: p.kind, scope: p.scope, subject: p.subject } }, 200);
   },
 );
+
+sameShape<z.infer<typeof OrgSchema>, ReturnType<typeof renderOrg>>(true);
 
 function renderOrg(o: { id: string; name: string; created_at: number }) {
   return { id: o.id, name: o.name, created_at: new Date(o.created_at).toISOString() };

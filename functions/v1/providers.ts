@@ -24,8 +24,9 @@ import { assertNotInUse, assertSeesLiveMachines, checkOptions, verifyKey } from 
 import { configuredProviderNames, forgetUsableProviders, isConfigured, providerCapabilities, providerSetup } from "../../src/providers/registry";
 import { isStale, OFFER_MAX_AGE_MS } from "../../src/catalog/offer";
 import { marketStates, type MarketState } from "../../src/catalog/offers-repo";
-import { BEARER, COMMON_ERRORS, jsonBody, jsonResponse, router } from "../context";
+import { BEARER, COMMON_ERRORS, errorResponse, jsonBody, jsonResponse, router } from "../context";
 import { requireScope } from "../middleware";
+import { sameShape } from "../../src/same-shape";
 import { iso } from "../../src/time";
 
 
@@ -134,6 +135,8 @@ async function rowOf(db: Db, orgId: string, name: string): Promise<ProviderKeyRo
   return (await providerKeyRows(db, orgId)).get(name);
 }
 
+sameShape<z.infer<typeof ProviderSchema>, ReturnType<typeof render>>(true);
+
 export const providerRoutes = router()
   .openapi(
     createRoute({
@@ -160,15 +163,15 @@ export const providerRoutes = router()
       request: { params: NameParam, ...jsonBody(PutProviderSchema) },
       responses: {
         200: jsonResponse(ProviderSchema, "Stored; `verification` says whether the provider answered"),
-        409: {
-          description: "provider_account_mismatch: the new key does not see every machine this org's live leases hold on the provider (details: not_seen, live_machines, leases); nothing changed",
-          content: COMMON_ERRORS[400].content,
-        },
-        422: { description: "provider_key_refused: the provider refused the key or its settings; nothing stored", content: COMMON_ERRORS[400].content },
-        503: {
-          description: "provider_keys_disabled: no LESSOR_MASTER_KEY on this installation. provider_unavailable: the provider did not answer the list that proves the new key sees the live leases' machines; nothing changed",
-          content: COMMON_ERRORS[400].content,
-        },
+        409: errorResponse(
+          "provider_account_mismatch: the new key does not see every machine this org's live leases hold on the provider (details: not_seen, live_machines, leases); nothing changed",
+          ["provider_account_mismatch"],
+        ),
+        422: errorResponse("provider_key_refused: the provider refused the key or its settings; nothing stored", ["provider_key_refused"]),
+        503: errorResponse(
+          "provider_keys_disabled: no LESSOR_MASTER_KEY on this installation. provider_unavailable: the provider did not answer the list that proves the new key sees the live leases' machines; nothing changed",
+          ["provider_keys_disabled", "provider_unavailable"],
+        ),
         ...COMMON_ERRORS,
       },
     }),
@@ -237,7 +240,7 @@ export const providerRoutes = router()
       request: { params: NameParam },
       responses: {
         200: jsonResponse(ProviderSchema, "The provider, no longer configured"),
-        409: { description: "provider_in_use: live leases on this provider need the key to end their machines", content: COMMON_ERRORS[400].content },
+        409: errorResponse("provider_in_use: live leases on this provider need the key to end their machines", ["provider_in_use"]),
         ...COMMON_ERRORS,
       },
     }),

@@ -10,6 +10,7 @@ import { notFound } from "../../src/errors";
 import { LEASE_KINDS } from "../../src/lease/policy";
 import { BEARER, COMMON_ERRORS, errorResponse, IdParam, jsonBody, jsonResponse, router } from "../context";
 import { requireScope } from "../middleware";
+import { sameShape } from "../../src/same-shape";
 
 const QuoteSchema = z
   .object({
@@ -37,6 +38,8 @@ const QuoteSchema = z
   })
   .openapi("Quote");
 
+sameShape<z.infer<typeof QuoteSchema>, Quote>(true);
+
 export const quoteRoutes = router()
   .openapi(
     createRoute({
@@ -48,11 +51,11 @@ export const quoteRoutes = router()
       request: { headers: z.object({ "idempotency-key": z.string().optional() }), ...jsonBody(QuoteRequestSchema) },
       responses: {
         201: jsonResponse(QuoteSchema, "The quote"),
-        409: {
-          description: "no_capacity: nothing fits; details name the constraint. provider_not_configured: the spec names only providers this org has no working key for. idempotency_in_progress",
-          content: COMMON_ERRORS[400].content,
-        },
-        422: errorResponse("idempotency_mismatch: this Idempotency-Key was used with a different body"),
+        409: errorResponse(
+          "no_capacity: nothing fits; details name the constraint. provider_not_configured: the spec names only providers this org has no working key for. idempotency_in_progress: a request with this Idempotency-Key is still running",
+          ["no_capacity", "provider_not_configured", "idempotency_in_progress"],
+        ),
+        422: errorResponse("idempotency_mismatch: this Idempotency-Key was used with a different body", ["idempotency_mismatch"]),
         ...COMMON_ERRORS,
       },
     }),

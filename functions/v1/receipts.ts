@@ -9,12 +9,45 @@ import { notFound } from "../../src/errors";
 import { decodeCursor, DEFAULT_PAGE, pageOf, PageQuery } from "../../src/pagination";
 import { BEARER, COMMON_ERRORS, IdParam, jsonResponse, router } from "../context";
 import { requireScope } from "../middleware";
+import { sameShape } from "../../src/same-shape";
 
 const RECEIPT_ID = /^rc_[0-9a-z]{26}$/;
 
-const ReceiptSchema = z.record(z.string(), z.unknown()).openapi("Receipt", {
-  description: "A lease's actual cost from the provider's records for closed windows, its parts and windows, and the estimate beside it",
-});
+const Time = z.string().describe("ISO 8601, UTC");
+
+const ReceiptSchema = z
+  .object({
+    id: z.string(),
+    lease_id: z.string(),
+    provider: z.string(),
+    gpu: z.string().nullable().describe("the GPU class the lease ran on"),
+    status: z.enum(["settled", "disputed"]).describe("disputed: the provider's records differ from the estimate by more than the tolerance"),
+    actual_usd: z.number().describe("the sum of the provider's billing records"),
+    estimate_usd: z.number().describe("lessor's estimate for the same time"),
+    difference_usd: z.number().describe("actual_usd minus estimate_usd"),
+    components: z.record(z.string(), z.number()).describe("actual_usd by part (compute, disk, bandwidth, ...), as the provider's records name them"),
+    window_count: z.number().int(),
+    windows: z
+      .array(
+        z.object({
+          record_id: z.string(),
+          machine_id: z.string(),
+          window_start: Time,
+          window_end: Time,
+          amount_usd: z.number(),
+        }),
+      )
+      .optional()
+      .describe("every billing record the receipt sums; in the answer for one receipt only, never in lists"),
+    billed_from: Time.nullable(),
+    released_at: Time,
+    created_at: Time,
+  })
+  .openapi("Receipt", {
+    description: "A lease's actual cost from the provider's records for closed windows, its parts and windows, and the estimate beside it",
+  });
+
+sameShape<z.infer<typeof ReceiptSchema>, ReturnType<typeof renderReceipt>>(true);
 
 export const receiptRoutes = router()
   .openapi(
@@ -39,7 +72,7 @@ export const receiptRoutes = router()
     async (c) => {
       const { status, lease_id, limit = DEFAULT_PAGE, cursor } = c.req.valid("query");
       const rows = await listReceipts(database(c.env.DB), c.var.principal.org_id, { status, lease_id, after: decodeCursor(cursor), limit });
-      return c.json(pageOf(rows, limit, (r) => ({ k: r.id, id: r.id }), (r) => renderReceipt(r, false) as Record<string, unknown>), 200);
+      return c.json(pageOf(rows, limit, (r) => ({ k: r.id, id: r.id }), (r) => renderReceipt(r, false)), 200);
     },
   )
   .openapi(
@@ -56,6 +89,6 @@ export const receiptRoutes = router()
       const { id } = c.req.valid("param");
       const receipt = RECEIPT_ID.test(id) ? await getReceipt(database(c.env.DB), c.var.principal.org_id, id) : null;
       if (!receipt) throw notFound("receipt", id);
-      return c.json(receipt as Record<string, unknown>, 200);
+      return c.json(receipt, 200);
     },
   );

@@ -17,6 +17,8 @@ import { mergeFaults } from "../../src/providers/sim/faults";
 import type { Context } from "hono";
 import { BEARER, COMMON_ERRORS, errorResponse, IdParam, jsonBody, jsonResponse, router, type AppEnv } from "../context";
 import { requireBootstrapToken } from "../middleware";
+import { SIM_STATUSES, type SimAliveStatus, type SimLedger, type SimMachineJson } from "../../src/providers/sim/machines";
+import { sameShape } from "../../src/same-shape";
 
 const FaultsSchema = z
   .object({
@@ -38,15 +40,56 @@ const FaultsSchema = z
   })
   .openapi("SimFaults");
 
-const SimMachineSchema = z.record(z.string(), z.unknown()).openapi("SimMachine", { description: "A simulated machine as the sim's API answers it" });
+const Ms = z.number().int().describe("milliseconds since the epoch");
+const SimStatusSchema = z.enum(SIM_STATUSES);
+
+const SimMachineSchema = z
+  .object({
+    id: z.string(),
+    label: z.string(),
+    status: SimStatusSchema,
+    offer_id: z.string(),
+    host_id: z.string(),
+    region: z.string(),
+    gpu_name: z.string(),
+    num_gpus: z.number().int(),
+    price_per_hour: z.number().describe("billed per hour from STARTING through RUNNING"),
+    disk_price_per_hour: z.number().describe("billed per hour while EXITED or ERROR (the disk is kept)"),
+    image: z.string().nullable(),
+    cmd: z.string().nullable(),
+    created_at: Ms,
+    status_since: Ms.describe("when it entered `status`"),
+    destroyed_at: Ms.nullable(),
+  })
+  .openapi("SimMachine", { description: "A simulated machine as the sim's API answers it" });
+
+sameShape<z.infer<typeof SimMachineSchema>, SimMachineJson>(true);
 const SIM_OPERATOR_ACTIONS = ["start", "stop", "destroy"] as const;
 
 const LedgerSchema = z
   .object({
-    now: z.number().int(),
-    machines: z.array(z.record(z.string(), z.unknown())),
+    now: Ms,
+    machines: z.array(
+      z
+        .object({
+          id: z.string(),
+          label: z.string(),
+          offer_id: z.string(),
+          price_per_hour: z.number(),
+          disk_price_per_hour: z.number(),
+          status: SimStatusSchema,
+          created_at: Ms,
+          destroyed_at: Ms.nullable(),
+          vanished: z.boolean().describe("terminated by the cloud itself (vanish fault), not by a call"),
+          alive_ms: z.number().int().describe("from create to destroy, or to `now` while alive"),
+          intervals: z.array(z.object({ status: z.enum(SIM_STATUSES.filter((st) => st !== "TERMINATED") as [SimAliveStatus, ...SimAliveStatus[]]), from: Ms, to: Ms.nullable() })),
+        })
+        .openapi("SimLedgerMachine"),
+    ),
   })
   .openapi("SimLedger");
+
+sameShape<z.infer<typeof LedgerSchema>, SimLedger>(true);
 
 /** The lease's object, for the agent routes below; never in production. */
 function agentLease(c: Context<AppEnv>, id: string) {
@@ -73,7 +116,7 @@ export const simRoutes = router()
     }),
     async (c) => {
       const ledger = await simAdmin(c.env).getLedger(c.req.valid("query").label_prefix ?? "");
-      return c.json(ledger as unknown as z.infer<typeof LedgerSchema>, 200);
+      return c.json(ledger, 200);
     },
   )
   .openapi(
@@ -121,14 +164,14 @@ export const simRoutes = router()
       },
       responses: {
         200: jsonResponse(SimMachineSchema, "The machine after the action"),
-        409: { description: "invalid_state: the machine is not in a status the action applies to", content: COMMON_ERRORS[400].content },
+        409: errorResponse("invalid_state: the machine is not in a status the action applies to (details: status, action)", ["invalid_state"]),
         ...COMMON_ERRORS,
       },
     }),
     async (c) => {
       const { id, action } = c.req.valid("param");
       const result = await simAdmin(c.env).operate(id, action);
-      if (result.ok) return c.json(result.machine as unknown as Record<string, unknown>, 200);
+      if (result.ok) return c.json(result.machine as SimMachineJson, 200);
       if (result.status === 404) throw notFound("machine", id);
       if (result.status === 409) {
         throw new ApiError(409, "invalid_state", `cannot ${action} machine ${id}: it is ${result.machine_status ?? "in another status"}`, { status: result.machine_status, action });

@@ -5,6 +5,7 @@ import { database } from "../../src/db";
 import { badRequest } from "../../src/errors";
 import { BEARER, COMMON_ERRORS, jsonResponse, router } from "../context";
 import { requireScope } from "../middleware";
+import { sameShape } from "../../src/same-shape";
 
 const DAY_MS = 86_400_000;
 /** The longest range one usage answer covers. */
@@ -17,8 +18,10 @@ const UsageRowSchema = z
     actual_usd: z.number().describe("the providers' own billing records fetched so far"),
     disputed_usd: z.number().describe("the part of actual_usd on leases whose receipt is disputed"),
     leases: z.number().int(),
+    provider: z.string().optional().describe("grouped by lease: the lease's provider"),
+    gpu: z.string().nullable().optional().describe("grouped by lease: the GPU class it ran on"),
+    billing_status: z.string().optional().describe("grouped by lease: accruing, awaiting_windows, settled, disputed or none"),
   })
-  .loose()
   .openapi("UsageRow");
 
 const UsageSchema = z
@@ -30,6 +33,8 @@ const UsageSchema = z
     totals: z.object({ estimate_usd: z.number(), actual_usd: z.number(), disputed_usd: z.number(), leases: z.number().int() }),
   })
   .openapi("Usage");
+
+sameShape<z.infer<typeof UsageSchema>, Awaited<ReturnType<typeof usageOf>>>(true);
 
 const DateParam = z.string().max(40).describe("ISO 8601: a date (`2026-11-01`) or a time (`2026-11-01T12:00:00Z`)");
 

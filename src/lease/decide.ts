@@ -25,7 +25,7 @@ export interface Decision {
   /** When the action is due; at or before `now` means now. null: never. */
   at: number | null;
   /** With `wait`: the action that falls due at `at`. */
-  next?: Action;
+  next?: Exclude<Action, "wait">;
 }
 
 /** Statuses of a machine that runs (or is about to), and so bills at its full rate. */
@@ -67,7 +67,7 @@ export const STOP_REISSUE_MS = 30_000;
 export const STOP_ESCALATE_MS = 30 * 60_000;
 
 interface Candidate {
-  action: Action;
+  action: Exclude<Action, "wait">;
   reason: Reason | null;
   at: number;
 }

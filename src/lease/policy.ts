@@ -41,17 +41,22 @@ export const POLICY_DEFAULTS: Record<LeaseKind, Policy> = {
   deployment: { ...COMMON, ttl: null, idle_timeout: 30 * M, max_lifetime: 24 * H, startup_timeout: 20 * M },
 };
 
-/** The request's view of a policy: durations as text; `null` removes a nullable rule. */
+/**
+ * The request's view of a policy: durations as text; `null` removes a nullable rule. A union with
+ * null rather than `.nullable()`: on a named schema the generator writes `.nullable()` as
+ * `allOf: [Duration, {type: [string, null]}]`, which no null satisfies.
+ */
 const Duration = DurationSchema;
+const NullableDuration = z.union([Duration, z.null()]);
 export const PolicyInputSchema = z
   .strictObject({
-    ttl: Duration.nullable().optional(),
-    idle_timeout: Duration.nullable().optional(),
-    max_lifetime: Duration.nullable().optional(),
-    stopped_ttl: Duration.nullable().optional(),
+    ttl: NullableDuration.optional(),
+    idle_timeout: NullableDuration.optional(),
+    max_lifetime: NullableDuration.optional(),
+    stopped_ttl: NullableDuration.optional(),
     heartbeat_grace: Duration.optional(),
     boot_timeout: Duration.optional(),
-    startup_timeout: Duration.nullable().optional(),
+    startup_timeout: NullableDuration.optional(),
     host_attempts: z.number().int().min(1).max(10).optional(),
     max_session_usd: z.number().positive().max(1_000_000).nullable().optional(),
   })

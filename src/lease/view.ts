@@ -9,6 +9,7 @@ import { renderOffer } from "../catalog/offers-repo";
 import { MACHINE_STATUSES } from "../providers/contract";
 import { sameShape } from "../same-shape";
 import { renderBilling } from "./billing";
+import type { Action, guardOf } from "./decide";
 import { LEASE_KINDS, renderPolicy } from "./policy";
 import { LEASE_STATES, REASONS, type LeaseRecord } from "./state";
 import { iso } from "../time";
@@ -47,6 +48,9 @@ export function renderLease(l: LeaseRecord, now: number = Date.now()) {
 }
 
 export type LeaseView = ReturnType<typeof renderLease>;
+
+/** What a lease's `guard` may name: every action of the policy but `wait`, which names what it waits for instead. */
+const GUARD_ACTIONS = ["none", "provision", "poll", "mark_ready", "mark_stopped", "stop", "start", "replace_host", "release"] as const satisfies readonly Exclude<Action, "wait">[];
 
 const Time = z.string().describe("ISO 8601, UTC");
 const Shown = z.string().describe("a duration: `90s`, `15m`, `2h`, `1d`");
@@ -95,7 +99,8 @@ export const LeaseSchema = z
     machine: z
       .object({ id: z.string(), label: z.string().nullable(), status: z.enum(MACHINE_STATUSES).nullable(), observed_at: Time.nullable() })
       .nullable(),
-    offer: OfferSchema.nullable(),
+    // Not `.nullable()`: on a named schema the generator writes an allOf that no null satisfies.
+    offer: z.union([OfferSchema, z.null()]),
     fallbacks: z.array(OfferSchema),
     excluded_hosts: z.array(z.string()),
     hourly_usd: z.number(),
@@ -121,9 +126,13 @@ sameShape<z.infer<typeof LeaseSchema>, LeaseView>(true);
 /** A single read adds what the policy would do next, why, and when (src/lease/decide.ts `guardOf`). */
 export const GuardedLeaseSchema = LeaseSchema.extend({
   guard: z.object({
-    action: z.string().describe("stop, destroy, ... or none"),
-    reason: z.string().nullable(),
+    action: z
+      .enum(GUARD_ACTIONS)
+      .describe("what the policy does next: due now when `due`, else at `at`; wait is never shown, only what it waits for"),
+    reason: z.enum(REASONS).nullable(),
     at: Time.nullable(),
     due: z.boolean(),
   }),
 }).openapi("GuardedLease");
+
+sameShape<z.infer<typeof GuardedLeaseSchema>, LeaseView & { guard: ReturnType<typeof guardOf> }>(true);

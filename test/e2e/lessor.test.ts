@@ -8,15 +8,19 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { compileErrors, validate } from "@readme/openapi-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ResponseChecker } from "../support/response-check";
 import { bootstrapTokenFromDevVars, removeStateDir, repoRoot, runningServers, startServer, stopServer, type Server } from "./server";
 
 let server: Server;
 let bootstrapToken: string;
+/** Every answer below is checked against the document the server serves (test/support/response-check.ts). */
+let checker: ResponseChecker;
 
 beforeAll(async () => {
   const t0 = Date.now();
   server = await startServer();
   bootstrapToken = bootstrapTokenFromDevVars();
+  checker = new ResponseChecker(await (await fetch(`${server.base}/v1/openapi.json`)).json());
   console.log(`e2e: lessor serving on ${server.base} after ${Date.now() - t0} ms (start.mjs pid ${server.pid}, wrangler pgid ${server.wranglerPgid})`);
 });
 
@@ -59,7 +63,13 @@ async function withLog<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-async function api(method: string, route: string, key: string, body?: unknown) {
+/** Fails unless the answer is one the OpenAPI document describes for its route and status. */
+function expectDocumented(method: string, route: string, status: number, body: unknown) {
+  expect(checker.problems(method, route, status, body), `${method} ${route} answered ${status}: ${JSON.stringify(body).slice(0, 2000)}`).toEqual([]);
+}
+
+/** `unchecked`: why this answer is not checked against the document (a raw-protocol test). */
+async function api(method: string, route: string, key: string, body?: unknown, opts: { unchecked?: string } = {}) {
   const res = await fetch(`${server.base}${route}`, {
     method,
     headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
@@ -72,6 +82,7 @@ async function api(method: string, route: string, key: string, body?: unknown) {
   } catch {
     throw new Error(`${method} ${route} answered ${res.status} with a body that is not JSON: ${text.slice(0, 500)}`);
   }
+  if (opts.unchecked === undefined) expectDocumented(method, route, res.status, json);
   return { status: res.status, headers: res.headers, json };
 }
 
@@ -109,7 +120,9 @@ describe("lessor started by `node scripts/start.mjs`", () => {
     withLog(async () => {
       const health = await fetch(`${server.base}/v1/healthz`);
       expect(health.status).toBe(200);
-      expect(await health.json()).toMatchObject({ ok: true });
+      const healthBody = await health.json();
+      expect(healthBody).toMatchObject({ ok: true });
+      expectDocumented("GET", "/v1/healthz", health.status, healthBody);
 
       const key = await createOrg("e2e-catalog");
 
@@ -247,6 +260,8 @@ describe("lessor started by `node scripts/start.mjs`", () => {
         expect(typeof body.error.details).toBe("object");
         expect(body.error.message.length).toBeGreaterThan(0);
         expect(res.headers.get("x-request-id")).toBe(body.request_id);
+        // Every use below posts to /v1/quotes.
+        expectDocumented("POST", "/v1/quotes", res.status, body);
         return body;
       };
 

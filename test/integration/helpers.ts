@@ -1,6 +1,7 @@
 /** Shared steps for integration tests: they call the Worker exactly as a client would. */
 import { env, SELF } from "cloudflare:test";
 import { refreshOffers } from "../../src/catalog/refresh";
+import { ResponseChecker } from "../support/response-check";
 
 export const BASE = "https://lessor.test";
 export const BOOTSTRAP = "test-bootstrap-token-0123456789abcdef";
@@ -11,8 +12,39 @@ export interface CallOptions {
   /** A raw body, sent as is. */
   raw?: string;
   headers?: Record<string, string>;
+  /**
+   * Why this answer is not checked against the OpenAPI document, for a test of the raw protocol
+   * that expects an answer the document does not describe. Every other answer is checked.
+   */
+  unchecked?: string;
 }
 
+let checker: Promise<ResponseChecker> | undefined;
+
+/** The document, read once per test file from the Worker itself. */
+function documentChecker(): Promise<ResponseChecker> {
+  checker ??= SELF.fetch(`${BASE}/v1/openapi.json`).then(async (res) => new ResponseChecker(await res.json()));
+  return checker;
+}
+
+/** Fails unless the answer is one the OpenAPI document describes for its route and status. */
+export async function checkAnswer(method: string, path: string, res: Response): Promise<void> {
+  const text = await res.clone().text();
+  let body: unknown = undefined;
+  if (text !== "") {
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = text;
+    }
+  }
+  const problems = (await documentChecker()).problems(method, path, res.status, body);
+  if (problems.length > 0) {
+    throw new Error(`the answer to ${method} ${path} is not the one the OpenAPI document describes:\n${problems.join("\n")}\nbody: ${text.slice(0, 2000)}`);
+  }
+}
+
+/** Calls the Worker as a client would; the answer is checked against the document (see `unchecked`). */
 export async function call(method: string, path: string, opts: CallOptions = {}): Promise<Response> {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.key) headers.authorization = `Bearer ${opts.key}`;
@@ -22,7 +54,9 @@ export async function call(method: string, path: string, opts: CallOptions = {})
   if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === "content-type")) {
     headers["content-type"] = "application/json";
   }
-  return SELF.fetch(`${BASE}${path}`, { method, headers, body });
+  const res = await SELF.fetch(`${BASE}${path}`, { method, headers, body });
+  if (opts.unchecked === undefined) await checkAnswer(method, path, res);
+  return res;
 }
 
 export async function json<T = any>(res: Response): Promise<T> {

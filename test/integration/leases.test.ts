@@ -49,8 +49,10 @@ describe("POST /v1/leases", () => {
   });
 
   it("refuses a lease without exactly one of spec and quote_id, and bad policy", async () => {
-    await expectError(await call("POST", "/v1/leases", { key, body: { kind: "scratch" } }), 400);
-    await expectError(await call("POST", "/v1/leases", { key, body: { kind: "scratch", spec: SPEC, quote_id: "qt_x" } }), 400);
+    for (const body of [{ kind: "scratch" }, { kind: "scratch", spec: SPEC, quote_id: "qt_x" }]) {
+      const error = await expectError(await call("POST", "/v1/leases", { key, body }), 400, "invalid_request");
+      expect(JSON.stringify(error.details.issues)).toContain("exactly one of `spec` and `quote_id`");
+    }
     await expectError(await call("POST", "/v1/leases", { key, body: { kind: "pet", spec: SPEC } }), 400, "invalid_request");
     await expectError(await call("POST", "/v1/leases", { key, body: { kind: "job", spec: SPEC, policy: { ttl: "soon" } } }), 400, "invalid_duration");
     await expectError(await call("POST", "/v1/leases", { key, body: { kind: "job", spec: { gpu: "b200:8", max_hourly_usd: 1 } } }), 409, "no_capacity");

@@ -1,12 +1,13 @@
 /**
  * Real answers match the OpenAPI document's schema for their route and status
  * (test/support/response-check.ts): the document describes every answer, so a client generated
- * from it is complete.
+ * from it is complete. `call()` checks every answer of every integration test; these walk the
+ * areas on purpose, and show the checker refuses what it should.
  */
 import { SELF } from "cloudflare:test";
 import { beforeAll, beforeEach, expect, it } from "vitest";
 import { ResponseChecker } from "../support/response-check";
-import { BASE, call, createKey, createOrg, refreshCatalog } from "./helpers";
+import { BASE, call, checkAnswer, createKey, createOrg, json, refreshCatalog } from "./helpers";
 import { fastSim, waitForState } from "./lease-helpers";
 
 let checker: ResponseChecker;
@@ -24,7 +25,7 @@ beforeEach(async () => {
 });
 
 async function checked(method: string, path: string, body?: unknown): Promise<any> {
-  const res = await call(method, path, { key, body });
+  const res = await call(method, path, { key, body, unchecked: "checked below, with the checker's own answer shown" });
   const answer = await res.json();
   expect(checker.problems(method, path, res.status, answer)).toEqual([]);
   return answer;
@@ -56,7 +57,34 @@ it("the other areas' answers match too", async () => {
   }
 });
 
-it("the checker refuses an undocumented status and a body that does not match", () => {
+it("the checker refuses an undocumented status, a body that does not match, and a field the document does not name", async () => {
   expect(checker.problems("GET", "/v1/leases/ls_x", 418, {})).toHaveLength(1);
   expect(checker.problems("GET", "/v1/budget", 200, { monthly_usd: "lots" }).length).toBeGreaterThan(0);
+  const budget = await checked("GET", "/v1/budget");
+  expect(checker.problems("GET", "/v1/budget", 200, { ...budget, surprise: 1 })).toEqual([
+    expect.stringContaining("must NOT have unevaluated properties"),
+  ]);
+  // GuardedLease extends Lease: closed over both, so Lease's fields pass and no others do.
+  const quote = await checked("POST", "/v1/quotes", { spec: { gpu: "l40s:1" }, policy: { ttl: "1h" } });
+  const lease = await checked("POST", "/v1/leases", { kind: "scratch", quote_id: quote.id });
+  const guarded = await checked("GET", `/v1/leases/${lease.id}`);
+  expect(checker.problems("GET", `/v1/leases/${lease.id}`, 200, { ...guarded, guard: { ...guarded.guard, extra: true } })).not.toEqual([]);
+  expect(checker.problems("GET", `/v1/leases/${lease.id}`, 200, { ...guarded, machine: { id: "m", label: null, status: null, observed_at: null, ip: "10.0.0.1" } })).not.toEqual([]);
+  // An error's code is one its route documents.
+  const conflict = { error: { code: "invalid_state", message: "m", details: {} }, request_id: "req_x" };
+  expect(checker.problems("POST", `/v1/leases/${lease.id}/stop`, 409, conflict)).toEqual([]);
+  expect(checker.problems("POST", `/v1/leases/${lease.id}/stop`, 409, { ...conflict, error: { ...conflict.error, code: "no_capacity" } })).not.toEqual([]);
+  // An event's detail is the one its type carries.
+  const { data: events } = await checked("GET", `/v1/leases/${lease.id}/events`);
+  const created = events.find((e: any) => e.type === "created");
+  expect(checker.problems("GET", `/v1/leases/${lease.id}/events`, 200, { data: [{ ...created, detail: { ...created.detail, secret: "x" } }] })).not.toEqual([]);
+  await call("POST", `/v1/leases/${lease.id}/end`, { key, body: {} });
+});
+
+it("call() checks with checkAnswer, which fails on an answer the document does not describe", async () => {
+  const budget = await json(await call("GET", "/v1/budget", { key }));
+  const answer = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+  await expect(checkAnswer("GET", "/v1/budget", answer(200, budget))).resolves.toBeUndefined();
+  await expect(checkAnswer("GET", "/v1/budget", answer(200, { ...budget, extra: 1 }))).rejects.toThrow(/not the one the OpenAPI document describes/);
+  await expect(checkAnswer("GET", "/v1/budget", answer(418, budget))).rejects.toThrow(/status 418 is not documented/);
 });
