@@ -13,7 +13,7 @@ import { ApiError } from "../../src/errors";
 import { LOG_CHUNK_MAX_BYTES, LOG_SEQ_MAX } from "../../src/occupant/logs";
 import { COMMAND_OUTPUT_MAX, MAX_WAIT_MS, type AgentAnswer, type AgentCall } from "../../src/occupant/occupant";
 import { looksLikeLeaseToken } from "../../src/occupant/token";
-import { errorResponse, jsonResponse, router, type AppEnv } from "../context";
+import { COMMON_ERRORS, errorResponse, jsonResponse, router, type AppEnv } from "../context";
 import { bearerToken, refusedCredential } from "../middleware";
 
 const LEASE_ID = /^ls_[0-9a-z]{26}$/;
@@ -25,10 +25,12 @@ const SIGNAL_NAME = /^[A-Z][A-Z0-9]{0,15}$/;
 const LEASE_TOKEN = [{ lease_token: [] }];
 
 const AGENT_ERRORS = {
-  400: errorResponse("invalid_request: the request does not match the schema (details.issues)"),
-  401: errorResponse("unauthenticated: no lease token, or not this lease's (`Lessor-Lease-Id`)"),
-  410: errorResponse("lease_released: the lease is released; the agent exits"),
-  429: errorResponse("rate_limited: too many failed authentications from this address; see Retry-After"),
+  400: errorResponse("invalid_request: the request does not match the schema (details.issues)", ["invalid_request"]),
+  401: errorResponse("unauthenticated: no lease token, or not this lease's (`Lessor-Lease-Id`)", ["unauthenticated"]),
+  410: errorResponse("lease_released: the lease is released; the agent exits", ["lease_released"]),
+  413: COMMON_ERRORS[413],
+  415: errorResponse("unsupported_media_type: the body is not of the type the route reads", ["unsupported_media_type"]),
+  429: errorResponse("rate_limited: too many failed authentications from this address; see Retry-After", ["rate_limited"]),
 } as const;
 
 const unauthenticated = () =>
@@ -123,9 +125,9 @@ export const agentRoutes = router()
       },
       responses: {
         200: jsonResponse(z.object({ seq: z.number().int(), stored: z.boolean(), duplicate: z.boolean() }), "Stored, or seen before"),
-        413: errorResponse(`payload_too_large: a chunk is at most ${LOG_CHUNK_MAX_BYTES} bytes`),
-        415: errorResponse("unsupported_media_type: send text/plain (or application/octet-stream)"),
         ...AGENT_ERRORS,
+        413: errorResponse(`payload_too_large: a chunk is at most ${LOG_CHUNK_MAX_BYTES} bytes`, ["payload_too_large"]),
+        415: errorResponse("unsupported_media_type: send text/plain (or application/octet-stream)", ["unsupported_media_type"]),
       },
     }),
     async (c) => {
