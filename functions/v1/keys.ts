@@ -2,6 +2,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { KeySchema } from "../../src/auth/key-schema";
 import { mintKey, renderKey, revokeKey } from "../../src/auth/keys";
+import { listKeys } from "../../src/auth/keys-repo";
 import { insertKeyWithinLimit, limitReached } from "../../src/auth/limits";
 import { SCOPES } from "../../src/auth/principal";
 import { database } from "../../src/db";
@@ -52,10 +53,7 @@ export const keyRoutes = router()
     }),
     async (c) => {
       const { limit = DEFAULT_PAGE, cursor } = c.req.valid("query");
-      const after = decodeCursor(cursor);
-      let q = database(c.env.DB).selectFrom("api_keys").selectAll().where("org_id", "=", c.var.principal.org_id);
-      if (after) q = q.where("id", ">", after.id);
-      const rows = await q.orderBy("id").limit(limit + 1).execute();
+      const rows = await listKeys(database(c.env.DB), c.var.principal.org_id, { after: decodeCursor(cursor), limit });
       return c.json(pageOf(rows, limit, (r) => ({ k: r.id, id: r.id }), renderKey), 200);
     },
   )
