@@ -15,7 +15,7 @@
 import { createExecutionContext, env, listDurableObjectIds } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import worker from "../../functions/index";
-import { DEFAULT_AUTH_FAILURES_PER_MINUTE, DEFAULT_ORG_RATE_LIMIT_PER_MINUTE } from "../../functions/middleware";
+import { DEFAULT_AUTH_FAILURES_PER_MINUTE, DEFAULT_ORG_RATE_LIMIT_PER_MINUTE } from "../../src/auth/admission";
 import { MAX_LIVE_API_KEYS } from "../../src/auth/limits";
 import { sha256Hex } from "../../src/ids";
 import { BASE, BOOTSTRAP, call, createKey, createOrg, expectError, json } from "./helpers";
