@@ -3,12 +3,12 @@
  * operator (bootstrap token), never for an org: the sim is shared by every org of an installation.
  * `GET /v1/sim/ledger`: every simulated machine's life. `POST /v1/sim/machines/:id/{start,stop,destroy}`:
  * what a person does in a provider's console, behind lessor's back, so that what lessor does
- * then can be reproduced (issue 10, "Money" 3: a stopped lease's machine started again).
+ * then can be reproduced (a stopped lease's machine started again, say).
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import { ApiError, badRequest, notFound } from "../../src/errors";
+import { ApiError, notFound } from "../../src/errors";
 import { simAdmin } from "../../src/providers/sim/adapter";
-import { mergeFaults } from "../../src/providers/sim/faults";
+import { changeFaults } from "../../src/providers/sim/operator";
 import { BEARER, COMMON_ERRORS, jsonResponse, router } from "../context";
 import { requireBootstrapToken } from "../middleware";
 
@@ -80,12 +80,7 @@ export const simRoutes = router()
       responses: { 200: jsonResponse(FaultsSchema, "The faults now in force"), ...COMMON_ERRORS },
     }),
     async (c) => {
-      const patch = c.req.valid("json");
-      const admin = simAdmin(c.env);
-      // Checked against the faults in force here, so a bad combination is this API's 400.
-      const merged = mergeFaults(await admin.getFaults(), patch);
-      if (!merged.ok) throw badRequest("invalid_faults", merged.message);
-      return c.json(await admin.setFaults(patch), 200);
+      return c.json(await changeFaults(c.env, c.req.valid("json")), 200);
     },
   )
   .openapi(

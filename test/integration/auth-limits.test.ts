@@ -1,5 +1,5 @@
 /**
- * Issue 10, item 6 (and the bootstrap part of item 10): per-org and per-client limits.
+ * Per-org and per-client limits (src/auth/limits.ts, src/auth/admission.ts; docs/storage.md).
  *
  * - At most 100 live API keys per org (issuers: jwt.test.ts), counted in the insert itself.
  * - An org's request budget, all its credentials together, on top of each credential's.
