@@ -14,6 +14,7 @@ import { createLease } from "../../src/lease/create";
 import type { ActResult, LeaseEvent, UserAction } from "../../src/lease/object";
 import { GuardedLeaseSchema, LeaseSchema, type LeaseView } from "../../src/lease/view";
 import { listLeaseBodies } from "../../src/lease/list-repo";
+import { LeaseNameSchema } from "../../src/lease/names";
 import { LEASE_KINDS, parseDurationField, PolicyInputSchema } from "../../src/lease/policy";
 import { LEASE_STATES } from "../../src/lease/state";
 import { decodeCursor, DEFAULT_PAGE, pageOf, PageQuery } from "../../src/pagination";
@@ -27,6 +28,7 @@ const LeaseCommon = {
   policy: PolicyInputSchema.optional(),
   image: z.string().min(1).max(512).optional().describe("container image; pin it by digest (`@sha256:`)"),
   cmd: z.string().min(1).max(8192).optional(),
+  name: LeaseNameSchema.optional(),
 };
 
 /** Exactly one of `spec` and `quote_id`: a lease for a spec, or for the offers a quote answered. */
@@ -54,7 +56,7 @@ const IDEMPOTENCY_422 = {
 } as const;
 const CREATE_ERRORS = {
   409: errorResponse(
-    "quote_expired; quote_drift: the offer's price rose beyond the quote's tolerance; provider_not_configured: the org cannot rent from the spec's or the quote's providers; no_capacity: nothing fits (details name the constraint); idempotency_in_progress",
+    "quote_expired; quote_drift: the offer's price rose beyond the quote's tolerance; name_taken: a live lease of the org has this name (details: lease_id); provider_not_configured: the org cannot rent from the spec's or the quote's providers; no_capacity: nothing fits (details name the constraint); idempotency_in_progress",
   ),
   ...IDEMPOTENCY_422,
 } as const;
@@ -127,7 +129,12 @@ const app = router()
       security: BEARER,
       middleware: [requireScope("read")] as const,
       request: {
-        query: z.object({ state: z.enum(LEASE_STATES).optional(), kind: z.enum(LEASE_KINDS).optional(), ...PageQuery }),
+        query: z.object({
+          state: z.enum(LEASE_STATES).optional(),
+          kind: z.enum(LEASE_KINDS).optional(),
+          name: LeaseNameSchema.optional().describe("every lease created with this name, released ones included (at most one is live)"),
+          ...PageQuery,
+        }),
       },
       responses: {
         200: jsonResponse(z.object({ data: z.array(LeaseSchema), next_cursor: z.string().nullable() }), "A page of leases"),
@@ -135,8 +142,8 @@ const app = router()
       },
     }),
     async (c) => {
-      const { state, kind, limit = DEFAULT_PAGE, cursor } = c.req.valid("query");
-      const rows = await listLeaseBodies(database(c.env.DB), c.var.principal.org_id, { state, kind, after: decodeCursor(cursor), limit });
+      const { state, kind, name, limit = DEFAULT_PAGE, cursor } = c.req.valid("query");
+      const rows = await listLeaseBodies(database(c.env.DB), c.var.principal.org_id, { state, kind, name, after: decodeCursor(cursor), limit });
       return c.json(pageOf(rows, limit, (r) => ({ k: r.id, id: r.id }), (r) => JSON.parse(r.body) as LeaseView), 200);
     },
   )

@@ -104,6 +104,16 @@ export interface LeasesTable {
   gpu_class: string | null;
   /** The quote the lease was created from (migrations/0007); never changes. */
   quote_id: string | null;
+  /** The name the lease was created with (migrations/0013); never changes. */
+  name: string | null;
+}
+
+/** Who holds each of an org's lease names while the lease is live (migrations/0013). */
+export interface LeaseNamesTable {
+  org_id: string;
+  name: string;
+  lease_id: string;
+  created_at: number;
 }
 
 export interface IdempotencyTable {
@@ -212,6 +222,7 @@ export interface BudgetReservationsTable {
 
 export interface Database {
   leases: LeasesTable;
+  lease_names: LeaseNamesTable;
   idempotency: IdempotencyTable;
   orphans: OrphansTable;
   sweep_locks: SweepLocksTable;

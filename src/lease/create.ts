@@ -1,6 +1,6 @@
 /**
  * `POST /v1/leases` behind the edge: the offers a lease may run on (for a spec, or the quote's,
- * checked again when used), its policy, its budget admission, then its object. A lease the
+ * checked again when used), its policy, its name, its budget admission, then its object. A lease the
  * budget refuses rents nothing: admission runs before the lease's object exists (docs/design.md).
  */
 import { reservedHourlyUsd } from "../billing/bandwidth";
@@ -13,6 +13,7 @@ import type { Spec } from "../catalog/spec";
 import type { Db } from "../db";
 import type { Env } from "../env";
 import { newId } from "../ids";
+import { claimLeaseName, freeLeaseName } from "./names";
 import { resolvePolicy, type LeaseKind, type PolicyInput } from "./policy";
 import type { LeaseView } from "./view";
 
@@ -21,6 +22,8 @@ interface LeaseRequestCommon {
   policy?: PolicyInput;
   image?: string;
   cmd?: string;
+  /** Unique among the org's live leases (src/lease/names.ts). */
+  name?: string;
 }
 
 /** Exactly one of `spec` and `quote_id`: a lease for a spec, or for the offers a quote answered. */
@@ -50,21 +53,32 @@ export async function createLease(db: Db, env: Env, orgId: string, req: LeaseReq
   }
   const policy = resolvePolicy(req.kind, policyInput);
   const id = newId("ls", now);
-  // Budget admission, before the lease's object exists: a refused lease rents nothing.
-  const reserved = admissionReservation(reservedHourlyUsd(offers[0]!), policy, now);
-  await reserveBudget(env.DB, db, { lease_id: id, org_id: orgId, need: reserved }, now);
-  return env.LEASE.get(env.LEASE.idFromName(id)).create({
-    id,
-    org_id: orgId,
-    kind: req.kind,
-    policy,
-    spec,
-    quote_id: "quote_id" in req ? req.quote_id : null,
-    offers,
-    image: req.image ?? null,
-    cmd: req.cmd ?? null,
-    warnings: imageWarnings(req.image),
-    reserved,
-    now,
-  });
+  const stub = env.LEASE.get(env.LEASE.idFromName(id));
+  // The name first: of two creates with one name, the loser reserves nothing (src/lease/names.ts).
+  const claim = req.name === undefined ? null : { org_id: orgId, name: req.name, lease_id: id };
+  if (claim) await claimLeaseName(db, claim, now);
+  try {
+    // Budget admission, before the lease's object exists: a refused lease rents nothing.
+    const reserved = admissionReservation(reservedHourlyUsd(offers[0]!), policy, now);
+    await reserveBudget(env.DB, db, { lease_id: id, org_id: orgId, need: reserved }, now);
+    return await stub.create({
+      id,
+      org_id: orgId,
+      kind: req.kind,
+      policy,
+      spec,
+      quote_id: "quote_id" in req ? req.quote_id : null,
+      offers,
+      image: req.image ?? null,
+      cmd: req.cmd ?? null,
+      name: req.name ?? null,
+      warnings: imageWarnings(req.image),
+      reserved,
+      now,
+    });
+  } catch (e) {
+    // A lease never made gives its name back; one that may exist keeps it, so no name is held twice.
+    if (claim && (await stub.view(orgId).then((made) => made === null, () => false))) await freeLeaseName(db, claim);
+    throw e;
+  }
 }

@@ -30,6 +30,8 @@ export async function writeLeaseIndex(db: Db, l: LeaseRecord, nextDeadline: numb
     release_reason: l.release_reason,
     // Written once: it never changes, and it keeps the quote from retention (src/db/retention.ts).
     quote_id: l.quote_id,
+    // Written once, like the quote: a name never changes (its hold is in lease_names, src/lease/names.ts).
+    name: l.name ?? null,
     next_deadline: nextDeadline,
     created_at: l.created_at,
     updated_at: now,

@@ -68,6 +68,8 @@ export interface LeaseInit {
   offers: Offer[];
   image: string | null;
   cmd: string | null;
+  /** Claimed by admission (src/lease/names.ts). */
+  name?: string | null;
   warnings: string[];
   /** What admission reserved against the org's caps (src/billing/budget.ts). */
   reserved: Reservation | null;
@@ -192,6 +194,7 @@ export class LeaseObject extends DurableObject<Env> {
       released_at: null,
       image: init.image,
       cmd: init.cmd,
+      name: init.name ?? null,
       warnings: init.warnings,
       version: 0,
     };

@@ -167,6 +167,8 @@ export interface LeaseFields {
   released_at: number | null;
   image: string | null;
   cmd: string | null;
+  /** The name it was created with, unique among its org's live leases (src/lease/names.ts); absent on leases stored before names. */
+  name?: string | null;
   warnings: string[];
   /** Bumped on every write; the D1 index keeps the version it last saw. */
   version: number;

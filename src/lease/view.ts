@@ -19,6 +19,7 @@ export function renderLease(l: LeaseRecord, now: number = Date.now()) {
   const offer = l.offers[l.offer_index] ?? null;
   return {
     id: l.id,
+    name: l.name ?? null,
     kind: l.kind,
     state: l.state,
     state_since: iso(l.state_since),
@@ -86,6 +87,7 @@ export const LeaseBillingSchema = z
 export const LeaseSchema = z
   .object({
     id: z.string(),
+    name: z.string().nullable().describe("unique among the org's live leases; null: none"),
     kind: z.enum(LEASE_KINDS),
     state: z.enum(LEASE_STATES),
     state_since: Time.nullable(),

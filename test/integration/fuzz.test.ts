@@ -459,7 +459,7 @@ const FIELD_HINTS: Record<string, fc.Arbitrary<unknown>> = {
   iss: fc.constant(FUZZ_ISS),
   aud: fc.constant(FUZZ_AUD),
   image: fc.constantFrom(`ghcr.io/fuzz/app@sha256:${"a".repeat(64)}`, "ubuntu:latest"),
-  cmd: fc.constantFrom("sleep 60", "echo hi"),
+  cmd: fc.constantFrom("sleep 60", "echo hi", "sleep soon"),
   providers: fc.constantFrom(["sim"], ["SIM", "runpod"]),
   quote_id: fc.nat().map((i) => seen("qt", i) ?? "qt_01jd0000000000000000000000"),
   ttl: DURATION_HINT,

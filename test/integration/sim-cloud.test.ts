@@ -6,7 +6,8 @@ import { env } from "cloudflare:test";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ProviderError, type Machine, type MachineStatus } from "../../src/providers/contract";
 import { SIM_OBJECT_NAME, SimProvider, simAdmin } from "../../src/providers/sim/adapter";
-import { BOOTSTRAP, call, createOrg, expectError, json } from "./helpers";
+import { BOOTSTRAP, call, createKey, createOrg, expectError, json, refreshCatalog } from "./helpers";
+import { createLease, events, machinesOf, waitForState } from "./lease-helpers";
 
 const admin = simAdmin(env);
 const FAST = { provision_delay_ms: 30, boot_delay_ms: 30 };
@@ -143,6 +144,41 @@ describe("sim machines: the lifecycle", () => {
     expect(await ids("lessor-t-ls_a-")).toEqual([a2.id]);
     // The ledger keeps the destroyed one.
     expect((await admin.getLedger("lessor-t-ls_a-")).machines).toHaveLength(2);
+  });
+});
+
+describe("sim machines: the command language (docs/sim.md)", () => {
+  it("accepts a cmd that parses, and refuses one that does not with 400 invalid_cmd saying where", async () => {
+    const good = await sim("POST", "/v1/machines", { label: "cmd-a1", offer_id: offerId, cmd: "echo hi; sleep 1.5\nexit 3" });
+    expect(good.status).toBe(201);
+    const bad = await sim("POST", "/v1/machines", { label: "cmd-b1", offer_id: offerId, cmd: "echo hi\n  exit 256" });
+    expect(bad.status).toBe(400);
+    expect(await json(bad)).toEqual({ error: { code: "invalid_cmd", message: 'cmd: line 2, column 3: exit takes one code from 0 to 255, not "256"' } });
+    const notText = await sim("POST", "/v1/machines", { label: "cmd-c1", offer_id: offerId, cmd: 7 });
+    expect((await json(notText)).error.code).toBe("invalid_cmd");
+    expect((await admin.getLedger()).machines.map((m) => m.label)).toEqual(["cmd-a1"]);
+  });
+
+  it("the adapter reads invalid_cmd as a refusal (no retry changes it), with the sim's words", async () => {
+    const { p } = provider();
+    const e = await providerError(p.createMachine({ label: "cmd-d1", offer_id: offerId, cmd: "reboot" }));
+    expect(e.kind).toBe("refused");
+    expect(e.message).toContain('line 1, column 1: unknown statement "reboot"');
+    expect((await admin.getLedger()).machines).toHaveLength(0);
+  });
+
+  it("a lease whose cmd the sim refuses is released at once with provider_refused and the sim's words", async () => {
+    await admin.setFaults(FAST);
+    await refreshCatalog();
+    const org = await createOrg();
+    const key = (await createKey(org, "write")).secret;
+    const lease = await createLease(key, { kind: "scratch", spec: { gpu: "l40s:1", providers: ["sim"] }, cmd: "echo starting; sleep soon" });
+    const released = await waitForState(key, lease.id, "released");
+    expect(released.release_reason).toBe("provider_refused");
+    const requested = (await events(key, lease.id)).find((e) => e.type === "release_requested")!;
+    expect(requested.detail).toMatchObject({ error: "refused" });
+    expect(String(requested.detail.message)).toContain('line 1, column 16: sleep takes one number of seconds from 0 to 2592000, not "soon"');
+    expect(await machinesOf(lease.id)).toEqual([]);
   });
 });
 

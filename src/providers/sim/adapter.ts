@@ -220,6 +220,11 @@ export class SimProvider implements Provider {
     if (answer.status === 401 || answer.status === 403) return new ProviderError(this.name, "auth", message);
     if (answer.status === 404) return new ProviderError(this.name, "not_found", message);
     if (answer.status === 409 && code === "no_capacity") return new ProviderError(this.name, "no_capacity", message);
+    // The machine's cmd is not in the sim's command language: no retry changes that. Its words say where.
+    if (answer.status === 400 && code === "invalid_cmd") {
+      const words = (answer.body as { error?: { message?: unknown } } | null)?.error?.message;
+      return new ProviderError(this.name, "refused", typeof words === "string" ? `${message}: ${words}` : message);
+    }
     return new ProviderError(this.name, "unavailable", message);
   }
 }

@@ -14,7 +14,8 @@
  *   GET|PUT /v1/config              {offers, seed}: the market's size and seed
  *   GET|PUT /v1/faults              fault rates, delays and the PRNG seed (faults.ts)
  *   POST /v1/reset                  forget every machine and reset the faults
- *   POST /v1/machines               {label, offer_id, image?, cmd?} -> 201 machine
+ *   POST /v1/machines               {label, offer_id, image?, cmd?} -> 201 machine; a `cmd` that is not
+ *                                   in the sim's command language (script.ts) -> 400 invalid_cmd
  *   GET /v1/machines?label_prefix=  {machines}: every machine not TERMINATED whose label starts so
  *   GET /v1/machines/:id            a machine, TERMINATED ones included
  *   POST /v1/machines/:id/stop      RUNNING -> EXITED; 409 otherwise
@@ -55,11 +56,14 @@ import {
 } from "./machines";
 import { nextRandom } from "../../random";
 import { generateSimOffers, type SimOffer } from "./offers";
+import { parseScript, scriptErrorText } from "./script";
 
 export const SIM_DEFAULT_OFFERS = 400;
 export const SIM_MAX_OFFERS = 200_000;
 const MAX_LABEL = 256;
 const MAX_TEXT = 4096;
+/** As long as a lease's `cmd` may be (functions/v1/leases.ts), so the sim refuses none for its length. */
+const MAX_CMD = 8192;
 
 interface SimConfig {
   offers: number;
@@ -259,9 +263,8 @@ export class SimCloud extends DurableObject<Env> {
     const { label, offer_id, image, cmd } = body as Record<string, unknown>;
     if (typeof label !== "string" || label.length === 0 || label.length > MAX_LABEL) throw badRequest(`label must be a string of 1..${MAX_LABEL} characters`);
     if (typeof offer_id !== "string" || offer_id.length === 0) throw badRequest("offer_id must be a string");
-    for (const [name, v] of [["image", image], ["cmd", cmd]] as const) {
-      if (v !== undefined && v !== null && (typeof v !== "string" || v.length > MAX_TEXT)) throw badRequest(`${name} must be a string of at most ${MAX_TEXT} characters`);
-    }
+    if (image !== undefined && image !== null && (typeof image !== "string" || image.length > MAX_TEXT)) throw badRequest(`image must be a string of at most ${MAX_TEXT} characters`);
+    if (cmd !== undefined && cmd !== null) checkCmd(cmd);
     const offer = this.#marketOf(config).byId.get(offer_id);
     if (!offer) throw new SimHttpError(404, "offer_not_found", `no offer ${offer_id}`);
     if (this.#chance(faults.no_capacity_rate)) throw new SimHttpError(409, "no_capacity", `no capacity left for ${offer_id}`);
@@ -620,6 +623,13 @@ async function readJson(request: Request): Promise<unknown> {
   } catch {
     throw badRequest("body is not JSON");
   }
+}
+
+/** A machine runs its `cmd` in the sim's command language (script.ts, docs/sim.md): one that does not parse is refused. */
+function checkCmd(cmd: unknown): void {
+  if (typeof cmd !== "string" || cmd.length > MAX_CMD) throw new SimHttpError(400, "invalid_cmd", `cmd must be a string of at most ${MAX_CMD} characters`);
+  const parsed = parseScript(cmd);
+  if (!parsed.ok) throw new SimHttpError(400, "invalid_cmd", `cmd: ${scriptErrorText(parsed.error)}`);
 }
 
 function badRequest(message: string): SimHttpError {

@@ -1,0 +1,208 @@
+/**
+ * The sim's command language: what a simulated machine runs for a lease's `cmd` (and for an
+ * exec), so that a lease shows output, exit codes and signals without a real machine. The
+ * language is documented in docs/sim.md; this file is its parser and a pure interpreter.
+ *
+ * The interpreter is a pure function of (program, start, signals delivered, now): no I/O and no
+ * clock (STYLE.md rule 1). Asked again later with more time or more signals, it answers the same
+ * prefix and more, so the sim can store only the program, its start and the signals.
+ */
+
+/** `lines N` prints at most this many lines, and a whole run records at most this many. */
+export const SCRIPT_MAX_LINES = 10_000;
+/** One `sleep` lasts at most this many seconds (30 days). */
+export const SCRIPT_MAX_SLEEP_S = 30 * 86_400;
+/** An `echo`'s or `lines`'s text, and a `serve`'s model, hold at most this many characters. */
+export const SCRIPT_MAX_TEXT = 1_024;
+
+export type ScriptStatement =
+  | { op: "echo"; text: string }
+  | { op: "lines"; count: number; text: string }
+  | { op: "sleep"; ms: number }
+  | { op: "exit"; code: number }
+  | { op: "hang" }
+  | { op: "trap-term" }
+  | { op: "serve"; model: string };
+
+export type ScriptProgram = readonly ScriptStatement[];
+
+/** Where a statement that does not parse begins, 1-based, and what is wrong with it. */
+export interface ScriptError {
+  line: number;
+  column: number;
+  message: string;
+}
+
+export type ParseResult = { ok: true; program: ScriptProgram } | { ok: false; error: ScriptError };
+
+const STATEMENTS = ["echo", "lines", "sleep", "exit", "hang", "trap-term", "serve"] as const;
+const INTEGER = /^\d+$/;
+const DECIMAL = /^\d+(\.\d+)?$/;
+const MODEL = /^[A-Za-z0-9][A-Za-z0-9._:/@-]*$/;
+
+/** The error's position and message as one line: `line 2, column 5: ...`. */
+export function scriptErrorText(e: ScriptError): string {
+  return `line ${e.line}, column ${e.column}: ${e.message}`;
+}
+
+/**
+ * Parses a script: statements separated by `;` or newlines; blank statements are skipped; a
+ * statement that begins with `#` is a comment to the end of its line.
+ */
+export function parseScript(source: string): ParseResult {
+  const program: ScriptStatement[] = [];
+  const lines = source.split(/\r?\n/);
+  for (let l = 0; l < lines.length; l++) {
+    let offset = 0;
+    for (const piece of lines[l]!.split(";")) {
+      const lead = piece.length - piece.trimStart().length;
+      const text = piece.trim();
+      const column = offset + lead + 1;
+      offset += piece.length + 1;
+      if (text === "") continue;
+      if (text.startsWith("#")) break;
+      const parsed = parseStatement(text);
+      if (typeof parsed === "string") return { ok: false, error: { line: l + 1, column, message: parsed } };
+      program.push(parsed);
+    }
+  }
+  return { ok: true, program };
+}
+
+/** One statement (trimmed, not empty), or what is wrong with it. */
+function parseStatement(text: string): ScriptStatement | string {
+  const space = text.search(/\s/);
+  const word = space < 0 ? text : text.slice(0, space);
+  const rest = space < 0 ? "" : text.slice(space).trim();
+  const args = rest === "" ? [] : rest.split(/\s+/);
+  const noArgs = () => (args.length === 0 ? null : `${word} takes no arguments`);
+  const textArg = (t: string) => (t.length > SCRIPT_MAX_TEXT ? `${word}: text is longer than ${SCRIPT_MAX_TEXT} characters` : null);
+  switch (word) {
+    case "echo":
+      return textArg(rest) ?? { op: "echo", text: rest };
+    case "lines": {
+      const n = args[0];
+      if (n === undefined || !INTEGER.test(n) || Number(n) > SCRIPT_MAX_LINES) return `lines takes a count from 0 to ${SCRIPT_MAX_LINES}${n === undefined ? "" : `, not ${quote(n)}`}`;
+      const label = rest.slice(n.length).trim();
+      return textArg(label) ?? { op: "lines", count: Number(n), text: label === "" ? "line" : label };
+    }
+    case "sleep": {
+      const s = args[0];
+      if (args.length !== 1 || !DECIMAL.test(s!) || Number(s) > SCRIPT_MAX_SLEEP_S) {
+        return `sleep takes one number of seconds from 0 to ${SCRIPT_MAX_SLEEP_S}${args.length === 0 ? "" : `, not ${quote(rest)}`}`;
+      }
+      return { op: "sleep", ms: Math.round(Number(s) * 1000) };
+    }
+    case "exit": {
+      const c = args[0];
+      if (args.length !== 1 || !INTEGER.test(c!) || Number(c) > 255) return `exit takes one code from 0 to 255${args.length === 0 ? "" : `, not ${quote(rest)}`}`;
+      return { op: "exit", code: Number(c) };
+    }
+    case "hang":
+    case "trap-term":
+      return noArgs() ?? { op: word };
+    case "serve": {
+      const m = args[0];
+      if (args.length !== 1 || !MODEL.test(m!) || m!.length > SCRIPT_MAX_TEXT) return `serve takes one model name${args.length === 0 ? "" : `, not ${quote(rest)}`}`;
+      return { op: "serve", model: m! };
+    }
+  }
+  return `unknown statement ${quote(word)}; a statement is one of ${STATEMENTS.join(", ")}`;
+}
+
+/** A fragment of the user's text in an error, short enough to read. */
+function quote(s: string): string {
+  return JSON.stringify(s.length > 40 ? `${s.slice(0, 40)}...` : s);
+}
+
+export type ScriptSignal = "TERM" | "KILL";
+
+export interface DeliveredSignal {
+  signal: ScriptSignal;
+  at: number;
+}
+
+export interface OutputLine {
+  at: number;
+  text: string;
+}
+
+/** How a run ended: an exit code, or the signal that ended it (code null). */
+export interface ScriptEnd {
+  code: number | null;
+  signal: ScriptSignal | null;
+  at: number;
+}
+
+export interface ScriptRun {
+  /** Every line printed up to `now`, oldest first (at most SCRIPT_MAX_LINES). */
+  output: OutputLine[];
+  /** Lines were printed beyond SCRIPT_MAX_LINES and are not in `output`. */
+  truncated: boolean;
+  /** null: still running at `now`. */
+  end: ScriptEnd | null;
+}
+
+/**
+ * What `program`, started at `start`, has done by `now` given the signals delivered so far.
+ *
+ * Statements other than `sleep`, `hang` and `serve` take no time. A signal delivered at the same
+ * millisecond as a statement runs is handled after it (and after every other statement of that
+ * millisecond), so `trap-term` at t ignores a TERM at t, and `exit 3` at t wins over a KILL at t.
+ * A TERM ends the run unless `trap-term` ran before it; a KILL always ends it. Signals delivered
+ * after `now` are not yet delivered; signals after the end change nothing.
+ */
+export function runScript(program: ScriptProgram, start: number, signals: readonly DeliveredSignal[], now: number): ScriptRun {
+  const output: OutputLine[] = [];
+  if (now < start) return { output, truncated: false, end: null };
+  let truncated = false;
+  const print = (at: number, text: string) => {
+    if (output.length < SCRIPT_MAX_LINES) output.push({ at, text });
+    else truncated = true;
+  };
+  const delivered = signals.filter((s) => s.at <= now).sort((a, b) => a.at - b.at);
+  let next = 0;
+  let trapped = false;
+  /** Handles the signals delivered before `t` (and by `now`): the end one of them causes, or null. */
+  const signalsBefore = (t: number): ScriptEnd | null => {
+    for (; next < delivered.length && delivered[next]!.at < t; next++) {
+      const s = delivered[next]!;
+      if (s.signal === "KILL" || !trapped) return { code: null, signal: s.signal, at: Math.max(s.at, start) };
+    }
+    return null;
+  };
+  const ended = (end: ScriptEnd | null): ScriptRun => ({ output, truncated, end });
+
+  let t = start;
+  for (const s of program) {
+    const bySignal = signalsBefore(t);
+    if (bySignal) return ended(bySignal);
+    if (t > now) return ended(null);
+    switch (s.op) {
+      case "echo":
+        print(t, s.text);
+        break;
+      case "lines":
+        for (let i = 1; i <= s.count; i++) print(t, `${s.text} ${i}`);
+        break;
+      case "sleep":
+        t += s.ms;
+        break;
+      case "exit":
+        return ended({ code: s.code, signal: null, at: t });
+      case "trap-term":
+        trapped = true;
+        break;
+      case "serve":
+        print(t, `ready: serving ${s.model}`);
+        t = Infinity;
+        break;
+      case "hang":
+        t = Infinity;
+        break;
+    }
+  }
+  const bySignal = signalsBefore(t);
+  if (bySignal) return ended(bySignal);
+  return ended(t > now ? null : { code: 0, signal: null, at: t });
+}
