@@ -51,6 +51,8 @@ export function withProductionD1Id(toml, id) {
 export const SECRETS = [
   { name: "LESSOR_INSTALLATION_ID", required: true, generate: false, purpose: "this installation's own id (1-24 lowercase letters and digits); it tags every machine lessor labels, so two installations sharing a provider account never touch each other's machines" },
   { name: "LESSOR_MASTER_KEY", required: true, generate: true, purpose: "encrypts the orgs' provider keys; rotating it makes every stored key unreadable, so keep it" },
+  // Not a secret, but the operator's own value that no repository file can hold, set the same way.
+  { name: "LESSOR_PUBLIC_URL", required: true, generate: false, purpose: "the https origin machines reach lessor at (e.g. https://lessor.example.com): their agent fetches its script and reports there" },
   { name: "LESSOR_BOOTSTRAP_TOKEN", required: false, generate: true, purpose: "creates orgs (POST /v1/orgs); delete it once your orgs exist to close that door" },
 ];
 

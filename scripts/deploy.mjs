@@ -8,7 +8,7 @@
  *    its id into wrangler.toml's `[env.production]` (commit that change).
  * 3. Applies the D1 migrations to it.
  * 4. Uploads, with the deploy, the Worker secrets it does not have yet (scripts/deploy-lib.mjs
- *    SECRETS): LESSOR_INSTALLATION_ID must be given in the environment the first time;
+ *    SECRETS): LESSOR_INSTALLATION_ID and LESSOR_PUBLIC_URL must be given in the environment the first time;
  *    LESSOR_MASTER_KEY and LESSOR_BOOTSTRAP_TOKEN are generated when not given, and a generated
  *    bootstrap token is printed once. Values given in the environment replace the Worker's.
  * 5. Deploys, then prints the Worker's URL and a first request.
@@ -19,7 +19,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseCreatedD1Id, PLACEHOLDER_D1_ID, productionD1Id, secretsToUpload, withProductionD1Id } from "./deploy-lib.mjs";
+import { parseCreatedD1Id, PLACEHOLDER_D1_ID, productionD1Id, SECRETS, secretsToUpload, withProductionD1Id } from "./deploy-lib.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const wranglerBin = path.join(root, "node_modules", ".bin", "wrangler");
@@ -75,7 +75,7 @@ try {
   existing = [];
 }
 const given = {};
-for (const name of ["LESSOR_INSTALLATION_ID", "LESSOR_MASTER_KEY", "LESSOR_BOOTSTRAP_TOKEN"]) if (process.env[name]) given[name] = process.env[name];
+for (const { name } of SECRETS) if (process.env[name]) given[name] = process.env[name];
 let plan;
 try {
   plan = secretsToUpload(existing, given, (name) => (name === "LESSOR_BOOTSTRAP_TOKEN" ? `lsrb_${randomBytes(32).toString("base64url")}` : randomBytes(32).toString("base64url")));

@@ -18,6 +18,7 @@
  * malformed installation id).
  *
  * Settings: PORT, LESSOR_STATE_DIR (local D1/Durable Object state, default .wrangler/state),
+ * LESSOR_PUBLIC_URL (where machines reach lessor; default http://127.0.0.1:$PORT),
  * LESSOR_CRON_INTERVAL_S, and any LESSOR_* variable, which overrides wrangler.toml's [vars].
  */
 import { spawn } from "node:child_process";
@@ -81,12 +82,18 @@ if (!vars.LESSOR_MASTER_KEY) {
   log("generated LESSOR_MASTER_KEY (encrypts provider keys) and wrote it to .dev.vars (git-ignored)");
 }
 
+// Where machines reach lessor (src/env.ts): this local URL unless one is given, so that the sim's
+// machines are told where their agent lives. A machine of a real provider cannot reach it: give
+// LESSOR_PUBLIC_URL (a tunnel's https URL, say) to rent real ones against a local lessor.
+if (!vars.LESSOR_PUBLIC_URL) vars.LESSOR_PUBLIC_URL = `http://127.0.0.1:${port}`;
+
 // The same rules as src/config.ts's configProblems, for the settings a local run can get wrong:
 // the Worker would answer every request with 503 `misconfigured`, so say it here, before starting.
 const problems = [];
 if (vars.LESSOR_BOOTSTRAP_TOKEN.length < 32) problems.push("LESSOR_BOOTSTRAP_TOKEN must be at least 32 characters (remove it from .dev.vars and the environment to have one generated)");
 if (vars.LESSOR_MASTER_KEY.length < 32) problems.push("LESSOR_MASTER_KEY must be at least 32 characters (remove it from .dev.vars and the environment to have one generated)");
 if (vars.LESSOR_INSTALLATION_ID !== undefined && !/^[a-z0-9]{1,24}$/.test(vars.LESSOR_INSTALLATION_ID)) problems.push("LESSOR_INSTALLATION_ID must be 1 to 24 lowercase letters and digits");
+if (!/^https?:\/\/[^/?#@\s]+\/?$/.test(vars.LESSOR_PUBLIC_URL)) problems.push("LESSOR_PUBLIC_URL must be an http or https origin (scheme, host, port), e.g. https://lessor.example.com");
 if (problems.length > 0) fail(`refusing to start:\n  ${problems.join("\n  ")}`);
 
 // The Worker reads its variables from one env file, written where only this user can read it.

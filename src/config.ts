@@ -24,8 +24,37 @@ const INSTALLATION_ID = /^[a-z0-9]{1,24}$/;
 
 type ConfigEnv = Pick<
   Env,
-  "LESSOR_ENVIRONMENT" | "LESSOR_BOOTSTRAP_TOKEN" | "LESSOR_MASTER_KEY" | "LESSOR_INSTALLATION_ID" | "LESSOR_PROVIDERS"
+  "LESSOR_ENVIRONMENT" | "LESSOR_BOOTSTRAP_TOKEN" | "LESSOR_MASTER_KEY" | "LESSOR_INSTALLATION_ID" | "LESSOR_PROVIDERS" | "LESSOR_PUBLIC_URL"
 >;
+
+/**
+ * Why a LESSOR_PUBLIC_URL is unusable, or null: it must be an absolute http(s) URL of an origin
+ * (machines append `/v1/agent/...` to it), with no credentials, path, query or fragment; and in
+ * production https, since every agent sends its lease's token to it.
+ */
+function publicUrlProblem(value: string, production: boolean): string | null {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return "LESSOR_PUBLIC_URL must be an absolute URL, e.g. https://lessor.example.com";
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") return "LESSOR_PUBLIC_URL must be an http or https URL";
+  if (production && url.protocol !== "https:") return "LESSOR_PUBLIC_URL must be https in production: machines send their lease's token to it";
+  if (url.username || url.password || url.pathname !== "/" || url.search || url.hash) {
+    return "LESSOR_PUBLIC_URL must be an origin only (scheme, host, port): no credentials, path, query or fragment";
+  }
+  return null;
+}
+
+/**
+ * Where machines reach lessor (LESSOR_PUBLIC_URL, without a trailing slash); null when unset,
+ * which configProblems allows only outside production (`npm start` sets it to the local URL).
+ */
+export function publicUrl(env: Pick<Env, "LESSOR_PUBLIC_URL">): string | null {
+  const value = env.LESSOR_PUBLIC_URL;
+  return value ? new URL(value).origin : null;
+}
 
 /** Every problem with the installation's settings; empty when it may serve. */
 export function configProblems(env: ConfigEnv): string[] {
@@ -56,6 +85,13 @@ export function configProblems(env: ConfigEnv): string[] {
       problems.push('LESSOR_PROVIDERS must not include "sim" in production: the simulated cloud rents nothing real');
     }
   }
+  const publicUrlValue = env.LESSOR_PUBLIC_URL;
+  if (publicUrlValue !== undefined && publicUrlValue !== "") {
+    const problem = publicUrlProblem(publicUrlValue, production);
+    if (problem) problems.push(problem);
+  } else if (production) {
+    problems.push("LESSOR_PUBLIC_URL must be set in production: the https origin machines reach lessor at (their agent fetches its script and reports there)");
+  }
   return problems;
 }
 
@@ -69,6 +105,7 @@ export function configProblemsCached(env: ConfigEnv): string[] {
     env.LESSOR_MASTER_KEY?.length ?? -1,
     env.LESSOR_INSTALLATION_ID,
     env.LESSOR_PROVIDERS,
+    env.LESSOR_PUBLIC_URL,
   ]);
   if (cached?.key !== key) cached = { key, problems: configProblems(env) };
   return cached.problems;

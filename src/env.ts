@@ -28,6 +28,12 @@ export interface Env {
   LESSOR_ORG_RATE_LIMIT_PER_MINUTE?: string;
   /** Failed authentications a minute from one client address (default 60), then 429. */
   LESSOR_AUTH_FAILURES_PER_MINUTE?: string;
+  /**
+   * Where machines reach lessor: an http(s) origin (https in production, where it is required).
+   * Their agent fetches `/v1/agent/agent.sh` from it and reports there. `npm start` sets it to the
+   * local URL; unset elsewhere in development, machines are started without the agent.
+   */
+  LESSOR_PUBLIC_URL?: string;
   /** Tags this installation's machine labels (src/lease/label.ts); its own value in production. */
   LESSOR_INSTALLATION_ID?: string;
   LESSOR_SIM_OFFERS?: string;

@@ -56,7 +56,7 @@ const IDEMPOTENCY_422 = {
 } as const;
 const CREATE_ERRORS = {
   409: errorResponse(
-    "quote_expired; quote_drift: the offer's price rose beyond the quote's tolerance; name_taken: a live lease of the org has this name (details: lease_id); provider_not_configured: the org cannot rent from the spec's or the quote's providers; no_capacity: nothing fits (details name the constraint); idempotency_in_progress",
+    "quote_expired; quote_drift: the offer's price rose beyond the quote's tolerance; name_taken: a live lease of the org has this name (details: lease_id); provider_not_configured: the org cannot rent from the spec's or the quote's providers; capability_missing: a lease with a cmd, and no provider it may use runs lessor's agent (details: capabilities, providers); no_capacity: nothing fits (details name the constraint); idempotency_in_progress",
   ),
   ...IDEMPOTENCY_422,
 } as const;

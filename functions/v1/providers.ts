@@ -27,6 +27,7 @@ const CapabilitiesSchema = z.object({
   webhooks: z.boolean(),
   stop_ends_billing: z.boolean(),
   spot: z.boolean(),
+  run_agent: z.boolean().describe("machines can be given an environment and a start command, so lessor's agent runs there; a lease with a cmd needs it"),
 });
 
 const ProviderSchema = z

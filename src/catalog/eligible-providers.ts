@@ -2,6 +2,7 @@
 import type { Db } from "../db";
 import type { Env } from "../env";
 import { ApiError } from "../errors";
+import type { ProviderCapabilities } from "../providers/contract";
 import { configuredProviderNames, usableProviderNames } from "../providers/registry";
 import type { Spec } from "./spec";
 
@@ -20,4 +21,33 @@ export async function providersForSpec(env: Env, db: Db, orgId: string, spec: Pi
     });
   }
   return usable;
+}
+
+/** A capability a lease may need of the provider it runs on (src/providers/contract.ts). */
+export type Capability = keyof ProviderCapabilities;
+
+/** What a lease needs of its provider: a command is run by lessor's agent, which needs `run_agent`. */
+export function capabilitiesNeeded(lease: { cmd?: string | null }): Capability[] {
+  return lease.cmd ? ["run_agent"] : [];
+}
+
+/**
+ * The candidate providers that have every capability needed, in their order. Pure. When there
+ * were candidates and none has them, the lease cannot run anywhere it may be placed: 409
+ * `capability_missing` naming what is missing, not a `no_capacity` that would send the user
+ * looking for machines. No candidates at all is left to the caller's own answer.
+ */
+export function providersWithCapabilities(
+  candidates: readonly string[],
+  needed: readonly Capability[],
+  capabilitiesOf: (provider: string) => Readonly<ProviderCapabilities>,
+): string[] {
+  const able = candidates.filter((p) => needed.every((c) => capabilitiesOf(p)[c]));
+  if (able.length === 0 && candidates.length > 0) {
+    throw new ApiError(409, "capability_missing", `none of ${candidates.join(", ")} can ${needed.join(", ")}; a lease with a cmd needs a provider that runs lessor's agent`, {
+      capabilities: [...needed],
+      providers: [...candidates],
+    });
+  }
+  return able;
 }

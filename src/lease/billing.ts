@@ -5,8 +5,10 @@
  * every save, so no transition can forget it.
  */
 import { accrue, estimateOf, newBilling, type AccrualKind } from "../billing/accrual";
+import { settled, type Reservation } from "../billing/ceiling";
 import { microsToUsd, usdToMicros } from "../billing/money";
 import type { LeaseRecord, LeaseState } from "./state";
+import type { Step } from "./transitions";
 
 /**
  * What a lease bills in a state: the machine's rate from the moment it is created until it is
@@ -76,6 +78,31 @@ export interface Settlement {
   receipt_id: string;
   status: "settled" | "disputed";
   actual_micro_usd: number;
+}
+
+/**
+ * What a receipt does to the lease: `answer` alone when nothing changes (not this org's lease, not
+ * released, nothing billed; or already settled, answered true only for the same receipt, since a
+ * settled lease never takes another, guarantee 7), else the step that records it.
+ */
+export function settlementOf(l: LeaseRecord | null, orgId: string, s: Settlement): { answer: boolean } | { step: Step } {
+  if (!l || l.org_id !== orgId || l.state !== "released" || l.billing.status === "none") return { answer: false };
+  if (l.billing.status === "settled" || l.billing.status === "disputed") return { answer: l.billing.receipt_id === s.receipt_id };
+  return {
+    step: {
+      next: { ...l, billing: { ...l.billing, status: s.status, receipt_id: s.receipt_id, actual_micro_usd: s.actual_micro_usd } },
+      effect: { event: "billing_settled", detail: { receipt_id: s.receipt_id, status: s.status, actual_usd: microsToUsd(s.actual_micro_usd) } },
+    },
+  };
+}
+
+/**
+ * What a released lease holds against its org's caps from now on: what it accrued, written before
+ * the index says released. null: the lease is not released, and its reservation stands.
+ */
+export function releasedHold(l: LeaseRecord, now: number): Reservation | null {
+  if (l.state !== "released") return null;
+  return settled(l.billing.segments, l.reserved ?? null, l.released_at ?? now);
 }
 
 /** A record stored before leases carried billing: what it lacks, filled in (its estimate starts now). */

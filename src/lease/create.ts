@@ -1,11 +1,12 @@
 /**
  * `POST /v1/leases` behind the edge: the offers a lease may run on (for a spec, or the quote's,
- * checked again when used), its policy, its name, its budget admission, then its object. A lease the
- * budget refuses rents nothing: admission runs before the lease's object exists (docs/design.md).
+ * checked again when used; only on providers with what the lease needs), its policy, its name,
+ * its budget admission, then its object. A lease the budget refuses rents nothing: admission runs
+ * before the lease's object exists (docs/design.md).
  */
 import { reservedHourlyUsd } from "../billing/bandwidth";
 import { admissionReservation, reserveBudget } from "../billing/budget";
-import { providersForSpec } from "../catalog/eligible-providers";
+import { capabilitiesNeeded, providersForSpec, providersWithCapabilities } from "../catalog/eligible-providers";
 import type { Offer } from "../catalog/offer";
 import { chooseOffers, placementFor } from "../catalog/quote";
 import { offersOfQuote } from "../catalog/quoted-offers";
@@ -13,6 +14,7 @@ import type { Spec } from "../catalog/spec";
 import type { Db } from "../db";
 import type { Env } from "../env";
 import { newId } from "../ids";
+import { providerCapabilities } from "../providers/registry";
 import { claimLeaseName, freeLeaseName } from "./names";
 import { resolvePolicy, type LeaseKind, type PolicyInput } from "./policy";
 import type { LeaseView } from "./view";
@@ -40,14 +42,21 @@ export async function createLease(db: Db, env: Env, orgId: string, req: LeaseReq
   let policyInput = req.policy ?? {};
   // Where the lease may run, also when it comes from a quote: a machine placed elsewhere is replaced (src/lease/placement.ts).
   let spec: Spec | null;
+  // A lease with a cmd runs only where lessor's agent can start (capability_missing otherwise).
+  const needed = capabilitiesNeeded(req);
   if ("quote_id" in req) {
     const used = await offersOfQuote(env, db, orgId, req.quote_id, now);
-    offers = used.offers;
+    const able = providersWithCapabilities([...new Set(used.offers.map((o) => o.provider))], needed, providerCapabilities);
+    offers = used.offers.filter((o) => able.includes(o.provider));
     spec = used.quote.spec;
     policyInput = { ttl: used.quote.policy.ttl, max_lifetime: used.quote.policy.max_lifetime, ...policyInput };
   } else {
     spec = req.spec;
-    const providers = await providersForSpec(env, db, orgId, req.spec, { fresh: true });
+    const usable = await providersForSpec(env, db, orgId, req.spec, { fresh: true });
+    // Judged first among the providers the spec names, so that naming only incapable ones says so.
+    const named = req.spec.providers?.map((p) => p.toLowerCase());
+    if (named) providersWithCapabilities(usable.filter((p) => named.includes(p)), needed, providerCapabilities);
+    const providers = providersWithCapabilities(usable, needed, providerCapabilities);
     const selection = await chooseOffers(db, req.spec, providers, now, placementFor(resolvePolicy(req.kind, policyInput), req.image ?? null));
     offers = [selection.chosen, ...selection.fallbacks];
   }

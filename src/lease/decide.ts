@@ -1,11 +1,11 @@
 /**
- * The one place that decides what a lease should do now (DESIGN.md "Shape"; STYLE.md rule 1).
+ * The one place that decides what a lease should do now (docs/design.md "Shape"; STYLE.md rule 1).
  * Pure: no I/O, no clock. The alarm, the cron backstop and `GET /v1/leases/:id` all call it;
  * nothing else decides to stop or destroy.
  */
 import { sessionBudgetDeadline } from "../billing/accrual";
 import { usdToMicros } from "../billing/money";
-import { inSession, type LeaseRecord, type Observation, type Reason } from "./state";
+import { hasMachine, inSession, type LeaseRecord, type Observation, type Reason } from "./state";
 
 export type Action =
   | "none" // nothing to do, ever (released)
@@ -193,4 +193,40 @@ export function guardOf(l: LeaseRecord, obs: Observation, now: number) {
     at: d.at === null ? null : new Date(d.at).toISOString(),
     due: d.action !== "wait" && d.action !== "none",
   };
+}
+
+/** What the run loop does next (docs/design.md "Where each rule lives"). */
+export type Move =
+  /** Read the machine back from the provider, then ask again. */
+  | { move: "observe" }
+  /** Carry out `decision` (never `wait`, `none` or `poll`). */
+  | { move: "act"; decision: Decision }
+  /** Nothing more this run; the alarm picks up the rest. */
+  | { move: "done" };
+
+/**
+ * The run loop's next move, with `obs` what this run has read of the machine so far (`machine`
+ * undefined: not read yet). A lease that holds a machine reads it back before it acts, unless it
+ * is backing off (`retry_at` ahead) or a release falls due whatever the machine says (a hard cap,
+ * a user's end): every call before the destroy is time it bills. A poll is one read per run.
+ */
+export function nextMove(l: LeaseRecord | null, obs: Observation, now: number): Move {
+  if (!l || l.state === "released") return { move: "done" };
+  const waiting = l.retry_at !== null && l.retry_at > now;
+  const releaseDue = decide(l, { machine: undefined }, now).action === "release" && !waiting;
+  if (obs.machine === undefined && hasMachine(l) && !waiting && !releaseDue) return { move: "observe" };
+  const d = decide(l, obs, now);
+  if (d.action === "wait" || d.action === "none") return { move: "done" };
+  if (d.action === "poll") return obs.machine !== undefined || waiting ? { move: "done" } : { move: "observe" };
+  return { move: "act", decision: d };
+}
+
+/**
+ * When the lease's one alarm is set (STYLE.md rule 7): at the nearest deadline `decide` returns,
+ * and for an action already due, at once or when its backoff ends. null: no alarm.
+ */
+export function alarmAt(l: LeaseRecord, now: number): number | null {
+  const d = decide(l, { machine: undefined }, now);
+  if (d.action !== "wait" && d.action !== "none") return Math.max(now, l.retry_at ?? now);
+  return d.at;
 }

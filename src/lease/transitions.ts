@@ -4,10 +4,15 @@
  * is passed in): decide.ts says what falls due, these say what the record becomes, and the lease's
  * object (object.ts) only stores the result and calls the provider.
  */
-import type { Reservation } from "../billing/ceiling";
+import type { Offer } from "../catalog/offer";
+import type { Spec } from "../catalog/spec";
+import { newBilling } from "../billing/accrual";
+import { totalOf, type Reservation } from "../billing/ceiling";
+import { microsToUsd } from "../billing/money";
 import type { Machine, ProviderError } from "../providers/contract";
 import { hardCapDeadlines } from "./decide";
 import { following, nextOfferOf, reservationFor } from "./rent";
+import type { LeaseKind, Policy } from "./policy";
 import { hasMachine, TERMINAL_STATES, type LeaseRecord, type MachinedLease, type LeaseState, type Reason } from "./state";
 
 /** An event to append beside a write (the object's `events` table). */
@@ -96,6 +101,85 @@ export function userAction(l: LeaseRecord, action: UserAction, arg: { ms?: numbe
     case "heartbeat":
       return ok({ ...l, last_activity_at: now }, { event: "heartbeat" });
   }
+}
+
+/** What `POST /v1/leases` hands the lease's object. */
+export interface LeaseInit {
+  id: string;
+  org_id: string;
+  kind: LeaseKind;
+  policy: Policy;
+  spec: Spec | null;
+  quote_id: string | null;
+  offers: Offer[];
+  image: string | null;
+  cmd: string | null;
+  /** Claimed by admission (src/lease/names.ts). */
+  name?: string | null;
+  warnings: string[];
+  /** What admission reserved against the org's caps (src/billing/budget.ts). */
+  reserved: Reservation | null;
+  now: number;
+}
+
+/** A new lease, pending on its first offer. */
+export function newLease(init: LeaseInit, canStop: (provider: string) => boolean): Step {
+  const offer = init.offers[0]!;
+  return {
+    next: {
+      id: init.id,
+      org_id: init.org_id,
+      kind: init.kind,
+      state: "pending",
+      state_since: init.now,
+      policy: init.policy,
+      spec: init.spec,
+      quote_id: init.quote_id,
+      offers: init.offers,
+      offer_index: 0,
+      excluded_hosts: [],
+      attempt: 0,
+      provider: offer.provider,
+      can_stop: canStop(offer.provider),
+      machine_account: null,
+      machine_id: null,
+      label: null,
+      machine_status: null,
+      observed_at: null,
+      hourly_usd: offer.hourly_usd,
+      stopped_hourly_usd: 0,
+      machine_ids: [],
+      billing: newBilling(),
+      reserved: init.reserved,
+      reconcile_required: false,
+      retry_at: null,
+      created_at: init.now,
+      session_started_at: null,
+      ready_at: null,
+      ttl_deadline: init.policy.ttl === null ? null : init.now + init.policy.ttl,
+      last_activity_at: null,
+      lock_until: null,
+      stopped_at: null,
+      stop_failing_since: null,
+      stop_issued_at: null,
+      release_reason: null,
+      released_at: null,
+      image: init.image,
+      cmd: init.cmd,
+      name: init.name ?? null,
+      warnings: init.warnings,
+      version: 0,
+    },
+    effect: { event: "created", detail: { offer: offer.id, kind: init.kind } },
+  };
+}
+
+/** A user's action whose cost admission reserved (`reserve`): the lease holds it from now on. */
+export function withReserved(change: Step, reserve: Reservation): Step {
+  return {
+    next: { ...change.next, reserved: reserve },
+    effect: { ...change.effect, detail: { ...change.effect.detail, reserved_usd: microsToUsd(totalOf(reserve)) } },
+  };
 }
 
 /** The lease holds machine `m` (created, or adopted after a listing by label) and boots it. */
@@ -193,6 +277,11 @@ export function beginRelease(l: LeaseRecord, reason: Reason | null, now: number,
   };
 }
 
+/** The `release` action's first step: null when the lease is already releasing. */
+export function releaseStarted(l: LeaseRecord, reason: Reason | null, now: number): Step | null {
+  return l.state === "releasing" ? null : beginRelease(l, reason, now);
+}
+
 export function markReady(l: MachinedLease, now: number): Step {
   return { next: { ...l, state: "ready", state_since: now, ready_at: now, last_activity_at: now }, effect: { event: "ready" } };
 }
@@ -216,6 +305,36 @@ export function stopRequested(l: MachinedLease, reason: Reason | null, now: numb
   return {
     next: { ...l, ...restarted, state: "stopping", state_since: now, stop_issued_at: null, stop_failing_since: null },
     effect: { event: "stop_requested", reason, detail: l.state === "stopped" ? { machine_id: l.machine_id, machine_status: l.machine_status } : {} },
+  };
+}
+
+/** The provider accepted a stop; whether it was carried out is read back (decide.ts `STOP_REISSUE_MS`). */
+export function stopIssued(l: MachinedLease, now: number): Step {
+  return { next: { ...l, stop_issued_at: now, stop_failing_since: null, retry_at: null }, effect: { event: "stop_issued" } };
+}
+
+/** A stop call failed: stops failing long enough escalate to a release (decide.ts `STOP_ESCALATE_MS`). */
+export function stopFailed(l: MachinedLease, now: number): LeaseRecord {
+  return { ...l, stop_failing_since: l.stop_failing_since ?? now };
+}
+
+/**
+ * Every machine of the lease is confirmed destroyed (`destroyed`: those this release destroyed),
+ * at `at`, when the accrual ends. Machines found by label bill the lease too: they are attributed to it.
+ */
+export function released(l: LeaseRecord, destroyed: readonly string[], at: number): Step {
+  return {
+    next: {
+      ...l,
+      state: "released",
+      state_since: at,
+      released_at: at,
+      machine_status: l.machine_id ? "terminated" : null,
+      retry_at: null,
+      lock_until: null,
+      machine_ids: [...l.machine_ids, ...destroyed.filter((id) => !l.machine_ids.includes(id))],
+    },
+    effect: { event: "released", reason: l.release_reason, detail: { destroyed: [...destroyed] } },
   };
 }
 

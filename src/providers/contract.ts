@@ -3,6 +3,7 @@
  * on a provider's name (DESIGN.md "Shape").
  *
  * Rules every adapter keeps:
+ * - A create's errors never carry the lease's secrets (agent-start.ts withSecretsRedacted).
  * - A create is never retried inside the adapter. When its outcome is unknown (timeout, 5xx,
  *   dropped connection) it throws `ambiguous`, and the lease reconciles by label (guarantee 2).
  * - A create the provider refused outright is classified from the provider's documented codes
@@ -14,6 +15,7 @@
  * - State is read back from the provider, never assumed from a call's success.
  */
 import type { Offer } from "../catalog/offer";
+import type { AgentAccess } from "./agent-start";
 
 export interface ProviderCapabilities {
   stop: boolean;
@@ -24,6 +26,11 @@ export interface ProviderCapabilities {
   /** Whether a stopped machine stops billing entirely (false: disk keeps billing). */
   stop_ends_billing: boolean;
   spot: boolean;
+  /**
+   * Whether a machine can be given an environment and a start command, and so run lessor's agent
+   * (src/providers/agent-start.ts). A lease with a `cmd` is never placed where it is false.
+   */
+  run_agent: boolean;
 }
 
 /** A machine's state, normalized from the provider's own words. */
@@ -53,7 +60,12 @@ export interface CreateMachineInput {
   /** The provider's own offer id (Offer.provider_offer_id). */
   offer_id: string;
   image?: string;
+  /** The lease's command: run by the agent when `agent` is given (as LESSOR_CMD), else by `sh -c`. */
   cmd?: string;
+  /** The lease's own environment variables (names as a shell writes them; lessor's own win). */
+  env?: Record<string, string>;
+  /** Start lessor's agent on the machine (agent-start.ts); `token` is a secret no error may carry. */
+  agent?: AgentAccess;
 }
 
 export interface Provider {
@@ -128,7 +140,8 @@ export type ProviderErrorKind =
   /**
    * A final refusal (a create the provider answered "no" to for a reason retrying cannot fix: a
    * parameter it rejects, a resource that does not exist). Nothing was made. The message is the
-   * provider's own words, which never hold a secret (keys travel only in headers).
+   * provider's own words: keys travel only in headers, and a create's words, which may echo its
+   * body (the lease's token and variables), are redacted (agent-start.ts withSecretsRedacted).
    */
   | "refused";
 

@@ -6,6 +6,7 @@
  * Rules kept here (contract.ts): a create is never sent through `retrying`; a transport failure
  * is a `TransportError`, which a read turns into `unavailable` and a create into `ambiguous`.
  */
+import { shQuote } from "./agent-start";
 import { ProviderError } from "./contract";
 
 /** What every real provider's adapter is constructed with; tests inject `fetch`, `sleep`, `random`. */
@@ -211,5 +212,5 @@ export function num(x: unknown): number | null {
  * `sh -c` in the image (Lambda runs `docker run <image> sh -c <cmd>`, lambdaUserData).
  */
 export function shellArgs(cmd: string): string {
-  return `sh -c '${cmd.replace(/'/g, `'\\''`)}'`;
+  return `sh -c ${shQuote(cmd)}`;
 }

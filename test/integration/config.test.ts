@@ -37,11 +37,12 @@ describe("an installation that is not configured to serve", () => {
     expect(body.error.details.problems).toEqual([
       expect.stringMatching(/^LESSOR_INSTALLATION_ID must be set/),
       expect.stringMatching(/must not include "sim"/),
+      expect.stringMatching(/^LESSOR_PUBLIC_URL must be set/),
     ]);
   });
 
   it("serves once the settings are right", async () => {
-    const res = await get("/v1/healthz", { LESSOR_ENVIRONMENT: "production", LESSOR_PROVIDERS: "runpod", LESSOR_INSTALLATION_ID: "acmeprod" });
+    const res = await get("/v1/healthz", { LESSOR_ENVIRONMENT: "production", LESSOR_PROVIDERS: "runpod", LESSOR_INSTALLATION_ID: "acmeprod", LESSOR_PUBLIC_URL: "https://lessor.example.com" });
     expect(res.status).toBe(200);
   });
 

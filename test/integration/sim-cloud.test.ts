@@ -2,7 +2,7 @@
  * The sim's machines through SimProvider, against the real SimCloud object: the lifecycle, listing
  * by label, and each fault the chaos benchmark will lean on.
  */
-import { env } from "cloudflare:test";
+import { env, runInDurableObject } from "cloudflare:test";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ProviderError, type Machine, type MachineStatus } from "../../src/providers/contract";
 import { SIM_OBJECT_NAME, SimProvider, simAdmin } from "../../src/providers/sim/adapter";
@@ -344,5 +344,38 @@ describe("PUT /v1/sim/faults (the admin-only route)", () => {
     await expectError(await call("PUT", "/v1/sim/faults", { key: BOOTSTRAP, body: { api_error_rate: 2 } }), 400);
     await expectError(await call("PUT", "/v1/sim/faults", { key: BOOTSTRAP, body: { meteor_rate: 1 } }), 400);
     await expectError(await call("PUT", "/v1/sim/faults", { key: BOOTSTRAP, body: { vanish_min_ms: 10, vanish_max_ms: 5 } }), 400, "invalid_faults");
+  });
+});
+
+describe("the machine's environment (src/providers/agent-start.ts)", () => {
+  const AGENT = { url: "http://127.0.0.1:8787", lease_id: "ls_01jsimagent", token: "lt_sim-agent-token" };
+  const storedEnv = (id: string) =>
+    runInDurableObject(env.SIM.get(env.SIM.idFromName(SIM_OBJECT_NAME)), (_i, state) => {
+      const row = state.storage.sql.exec<{ env: string | null }>("SELECT env FROM machines WHERE id = ?", id).toArray()[0];
+      return row?.env ?? null;
+    });
+
+  it("stores the lease's variables and lessor's with the machine, and answers neither", async () => {
+    const { p } = provider();
+    const hostile = `it's "$(rm -rf /)"\nline two`;
+    const m = await p.createMachine({ label: "lessor-dev-ls_01jsimagent-a1", offer_id: offerId, cmd: "echo hi", env: { PROMPT: hostile }, agent: AGENT });
+    expect(JSON.parse((await storedEnv(m.id))!)).toEqual({ PROMPT: hostile, LESSOR_URL: AGENT.url, LESSOR_LEASE_ID: AGENT.lease_id, LESSOR_LEASE_TOKEN: AGENT.token, LESSOR_CMD: "echo hi" });
+    const answered = await (await sim("GET", `/v1/machines/${m.id}`)).text();
+    expect(answered).not.toContain(AGENT.token);
+    expect(JSON.parse(answered)).toMatchObject({ cmd: "echo hi" });
+  });
+
+  it("stores nothing for a machine without variables", async () => {
+    const { p } = provider();
+    const m = await p.createMachine({ label: "lessor-dev-ls_01jsimagent-a2", offer_id: offerId });
+    expect(await storedEnv(m.id)).toBeNull();
+  });
+
+  it("refuses an env that is not an object of strings under shell names (400), and makes nothing", async () => {
+    for (const bad of [{ "1A": "x" }, { A: 1 }, ["A=1"], "A=1"]) {
+      const res = await sim("POST", "/v1/machines", { label: "lessor-dev-ls_01jsimagent-a3", offer_id: offerId, env: bad });
+      expect(res.status, JSON.stringify(bad)).toBe(400);
+    }
+    expect(await new SimProvider(env).listMachines("lessor-dev-ls_01jsimagent-a3")).toEqual([]);
   });
 });

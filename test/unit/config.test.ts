@@ -1,11 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { BOOTSTRAP_TOKEN_MIN_LENGTH, configProblems } from "../../src/config";
+import { BOOTSTRAP_TOKEN_MIN_LENGTH, configProblems, publicUrl } from "../../src/config";
+import { agentAccess } from "../../src/providers/agent-start";
 
 const good = {
   LESSOR_BOOTSTRAP_TOKEN: "b".repeat(BOOTSTRAP_TOKEN_MIN_LENGTH),
   LESSOR_MASTER_KEY: "m".repeat(32),
   LESSOR_INSTALLATION_ID: "acmeprod",
   LESSOR_PROVIDERS: "runpod,vast,lambda",
+  LESSOR_PUBLIC_URL: "https://lessor.example.com",
 };
 
 describe("configProblems (src/config.ts)", () => {
@@ -45,6 +47,44 @@ describe("configProblems (src/config.ts)", () => {
     });
     it("needs a master key", () => {
       expect(configProblems({ ...prod, LESSOR_MASTER_KEY: undefined })).toEqual([expect.stringMatching(/^LESSOR_MASTER_KEY must be set/)]);
+    });
+  });
+
+  describe("LESSOR_PUBLIC_URL", () => {
+    const prod = { ...good, LESSOR_ENVIRONMENT: "production" };
+    it.each([
+      ["https://lessor.example.com", false, []],
+      ["https://lessor.example.com/", false, []],
+      ["https://lessor.example.com:8443", true, []],
+      ["http://127.0.0.1:8787", false, []],
+      ["http://127.0.0.1:8787", true, [/must be https in production/]],
+      ["http://lessor.example.com", true, [/must be https in production/]],
+      ["ftp://lessor.example.com", false, [/http or https/]],
+      ["lessor.example.com", false, [/absolute URL/]],
+      ["https://lessor.example.com/api", false, [/origin only/]],
+      ["https://lessor.example.com/?x=1", false, [/origin only/]],
+      ["https://user:pw@lessor.example.com", false, [/origin only/]],
+      ["https://lessor.example.com#x", false, [/origin only/]],
+    ] as const)("%s (production: %s)", (url, production, want) => {
+      const env = production ? { ...prod, LESSOR_PUBLIC_URL: url } : { LESSOR_PUBLIC_URL: url };
+      expect(configProblems(env)).toEqual(want.map((r) => expect.stringMatching(new RegExp(`^LESSOR_PUBLIC_URL ${r.source}|${r.source}`))));
+    });
+
+    it("is required in production, optional in development", () => {
+      expect(configProblems({ ...prod, LESSOR_PUBLIC_URL: undefined })).toEqual([expect.stringMatching(/^LESSOR_PUBLIC_URL must be set in production/)]);
+      expect(configProblems({ ...prod, LESSOR_PUBLIC_URL: "" })).toEqual([expect.stringMatching(/^LESSOR_PUBLIC_URL must be set in production/)]);
+      expect(configProblems({ LESSOR_PUBLIC_URL: undefined })).toEqual([]);
+    });
+
+    it("never echoes the value (it may hold credentials)", () => {
+      expect(configProblems({ LESSOR_PUBLIC_URL: "https://user:hunter22@x.example" }).join(" ")).not.toContain("hunter22");
+    });
+
+    it("publicUrl and agentAccess: the origin without a trailing slash; null when unset", () => {
+      expect(publicUrl({ LESSOR_PUBLIC_URL: "https://lessor.example.com/" })).toBe("https://lessor.example.com");
+      expect(publicUrl({})).toBeNull();
+      expect(agentAccess({ LESSOR_PUBLIC_URL: "http://127.0.0.1:8787" }, "ls_01jx", "tok")).toEqual({ url: "http://127.0.0.1:8787", lease_id: "ls_01jx", token: "tok" });
+      expect(agentAccess({}, "ls_01jx", "tok")).toBeNull();
     });
   });
 });

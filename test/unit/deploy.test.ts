@@ -37,13 +37,14 @@ describe("wrangler.toml's production environment", () => {
     expect(prod.triggers.crons).toEqual(dev.triggers.crons);
   });
 
-  it("would refuse to serve until the operator sets the installation id and master key", () => {
+  it("would refuse to serve until the operator sets the public URL, installation id and master key", () => {
     const vars = prod.vars as Record<string, string>;
     expect(configProblems(vars)).toEqual([
       expect.stringMatching(/^LESSOR_INSTALLATION_ID must be set/),
       expect.stringMatching(/^LESSOR_MASTER_KEY must be set/),
+      expect.stringMatching(/^LESSOR_PUBLIC_URL must be set/),
     ]);
-    expect(configProblems({ ...vars, LESSOR_INSTALLATION_ID: "acme", LESSOR_MASTER_KEY: "k".repeat(44) })).toEqual([]);
+    expect(configProblems({ ...vars, LESSOR_PUBLIC_URL: "https://lessor.example.com", LESSOR_INSTALLATION_ID: "acme", LESSOR_MASTER_KEY: "k".repeat(44) })).toEqual([]);
   });
 
   it("bundles with wrangler (a dry run of the deploy)", () => {
@@ -86,18 +87,20 @@ describe("scripts/deploy-lib.mjs", () => {
 
   it("uploads only the secrets the Worker lacks, generates what it may, and names what it must be given", () => {
     const gen = (name: string) => `generated-${name}`;
-    expect(() => secretsToUpload([], {}, gen)).toThrow(/set LESSOR_INSTALLATION_ID in the environment for the first deploy/);
-    const first = secretsToUpload([], { LESSOR_INSTALLATION_ID: "acme" }, gen);
+    expect(() => secretsToUpload([], {}, gen)).toThrow(/set LESSOR_INSTALLATION_ID, LESSOR_PUBLIC_URL in the environment for the first deploy/);
+    expect(() => secretsToUpload([], { LESSOR_INSTALLATION_ID: "acme" }, gen)).toThrow(/set LESSOR_PUBLIC_URL in the environment/);
+    const first = secretsToUpload([], { LESSOR_INSTALLATION_ID: "acme", LESSOR_PUBLIC_URL: "https://lessor.example.com" }, gen);
     expect(first.upload).toEqual({
       LESSOR_INSTALLATION_ID: "acme",
+      LESSOR_PUBLIC_URL: "https://lessor.example.com",
       LESSOR_MASTER_KEY: "generated-LESSOR_MASTER_KEY",
       LESSOR_BOOTSTRAP_TOKEN: "generated-LESSOR_BOOTSTRAP_TOKEN",
     });
     expect(first.generated).toEqual(["LESSOR_MASTER_KEY", "LESSOR_BOOTSTRAP_TOKEN"]);
     // A later deploy replaces nothing the Worker holds, in particular never its master key.
-    const later = secretsToUpload(["LESSOR_INSTALLATION_ID", "LESSOR_MASTER_KEY"], {}, gen);
+    const later = secretsToUpload(["LESSOR_INSTALLATION_ID", "LESSOR_PUBLIC_URL", "LESSOR_MASTER_KEY"], {}, gen);
     expect(later.upload).toEqual({ LESSOR_BOOTSTRAP_TOKEN: "generated-LESSOR_BOOTSTRAP_TOKEN" });
-    const none = secretsToUpload(["LESSOR_INSTALLATION_ID", "LESSOR_MASTER_KEY", "LESSOR_BOOTSTRAP_TOKEN"], {}, gen);
+    const none = secretsToUpload(["LESSOR_INSTALLATION_ID", "LESSOR_PUBLIC_URL", "LESSOR_MASTER_KEY", "LESSOR_BOOTSTRAP_TOKEN"], {}, gen);
     expect(none.upload).toEqual({});
   });
 });

@@ -10,13 +10,19 @@ import {
   createFailure,
   exhaustedReason,
   markStopped,
+  newLease,
   observed,
+  released,
+  releaseStarted,
   rentable,
   started,
+  stopFailed,
+  stopIssued,
   stopRequested,
   USER_ACTIONS,
   userAction,
   withMachine,
+  withReserved,
   type UserAction,
 } from "../../src/lease/transitions";
 import { orphanRule } from "../../src/lease/reaper";
@@ -149,6 +155,42 @@ describe("machine transitions", () => {
     const l = lease("booting", { machine_status: "starting", observed_change_at: T0 });
     expect(observed(l, "starting", NOW)).toMatchObject({ observed_at: NOW, observed_change_at: T0 });
     expect(observed(l, "running", NOW)).toMatchObject({ observed_at: NOW, observed_change_at: NOW, machine_status: "running" });
+  });
+});
+
+describe("the object's writes, as steps", () => {
+  const init = {
+    id: "ls_new", org_id: "org_test", kind: "scratch" as const, policy: lease("ready").policy, spec: null, quote_id: null,
+    offers: [offer], image: null, cmd: null, warnings: [], reserved: null, now: NOW,
+  };
+  it("newLease: pending on its first offer, the ttl counted from now; no ttl, no deadline", () => {
+    const step = newLease(init, () => false);
+    expect(step.next).toMatchObject({ state: "pending", version: 0, attempt: 0, provider: "sim", can_stop: false, hourly_usd: 2, ttl_deadline: NOW + 4 * H });
+    expect(step.effect).toEqual({ event: "created", detail: { offer: offer.id, kind: "scratch" } });
+    expect(newLease({ ...init, policy: { ...init.policy, ttl: null } }, () => true).next).toMatchObject({ ttl_deadline: null, can_stop: true });
+  });
+  it("withReserved: the lease holds what admission reserved, and the event says how much", () => {
+    const reserve = { hourly_micro_usd: 2_000_000, unbounded: false, months: { "2026-11": 1_500_000 } };
+    const step = withReserved({ next: lease("stopped"), effect: { event: "start_requested", detail: { a: 1 } } }, reserve);
+    expect(step.next.reserved).toBe(reserve);
+    expect(step.effect).toEqual({ event: "start_requested", detail: { a: 1, reserved_usd: 1.5 } });
+  });
+  it("stopIssued clears a failing stop and the backoff; stopFailed keeps when stops began failing", () => {
+    const failing = lease("stopping", { stop_failing_since: T0, retry_at: NOW + M });
+    expect(stopIssued(failing, NOW)).toEqual({ next: { ...failing, stop_issued_at: NOW, stop_failing_since: null, retry_at: null }, effect: { event: "stop_issued" } });
+    expect(stopFailed(failing, NOW).stop_failing_since).toBe(T0);
+    expect(stopFailed(lease("stopping"), NOW).stop_failing_since).toBe(NOW);
+  });
+  it("releaseStarted: a step from any live state, none when already releasing", () => {
+    expect(releaseStarted(lease("ready"), "ttl_expired", NOW)).toMatchObject({ next: { state: "releasing", release_reason: "ttl_expired" } });
+    expect(releaseStarted(lease("releasing", { release_reason: "user_end" }), "ttl_expired", NOW)).toBeNull();
+  });
+  it("released: at the confirmed destroy, every destroyed machine attributed once", () => {
+    const l = lease("releasing", { release_reason: "user_end", machine_ids: ["m1"], lock_until: NOW, retry_at: NOW });
+    const step = released(l, ["m1", "m2"], NOW);
+    expect(step.next).toMatchObject({ state: "released", released_at: NOW, state_since: NOW, machine_status: "terminated", machine_ids: ["m1", "m2"], lock_until: null, retry_at: null });
+    expect(step.effect).toEqual({ event: "released", reason: "user_end", detail: { destroyed: ["m1", "m2"] } });
+    expect(released(lease("releasing", { machine_id: null, machine_ids: [] }), [], NOW).next.machine_status).toBeNull();
   });
 });
 

@@ -21,6 +21,7 @@ import {
   type Provider,
   type ProviderCapabilities,
 } from "../contract";
+import { agentUserData, withSecretsRedacted } from "../agent-start";
 import { isRecord, num, ProviderHttp, retryAfterMs, str, usd, type HttpAnswer, type HttpProviderOptions } from "../http";
 
 export const LAMBDA_BASE_URL = "https://cloud.lambda.ai";
@@ -92,6 +93,8 @@ export const LAMBDA_CAPABILITIES: Readonly<ProviderCapabilities> = Object.freeze
   webhooks: false,
   stop_ends_billing: false,
   spot: false,
+  // The launch takes cloud-init `user_data`, which starts the agent with its environment.
+  run_agent: true,
 });
 
 export class LambdaProvider implements Provider {
@@ -151,7 +154,11 @@ export class LambdaProvider implements Provider {
     return { offers, unclassified };
   }
 
-  async createMachine(input: CreateMachineInput): Promise<Machine> {
+  createMachine(input: CreateMachineInput): Promise<Machine> {
+    return withSecretsRedacted(input, () => this.#create(input));
+  }
+
+  async #create(input: CreateMachineInput): Promise<Machine> {
     const sep = input.offer_id.indexOf(":");
     if (sep <= 0 || sep === input.offer_id.length - 1) {
       throw new ProviderError(this.name, "no_capacity", `lambda: offer id "${input.offer_id}" is not one this adapter made`);
@@ -165,7 +172,8 @@ export class LambdaProvider implements Provider {
       name: lambdaInstanceName(input.label),
       tags: [{ key: LAMBDA_LABEL_TAG, value: input.label }],
     };
-    const userData = lambdaUserData(input.image, input.cmd);
+    // Lambda has no environment field: the environment and the start line travel in `user_data`.
+    const userData = agentUserData(input, this.name);
     if (userData !== null) body.user_data = userData;
     const path = "/api/v1/instance-operations/launch";
     let answer: HttpAnswer;
@@ -318,19 +326,9 @@ export class LambdaProvider implements Provider {
   }
 }
 
-/**
- * A lease's container on a Lambda VM: Lambda runs machine images, not containers, so the
- * container is started by cloud-init (`user_data`) on the default Lambda Stack image, which has
- * Docker and the NVIDIA runtime. `runcmd` entries in list form run without a shell, so neither
- * the image nor the command is ever interpreted by one here. null: nothing to run.
- */
+/** `cmd` (and `image`) alone as user data, without the agent: agent-start.ts agentUserData. */
 export function lambdaUserData(image: string | undefined, cmd: string | undefined): string | null {
-  if (!image && !cmd) return null;
-  const argv = image
-    ? ["docker", "run", "-d", "--restart", "unless-stopped", "--gpus", "all", "--network", "host", image, ...(cmd ? ["sh", "-c", cmd] : [])]
-    : ["sh", "-c", cmd!];
-  // JSON strings are YAML flow scalars, so the list is valid cloud-config whatever it holds.
-  return `#cloud-config\nruncmd:\n  - ${JSON.stringify(argv)}\n`;
+  return agentUserData({ image, cmd });
 }
 
 function isInstance(x: unknown): x is LambdaInstance {

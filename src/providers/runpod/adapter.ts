@@ -19,6 +19,7 @@ import {
   type Provider,
   type ProviderCapabilities,
 } from "../contract";
+import { agentEnv, startScript, withSecretsRedacted } from "../agent-start";
 import { isRecord, num, ProviderHttp, retryAfterMs, shellArgs, str, usd, type HttpAnswer, type HttpProviderOptions } from "../http";
 
 export const RUNPOD_BASE_URL = "https://api.runpod.io";
@@ -149,6 +150,8 @@ export const RUNPOD_CAPABILITIES: Readonly<ProviderCapabilities> = Object.freeze
   stop_ends_billing: false,
   // CreatePodRequest has no interruptible/bid field in REST v2.
   spot: false,
+  // CreatePodRequest takes `env` (name to value) and `args` for the image's entrypoint.
+  run_agent: true,
 });
 
 export class RunPodProvider implements Provider {
@@ -226,7 +229,11 @@ export class RunPodProvider implements Provider {
     return { offers, unclassified: 0 };
   }
 
-  async createMachine(input: CreateMachineInput): Promise<Machine> {
+  createMachine(input: CreateMachineInput): Promise<Machine> {
+    return withSecretsRedacted(input, () => this.#create(input));
+  }
+
+  async #create(input: CreateMachineInput): Promise<Machine> {
     const offer = parseRunpodOfferId(input.offer_id);
     if (!offer) throw new ProviderError(this.name, "no_capacity", `runpod: offer id "${input.offer_id}" is not one this adapter made`);
     const body: Record<string, unknown> = {
@@ -237,8 +244,13 @@ export class RunPodProvider implements Provider {
       dataCenterIds: [offer.dataCenterId],
       disk: this.#diskGb,
     };
-    // Through `sh -c`, as on every provider (shellArgs): `args` alone is no shell.
-    if (input.cmd) body.args = shellArgs(input.cmd);
+    // `env` is a map of strings (ContainerConfig), so any value travels as written. `args` goes to
+    // the image's entrypoint; through `sh -c`, as on every provider (shellArgs): `args` alone is
+    // no shell. With the agent, the agent runs `cmd` (agent-start.ts).
+    const env = agentEnv(this.name, input);
+    if (Object.keys(env).length > 0) body.env = env;
+    const script = startScript(input);
+    if (script) body.args = shellArgs(script);
     let answer: HttpAnswer;
     try {
       answer = await this.#http.send("POST", "/v2/pods", { body });

@@ -17,6 +17,7 @@ import {
   type Provider,
   type ProviderCapabilities,
 } from "../contract";
+import { agentEnv, withSecretsRedacted } from "../agent-start";
 import { errorText, ProviderHttp, type HttpAnswer } from "../http";
 import type { SimFaults } from "./faults";
 import type { SimBillingRecord, SimLedger, SimMachineJson, SimStatus } from "./machines";
@@ -63,6 +64,8 @@ export const SIM_CAPABILITIES: Readonly<ProviderCapabilities> = Object.freeze({
   webhooks: true,
   stop_ends_billing: false,
   spot: true,
+  // The sim stores the environment and command of each machine it makes.
+  run_agent: true,
 });
 
 export class SimProvider implements Provider {
@@ -100,8 +103,14 @@ export class SimProvider implements Provider {
     return { offers, unclassified };
   }
 
-  async createMachine(input: CreateMachineInput): Promise<Machine> {
-    const body = { label: input.label, offer_id: input.offer_id, image: input.image ?? null, cmd: input.cmd ?? null };
+  createMachine(input: CreateMachineInput): Promise<Machine> {
+    return withSecretsRedacted(input, () => this.#create(input));
+  }
+
+  async #create(input: CreateMachineInput): Promise<Machine> {
+    // The sim stores the environment with the machine (the token with it: it is the machine).
+    const env = agentEnv(this.name, input);
+    const body = { label: input.label, offer_id: input.offer_id, image: input.image ?? null, cmd: input.cmd ?? null, env: Object.keys(env).length > 0 ? env : null };
     let answer: HttpAnswer;
     try {
       answer = await this.#http.send("POST", "/v1/machines", { body });

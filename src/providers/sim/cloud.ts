@@ -14,7 +14,7 @@
  *   GET|PUT /v1/config              {offers, seed}: the market's size and seed
  *   GET|PUT /v1/faults              fault rates, delays and the PRNG seed (faults.ts)
  *   POST /v1/reset                  forget every machine and reset the faults
- *   POST /v1/machines               {label, offer_id, image?, cmd?} -> 201 machine; a `cmd` that is not
+ *   POST /v1/machines               {label, offer_id, image?, cmd?, env?} -> 201 machine; a `cmd` that is not
  *                                   in the sim's command language (script.ts) -> 400 invalid_cmd
  *   GET /v1/machines?label_prefix=  {machines}: every machine not TERMINATED whose label starts so
  *   GET /v1/machines/:id            a machine, TERMINATED ones included
@@ -33,6 +33,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { intSetting, type Env } from "../../env";
+import { ENV_NAME } from "../agent-start";
 import { mergeFaults, SIM_DEFAULT_FAULTS, type SimFaults } from "./faults";
 import {
   advance,
@@ -64,6 +65,7 @@ const MAX_LABEL = 256;
 const MAX_TEXT = 4096;
 /** As long as a lease's `cmd` may be (functions/v1/leases.ts), so the sim refuses none for its length. */
 const MAX_CMD = 8192;
+const MAX_ENV_JSON = 65_536;
 
 interface SimConfig {
   offers: number;
@@ -139,6 +141,11 @@ const MIGRATIONS: readonly (readonly string[])[] = [
     `ALTER TABLE faults ADD COLUMN billing_window_ms INTEGER NOT NULL DEFAULT 3600000 CHECK (billing_window_ms >= 100)`,
     `ALTER TABLE faults ADD COLUMN billing_delay_ms INTEGER NOT NULL DEFAULT 0 CHECK (billing_delay_ms >= 0)`,
     `ALTER TABLE faults ADD COLUMN billing_markup REAL NOT NULL DEFAULT 0 CHECK (billing_markup >= 0)`,
+  ],
+  [
+    // The machine's environment (src/providers/agent-start.ts), a JSON object of strings; kept for
+    // the machine to run with, never answered (it holds the lease's token).
+    `ALTER TABLE machines ADD COLUMN env TEXT CHECK (env IS NULL OR json_type(env) = 'object')`,
   ],
 ];
 
@@ -260,11 +267,12 @@ export class SimCloud extends DurableObject<Env> {
     // Everything below is synchronous, so no other request interleaves with this create.
     const faults = this.#gate(`create:${String((body as { label?: unknown } | null)?.label ?? "")}`);
     if (typeof body !== "object" || body === null || Array.isArray(body)) throw badRequest("body must be a JSON object");
-    const { label, offer_id, image, cmd } = body as Record<string, unknown>;
+    const { label, offer_id, image, cmd, env } = body as Record<string, unknown>;
     if (typeof label !== "string" || label.length === 0 || label.length > MAX_LABEL) throw badRequest(`label must be a string of 1..${MAX_LABEL} characters`);
     if (typeof offer_id !== "string" || offer_id.length === 0) throw badRequest("offer_id must be a string");
     if (image !== undefined && image !== null && (typeof image !== "string" || image.length > MAX_TEXT)) throw badRequest(`image must be a string of at most ${MAX_TEXT} characters`);
     if (cmd !== undefined && cmd !== null) checkCmd(cmd);
+    const envJson = env === undefined || env === null ? null : simEnvJson(env);
     const offer = this.#marketOf(config).byId.get(offer_id);
     if (!offer) throw new SimHttpError(404, "offer_not_found", `no offer ${offer_id}`);
     if (this.#chance(faults.no_capacity_rate)) throw new SimHttpError(409, "no_capacity", `no capacity left for ${offer_id}`);
@@ -285,8 +293,8 @@ export class SimCloud extends DurableObject<Env> {
     this.ctx.storage.transactionSync(() => {
       sql.exec(
         `INSERT INTO machines (id, label, offer_id, host_id, region, gpu_name, num_gpus, price_per_hour, disk_price_per_hour,
-           image, cmd, created_at, status, status_since, provision_ms, boot_ms, boot_fails, vanish_after_ms, vanish_at, destroyed_at, vanished)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PROVISIONING', ?, ?, ?, ?, ?, NULL, NULL, 0)`,
+           image, cmd, env, created_at, status, status_since, provision_ms, boot_ms, boot_fails, vanish_after_ms, vanish_at, destroyed_at, vanished)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PROVISIONING', ?, ?, ?, ?, ?, NULL, NULL, 0)`,
         id,
         label,
         offer.offer_id,
@@ -298,6 +306,7 @@ export class SimCloud extends DurableObject<Env> {
         diskPrice(offer.price_per_hour),
         (image as string | undefined) ?? null,
         (cmd as string | undefined) ?? null,
+        envJson,
         now,
         now,
         clock.provision_ms,
@@ -585,6 +594,18 @@ function clockOf(r: MachineRow): SimMachineClock {
 
 function intervalOf(r: IntervalRow): SimInterval {
   return { status: r.status, from: r.from_ms, to: r.to_ms };
+}
+
+/** A create's `env` as stored: an object of string values under shell names, or 400. */
+function simEnvJson(env: unknown): string {
+  const ok =
+    typeof env === "object" &&
+    env !== null &&
+    !Array.isArray(env) &&
+    Object.entries(env).every(([name, value]) => ENV_NAME.test(name) && typeof value === "string");
+  const json = ok ? JSON.stringify(env) : "";
+  if (!ok || json.length > MAX_ENV_JSON) throw badRequest(`env must be an object of string values under shell names, at most ${MAX_ENV_JSON} characters as JSON`);
+  return json;
 }
 
 function machineJson(r: MachineRow): SimMachineJson {

@@ -23,6 +23,7 @@ import {
   type Provider,
   type ProviderCapabilities,
 } from "../contract";
+import { agentEnv, startScript, shellExports, withSecretsRedacted } from "../agent-start";
 import { isRecord, num, ProviderHttp, retryAfterMs, shellArgs, str, usd, type HttpAnswer, type HttpProviderOptions, type Query } from "../http";
 
 export const VAST_BASE_URL = "https://console.vast.ai";
@@ -127,6 +128,8 @@ export const VAST_CAPABILITIES: Readonly<ProviderCapabilities> = Object.freeze({
   // Interruptible (bid) instances exist, but lessor's create carries no bid price yet: only
   // on-demand offers are listed.
   spot: false,
+  // The create body takes `env` (Docker `-e` flags) and `args_str` for the image's entrypoint.
+  run_agent: true,
 });
 
 export class VastProvider implements Provider {
@@ -214,7 +217,11 @@ export class VastProvider implements Provider {
     return { ...base, gpu: cls, gpu_count: gpus, vram_gb: vramOf(cls) };
   }
 
-  async createMachine(input: CreateMachineInput): Promise<Machine> {
+  createMachine(input: CreateMachineInput): Promise<Machine> {
+    return withSecretsRedacted(input, () => this.#create(input));
+  }
+
+  async #create(input: CreateMachineInput): Promise<Machine> {
     if (!/^[1-9][0-9]*$/.test(input.offer_id)) {
       throw new ProviderError(this.name, "no_capacity", `vast: offer id "${input.offer_id}" is not an ask id`);
     }
@@ -229,8 +236,18 @@ export class VastProvider implements Provider {
       // contract that sits waiting and is billed for disk.
       cancel_unavail: true,
     };
-    // Through `sh -c`, as on every provider (shellArgs).
-    if (input.cmd) body.args_str = shellArgs(input.cmd);
+    // `env` is one string of Docker flags (`-e NAME=value`) whose quoting the document does not
+    // define: a value goes there only as one plain word (vastEnvFlags); any other is exported by
+    // the start line, where shQuote makes any value safe. Through `sh -c`, as on every provider
+    // (shellArgs). With the agent, the agent runs `cmd` (agent-start.ts). Not `onstart`: the start
+    // line is the entrypoint's arguments (`runtype: "args"`), as on RunPod, so it means the same.
+    const { flags, rest } = vastEnvFlags(agentEnv(this.name, input));
+    if (flags !== "") body.env = flags;
+    const script = startScript(input);
+    if (script) body.args_str = shellArgs(shellExports(rest) + script);
+    else if (Object.keys(rest).length > 0) {
+      throw new ProviderError(this.name, "refused", `vast: ${Object.keys(rest).join(", ")}: a value with spaces, quotes or symbols needs a command to be set by`);
+    }
     const path = `/api/v0/asks/${input.offer_id}`;
     let answer: HttpAnswer;
     try {
@@ -503,6 +520,20 @@ export class VastProvider implements Provider {
     if (answer.status === 404) return new ProviderError(this.name, "not_found", message);
     return new ProviderError(this.name, "unavailable", message);
   }
+}
+
+/** A value Vast's `-e NAME=value` flags carry as one word, whatever their parser's quoting rules. */
+const PLAIN_WORD = /^[A-Za-z0-9_.,:/@%+=-]*$/;
+
+/** The variables whose values are plain words, as Vast's `env` flags; the others to be exported by the start line. */
+export function vastEnvFlags(env: Record<string, string>): { flags: string; rest: Record<string, string> } {
+  const words: string[] = [];
+  const rest: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (PLAIN_WORD.test(value)) words.push(`-e ${name}=${value}`);
+    else rest[name] = value;
+  }
+  return { flags: words.join(" "), rest };
 }
 
 /**

@@ -64,6 +64,24 @@ interface InstanceExtra {
   tags: Array<{ key: string; value: string }>;
 }
 
+/** The launch's `user_data` limit as the document states it ("cannot exceed 1MB"), read as 2^20 bytes. */
+export const LAMBDA_USER_DATA_MAX_BYTES = 1 << 20;
+/** The first line of each cloud-init user-data format (cloud-init's "User data formats"). */
+const CLOUD_INIT_HEADERS = [/^#cloud-config\s*$/, /^#!/, /^#include(-once)?\s*$/, /^#cloud-boothook\s*$/, /^#part-handler\s*$/, /^#cloud-config-archive\s*$/, /^## template: jinja\s*$/, /^Content-Type: multipart\//i];
+
+/**
+ * Why a launch's `user_data` is refused, or null: the document asks for a string "in a valid
+ * cloud-init user-data format", "plain text", of at most 1MB. The schema says only `string`, so
+ * the rest is checked here, as Lambda refuses a parameter it cannot use (400 invalid-parameters).
+ */
+export function userDataProblem(userData: string): string | null {
+  if (new TextEncoder().encode(userData).length > LAMBDA_USER_DATA_MAX_BYTES) return "user_data exceeds 1MB";
+  if (userData.includes("\0")) return "user_data must be plain text";
+  const first = userData.split("\n", 1)[0]!;
+  if (!CLOUD_INIT_HEADERS.some((h) => h.test(first))) return "user_data is not in a cloud-init user-data format";
+  return null;
+}
+
 export class LambdaDialect implements Dialect {
   readonly provider = "lambda" as const;
   readonly contractFile = "lambda-cloud-openapi.json";
@@ -132,6 +150,8 @@ export class LambdaDialect implements Dialect {
     if (!keys.every((k) => k === STUB_LAMBDA_SSH_KEY_NAME)) {
       return { status: 400, body: { error: { code: "global/invalid-parameters", message: `SSH key "${keys.find((k) => k !== STUB_LAMBDA_SSH_KEY_NAME)}" does not exist.` } } };
     }
+    const badUserData = typeof body.user_data === "string" ? userDataProblem(body.user_data) : null;
+    if (badUserData) return { status: 400, body: { error: { code: "global/invalid-parameters", message: badUserData } } };
     const capacity = { status: 400, body: { error: { code: "instance-operations/launch/insufficient-capacity", message: "Not enough capacity to fulfill launch request." } } };
     if (!type.regions.includes(body.region_name)) return capacity;
     const offerId = `${body.region_name}:${type.name}`;

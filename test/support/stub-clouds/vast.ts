@@ -92,6 +92,33 @@ interface InstanceExtra {
   ask: Ask;
   disk: number;
   runtype: string;
+  /** The create's `env`, read as the document describes it: Docker's `-e NAME=value` flags. */
+  env: Record<string, string>;
+}
+
+/**
+ * A create's `env` as the document describes it ("Environment variables and port mappings in
+ * Docker flag format"): whitespace-separated `-e NAME=value` and `-p host:container` flags. The
+ * document defines no quoting, so a word with a quote or a backslash in it has no one meaning and
+ * is refused, as is any other flag; a string of the wrong shape is refused as Vast refuses
+ * arguments it cannot read (400 `invalid_args`). Returns the variables, or the refusal's words.
+ */
+export function readVastEnv(env: string): Record<string, string> | string {
+  const words = env.split(/\s+/).filter(Boolean);
+  const vars: Record<string, string> = {};
+  for (let n = 0; n < words.length; n += 2) {
+    const [flag, value] = [words[n]!, words[n + 1]];
+    if (value === undefined) return `env: ${flag} has no value`;
+    if (/['"\\]/.test(value)) return `env: ${flag} ${value}: quotes and backslashes have no defined meaning here`;
+    if (flag === "-p") {
+      if (!/^[0-9]{1,5}:[0-9]{1,5}(\/(tcp|udp))?$/.test(value)) return `env: -p ${value} is not a port mapping`;
+    } else if (flag === "-e") {
+      const m = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(value);
+      if (!m) return `env: -e ${value} is not NAME=value`;
+      vars[m[1]!] = m[2]!;
+    } else return `env: ${flag} is not a flag env takes (-e, -p)`;
+  }
+  return vars;
 }
 
 /** The columns the instance list can filter (stored on the contract, not computed). */
@@ -162,6 +189,8 @@ export class VastDialect implements Dialect {
     if (!ask) return error(404, "invalid_args", `error 404/3603: no_such_ask Instance type by id ${askId} is not available.`, { ask_id: askId });
     const disk: number = body.disk ?? DEFAULT_DISK_GB;
     if (disk > ask.disk_space) return error(400, "invalid_args", `error 400: disk ${disk} GB exceeds the offer's ${ask.disk_space} GB`, { ask_id: askId });
+    const env = typeof body.env === "string" ? readVastEnv(body.env) : {};
+    if (typeof env === "string") return error(400, "invalid_args", `error 400: ${env}`, { ask_id: askId });
     const storage = storageHourly(ask, disk);
     const offer: CoreOffer = {
       offer_id: String(ask.id),
@@ -175,7 +204,7 @@ export class VastDialect implements Dialect {
     };
     // `target_state: "stopped"` would rent without starting; lessor never asks for it, and the
     // sim's machines always boot, so it is not modelled.
-    const outcome = this.core.create({ label: body.label ?? "", offer, image: body.image, cmd: body.args_str ?? null, extra: { ask, disk, runtype: body.runtype ?? "ssh" } });
+    const outcome = this.core.create({ label: body.label ?? "", offer, image: body.image, cmd: body.args_str ?? null, extra: { ask, disk, runtype: body.runtype ?? "ssh", env } });
     // cancel_unavail (lessor sends true): an ask that cannot start now is refused, 410.
     if (outcome.kind === "no_capacity") return error(410, "no_such_ask", `error 410/3907: no_such_ask Instance type ${askId} is no longer available.`, { ask_id: askId });
     if (outcome.kind === "ambiguous") return ambiguous(outcome.answer, w);

@@ -1,0 +1,150 @@
+/**
+ * The lease's own SQLite storage (docs/storage.md "Lease Durable Object"): the schema, the record,
+ * its append-only events and how far the D1 index has caught up. Only the lease's object uses it;
+ * nothing here decides anything (the record is written as given, with its accrual brought up to
+ * date by `withBilling` on the one write path).
+ */
+import { upgradeRecord, withBilling } from "./billing";
+import { LEASE_STATES, type LeaseRecord, type LeaseState } from "./state";
+import type { Effect } from "./transitions";
+
+const SCHEMA_VERSION = 1;
+
+export interface LeaseEvent {
+  seq: number;
+  at: string;
+  type: string;
+  from: LeaseState | null;
+  to: LeaseState | null;
+  reason: string | null;
+  detail: Record<string, unknown>;
+}
+
+/** A write built on a record that is no longer the stored one. */
+export class StaleWrite extends Error {}
+
+export class LeaseStore {
+  readonly #storage: DurableObjectStorage;
+  readonly #sql: SqlStorage;
+  #schemaReady = false;
+
+  constructor(storage: DurableObjectStorage) {
+    this.#storage = storage;
+    this.#sql = storage.sql;
+  }
+
+  /**
+   * Only an object that holds a lease has tables: a read of an id that was never created (a typo,
+   * another org's guess) must not leave an object with storage behind. Called once at start-up.
+   */
+  open(): void {
+    if (this.#hasSchema()) this.ensureSchema();
+  }
+
+  #hasSchema(): boolean {
+    this.#schemaReady ||= this.#sql.exec(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'`).toArray().length > 0;
+    return this.#schemaReady;
+  }
+
+  /** Creates or upgrades the tables (STYLE.md rule 6: states CHECK-constrained, schema versioned). */
+  ensureSchema(): void {
+    this.#sql.exec(`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);
+    const row = this.#sql.exec<{ value: string }>(`SELECT value FROM meta WHERE key = 'schema_version'`).toArray()[0];
+    const version = row ? Number(row.value) : 0;
+    if (version < 1) {
+      const states = LEASE_STATES.map((s) => `'${s}'`).join(", ");
+      this.#sql.exec(`
+        CREATE TABLE lease (
+          id            TEXT PRIMARY KEY,
+          state         TEXT NOT NULL CHECK (state IN (${states})),
+          record        TEXT NOT NULL,
+          version       INTEGER NOT NULL CHECK (version >= 1),
+          index_version INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE TABLE events (
+          seq        INTEGER PRIMARY KEY AUTOINCREMENT,
+          at         INTEGER NOT NULL,
+          type       TEXT NOT NULL,
+          from_state TEXT CHECK (from_state IS NULL OR from_state IN (${states})),
+          to_state   TEXT CHECK (to_state IS NULL OR to_state IN (${states})),
+          reason     TEXT,
+          detail     TEXT NOT NULL DEFAULT '{}'
+        );
+      `);
+    }
+    this.#sql.exec(`INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)`, String(SCHEMA_VERSION));
+    this.#schemaReady = true;
+  }
+
+  load(): LeaseRecord | null {
+    if (!this.#hasSchema()) return null;
+    const row = this.#sql.exec<{ record: string }>(`SELECT record FROM lease LIMIT 1`).toArray()[0];
+    return row ? upgradeRecord(JSON.parse(row.record) as LeaseRecord) : null;
+  }
+
+  /** The lease's first row, written once; `save` then writes the record over it (version 0 → 1). */
+  insert(record: LeaseRecord): void {
+    this.#sql.exec(`INSERT INTO lease (id, state, record, version) VALUES (?, ?, '{}', 1)`, record.id, record.state);
+  }
+
+  /** The stored record's version and the one the D1 index last took. */
+  versions(): { version: number; index_version: number } {
+    const row = this.#sql.exec<{ version: number; index_version: number }>(`SELECT version, index_version FROM lease LIMIT 1`).toArray()[0];
+    return row ?? { version: 0, index_version: 0 };
+  }
+
+  /** The D1 index now reflects `version`. */
+  markIndexed(version: number): void {
+    this.#sql.exec(`UPDATE lease SET index_version = ?`, version);
+  }
+
+  /**
+   * Writes `after` over `before` (which must be the stored record) with its event, in one storage
+   * transaction, and returns what was stored. The accrual follows every transition: applied here,
+   * on the one write path.
+   */
+  save(before: LeaseRecord, after: LeaseRecord, effect: Effect | null, now: number): LeaseRecord {
+    const record: LeaseRecord = { ...withBilling(after, now), version: before.version + 1 };
+    this.#storage.transactionSync(() => {
+      const cursor = this.#sql.exec(
+        `UPDATE lease SET state = ?, record = ?, version = ? WHERE version = ?`,
+        record.state,
+        JSON.stringify(record),
+        record.version,
+        Math.max(1, before.version),
+      );
+      cursor.toArray();
+      // The object's writer lock makes this unreachable; if it is ever reached, nothing stale lands.
+      if (cursor.rowsWritten === 0) throw new StaleWrite(`lease ${before.id}: version ${before.version} is no longer current`);
+      if (effect) {
+        this.#sql.exec(
+          `INSERT INTO events (at, type, from_state, to_state, reason, detail) VALUES (?, ?, ?, ?, ?, ?)`,
+          now,
+          effect.event,
+          before.version === 0 ? null : before.state,
+          record.state,
+          effect.reason ?? null,
+          JSON.stringify(effect.detail ?? {}),
+        );
+      }
+    });
+    return record;
+  }
+
+  events(): LeaseEvent[] {
+    return this.#sql
+      .exec<{ seq: number; at: number; type: string; from_state: string | null; to_state: string | null; reason: string | null; detail: string }>(
+        `SELECT seq, at, type, from_state, to_state, reason, detail FROM events ORDER BY seq`,
+      )
+      .toArray()
+      .map((e) => ({
+        seq: e.seq,
+        at: new Date(e.at).toISOString(),
+        type: e.type,
+        from: e.from_state as LeaseState | null,
+        to: e.to_state as LeaseState | null,
+        reason: e.reason,
+        detail: JSON.parse(e.detail) as Record<string, unknown>,
+      }));
+  }
+}
