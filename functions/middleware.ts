@@ -1,22 +1,11 @@
 /** Authentication, scope checks and per-credential rate limiting, shared by every /v1 route. */
 import { createMiddleware } from "hono/factory";
-import { authenticateJwt, looksLikeJwt } from "../src/auth/jwt";
-import type { Admission } from "../src/auth/key-object";
-import { admitKey, KEY_PREFIX } from "../src/auth/keys";
+import { admitCredential, takeAuthFailure, takeCredentialBudget, takeOrgBudget } from "../src/auth/admission";
 import { hasScope, type Scope } from "../src/auth/principal";
-import { authFailureBucket } from "../src/auth/client-address";
 import type { RateDecision } from "../src/auth/rate-limiter";
-import { database } from "../src/db";
-import { intSetting } from "../src/env";
 import { ApiError } from "../src/errors";
 import { secretEquals } from "../src/ids";
 import type { AppEnv } from "./context";
-
-export const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
-/** Issue 10, item 6: an org's budget, all its credentials together. */
-export const DEFAULT_ORG_RATE_LIMIT_PER_MINUTE = 6000;
-/** Issue 10, item 6: failed authentications a minute from one client address. */
-export const DEFAULT_AUTH_FAILURES_PER_MINUTE = 60;
 
 const unauthenticated = (message: string) =>
   new ApiError(401, "unauthenticated", message, {}, { "WWW-Authenticate": 'Bearer realm="lessor"' });
@@ -29,28 +18,17 @@ export function bearerToken(header: string | undefined): string | null {
 
 /**
  * Who is calling, an API key or a trusted issuer's JWT, one unit of that credential's budget and
- * one of its org's. Every failure looks the same (401), and counts against the caller's address
- * (`refusedCredential`). A key costs one call to its own object (src/auth/key-object.ts), which
- * checks it and takes the credential's budget together; a JWT costs a D1 read of its issuer and a
- * call to its subject's RateLimiter. The org's budget is one more call, to the org's RateLimiter:
- * an org's credentials may be used from any isolate at once, so only one object can count them
- * all, and it is asked only once the credential's own budget has admitted the request.
+ * one of its org's (src/auth/admission.ts). Every failure looks the same (401), and counts against
+ * the caller's address (`refusedCredential`).
  */
 export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
   const token = bearerToken(c.req.header("authorization"));
   if (!token) throw unauthenticated("send `Authorization: Bearer <API key or JWT>`");
-  const limit = limitOf(c.env);
-  let admission: Admission | null = null;
-  if (token.startsWith(KEY_PREFIX)) {
-    admission = await admitKey(c.env, token, limit);
-  } else if (looksLikeJwt(token)) {
-    const principal = await authenticateJwt(database(c.env.DB), token, c.var.now);
-    if (principal) admission = { principal, decision: await takeBudget(c.env, `${principal.kind}:${principal.subject}`, limit) };
-  }
+  const admission = await admitCredential(c.env, token, c.var.now);
   if (!admission) throw await refusedCredential(c.env, c.req.header("cf-connecting-ip"), unauthenticated("the credential is not valid"));
   const header = (name: string, value: string) => c.header(name, value);
   enforce(admission.decision, header);
-  const org = await takeBudget(c.env, `org:${admission.principal.org_id}`, intSetting(c.env.LESSOR_ORG_RATE_LIMIT_PER_MINUTE, DEFAULT_ORG_RATE_LIMIT_PER_MINUTE));
+  const org = await takeOrgBudget(c.env, admission.principal.org_id);
   if (!org.allowed) {
     throw new ApiError(
       429,
@@ -64,18 +42,13 @@ export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 });
 
-const limitOf = (env: AppEnv["Bindings"]) => intSetting(env.LESSOR_RATE_LIMIT_PER_MINUTE, DEFAULT_RATE_LIMIT_PER_MINUTE);
-
 /**
  * A presented credential that failed (an unknown or revoked key, a JWT that does not verify, a
- * wrong bootstrap token) spends one unit of its client address's failure budget (issue 10, item
- * 6): within it the answer is `refusal`, past it 429 `rate_limited` with Retry-After. The bucket is
- * a RateLimiter named by the address (src/auth/client-address.ts), memory only:
- * failures create no storage, and a valid credential never pays for this call.
+ * wrong bootstrap token) spends one unit of its client address's failure budget: within it the
+ * answer is `refusal`, past it 429 `rate_limited` with Retry-After.
  */
 export async function refusedCredential(env: AppEnv["Bindings"], connectingIp: string | undefined, refusal: ApiError): Promise<ApiError> {
-  const limit = intSetting(env.LESSOR_AUTH_FAILURES_PER_MINUTE, DEFAULT_AUTH_FAILURES_PER_MINUTE);
-  const decision = await takeBudget(env, authFailureBucket(connectingIp), limit);
+  const { decision, limit } = await takeAuthFailure(env, connectingIp);
   if (decision.allowed) return refusal;
   return new ApiError(
     429,
@@ -84,10 +57,6 @@ export async function refusedCredential(env: AppEnv["Bindings"], connectingIp: s
     { budget: "auth_failures", limit_per_minute: limit, retry_after_s: decision.retry_after_s },
     { "Retry-After": String(decision.retry_after_s) },
   );
-}
-
-function takeBudget(env: AppEnv["Bindings"], subject: string, limit: number): Promise<RateDecision> {
-  return env.LIMITER.get(env.LIMITER.idFromName(subject)).take(limit);
 }
 
 /** The budget headers on every answer; over the budget, 429 with Retry-After. */
@@ -103,11 +72,6 @@ function enforce(decision: RateDecision, header: (n: string, v: string) => void)
       { "Retry-After": String(decision.retry_after_s) },
     );
   }
-}
-
-/** The budget of a credential that has no object of its own (a JWT subject, the bootstrap token). */
-export async function rateLimit(env: AppEnv["Bindings"], subject: string, header: (n: string, v: string) => void) {
-  enforce(await takeBudget(env, subject, limitOf(env)), header);
 }
 
 export function requireScope(scope: Scope) {
@@ -137,9 +101,9 @@ export const requireBootstrapToken = createMiddleware<AppEnv>(async (c, next) =>
     const refusal = new ApiError(401, "unauthenticated", "creating an org needs the installation's bootstrap token", {}, {
       "WWW-Authenticate": 'Bearer realm="lessor"',
     });
-    // A wrong token is a failed authentication like a wrong key (issue 10, item 10).
+    // A wrong token is a failed authentication like a wrong key.
     throw presented ? await refusedCredential(c.env, c.req.header("cf-connecting-ip"), refusal) : refusal;
   }
-  await rateLimit(c.env, "bootstrap", (n, v) => c.header(n, v));
+  enforce(await takeCredentialBudget(c.env, "bootstrap"), (n, v) => c.header(n, v));
   await next();
 });

@@ -1,18 +1,18 @@
 /** `GET /v1/catalog/gpus`, `GET /v1/catalog/offers`. */
 import { createRoute, z } from "@hono/zod-openapi";
-import { GPU_CLASS_NAMES, GPU_CLASSES } from "../../src/catalog/gpu-classes";
+import { GPU_CLASS_NAMES } from "../../src/catalog/gpu-classes";
+import { gpuClassesFor, offersFor } from "../../src/catalog/listing";
 import { isStale, OFFER_MAX_AGE_MS } from "../../src/catalog/offer";
 import { OfferSchema } from "../../src/catalog/offer-schema";
 import type { OfferRow } from "../../src/db/schema";
-import { listOffers, renderOffer, rowToOffer, summarizeClasses } from "../../src/catalog/offers-repo";
+import { renderOffer, rowToOffer } from "../../src/catalog/offers-repo";
 import { database } from "../../src/db";
 import { badRequest } from "../../src/errors";
 import { decodeCursor, DEFAULT_PAGE, pageOf, PageQuery } from "../../src/pagination";
-import { usableProviderNames } from "../../src/providers/registry";
 import { BEARER, COMMON_ERRORS, jsonResponse, router } from "../context";
 import { requireScope } from "../middleware";
 
-/** An offer as the catalog lists it: with the age of what lessor knows of it (issue 10, item 7). */
+/** An offer as the catalog lists it: with the age of what lessor knows of it (docs/storage.md, `offer_markets`). */
 const CatalogOfferSchema = OfferSchema.extend({
   refreshed_at: z.string().describe("when lessor last read this offer's provider market: the same for every offer of a provider"),
   stale: z
@@ -52,16 +52,7 @@ export const catalogRoutes = router()
       responses: { 200: jsonResponse(z.object({ data: z.array(GpuClassSchema) }), "Every GPU class"), ...COMMON_ERRORS },
     }),
     async (c) => {
-      const summary = new Map(
-        (await summarizeClasses(database(c.env.DB), await usableProviderNames(c.env, database(c.env.DB), c.var.principal.org_id))).map((s) => [s.gpu_class, s]),
-      );
-      const data = GPU_CLASS_NAMES.map((name) => ({
-        name,
-        vram_gb: GPU_CLASSES[name].vram_gb,
-        offers: summary.get(name)?.offers ?? 0,
-        cheapest_hourly_usd: summary.get(name)?.cheapest ?? null,
-      }));
-      return c.json({ data }, 200);
+      return c.json({ data: await gpuClassesFor(database(c.env.DB), c.env, c.var.principal.org_id) }, 200);
     },
   )
   .openapi(
@@ -86,8 +77,10 @@ export const catalogRoutes = router()
       const cursor = decodeCursor(q.cursor);
       if (cursor && typeof cursor.k !== "number") throw badRequest("invalid_cursor", "the cursor is not one this service issued");
       const limit = q.limit ?? DEFAULT_PAGE;
-      const rows = await listOffers(
+      const rows = await offersFor(
         database(c.env.DB),
+        c.env,
+        c.var.principal.org_id,
         {
           gpu,
           min_vram_gb: q.min_vram_gb,
@@ -97,9 +90,7 @@ export const catalogRoutes = router()
           max_hourly_usd: q.max_hourly_usd,
           spot: q.spot === undefined ? undefined : q.spot === "true",
         },
-        await usableProviderNames(c.env, database(c.env.DB), c.var.principal.org_id),
-        limit,
-        cursor as { k: number; id: string } | null,
+        { after: cursor as { k: number; id: string } | null, limit },
       );
       const now = c.var.now;
       const render = (r: OfferRow) => ({ ...renderOffer(rowToOffer(r)), refreshed_at: new Date(r.refreshed_at).toISOString(), stale: isStale(r.refreshed_at, now) });

@@ -1,8 +1,8 @@
 /** `POST/GET /v1/keys`, `DELETE /v1/keys/:id`: an org's API keys (admin scope). */
 import { createRoute, z } from "@hono/zod-openapi";
 import { KeySchema } from "../../src/auth/key-schema";
-import { mintKey, renderKey, revokeKey } from "../../src/auth/keys";
-import { insertKeyWithinLimit, limitReached } from "../../src/auth/limits";
+import { renderKey, revokeKey } from "../../src/auth/keys";
+import { createKey, listKeys } from "../../src/auth/keys-repo";
 import { SCOPES } from "../../src/auth/principal";
 import { database } from "../../src/db";
 import { notFound } from "../../src/errors";
@@ -31,9 +31,7 @@ export const keyRoutes = router()
     }),
     async (c) => {
       const { name, scope } = c.req.valid("json");
-      const key = await mintKey(c.var.principal.org_id, name, scope, c.var.now);
-      // Counted and inserted in one statement, so concurrent creates cannot pass the limit.
-      if (!(await insertKeyWithinLimit(c.env.DB, key.row))) throw limitReached("api_keys");
+      const key = await createKey(c.env.DB, c.var.principal.org_id, name, scope, c.var.now);
       return c.json({ ...renderKey(key.row), secret: key.secret }, 201);
     },
   )
@@ -52,10 +50,7 @@ export const keyRoutes = router()
     }),
     async (c) => {
       const { limit = DEFAULT_PAGE, cursor } = c.req.valid("query");
-      const after = decodeCursor(cursor);
-      let q = database(c.env.DB).selectFrom("api_keys").selectAll().where("org_id", "=", c.var.principal.org_id);
-      if (after) q = q.where("id", ">", after.id);
-      const rows = await q.orderBy("id").limit(limit + 1).execute();
+      const rows = await listKeys(database(c.env.DB), c.var.principal.org_id, { after: decodeCursor(cursor), limit });
       return c.json(pageOf(rows, limit, (r) => ({ k: r.id, id: r.id }), renderKey), 200);
     },
   )

@@ -5,25 +5,18 @@
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import type { Offer } from "../../src/catalog/offer";
-import { admissionReservation, reserveBudget } from "../../src/billing/budget";
-import { reservedHourlyUsd } from "../../src/billing/bandwidth";
-import { capabilitiesNeeded, providersForSpec, providersWithCapabilities } from "../../src/catalog/eligible-providers";
-import { chooseOffers, placementFor } from "../../src/catalog/quote";
-import { offersOfQuote } from "../../src/catalog/quoted-offers";
-import { providerCapabilities } from "../../src/providers/registry";
-import { SpecSchema, type Spec } from "../../src/catalog/spec";
+import { SpecSchema } from "../../src/catalog/spec";
 import { database } from "../../src/db";
 import { DurationSchema } from "../../src/duration";
 import { ApiError, notFound } from "../../src/errors";
-import { newId } from "../../src/ids";
 import { idempotent } from "../../src/idempotency";
+import { createLease } from "../../src/lease/create";
 import type { ActResult, LeaseEvent, UserAction } from "../../src/lease/object";
 import { LeaseEventSchema } from "../../src/lease/event-schema";
 import { GuardedLeaseSchema, LeaseSchema, type LeaseView } from "../../src/lease/view";
 import { listLeaseBodies } from "../../src/lease/list-repo";
-import { claimLeaseName, freeLeaseName, LeaseNameSchema } from "../../src/lease/names";
-import { LEASE_KINDS, parseDurationField, PolicyInputSchema, resolvePolicy } from "../../src/lease/policy";
+import { LeaseNameSchema } from "../../src/lease/names";
+import { LEASE_KINDS, parseDurationField, PolicyInputSchema } from "../../src/lease/policy";
 import { LEASE_STATES } from "../../src/lease/state";
 import { decodeCursor, DEFAULT_PAGE, pageOf, PageQuery } from "../../src/pagination";
 import { BEARER, COMMON_ERRORS, errorResponse, IdParam, jsonResponse, router, type AppEnv } from "../context";
@@ -114,65 +107,10 @@ const app = router()
       const orgId = c.var.principal.org_id;
       const now = c.var.now;
       const db = database(c.env.DB);
-      const answer = await idempotent(db, { org_id: orgId, route: "POST /v1/leases" }, c.req.header("idempotency-key"), body, now, async () => {
-        let offers: Offer[];
-        let policyInput = body.policy ?? {};
-        // Where the lease may run, also when it comes from a quote: a machine placed elsewhere is replaced (src/lease/placement.ts).
-        let spec: Spec | null;
-        // A lease with a cmd runs only where lessor's agent can start (capability_missing otherwise).
-        const needed = capabilitiesNeeded(body);
-        if ("quote_id" in body) {
-          const used = await offersOfQuote(c.env, db, orgId, body.quote_id, now);
-          const able = providersWithCapabilities([...new Set(used.offers.map((o) => o.provider))], needed, providerCapabilities);
-          offers = used.offers.filter((o) => able.includes(o.provider));
-          spec = used.quote.spec;
-          policyInput = { ttl: used.quote.policy.ttl, max_lifetime: used.quote.policy.max_lifetime, ...policyInput };
-        } else {
-          spec = body.spec;
-          const usable = await providersForSpec(c.env, db, orgId, body.spec, { fresh: true });
-          // Judged first among the providers the spec names, so that naming only incapable ones says so.
-          const named = body.spec.providers?.map((p) => p.toLowerCase());
-          if (named) providersWithCapabilities(usable.filter((p) => named.includes(p)), needed, providerCapabilities);
-          const providers = providersWithCapabilities(usable, needed, providerCapabilities);
-          const selection = await chooseOffers(db, body.spec, providers, now, placementFor(resolvePolicy(body.kind, policyInput), body.image ?? null));
-          offers = [selection.chosen, ...selection.fallbacks];
-        }
-        const policy = resolvePolicy(body.kind, policyInput);
-        const warnings: string[] = [];
-        if (body.image !== undefined && !body.image.includes("@sha256:")) {
-          warnings.push(`image "${body.image}" is a mutable tag; pin it by digest (@sha256:...) to run what you tested`);
-        }
-        const id = newId("ls", now);
-        const stub = c.env.LEASE.get(c.env.LEASE.idFromName(id));
-        // The name first: of two creates with one name, the loser reserves nothing (src/lease/names.ts).
-        const claim = body.name === undefined ? null : { org_id: orgId, name: body.name, lease_id: id };
-        if (claim) await claimLeaseName(db, claim, now);
-        try {
-          // Budget admission (issue 6), before the lease's object exists: a refused lease rents nothing.
-          const reserved = admissionReservation(reservedHourlyUsd(offers[0]!), policy, now);
-          await reserveBudget(c.env.DB, db, { lease_id: id, org_id: orgId, need: reserved }, now);
-          const lease = await stub.create({
-            id,
-            org_id: orgId,
-            kind: body.kind,
-            policy,
-            spec,
-            quote_id: "quote_id" in body ? body.quote_id : null,
-            offers,
-            image: body.image ?? null,
-            cmd: body.cmd ?? null,
-            name: body.name ?? null,
-            warnings,
-            reserved,
-            now,
-          });
-          return { status: 202, body: lease };
-        } catch (e) {
-          // A lease never made gives its name back; one that may exist keeps it, so no name is held twice.
-          if (claim && (await stub.view(orgId).then((made) => made === null, () => false))) await freeLeaseName(db, claim);
-          throw e;
-        }
-      });
+      const answer = await idempotent(db, { org_id: orgId, route: "POST /v1/leases" }, c.req.header("idempotency-key"), body, now, async () => ({
+        status: 202,
+        body: await createLease(db, c.env, orgId, body, now),
+      }));
       if (answer.replayed) c.header("Idempotent-Replayed", "true");
       return c.json(answer.body as LeaseView, answer.status as 202);
     },

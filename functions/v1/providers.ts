@@ -4,24 +4,11 @@
  * encrypted (src/providers/credentials.ts), and never returned, logged or put in an event.
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import { database, type Db } from "../../src/db";
-import type { Env } from "../../src/env";
-import { ApiError } from "../../src/errors";
+import { database } from "../../src/db";
 import type { ProviderCapabilities } from "../../src/providers/contract";
-import {
-  deleteProviderKey,
-  masterKeyConfigured,
-  masterKeyMissing,
-  providerCredentials,
-  providerKeyRows,
-  recordVerification,
-  storedOptions,
-  storeProviderKey,
-  type ProviderCredentials,
-  type ProviderKeyRow,
-} from "../../src/providers/credentials";
-import { assertNotInUse, assertSeesLiveMachines, checkOptions, verifyKey } from "../../src/providers/org-keys";
-import { configuredProviderNames, forgetUsableProviders, isConfigured, providerCapabilities, providerSetup } from "../../src/providers/registry";
+import { providerKeyRows, storedOptions, type ProviderCredentials, type ProviderKeyRow } from "../../src/providers/credentials";
+import { enabledProvider, forgetProviderKey, providerKeyRow, putProviderKey, reverifyProviderKey } from "../../src/providers/org-keys";
+import { configuredProviderNames, providerCapabilities, providerSetup } from "../../src/providers/registry";
 import { isStale, OFFER_MAX_AGE_MS } from "../../src/catalog/offer";
 import { marketStates, type MarketState } from "../../src/catalog/offers-repo";
 import { BEARER, COMMON_ERRORS, errorResponse, jsonBody, jsonResponse, router } from "../context";
@@ -125,16 +112,6 @@ function render(name: string, row: ProviderKeyRow | undefined, markets: Map<stri
   };
 }
 
-/** The provider, enabled here; 404 otherwise (the same answer for a name lessor has no adapter for). */
-function enabledProvider(env: Env, name: string): string {
-  if (!isConfigured(env, name)) throw new ApiError(404, "not_found", `provider ${name} is not enabled on this installation`, { name });
-  return name;
-}
-
-async function rowOf(db: Db, orgId: string, name: string): Promise<ProviderKeyRow | undefined> {
-  return (await providerKeyRows(db, orgId)).get(name);
-}
-
 sameShape<z.infer<typeof ProviderSchema>, ReturnType<typeof render>>(true);
 
 export const providerRoutes = router()
@@ -178,25 +155,11 @@ export const providerRoutes = router()
     async (c) => {
       const name = enabledProvider(c.env, c.req.valid("param").name);
       const body = c.req.valid("json");
-      if (!providerSetup(name).needsKey) {
-        throw new ApiError(400, "provider_needs_no_key", `${name} is an installation-wide account: every org rents from it without a key`, { name });
-      }
-      if (!masterKeyConfigured(c.env)) throw masterKeyMissing();
       const credentials: ProviderCredentials = { api_key: body.api_key, options: body.options ?? {} };
-      checkOptions(name, credentials.options);
-      const checked = await verifyKey(c.env, name, credentials);
-      if (!checked.ok && checked.refused) {
-        throw new ApiError(422, "provider_key_refused", `${name} refused the key or its settings; nothing was stored (${checked.error})`, { name });
-      }
       const db = database(c.env.DB);
       const orgId = c.var.principal.org_id;
-      await assertSeesLiveMachines(c.env, db, orgId, name, credentials);
-      await storeProviderKey(db, c.env, orgId, name, credentials, c.var.now);
-      // Answered, or not reachable now: either way the key is stored; `unreachable` says which.
-      await recordVerification(db, orgId, name, checked.ok ? true : null, checked.ok ? null : checked.error, c.var.now);
-      forgetUsableProviders(orgId);
-      console.log(JSON.stringify({ msg: "provider key stored", org_id: orgId, provider: name, verified: checked.ok }));
-      return c.json(render(name, await rowOf(db, orgId, name), await marketStates(db), c.var.now), 200);
+      await putProviderKey(c.env, db, orgId, name, credentials, c.var.now);
+      return c.json(render(name, await providerKeyRow(db, orgId, name), await marketStates(db), c.var.now), 200);
     },
   )
   .openapi(
@@ -213,21 +176,8 @@ export const providerRoutes = router()
       const name = enabledProvider(c.env, c.req.valid("param").name);
       const db = database(c.env.DB);
       const orgId = c.var.principal.org_id;
-      if (!providerSetup(name).needsKey) return c.json(render(name, undefined, await marketStates(db), c.var.now), 200);
-      const credentials = await providerCredentials(db, c.env, orgId, name);
-      if (!credentials) {
-        if (await rowOf(db, orgId, name)) {
-          // Stored under another master key: it can never be used again.
-          await recordVerification(db, orgId, name, false, "the stored key cannot be decrypted with this installation's LESSOR_MASTER_KEY; PUT it again", c.var.now);
-          forgetUsableProviders(orgId);
-          return c.json(render(name, await rowOf(db, orgId, name), await marketStates(db), c.var.now), 200);
-        }
-        throw new ApiError(404, "not_found", `this org has no key for ${name}`, { name });
-      }
-      const checked = await verifyKey(c.env, name, credentials);
-      await recordVerification(db, orgId, name, checked.ok ? true : checked.refused ? false : null, checked.ok ? null : checked.error, c.var.now);
-      forgetUsableProviders(orgId);
-      return c.json(render(name, await rowOf(db, orgId, name), await marketStates(db), c.var.now), 200);
+      await reverifyProviderKey(c.env, db, orgId, name, c.var.now);
+      return c.json(render(name, await providerKeyRow(db, orgId, name), await marketStates(db), c.var.now), 200);
     },
   )
   .openapi(
@@ -248,11 +198,7 @@ export const providerRoutes = router()
       const name = enabledProvider(c.env, c.req.valid("param").name);
       const db = database(c.env.DB);
       const orgId = c.var.principal.org_id;
-      if (!(await rowOf(db, orgId, name))) throw new ApiError(404, "not_found", `this org has no key for ${name}`, { name });
-      await assertNotInUse(db, orgId, name);
-      await deleteProviderKey(db, orgId, name);
-      forgetUsableProviders(orgId);
-      console.log(JSON.stringify({ msg: "provider key deleted", org_id: orgId, provider: name }));
+      await forgetProviderKey(db, orgId, name);
       return c.json(render(name, undefined, await marketStates(db), c.var.now), 200);
     },
   );

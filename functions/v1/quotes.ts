@@ -1,7 +1,6 @@
 /** `POST /v1/quotes`, `GET /v1/quotes/:id`. */
 import { createRoute, z } from "@hono/zod-openapi";
-import { providersForSpec } from "../../src/catalog/eligible-providers";
-import { createQuote, getQuote, QuoteRequestSchema, type Quote } from "../../src/catalog/quote";
+import { getQuote, quoteFor, QuoteRequestSchema, type Quote } from "../../src/catalog/quote";
 import { OfferSchema } from "../../src/catalog/offer-schema";
 import { idempotent } from "../../src/idempotency";
 import { SpecSchema } from "../../src/catalog/spec";
@@ -65,7 +64,7 @@ export const quoteRoutes = router()
       const body = c.req.valid("json");
       const answer = await idempotent(db, { org_id: orgId, route: "POST /v1/quotes" }, c.req.header("idempotency-key"), body, c.var.now, async () => ({
         status: 201,
-        body: await createQuote(db, orgId, body, await providersForSpec(c.env, db, orgId, body.spec), c.var.now),
+        body: await quoteFor(db, c.env, orgId, body, c.var.now),
       }));
       if (answer.replayed) c.header("Idempotent-Replayed", "true");
       return c.json(answer.body as Quote, 201);

@@ -3,17 +3,17 @@
  * operator (bootstrap token), never for an org: the sim is shared by every org of an installation.
  * `GET /v1/sim/ledger`: every simulated machine's life. `POST /v1/sim/machines/:id/{start,stop,destroy}`:
  * what a person does in a provider's console, behind lessor's back, so that what lessor does
- * then can be reproduced (issue 10, "Money" 3: a stopped lease's machine started again).
+ * then can be reproduced (a stopped lease's machine started again, say).
  * `POST /v1/sim/leases/:id/agent-token`, `GET /v1/sim/leases/:id/agent`,
  * `POST /v1/sim/leases/:id/agent-commands`: a lease's machine agent driven by hand, for the tests
  * (docs/agent.md "Testing"): mint its token, read what it reported, queue an exec or a signal.
  * Refused in production, where only the provisioning code mints a token, and only for its machine.
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import { ApiError, badRequest, notFound } from "../../src/errors";
+import { ApiError, notFound } from "../../src/errors";
 import type { AgentSnapshot, CommandView } from "../../src/occupant/occupant";
 import { simAdmin } from "../../src/providers/sim/adapter";
-import { mergeFaults } from "../../src/providers/sim/faults";
+import { changeFaults } from "../../src/providers/sim/operator";
 import type { Context } from "hono";
 import { BEARER, COMMON_ERRORS, errorResponse, IdParam, jsonBody, jsonResponse, router, type AppEnv } from "../context";
 import { requireBootstrapToken } from "../middleware";
@@ -141,12 +141,7 @@ export const simRoutes = router()
       responses: { 200: jsonResponse(FaultsSchema, "The faults now in force"), ...COMMON_ERRORS },
     }),
     async (c) => {
-      const patch = c.req.valid("json");
-      const admin = simAdmin(c.env);
-      // Checked against the faults in force here, so a bad combination is this API's 400.
-      const merged = mergeFaults(await admin.getFaults(), patch);
-      if (!merged.ok) throw badRequest("invalid_faults", merged.message);
-      return c.json(await admin.setFaults(patch), 200);
+      return c.json(await changeFaults(c.env, c.req.valid("json")), 200);
     },
   )
   .openapi(

@@ -1,15 +1,10 @@
 /** `GET /v1/usage`: estimate, actual and disputed spend of the caller's org over a range. */
 import { createRoute, z } from "@hono/zod-openapi";
-import { USAGE_GROUPS, usageOf } from "../../src/billing/usage";
+import { USAGE_GROUPS, usageOf, usageRange } from "../../src/billing/usage";
 import { database } from "../../src/db";
-import { badRequest } from "../../src/errors";
 import { BEARER, COMMON_ERRORS, jsonResponse, router } from "../context";
 import { requireScope } from "../middleware";
 import { sameShape } from "../../src/same-shape";
-
-const DAY_MS = 86_400_000;
-/** The longest range one usage answer covers. */
-const MAX_USAGE_RANGE_MS = 366 * DAY_MS;
 
 const UsageRowSchema = z
   .object({
@@ -38,12 +33,6 @@ sameShape<z.infer<typeof UsageSchema>, Awaited<ReturnType<typeof usageOf>>>(true
 
 const DateParam = z.string().max(40).describe("ISO 8601: a date (`2026-11-01`) or a time (`2026-11-01T12:00:00Z`)");
 
-function timeOf(field: string, text: string): number {
-  const ms = /^\d{4}-\d{2}-\d{2}$/.test(text) ? Date.parse(`${text}T00:00:00Z`) : Date.parse(text);
-  if (!Number.isFinite(ms) || ms < 0) throw badRequest("invalid_request", `${field}: "${text}" is not an ISO 8601 date or time`, { field });
-  return ms;
-}
-
 export const usageRoutes = router()
   .openapi(
     createRoute({
@@ -64,11 +53,7 @@ export const usageRoutes = router()
     async (c) => {
       const q = c.req.valid("query");
       const now = c.var.now;
-      const monthStart = Date.parse(`${new Date(now).toISOString().slice(0, 7)}-01T00:00:00Z`);
-      const from = q.from === undefined ? monthStart : timeOf("from", q.from);
-      const to = q.to === undefined ? now : timeOf("to", q.to);
-      if (to <= from) throw badRequest("invalid_range", "`to` must be after `from`", { from: q.from ?? null, to: q.to ?? null });
-      if (to - from > MAX_USAGE_RANGE_MS) throw badRequest("invalid_range", "a usage range covers at most 366 days", { max_days: 366 });
+      const { from, to } = usageRange(q, now);
       const usage = await usageOf(database(c.env.DB), c.var.principal.org_id, { from, to, group_by: q.group_by ?? "provider" }, now);
       return c.json(usage, 200);
     },

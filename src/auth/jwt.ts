@@ -1,5 +1,5 @@
 /**
- * JWTs from an org's trusted issuers (DESIGN.md "trusted issuer"), verified with jose.
+ * JWTs from an org's trusted issuers (docs/design.md, "trusted issuer"), verified with jose.
  *
  * - Only asymmetric algorithms: RS256, ES256, EdDSA. `alg: none` and every HS* are refused, so a
  *   token "signed" with an issuer's public key as an HMAC secret never verifies.
@@ -11,12 +11,12 @@
  *   `lessor:write`, `lessor:admin`; the highest present wins. A token without one authenticates
  *   but may call nothing.
  *
- * Issue 10, item 5: a token names its org by its `(iss, aud)`, a pair at most one org holds
- * (migrations/0006_issuer_pairs.sql, functions/v1/issuers.ts), so no registration by one org can
+ * A token names its org by its `(iss, aud)`, a pair at most one org holds
+ * (migrations/0006_issuer_pairs.sql, src/auth/issuers-repo.ts), so no registration by one org can
  * change whether another's tokens verify. A token whose audiences name registrations of two orgs,
  * or two JWKS URLs, is ambiguous and refused before any fetch.
  *
- * Issue 10, item 9: fetching is bounded. A token that is not well formed (`wellFormed`) is refused
+ * Fetching is bounded. A token that is not well formed (`wellFormed`) is refused
  * before D1 or any JWKS is asked; one token leads to at most one JWKS fetch (one issuer, and the
  * refetch for an unknown kid only when the cached set was not just fetched); the JWKS body is read
  * as a stream and abandoned past JWKS_MAX_BYTES.
@@ -168,7 +168,7 @@ export interface TokenClaims {
  * The `iss` and audiences of a token worth verifying, or null: it must be at most JWT_MAX_LENGTH,
  * have three parts with a signature, a header that parses with an `alg` on the allowlist, and a
  * payload with a string `iss`, one to JWT_MAX_AUDIENCES string audiences and a numeric `exp`. Pure:
- * a token refused here costs no D1 read and no fetch (issue 10, item 9).
+ * a token refused here costs no D1 read and no fetch.
  */
 export function wellFormed(token: string): TokenClaims | null {
   if (token.length > JWT_MAX_LENGTH) return null;
@@ -236,7 +236,7 @@ async function verifyWith(issuer: IssuerRow, token: string, now: number, cache: 
   };
   try {
     // At most one fetch for this token: when the set had to be fetched now, an unknown kid is not
-    // looked for in a second fetch (issue 10, item 9).
+    // looked for in a second fetch.
     const hit = cache.cached(issuer.jwks_url, now);
     let keys = hit ?? (await cache.get(issuer.jwks_url, now));
     try {

@@ -1,6 +1,6 @@
 /**
  * `GET /v1/usage`: an org's spend over [from, to), grouped by provider, GPU class, lease or UTC
- * day (issue 6). Three figures per group, never mixed:
+ * day (docs/design.md). Three figures per group, never mixed:
  * - `estimate_usd`: lessor's own estimate (the accrual of every lease over the range, an open one
  *   counted up to now);
  * - `actual_usd`: the providers' billing records fetched so far, by the start of their window;
@@ -8,11 +8,35 @@
  * A lease that never held a machine never appears: it has neither an accrual nor a record.
  */
 import type { Db } from "../db";
+import { badRequest } from "../errors";
 import { estimateByDay, estimateOf, type Segment } from "./accrual";
 import { microsToUsd } from "./money";
 
 export const USAGE_GROUPS = ["provider", "gpu", "lease", "day"] as const;
 export type UsageGroup = (typeof USAGE_GROUPS)[number];
+
+const DAY_MS = 86_400_000;
+/** The longest range one usage answer covers. */
+const MAX_USAGE_RANGE_MS = 366 * DAY_MS;
+
+function timeOf(field: string, text: string): number {
+  const ms = /^\d{4}-\d{2}-\d{2}$/.test(text) ? Date.parse(`${text}T00:00:00Z`) : Date.parse(text);
+  if (!Number.isFinite(ms) || ms < 0) throw badRequest("invalid_request", `${field}: "${text}" is not an ISO 8601 date or time`, { field });
+  return ms;
+}
+
+/**
+ * The range a usage request asks for: ISO 8601 dates (midnight UTC) or times, by default from the
+ * first of this month (UTC) to now. 400 `invalid_range` unless it is forward and at most 366 days.
+ */
+export function usageRange(asked: { from?: string | undefined; to?: string | undefined }, now: number): { from: number; to: number } {
+  const monthStart = Date.parse(`${new Date(now).toISOString().slice(0, 7)}-01T00:00:00Z`);
+  const from = asked.from === undefined ? monthStart : timeOf("from", asked.from);
+  const to = asked.to === undefined ? now : timeOf("to", asked.to);
+  if (to <= from) throw badRequest("invalid_range", "`to` must be after `from`", { from: asked.from ?? null, to: asked.to ?? null });
+  if (to - from > MAX_USAGE_RANGE_MS) throw badRequest("invalid_range", "a usage range covers at most 366 days", { max_days: 366 });
+  return { from, to };
+}
 
 interface LeaseFacts {
   id: string;

@@ -1,5 +1,5 @@
 /**
- * Quotes: an immutable, short-lived answer to a spec (DESIGN.md "quote"). Built from the offer
+ * Quotes: an immutable, short-lived answer to a spec (docs/design.md, "quote"). Built from the offer
  * cache by the pure selector, stored once, never changed.
  *
  * A quote reads its offers from this isolate's snapshot of the offer cache (offers-repo.ts
@@ -9,10 +9,12 @@
  */
 import { z } from "@hono/zod-openapi";
 import type { Db } from "../db";
+import type { Env } from "../env";
 import { formatDuration } from "../duration";
 import { ApiError } from "../errors";
 import { newId } from "../ids";
 import { cappedDurationMs, LEASE_KINDS, PolicyInputSchema, resolvePolicy, type LeaseKind, type Policy } from "../lease/policy";
+import { providersForSpec } from "./eligible-providers";
 import { candidateOffers, catalogGeneration, fittingOffers, offerSnapshots, renderOffer, type Narrowing } from "./offers-repo";
 import { OFFER_MAX_AGE_MS, type Offer } from "./offer";
 import { BANDWIDTH_GB_PER_HOUR, bandwidthHourlyUsd } from "../billing/bandwidth";
@@ -20,7 +22,7 @@ import { defaultImageMinCuda } from "../providers/registry";
 import { constraintsOf, OFFER_AGE, selectOffer, staleCandidates, type Constraint, type Placement, type Selection } from "./selector";
 import { assertSpecAsksForSomething, parseGpuToken, SpecSchema, type GpuToken, type Spec } from "./spec";
 
-/** How long a quote may be used to lease (DESIGN.md: at most five minutes). */
+/** How long a quote may be used to lease (docs/design.md: five minutes). */
 export const QUOTE_TTL_MS = 5 * 60_000;
 
 export const QuoteRequestSchema = z
@@ -53,7 +55,7 @@ function narrowingOf(spec: Spec): { token: GpuToken | null; narrowing: Narrowing
 
 /**
  * 409 `no_capacity` naming the constraint. When only stale offers met the spec, it says so: which
- * providers, and when each market was last read (issue 10, item 7).
+ * providers, and when each market was last read.
  */
 function noCapacity(selection: Extract<Selection, { ok: false }>, offers: readonly Offer[], constraints: readonly Constraint[]): ApiError {
   const details: Record<string, unknown> = { constraint: selection.constraint, candidates_before: selection.candidates_before };
@@ -97,7 +99,12 @@ export async function chooseOffers(db: Db, spec: Spec, providers: readonly strin
   return selection;
 }
 
-export async function createQuote(db: Db, orgId: string, req: QuoteRequest, providers: readonly string[], now: number) {
+/** A new quote for the org: chosen among the providers its spec may use for this org (eligible-providers.ts). */
+export async function quoteFor(db: Db, env: Env, orgId: string, req: QuoteRequest, now: number): Promise<Quote> {
+  return createQuote(db, orgId, req, await providersForSpec(env, db, orgId, req.spec), now);
+}
+
+async function createQuote(db: Db, orgId: string, req: QuoteRequest, providers: readonly string[], now: number) {
   const kind = req.kind ?? "scratch";
   const caps = resolvePolicy(kind, req.policy);
   const { token, narrowing } = narrowingOf(req.spec);

@@ -1,7 +1,8 @@
 /**
  * An org's own provider keys, checked before they are stored or forgotten: one read-only call
  * proves a key works, a new key must see every machine the org's live leases hold, and a key live
- * leases still need is never forgotten. The routes are functions/v1/providers.ts.
+ * leases still need is never forgotten. The routes are functions/v1/providers.ts; the table is
+ * `provider_keys` (docs/storage.md).
  */
 import { installationId } from "../config";
 import type { Db } from "../db";
@@ -11,8 +12,18 @@ import { installationPrefix } from "../lease/label";
 import { LIVE_STATES } from "../lease/state";
 import { machinesNotSeen, type HeldMachine } from "./account-check";
 import { ProviderError, type Machine } from "./contract";
-import type { ProviderCredentials } from "./credentials";
-import { providerSetup, providerWith } from "./registry";
+import {
+  deleteProviderKey,
+  masterKeyConfigured,
+  masterKeyMissing,
+  providerCredentials,
+  providerKeyRows,
+  recordVerification,
+  storeProviderKey,
+  type ProviderCredentials,
+  type ProviderKeyRow,
+} from "./credentials";
+import { forgetUsableProviders, isConfigured, providerSetup, providerWith } from "./registry";
 
 /** The machines the org's live leases hold on one provider, from the D1 index (docs/storage.md). */
 async function liveMachinesOn(db: Db, orgId: string, provider: string): Promise<HeldMachine[]> {
@@ -110,3 +121,67 @@ export async function assertSeesLiveMachines(env: Env, db: Db, orgId: string, na
   }
 }
 
+
+/** The provider, enabled here; 404 otherwise (the same answer for a name lessor has no adapter for). */
+export function enabledProvider(env: Env, name: string): string {
+  if (!isConfigured(env, name)) throw new ApiError(404, "not_found", `provider ${name} is not enabled on this installation`, { name });
+  return name;
+}
+
+/** The org's stored key row for one provider, if it holds one. */
+export async function providerKeyRow(db: Db, orgId: string, name: string): Promise<ProviderKeyRow | undefined> {
+  return (await providerKeyRows(db, orgId)).get(name);
+}
+
+const noKeyFor = (name: string) => new ApiError(404, "not_found", `this org has no key for ${name}`, { name });
+
+/**
+ * Stores the org's key for a provider once one read-only call has not refused it and it sees every
+ * machine the org's live leases hold there; the verification is recorded with it (an unreachable
+ * provider stores the key as `unreachable`). Nothing is stored when it refuses.
+ */
+export async function putProviderKey(env: Env, db: Db, orgId: string, name: string, credentials: ProviderCredentials, now: number): Promise<void> {
+  if (!providerSetup(name).needsKey) {
+    throw new ApiError(400, "provider_needs_no_key", `${name} is an installation-wide account: every org rents from it without a key`, { name });
+  }
+  if (!masterKeyConfigured(env)) throw masterKeyMissing();
+  checkOptions(name, credentials.options);
+  const checked = await verifyKey(env, name, credentials);
+  if (!checked.ok && checked.refused) {
+    throw new ApiError(422, "provider_key_refused", `${name} refused the key or its settings; nothing was stored (${checked.error})`, { name });
+  }
+  await assertSeesLiveMachines(env, db, orgId, name, credentials);
+  await storeProviderKey(db, env, orgId, name, credentials, now);
+  // Answered, or not reachable now: either way the key is stored; `unreachable` says which.
+  await recordVerification(db, orgId, name, checked.ok ? true : null, checked.ok ? null : checked.error, now);
+  forgetUsableProviders(orgId);
+  console.log(JSON.stringify({ msg: "provider key stored", org_id: orgId, provider: name, verified: checked.ok }));
+}
+
+/**
+ * Checks the org's stored key again with one read-only call and records the answer; a provider
+ * that needs no key has nothing to check. 404 when the org holds no key for it.
+ */
+export async function reverifyProviderKey(env: Env, db: Db, orgId: string, name: string, now: number): Promise<void> {
+  if (!providerSetup(name).needsKey) return;
+  const credentials = await providerCredentials(db, env, orgId, name);
+  if (!credentials) {
+    if (!(await providerKeyRow(db, orgId, name))) throw noKeyFor(name);
+    // Stored under another master key: it can never be used again.
+    await recordVerification(db, orgId, name, false, "the stored key cannot be decrypted with this installation's LESSOR_MASTER_KEY; PUT it again", now);
+    forgetUsableProviders(orgId);
+    return;
+  }
+  const checked = await verifyKey(env, name, credentials);
+  await recordVerification(db, orgId, name, checked.ok ? true : checked.refused ? false : null, checked.ok ? null : checked.error, now);
+  forgetUsableProviders(orgId);
+}
+
+/** Forgets the org's key for a provider, unless live leases there still need it. 404 when it holds none. */
+export async function forgetProviderKey(db: Db, orgId: string, name: string): Promise<void> {
+  if (!(await providerKeyRow(db, orgId, name))) throw noKeyFor(name);
+  await assertNotInUse(db, orgId, name);
+  await deleteProviderKey(db, orgId, name);
+  forgetUsableProviders(orgId);
+  console.log(JSON.stringify({ msg: "provider key deleted", org_id: orgId, provider: name }));
+}

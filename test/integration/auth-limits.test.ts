@@ -1,5 +1,5 @@
 /**
- * Issue 10, item 6 (and the bootstrap part of item 10): per-org and per-client limits.
+ * Per-org and per-client limits (src/auth/limits.ts, src/auth/admission.ts; docs/storage.md).
  *
  * - At most 100 live API keys per org (issuers: jwt.test.ts), counted in the insert itself.
  * - An org's request budget, all its credentials together, on top of each credential's.
@@ -15,7 +15,7 @@
 import { createExecutionContext, env, listDurableObjectIds } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import worker from "../../functions/index";
-import { DEFAULT_AUTH_FAILURES_PER_MINUTE, DEFAULT_ORG_RATE_LIMIT_PER_MINUTE } from "../../functions/middleware";
+import { DEFAULT_AUTH_FAILURES_PER_MINUTE, DEFAULT_ORG_RATE_LIMIT_PER_MINUTE } from "../../src/auth/admission";
 import { MAX_LIVE_API_KEYS } from "../../src/auth/limits";
 import { sha256Hex } from "../../src/ids";
 import { BASE, BOOTSTRAP, call, createKey, createOrg, expectError, json } from "./helpers";

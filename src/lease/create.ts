@@ -1,0 +1,93 @@
+/**
+ * `POST /v1/leases` behind the edge: the offers a lease may run on (for a spec, or the quote's,
+ * checked again when used; only on providers with what the lease needs), its policy, its name,
+ * its budget admission, then its object. A lease the budget refuses rents nothing: admission runs
+ * before the lease's object exists (docs/design.md).
+ */
+import { reservedHourlyUsd } from "../billing/bandwidth";
+import { admissionReservation, reserveBudget } from "../billing/budget";
+import { capabilitiesNeeded, providersForSpec, providersWithCapabilities } from "../catalog/eligible-providers";
+import type { Offer } from "../catalog/offer";
+import { chooseOffers, placementFor } from "../catalog/quote";
+import { offersOfQuote } from "../catalog/quoted-offers";
+import type { Spec } from "../catalog/spec";
+import type { Db } from "../db";
+import type { Env } from "../env";
+import { newId } from "../ids";
+import { providerCapabilities } from "../providers/registry";
+import { claimLeaseName, freeLeaseName } from "./names";
+import { resolvePolicy, type LeaseKind, type PolicyInput } from "./policy";
+import type { LeaseView } from "./view";
+
+interface LeaseRequestCommon {
+  kind: LeaseKind;
+  policy?: PolicyInput;
+  image?: string;
+  cmd?: string;
+  /** Unique among the org's live leases (src/lease/names.ts). */
+  name?: string;
+}
+
+/** Exactly one of `spec` and `quote_id`: a lease for a spec, or for the offers a quote answered. */
+export type LeaseRequest = LeaseRequestCommon & ({ spec: Spec } | { quote_id: string });
+
+/** The warnings a lease is created with: an image named by a mutable tag may not run what was tested. */
+function imageWarnings(image: string | undefined): string[] {
+  if (image === undefined || image.includes("@sha256:")) return [];
+  return [`image "${image}" is a mutable tag; pin it by digest (@sha256:...) to run what you tested`];
+}
+
+export async function createLease(db: Db, env: Env, orgId: string, req: LeaseRequest, now: number): Promise<LeaseView> {
+  let offers: Offer[];
+  let policyInput = req.policy ?? {};
+  // Where the lease may run, also when it comes from a quote: a machine placed elsewhere is replaced (src/lease/placement.ts).
+  let spec: Spec | null;
+  // A lease with a cmd runs only where lessor's agent can start (capability_missing otherwise).
+  const needed = capabilitiesNeeded(req);
+  if ("quote_id" in req) {
+    const used = await offersOfQuote(env, db, orgId, req.quote_id, now);
+    const able = providersWithCapabilities([...new Set(used.offers.map((o) => o.provider))], needed, providerCapabilities);
+    offers = used.offers.filter((o) => able.includes(o.provider));
+    spec = used.quote.spec;
+    policyInput = { ttl: used.quote.policy.ttl, max_lifetime: used.quote.policy.max_lifetime, ...policyInput };
+  } else {
+    spec = req.spec;
+    const usable = await providersForSpec(env, db, orgId, req.spec, { fresh: true });
+    // Judged first among the providers the spec names, so that naming only incapable ones says so.
+    const named = req.spec.providers?.map((p) => p.toLowerCase());
+    if (named) providersWithCapabilities(usable.filter((p) => named.includes(p)), needed, providerCapabilities);
+    const providers = providersWithCapabilities(usable, needed, providerCapabilities);
+    const selection = await chooseOffers(db, req.spec, providers, now, placementFor(resolvePolicy(req.kind, policyInput), req.image ?? null));
+    offers = [selection.chosen, ...selection.fallbacks];
+  }
+  const policy = resolvePolicy(req.kind, policyInput);
+  const id = newId("ls", now);
+  const stub = env.LEASE.get(env.LEASE.idFromName(id));
+  // The name first: of two creates with one name, the loser reserves nothing (src/lease/names.ts).
+  const claim = req.name === undefined ? null : { org_id: orgId, name: req.name, lease_id: id };
+  if (claim) await claimLeaseName(db, claim, now);
+  try {
+    // Budget admission, before the lease's object exists: a refused lease rents nothing.
+    const reserved = admissionReservation(reservedHourlyUsd(offers[0]!), policy, now);
+    await reserveBudget(env.DB, db, { lease_id: id, org_id: orgId, need: reserved }, now);
+    return await stub.create({
+      id,
+      org_id: orgId,
+      kind: req.kind,
+      policy,
+      spec,
+      quote_id: "quote_id" in req ? req.quote_id : null,
+      offers,
+      image: req.image ?? null,
+      cmd: req.cmd ?? null,
+      name: req.name ?? null,
+      warnings: imageWarnings(req.image),
+      reserved,
+      now,
+    });
+  } catch (e) {
+    // A lease never made gives its name back; one that may exist keeps it, so no name is held twice.
+    if (claim && (await stub.view(orgId).then((made) => made === null, () => false))) await freeLeaseName(db, claim);
+    throw e;
+  }
+}

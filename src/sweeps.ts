@@ -1,0 +1,34 @@
+/**
+ * The minute's sweeps, in the order that keeps leases safe first. Each is idempotent and holds a
+ * lock in D1 while it runs, so an overlapping or repeated run changes nothing (docs/design.md).
+ */
+import { runBilling } from "./billing/reconcile";
+import { refreshOffers } from "./catalog/refresh";
+import { database } from "./db";
+import { runRetention } from "./db/retention";
+import type { Env } from "./env";
+import { runBackstop, runReconciler } from "./lease/reaper";
+
+/** Runs one isolated step: its failure is logged and reported, never thrown into the steps after it. */
+async function isolated(step: string, run: () => Promise<unknown>, withStack: boolean): Promise<unknown> {
+  try {
+    return await run();
+  } catch (e) {
+    console.error(JSON.stringify({ msg: `${step} step failed`, error: String(e), ...(withStack ? { stack: (e as Error)?.stack } : {}) }));
+    return { error: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+/** Every sweep once, `scheduledTime` being when the trigger fired; what each did, for the log. */
+export async function runSweeps(env: Env, scheduledTime: number) {
+  // The backstop first: it is what keeps deadlines when alarms are lost.
+  const backstop = await runBackstop(env, Date.now());
+  const reconcile = await runReconciler(env, Date.now());
+  const refresh = await refreshOffers(env, scheduledTime);
+  // Billing last, isolated: its failure never stops the sweeps above.
+  const billing = await isolated("billing", () => runBilling(env, Date.now()), true);
+  // Retention: bounded deletes of expired quotes and idempotency records; isolated like billing,
+  // and after everything that keeps leases safe (docs/storage.md).
+  const retention = await isolated("retention", () => runRetention(database(env.DB), Date.now()), false);
+  return { backstop, reconcile, refresh, billing, retention };
+}
