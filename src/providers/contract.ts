@@ -26,6 +26,31 @@ export interface ProviderCapabilities {
   spot: boolean;
 }
 
+export type CapabilityName = keyof ProviderCapabilities;
+/** The capabilities in the order they are answered (GET /v1/providers). */
+const CAPABILITY_NAMES = [
+  "stop",
+  "start",
+  "list_by_label",
+  "billing_records",
+  "webhooks",
+  "stop_ends_billing",
+  "spot",
+] as const satisfies readonly CapabilityName[];
+
+/**
+ * A provider's capabilities, every one declared: the ones it has, and for each it lacks, why
+ * (the type makes the two lists cover every capability, so a new one cannot be left undecided).
+ * The reasons are for the reader; what is declared is what the adapter implements.
+ */
+export function declareCapabilities<Has extends CapabilityName>(
+  has: readonly Has[],
+  lacks: Record<Exclude<CapabilityName, Has>, string>,
+): Readonly<ProviderCapabilities> {
+  const held = new Set<CapabilityName>(has);
+  return Object.freeze(Object.fromEntries(CAPABILITY_NAMES.map((name) => [name, held.has(name)])) as unknown as ProviderCapabilities);
+}
+
 /** A machine's state, normalized from the provider's own words. */
 export const MACHINE_STATUSES = ["provisioning", "starting", "running", "stopped", "terminated", "error"] as const;
 export type MachineStatus = (typeof MACHINE_STATUSES)[number];

@@ -14,7 +14,7 @@ import { VAST_BILLING_LAG_MS, VastProvider } from "../../src/providers/vast/adap
 import { HOUR_MS, SIM_STATUSES } from "../../src/providers/sim/machines";
 import { SIM_DEFAULT_FAULTS } from "../../src/providers/sim/faults";
 import { STUB_API_KEYS, STUB_LAMBDA_SSH_KEY_NAME, STUB_PROVIDERS, stubCloudAdmin, stubCloudsHealth, stubCloudsViolations, type StubProvider } from "../support/stub-clouds-admin";
-import { iso } from "../support/stub-clouds/dialect";
+import { rfc3339 } from "../../src/time";
 import { startStubClouds, type StubClouds } from "../support/stub-clouds/server";
 import { ledgerCost } from "../support/ledger-cost";
 
@@ -399,7 +399,7 @@ describe("billing records through the real adapters (listBillingRecords)", () =>
     expect(first.records.some((r) => r.machine_id === unbilled.id)).toBe(false);
 
     // Each is RunPod's record as it answers it: totalAmount, and its parts.
-    const words = await raw("runpod", { bucketSize: "hour", startTime: iso(T0), endTime: iso(T0 + 4 * HOUR_MS) });
+    const words = await raw("runpod", { bucketSize: "hour", startTime: rfc3339(T0), endTime: rfc3339(T0 + 4 * HOUR_MS) });
     expect(first.records.map((r) => [r.amount_usd, r.components])).toEqual(
       words.records.map((w: any) => [w.totalAmount, { gpu_usd: w.gpuAmount, cpu_usd: w.cpuAmount, disk_usd: w.diskAmount }]),
     );

@@ -13,6 +13,7 @@
 import { classifyGpu, vramOf } from "../../catalog/gpu-classes";
 import type { Offer } from "../../catalog/offer";
 import {
+  declareCapabilities,
   ProviderError,
   type CreateMachineInput,
   type Machine,
@@ -83,15 +84,13 @@ export function lambdaOfferId(region: string, instanceType: string): string {
 }
 
 /** What this provider can do (contract.ts); the same for every account. */
-export const LAMBDA_CAPABILITIES: Readonly<ProviderCapabilities> = Object.freeze({
-  stop: false,
-  start: false,
-  list_by_label: true,
-  // The document has no billing or usage records.
-  billing_records: false,
-  webhooks: false,
-  stop_ends_billing: false,
-  spot: false,
+export const LAMBDA_CAPABILITIES = declareCapabilities(["list_by_label"], {
+  stop: "Lambda has no stop: an instance runs until terminated, and the core destroys where it would stop.",
+  start: "Lambda has no start: a terminated instance does not come back.",
+  billing_records: "The document has no billing or usage records.",
+  webhooks: "The document's webhooks speak of support tickets, not of instances.",
+  stop_ends_billing: "There is no stop.",
+  spot: "The document sells no interruptible instances.",
 });
 
 export class LambdaProvider implements Provider {

@@ -9,6 +9,7 @@
 import { classifyGpu, vramOf } from "../../catalog/gpu-classes";
 import type { Availability, Offer } from "../../catalog/offer";
 import {
+  declareCapabilities,
   ProviderError,
   type BillingListing,
   type BillingRecord,
@@ -20,6 +21,7 @@ import {
   type ProviderCapabilities,
 } from "../contract";
 import { isRecord, num, ProviderHttp, retryAfterMs, shellArgs, str, usd, type HttpAnswer, type HttpProviderOptions } from "../http";
+import { rfc3339 } from "../../time";
 
 export const RUNPOD_BASE_URL = "https://api.runpod.io";
 
@@ -138,17 +140,10 @@ export function parseRunpodOfferId(id: string): { cloud: Cloud; dataCenterId: st
 }
 
 /** What this provider can do (contract.ts); the same for every account. */
-export const RUNPOD_CAPABILITIES: Readonly<ProviderCapabilities> = Object.freeze({
-  stop: true,
-  start: true,
-  list_by_label: true,
-  billing_records: true,
-  // The document describes no webhooks for pods.
-  webhooks: false,
-  // A stop keeps the pod's disk (podAction), and the kept disk bills (RUNPOD_STOPPED_USD_PER_GB_HOUR).
-  stop_ends_billing: false,
-  // CreatePodRequest has no interruptible/bid field in REST v2.
-  spot: false,
+export const RUNPOD_CAPABILITIES = declareCapabilities(["stop", "start", "list_by_label", "billing_records"], {
+  webhooks: "The document describes no webhooks for pods.",
+  stop_ends_billing: "A stop keeps the pod's disk (podAction), and the kept disk bills (RUNPOD_STOPPED_USD_PER_GB_HOUR).",
+  spot: "CreatePodRequest has no interruptible/bid field in REST v2.",
 });
 
 export class RunPodProvider implements Provider {
@@ -431,10 +426,6 @@ function podBillingRecord(r: unknown): BillingRecord {
 }
 
 /** RFC 3339 as the document's examples write it ("2026-06-01T00:00:00Z"). */
-function rfc3339(ms: number): string {
-  return new Date(ms).toISOString().replace(".000Z", "Z");
-}
-
 function podPath(id: string): string {
   return `/v2/pods/${encodeURIComponent(id)}`;
 }

@@ -8,6 +8,7 @@
 import type { Offer } from "../../catalog/offer";
 import type { Env } from "../../env";
 import {
+  declareCapabilities,
   ProviderError,
   type BillingListing,
   type CreateMachineInput,
@@ -17,7 +18,8 @@ import {
   type Provider,
   type ProviderCapabilities,
 } from "../contract";
-import { errorText, ProviderHttp, type HttpAnswer } from "../http";
+import { errorText } from "../../errors";
+import { ProviderHttp, type HttpAnswer } from "../http";
 import type { SimFaults } from "./faults";
 import type { SimBillingRecord, SimLedger, SimMachineJson, SimStatus } from "./machines";
 import { normalizeSimOffer, type SimOffer } from "./offers";
@@ -55,14 +57,8 @@ function simStub(env: Env) {
 }
 
 /** What this provider can do (contract.ts); the same for every account. */
-export const SIM_CAPABILITIES: Readonly<ProviderCapabilities> = Object.freeze({
-  stop: true,
-  start: true,
-  list_by_label: true,
-  billing_records: true,
-  webhooks: true,
-  stop_ends_billing: false,
-  spot: true,
+export const SIM_CAPABILITIES = declareCapabilities(["stop", "start", "list_by_label", "billing_records", "webhooks", "spot"], {
+  stop_ends_billing: "A stopped machine keeps its disk, and the disk bills at its own price (disk_price_per_hour).",
 });
 
 export class SimProvider implements Provider {

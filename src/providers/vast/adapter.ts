@@ -13,6 +13,7 @@
 import { classifyGpu, vramOf } from "../../catalog/gpu-classes";
 import type { Availability, Offer } from "../../catalog/offer";
 import {
+  declareCapabilities,
   ProviderError,
   type BillingListing,
   type BillingRecord,
@@ -113,20 +114,11 @@ interface VastInstance {
 }
 
 /** What this provider can do (contract.ts); the same for every account. */
-export const VAST_CAPABILITIES: Readonly<ProviderCapabilities> = Object.freeze({
-  stop: true,
-  start: true,
-  list_by_label: true,
-  // GET /api/v0/charges, one UTC day at a time (listBillingRecords).
-  billing_records: true,
-  // Vast signs notification webhooks, but lessor has no receiver for them yet: false until
-  // ingress exists (what is declared is what the adapter implements).
-  webhooks: false,
-  // A stopped instance keeps its disk, and the disk keeps billing.
-  stop_ends_billing: false,
-  // Interruptible (bid) instances exist, but lessor's create carries no bid price yet: only
-  // on-demand offers are listed.
-  spot: false,
+// billing_records: GET /api/v0/charges, one UTC day at a time (listBillingRecords).
+export const VAST_CAPABILITIES = declareCapabilities(["stop", "start", "list_by_label", "billing_records"], {
+  webhooks: "Vast signs notification webhooks, but lessor has no receiver for them yet: false until ingress exists.",
+  stop_ends_billing: "A stopped instance keeps its disk, and the disk keeps billing.",
+  spot: "Interruptible (bid) instances exist, but lessor's create carries no bid price yet: only on-demand offers are listed.",
 });
 
 export class VastProvider implements Provider {

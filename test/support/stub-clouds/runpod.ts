@@ -9,9 +9,10 @@
 import { HOUR_MS, type SimStatus } from "../../../src/providers/sim/machines";
 import { runpodStoppedHourlyUsd, runpodOfferId } from "../../../src/providers/runpod/adapter";
 import { usd } from "../../../src/providers/http";
+import { rfc3339 } from "../../../src/time";
 import type { Operation, StubAnswer, StubCall } from "../contract-stub";
 import { StubCloudCore, type CoreMachine, type CoreOffer } from "./core";
-import { ambiguous, iso, refusal, type Dialect, type FaultWords, takeInjected, type InjectedCreate } from "./dialect";
+import { ambiguous, refusal, type Dialect, type FaultWords, takeInjected, type InjectedCreate } from "./dialect";
 
 type Level = "HIGH" | "MEDIUM" | "LOW" | "NONE";
 type Cloud = "SECURE" | "COMMUNITY";
@@ -353,8 +354,8 @@ export class RunPodDialect implements Dialect {
     }
     const rows = [...buckets.values()].sort((a, b) => a.startTime - b.startTime || (a.podId < b.podId ? -1 : 1));
     const out = rows.map((b) => ({
-      startTime: iso(b.startTime),
-      endTime: iso(nextBucket(b.startTime, size)),
+      startTime: rfc3339(b.startTime),
+      endTime: rfc3339(nextBucket(b.startTime, size)),
       podId: b.podId,
       totalAmount: round6(b.total),
       gpuAmount: round6(b.gpu),
@@ -367,7 +368,7 @@ export class RunPodDialect implements Dialect {
       body: {
         records: out,
         metadata: {
-          query: { startTime: iso(start), endTime: iso(end), bucketSize: size.size, podId },
+          query: { startTime: rfc3339(start), endTime: rfc3339(end), bucketSize: size.size, podId },
           recordCount: out.length,
           uniquePodCount: new Set(out.map((r) => r.podId)).size,
           totals: { totalAmount: sum("totalAmount"), gpuAmount: sum("gpuAmount"), cpuAmount: 0, diskAmount: sum("diskAmount") },
@@ -412,8 +413,8 @@ export function podJson(m: CoreMachine<PodExtra>, now: number) {
     locked: false,
     globalNetworking: { enabled: false },
     runtime: status === "RUNNING" ? { uptime: Math.max(0, Math.floor((now - m.clock.since) / 1000)) } : null,
-    createdAt: iso(m.created_at),
-    startedAt: running ? iso(running.from) : null,
+    createdAt: rfc3339(m.created_at),
+    startedAt: running ? rfc3339(running.from) : null,
   };
 }
 
