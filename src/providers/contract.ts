@@ -169,3 +169,31 @@ export class ProviderError extends Error {
     this.name = "ProviderError";
   }
 }
+
+/**
+ * The normalized status for a provider's own word (`what` names the machine in its words, "pod
+ * abc"). A word the adapter's table does not hold is `unavailable`: a state is never guessed.
+ */
+export function normalizedStatus(provider: string, table: Readonly<Record<string, MachineStatus>>, word: string, what: string): MachineStatus {
+  const status = Object.hasOwn(table, word) ? table[word] : undefined;
+  if (!status) throw new ProviderError(provider, "unavailable", `${provider}: ${what} has unknown status ${word}`);
+  return status;
+}
+
+/**
+ * A stop or start the provider did not plainly carry out, settled by reading the machine back
+ * (state is read, never assumed): already in a `wanted` status is success, gone is `not_found`,
+ * anything else `unavailable`. `action` and `noun` are the provider's words ("stop abc", "pod").
+ */
+export async function readBackAction(
+  provider: Pick<Provider, "name" | "getMachine">,
+  id: string,
+  action: string,
+  noun: string,
+  wanted: readonly MachineStatus[],
+): Promise<void> {
+  const machine = await provider.getMachine(id);
+  if (machine === null) throw new ProviderError(provider.name, "not_found", `${provider.name}: cannot ${action}: ${noun} is gone`);
+  if (wanted.includes(machine.status)) return;
+  throw new ProviderError(provider.name, "unavailable", `${provider.name}: cannot ${action}: ${noun} is ${machine.status}`);
+}

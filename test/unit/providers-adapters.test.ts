@@ -6,20 +6,19 @@
  * (providers-runpod.test.ts, providers-vast.test.ts, providers-lambda.test.ts).
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { installationPrefix, leasePrefix, machineLabel } from "../../src/lease/label";
+import { installationPrefix, machineLabel } from "../../src/lease/label";
 import { LAMBDA_LAUNCH_WAIT_MS } from "../../src/providers/lambda/adapter";
 import { VAST_RATE_LIMIT_WAIT_MS } from "../../src/providers/vast/adapter";
 import { HOUR_MS, SIM_STATUSES } from "../../src/providers/sim/machines";
 import { STUB_PROVIDERS, type StubProvider } from "../support/stub-clouds-admin";
-import { BOOT_MS, cheapestOffer as offerOf, PROVISION_MS, STUB_T0 as T0, useStubClouds } from "../support/stub-clouds/harness";
+import { BOOT_MS, cheapestOffer as offerOf, PROVISION_MS, STUB_T0 as T0, leaseLabels, STUB_INSTALLATION, useStubClouds } from "../support/stub-clouds/harness";
 
 const h = useStubClouds();
 const { served, admin, adapter } = h;
 
-const INSTALLATION = "stub";
+const INSTALLATION = STUB_INSTALLATION;
 const LEASE = "ls_01jstubclouds";
-const label = (attempt: number) => machineLabel(INSTALLATION, LEASE, attempt);
-const PREFIX = leasePrefix(INSTALLATION, LEASE);
+const { label, prefix: PREFIX } = leaseLabels(LEASE);
 
 /** What a create refused with a 429 says to wait: RunPod's Retry-After (12 s here), or the adapter's own. */
 const CREATE_RATE_LIMIT_WAIT_MS: Record<StubProvider, number> = { runpod: 12_000, vast: VAST_RATE_LIMIT_WAIT_MS, lambda: LAMBDA_LAUNCH_WAIT_MS };

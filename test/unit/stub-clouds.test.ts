@@ -5,7 +5,7 @@
  * may have been recorded. What every adapter does against its cloud is providers-adapters.test.ts.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { installationPrefix, leasePrefix, machineLabel } from "../../src/lease/label";
+import { installationPrefix, machineLabel } from "../../src/lease/label";
 import type { BillingRecord, Provider } from "../../src/providers/contract";
 import { RUNPOD_BILLING_LAG_MS, runpodStoppedHourlyUsd } from "../../src/providers/runpod/adapter";
 import { VAST_BILLING_LAG_MS } from "../../src/providers/vast/adapter";
@@ -13,16 +13,15 @@ import { HOUR_MS } from "../../src/providers/sim/machines";
 import { STUB_API_KEYS, stubCloudsHealth, stubCloudsViolations } from "../support/stub-clouds-admin";
 import { SIM_DEFAULT_FAULTS } from "../../src/providers/sim/faults";
 import { rfc3339 } from "../../src/time";
-import { cheapestOffer as offerOf, PROVISION_MS, STUB_T0 as T0, useStubClouds } from "../support/stub-clouds/harness";
+import { cheapestOffer as offerOf, PROVISION_MS, STUB_T0 as T0, leaseLabels, STUB_INSTALLATION, useStubClouds } from "../support/stub-clouds/harness";
 import { ledgerCost } from "../support/ledger-cost";
 
 const h = useStubClouds();
 const { served, admin, adapter } = h;
 
-const INSTALLATION = "stub";
+const INSTALLATION = STUB_INSTALLATION;
 const LEASE = "ls_01jstubclouds";
-const label = (attempt: number) => machineLabel(INSTALLATION, LEASE, attempt);
-const PREFIX = leasePrefix(INSTALLATION, LEASE);
+const { label, prefix: PREFIX } = leaseLabels(LEASE);
 
 describe("the stub clouds server", () => {
   it("says what it serves", async () => {

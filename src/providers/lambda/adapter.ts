@@ -14,6 +14,7 @@ import { classifyGpu, vramOf } from "../../catalog/gpu-classes";
 import type { Offer } from "../../catalog/offer";
 import {
   declareCapabilities,
+  normalizedStatus,
   ProviderError,
   type CreateMachineInput,
   type Machine,
@@ -256,8 +257,7 @@ export class LambdaProvider implements Provider {
   }
 
   #machine(i: LambdaInstance): Machine {
-    const status = STATUS[i.status];
-    if (!status) throw new ProviderError(this.name, "unavailable", `lambda: instance ${i.id} has unknown status ${i.status}`);
+    const status = normalizedStatus(this.name, STATUS, i.status, `instance ${i.id}`);
     const region = i.region?.name ?? "";
     const type = i.instance_type?.name ?? "";
     const offerId = region && type ? lambdaOfferId(region, type) : "";

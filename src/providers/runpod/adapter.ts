@@ -10,6 +10,8 @@ import { classifyGpu, vramOf } from "../../catalog/gpu-classes";
 import type { Availability, Offer } from "../../catalog/offer";
 import {
   declareCapabilities,
+  normalizedStatus,
+  readBackAction,
   ProviderError,
   type BillingListing,
   type BillingRecord,
@@ -330,15 +332,11 @@ export class RunPodProvider implements Provider {
     if (answer.status === 200) return;
     if (answer.status === 404) throw new ProviderError(this.name, "not_found", `runpod: cannot ${action} ${id}: pod not found`);
     if (answer.status !== 409) throw this.#error(`POST ${path}`, answer);
-    const machine = await this.getMachine(id);
-    if (machine === null) throw new ProviderError(this.name, "not_found", `runpod: cannot ${action} ${id}: pod is gone`);
-    if (wanted.includes(machine.status)) return;
-    throw new ProviderError(this.name, "unavailable", `runpod: cannot ${action} ${id}: pod is ${machine.status}`);
+    await readBackAction(this, id, `${action} ${id}`, "pod", wanted);
   }
 
   #machine(p: PodJson): Machine {
-    const status = STATUS[p.status];
-    if (!status) throw new ProviderError(this.name, "unavailable", `runpod: pod ${p.id} has unknown status ${p.status}`);
+    const status = normalizedStatus(this.name, STATUS, p.status, `pod ${p.id}`);
     const cloud: Cloud = p.cloud === "COMMUNITY" ? "COMMUNITY" : "SECURE";
     const dc = p.dataCenterId ?? "";
     const created = p.createdAt ? Date.parse(p.createdAt) : NaN;

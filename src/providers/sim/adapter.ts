@@ -9,6 +9,8 @@ import type { Offer } from "../../catalog/offer";
 import type { Env } from "../../env";
 import {
   declareCapabilities,
+  normalizedStatus,
+  readBackAction,
   ProviderError,
   type BillingListing,
   type CreateMachineInput,
@@ -171,15 +173,11 @@ export class SimProvider implements Provider {
     const answer = await this.#http.retrying(() => this.#sendRead("POST", path));
     if (answer.status === 200) return;
     if (answer.status !== 409) throw this.#error("POST", path, answer);
-    const machine = await this.getMachine(id);
-    if (machine === null) throw new ProviderError(this.name, "not_found", `sim: cannot ${action} ${id}: machine is gone`);
-    if (wanted.includes(machine.status)) return;
-    throw new ProviderError(this.name, "unavailable", `sim: cannot ${action} ${id}: machine is ${machine.status}`);
+    await readBackAction(this, id, `${action} ${id}`, "machine", wanted);
   }
 
   #machine(m: SimMachineJson): Machine {
-    const status = STATUS[m.status];
-    if (!status) throw new ProviderError(this.name, "unavailable", `sim: machine ${m.id} has unknown status ${m.status}`);
+    const status = normalizedStatus(this.name, STATUS, m.status, `machine ${m.id}`);
     return {
       id: m.id,
       label: m.label,

@@ -14,6 +14,7 @@ import { classifyGpu, vramOf } from "../../catalog/gpu-classes";
 import type { Availability, Offer } from "../../catalog/offer";
 import {
   declareCapabilities,
+  readBackAction,
   ProviderError,
   type BillingListing,
   type BillingRecord,
@@ -429,10 +430,7 @@ export class VastProvider implements Provider {
     const answer = await this.#http.retrying(() => this.#sendRead("PUT", path, undefined, { state }));
     if (answer.status === 200 && isRecord(answer.body) && answer.body.success !== false) return;
     if (answer.status !== 200 && answer.status !== 400 && answer.status !== 404) throw this.#error(`PUT ${path}`, answer);
-    const machine = await this.getMachine(id);
-    if (machine === null) throw new ProviderError(this.name, "not_found", `vast: cannot set ${id} ${state}: instance is gone`);
-    if (wanted.includes(machine.status)) return;
-    throw new ProviderError(this.name, "unavailable", `vast: cannot set ${id} ${state}: instance is ${machine.status}`);
+    await readBackAction(this, id, `set ${id} ${state}`, "instance", wanted);
   }
 
   async #page(query: Query): Promise<{ instances: VastInstance[]; next: string | null }> {

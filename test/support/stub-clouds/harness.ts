@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll } from "vitest";
 import type { Offer } from "../../../src/catalog/offer";
+import { leasePrefix, machineLabel } from "../../../src/lease/label";
 import type { Provider } from "../../../src/providers/contract";
 import type { HttpProviderOptions } from "../../../src/providers/http";
 import { LambdaProvider } from "../../../src/providers/lambda/adapter";
@@ -70,4 +71,12 @@ export async function cheapestOffer(provider: Provider, gpu: string): Promise<Of
   const offer = offers.filter((o) => o.gpu === gpu && o.gpu_count === 1).sort((a, b) => a.hourly_usd - b.hourly_usd)[0];
   if (!offer) throw new Error(`${provider.name}: no ${gpu}:1 offer`);
   return offer;
+}
+
+/** The installation id the stub clouds' tests label their machines with. */
+export const STUB_INSTALLATION = "stub";
+
+/** A test lease's machine labels (by attempt) and the prefix that lists them. */
+export function leaseLabels(lease: string): { label: (attempt: number) => string; prefix: string } {
+  return { label: (attempt) => machineLabel(STUB_INSTALLATION, lease, attempt), prefix: leasePrefix(STUB_INSTALLATION, lease) };
 }
