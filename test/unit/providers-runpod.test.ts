@@ -29,65 +29,25 @@ interface FakeGpuType {
 
 const DC_NAMES: Record<string, string> = { "US-KS-2": "US Kansas 2", "EU-RO-1": "EU Romania 1", "US-TX-3": "US Texas 3" };
 
-const GPU_TYPES: FakeGpuType[] = [
-  {
-    id: "NVIDIA GeForce RTX 4090",
-    name: "RTX 4090",
-    memory: 24,
-    manufacturer: "NVIDIA",
-    secure: true,
-    community: true,
-    price: { secure: 0.69, community: 0.34 },
-    maxCount: { secure: 8, community: 2 },
-    dataCenters: { "US-KS-2": { SECURE: "HIGH", COMMUNITY: "MEDIUM" }, "EU-RO-1": { SECURE: "LOW", COMMUNITY: "NONE" } },
-  },
-  {
-    id: "NVIDIA H100 80GB HBM3",
-    name: "H100 SXM",
-    memory: 80,
-    manufacturer: "NVIDIA",
-    secure: true,
-    community: false,
-    price: { secure: 2.69, community: 0 },
-    maxCount: { secure: 8, community: 0 },
-    dataCenters: { "US-TX-3": { SECURE: "HIGH", COMMUNITY: "NONE" } },
-  },
-  {
+/** A catalog row: id, name, memory (GB), price per GPU-hour and most GPUs (each [SECURE, COMMUNITY]), availability. */
+type GpuRow = [id: string, name: string, memory: number, price: [number, number], maxCount: [number, number], dataCenters: FakeGpuType["dataCenters"]];
+
+/** An NVIDIA type, sold in each cloud where it may have any GPUs. */
+function nvidia([id, name, memory, [secure, community], [maxSecure, maxCommunity], dataCenters]: GpuRow): FakeGpuType {
+  return { id, name, memory, manufacturer: "NVIDIA", secure: maxSecure > 0, community: maxCommunity > 0, price: { secure, community }, maxCount: { secure: maxSecure, community: maxCommunity }, dataCenters };
+}
+
+const GPU_TYPES: FakeGpuType[] = (
+  [
+    ["NVIDIA GeForce RTX 4090", "RTX 4090", 24, [0.69, 0.34], [8, 2], { "US-KS-2": { SECURE: "HIGH", COMMUNITY: "MEDIUM" }, "EU-RO-1": { SECURE: "LOW", COMMUNITY: "NONE" } }],
+    ["NVIDIA H100 80GB HBM3", "H100 SXM", 80, [2.69, 0], [8, 0], { "US-TX-3": { SECURE: "HIGH", COMMUNITY: "NONE" } }],
     // The memory settles the A100's size: "A100 PCIe" alone would not.
-    id: "NVIDIA A100 PCIe",
-    name: "A100 PCIe",
-    memory: 80,
-    manufacturer: "NVIDIA",
-    secure: true,
-    community: true,
-    price: { secure: 1.64, community: 1.19 },
-    maxCount: { secure: 4, community: 1 },
-    dataCenters: { "EU-RO-1": { SECURE: "MEDIUM", COMMUNITY: "LOW" } },
-  },
-  {
+    ["NVIDIA A100 PCIe", "A100 PCIe", 80, [1.64, 1.19], [4, 1], { "EU-RO-1": { SECURE: "MEDIUM", COMMUNITY: "LOW" } }],
     // No class covers these: their offers are left out and counted.
-    id: "NVIDIA RTX A4500",
-    name: "RTX A4500",
-    memory: 20,
-    manufacturer: "NVIDIA",
-    secure: true,
-    community: false,
-    price: { secure: 0.34, community: 0 },
-    maxCount: { secure: 1, community: 0 },
-    dataCenters: { "US-KS-2": { SECURE: "HIGH", COMMUNITY: "NONE" }, "US-TX-3": { SECURE: "LOW", COMMUNITY: "NONE" } },
-  },
-  {
-    id: "Tesla V100-SXM2-16GB",
-    name: "V100 SXM2",
-    memory: 16,
-    manufacturer: "NVIDIA",
-    secure: false,
-    community: true,
-    price: { secure: 0, community: 0.19 },
-    maxCount: { secure: 0, community: 2 },
-    dataCenters: { "EU-RO-1": { SECURE: "NONE", COMMUNITY: "HIGH" } },
-  },
-];
+    ["NVIDIA RTX A4500", "RTX A4500", 20, [0.34, 0], [1, 0], { "US-KS-2": { SECURE: "HIGH", COMMUNITY: "NONE" }, "US-TX-3": { SECURE: "LOW", COMMUNITY: "NONE" } }],
+    ["Tesla V100-SXM2-16GB", "V100 SXM2", 16, [0, 0.19], [0, 2], { "EU-RO-1": { SECURE: "NONE", COMMUNITY: "HIGH" } }],
+  ] satisfies GpuRow[]
+).map(nvidia);
 
 const STEP_DOWN: Record<Level, Level> = { HIGH: "MEDIUM", MEDIUM: "LOW", LOW: "NONE", NONE: "NONE" };
 
