@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { leasePrefix, machineLabel } from "../../src/lease/label";
 import { LAMBDA_READ_WAIT_MS, LambdaProvider, lambdaUserData } from "../../src/providers/lambda/adapter";
 import { ContractStub, loadContract, type StubAnswer, type StubCall } from "../support/contract-stub";
+import type { InstanceType } from "../support/stub-clouds/lambda";
 
 const contract = loadContract("lambda-cloud-openapi.json");
 const API_KEY = "secret_lambda_test_key_0123456789";
@@ -13,14 +14,8 @@ const SSH_KEY = "lessor-ops";
 const INSTALLATION = "test";
 const LEASE = "ls_01jlambda";
 
-interface FakeType {
-  name: string;
-  description: string;
-  gpu_description: string;
-  price_cents_per_hour: number;
-  specs: { vcpus: number; memory_gib: number; storage_gib: number; gpus: number };
-  regions: string[];
-}
+/** An instance type as the Lambda stub cloud holds one (name, price, specs, regions with capacity). */
+type FakeType = InstanceType;
 
 const REGIONS: Record<string, string> = { "us-east-1": "Virginia, USA", "us-west-1": "California, USA", "europe-central-1": "Germany" };
 
