@@ -15,29 +15,38 @@ const CUT_REPORT = /^uncaught exception; .*Error: Network connection lost\./;
 /** The native stack lines that continue such a report, when they come as writes of their own. */
 const CONTINUATION = /^(stack: |exception = kj\/async-io\.c\+\+:\d+: disconnected: stream disconnected prematurely)/;
 
-/** A filter over stderr's writes: false drops the write. */
-export function cutReportFilter(): (chunk: unknown) => boolean {
+/**
+ * A filter over stderr's writes, line by line (a write may hold several lines, or part of one
+ * report): what is left of a write once the lines of a cut's report are taken out.
+ */
+export function cutReportFilter(): (text: string) => string {
   let inReport = false;
-  return (chunk) => {
-    const text = typeof chunk === "string" ? chunk : Buffer.isBuffer(chunk) ? chunk.toString("utf8") : null;
-    if (text !== null && CUT_REPORT.test(text)) return !(inReport = true);
-    if (inReport && text !== null && CONTINUATION.test(text)) return false;
-    inReport = false;
-    return true;
-  };
+  return (text) =>
+    text
+      .split(/(?<=\n)/)
+      .filter((line) => {
+        if (CUT_REPORT.test(line)) return !(inReport = true);
+        if (inReport && CONTINUATION.test(line)) return false;
+        inReport = false;
+        return true;
+      })
+      .join("");
 }
 
 export default function setup(): () => void {
   const write = process.stderr.write;
-  const passes = cutReportFilter();
+  const keep = cutReportFilter();
   process.stderr.write = function (this: NodeJS.WriteStream, chunk: unknown, ...rest: unknown[]): boolean {
-    if (!passes(chunk)) {
+    const text = typeof chunk === "string" ? chunk : chunk instanceof Uint8Array ? Buffer.from(chunk).toString("utf8") : null;
+    if (text === null) return (write as (...args: unknown[]) => boolean).call(this, chunk, ...rest);
+    const kept = keep(text);
+    if (kept === "") {
       // A dropped write still completes for its writer.
       const done = rest.find((r): r is () => void => typeof r === "function");
       done?.();
       return true;
     }
-    return (write as (...args: unknown[]) => boolean).call(this, chunk, ...rest);
+    return (write as (...args: unknown[]) => boolean).call(this, kept === text ? chunk : kept, ...rest);
   } as typeof process.stderr.write;
   return () => {
     process.stderr.write = write;
