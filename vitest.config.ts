@@ -59,8 +59,7 @@ export default defineConfig(async () => {
             // Lease tests wait for real alarms and the sim's real boot delays.
             testTimeout: 60_000,
             setupFiles: ["./test/integration/apply-migrations.ts"],
-            // The stub clouds, and quiet for the connections they cut on purpose (see the module).
-            globalSetup: ["./test/support/stub-clouds-global-setup.ts", "./test/support/quiet-connection-cuts.ts"],
+            globalSetup: ["./test/support/stub-clouds-global-setup.ts"],
             // One file at a time: the stub clouds are one process shared by every file, and a
             // file that resets a provider's account must not wipe another file's machines.
             maxWorkers: 1,
