@@ -166,7 +166,7 @@ async function proxy(req: IncomingMessage, res: ServerResponse, p: ServedProvide
     if (e instanceof ConnectionCut) {
       // No byte of an answer: the request was acted on, and the caller sees the connection drop.
       // (workerd logs "Network connection lost" as an uncaught exception even when the fetch's
-      // rejection is handled; that report is expected.)
+      // rejection is handled; that line is expected.)
       collect(p, log);
       res.destroy();
       return;
