@@ -46,3 +46,8 @@ export const conflict = (code: string, message: string, details?: ErrorDetails) 
 
 /** What a 5xx says when its own message may not be shown. */
 export const HIDDEN_MESSAGE = "internal error; quote the request_id when reporting it";
+
+/** What a thrown value says: an Error's message, anything else as a string. */
+export function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}

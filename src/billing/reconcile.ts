@@ -18,6 +18,7 @@
 import { sql } from "kysely";
 import { database, type Db } from "../db";
 import type { Env } from "../env";
+import { errorText } from "../errors";
 import { newId } from "../ids";
 import { releaseSweepLock, takeSweepLock } from "../lease/reaper";
 import type { BillingRecord, Provider } from "../providers/contract";
@@ -169,7 +170,7 @@ async function fetchAccount(env: Env, db: Db, { account, provider }: BillingAcco
       .execute();
     report.complete_through = new Date(listing.complete_through).toISOString();
   } catch (e) {
-    report.error = e instanceof Error ? e.message : String(e);
+    report.error = errorText(e);
   }
   return report;
 }

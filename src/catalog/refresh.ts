@@ -11,6 +11,7 @@
  */
 import { database, type Db } from "../db";
 import type { Env } from "../env";
+import { errorText } from "../errors";
 import { ProviderError } from "../providers/contract";
 import { catalogProviders, type MarketReaders } from "../providers/registry";
 import type { OfferListing } from "../providers/contract";
@@ -56,7 +57,7 @@ async function refreshMarket(env: Env, db: Db, market: MarketReaders, now: numbe
       break;
     } catch (e) {
       kinds.push(e instanceof ProviderError ? e.kind : "error");
-      lastError = e instanceof Error ? e.message : String(e);
+      lastError = errorText(e);
       console.error(JSON.stringify({ msg: "offer refresh failed with one key; trying the next", provider, attempt: kinds.length, error: lastError }));
     }
   }
@@ -70,7 +71,7 @@ async function refreshMarket(env: Env, db: Db, market: MarketReaders, now: numbe
   try {
     await replaceProviderOffers(db, env.DB, provider, listing.offers, now);
   } catch (e) {
-    const error = e instanceof Error ? e.message : String(e);
+    const error = errorText(e);
     console.error(JSON.stringify({ msg: "offer refresh failed to store", provider, error }));
     return { provider, ok: false, offers: 0, unclassified: 0, attempts, error };
   }

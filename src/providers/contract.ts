@@ -33,6 +33,31 @@ export interface ProviderCapabilities {
   run_agent: boolean;
 }
 
+export type CapabilityName = keyof ProviderCapabilities;
+/** The capabilities in the order they are answered (GET /v1/providers). */
+const CAPABILITY_NAMES = [
+  "stop",
+  "start",
+  "list_by_label",
+  "billing_records",
+  "webhooks",
+  "stop_ends_billing",
+  "spot",
+] as const satisfies readonly CapabilityName[];
+
+/**
+ * A provider's capabilities, every one declared: the ones it has, and for each it lacks, why
+ * (the type makes the two lists cover every capability, so a new one cannot be left undecided).
+ * The reasons are for the reader; what is declared is what the adapter implements.
+ */
+export function declareCapabilities<Has extends CapabilityName>(
+  has: readonly Has[],
+  lacks: Record<Exclude<CapabilityName, Has>, string>,
+): Readonly<ProviderCapabilities> {
+  const held = new Set<CapabilityName>(has);
+  return Object.freeze(Object.fromEntries(CAPABILITY_NAMES.map((name) => [name, held.has(name)])) as unknown as ProviderCapabilities);
+}
+
 /** A machine's state, normalized from the provider's own words. */
 export const MACHINE_STATUSES = ["provisioning", "starting", "running", "stopped", "terminated", "error"] as const;
 export type MachineStatus = (typeof MACHINE_STATUSES)[number];
@@ -156,4 +181,32 @@ export class ProviderError extends Error {
     super(message);
     this.name = "ProviderError";
   }
+}
+
+/**
+ * The normalized status for a provider's own word (`what` names the machine in its words, "pod
+ * abc"). A word the adapter's table does not hold is `unavailable`: a state is never guessed.
+ */
+export function normalizedStatus(provider: string, table: Readonly<Record<string, MachineStatus>>, word: string, what: string): MachineStatus {
+  const status = Object.hasOwn(table, word) ? table[word] : undefined;
+  if (!status) throw new ProviderError(provider, "unavailable", `${provider}: ${what} has unknown status ${word}`);
+  return status;
+}
+
+/**
+ * A stop or start the provider did not plainly carry out, settled by reading the machine back
+ * (state is read, never assumed): already in a `wanted` status is success, gone is `not_found`,
+ * anything else `unavailable`. `action` and `noun` are the provider's words ("stop abc", "pod").
+ */
+export async function readBackAction(
+  provider: Pick<Provider, "name" | "getMachine">,
+  id: string,
+  action: string,
+  noun: string,
+  wanted: readonly MachineStatus[],
+): Promise<void> {
+  const machine = await provider.getMachine(id);
+  if (machine === null) throw new ProviderError(provider.name, "not_found", `${provider.name}: cannot ${action}: ${noun} is gone`);
+  if (wanted.includes(machine.status)) return;
+  throw new ProviderError(provider.name, "unavailable", `${provider.name}: cannot ${action}: ${noun} is ${machine.status}`);
 }

@@ -7,6 +7,7 @@
  * is a `TransportError`, which a read turns into `unavailable` and a create into `ambiguous`.
  */
 import { shQuote } from "./agent-start";
+import { errorText } from "../errors";
 import { ProviderError } from "./contract";
 
 /** What every real provider's adapter is constructed with; tests inject `fetch`, `sleep`, `random`. */
@@ -182,10 +183,6 @@ export function retryAfterMs(headers: Headers, now: number = Date.now()): number
   if (Number.isFinite(seconds) && seconds >= 0) return Math.round(seconds * 1000);
   const at = Date.parse(value);
   return Number.isNaN(at) ? null : Math.max(0, at - now);
-}
-
-export function errorText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
 }
 
 /** Rounds a price to a hundredth of a cent, as every offer is stored. */

@@ -7,7 +7,7 @@
 import { installationId } from "../config";
 import type { Db } from "../db";
 import type { Env } from "../env";
-import { ApiError } from "../errors";
+import { ApiError, errorText } from "../errors";
 import { installationPrefix } from "../lease/label";
 import { LIVE_STATES } from "../lease/state";
 import { machinesNotSeen, type HeldMachine } from "./account-check";
@@ -64,7 +64,7 @@ export async function verifyKey(env: Env, name: string, credentials: ProviderCre
   } catch (e) {
     if (e instanceof ProviderError) return { ok: false, refused: isRefusal(e), error: `${e.kind}: ${e.message}` };
     // An adapter refusing the settings before any call (a missing option).
-    return { ok: false, refused: true, error: e instanceof Error ? e.message : String(e) };
+    return { ok: false, refused: true, error: errorText(e) };
   }
 }
 

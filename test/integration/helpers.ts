@@ -2,6 +2,7 @@
 import { env, SELF } from "cloudflare:test";
 import { refreshOffers } from "../../src/catalog/refresh";
 import { ResponseChecker } from "../support/response-check";
+import { STUB_API_KEYS, STUB_LAMBDA_SSH_KEY_NAME, type StubProvider } from "../support/stub-clouds-admin";
 
 export const BASE = "https://lessor.test";
 export const BOOTSTRAP = "test-bootstrap-token-0123456789abcdef";
@@ -81,6 +82,20 @@ export async function createKey(org: TestOrg, scope: "read" | "write" | "admin")
   if (res.status !== 201) throw new Error(`createKey: ${res.status} ${await res.text()}`);
   const body = await json(res);
   return { id: body.id, secret: body.secret };
+}
+
+/**
+ * A new org with a write key that rents on the stub cloud of `provider` with the stub's own key
+ * (and, on Lambda, its one SSH key), and the catalog refreshed so that its offers are there.
+ */
+export async function orgOnStubCloud(provider: StubProvider): Promise<{ org: TestOrg; key: string }> {
+  const org = await createOrg();
+  const key = (await createKey(org, "write")).secret;
+  const options: Record<string, string> = provider === "lambda" ? { ssh_key_name: STUB_LAMBDA_SSH_KEY_NAME } : {};
+  const res = await call("PUT", `/v1/providers/${provider}`, { key: org.adminKey, body: { api_key: STUB_API_KEYS[provider], options } });
+  if (res.status !== 200) throw new Error(`PUT /v1/providers/${provider}: ${res.status} ${await res.text()}`);
+  await refreshCatalog();
+  return { org, key };
 }
 
 /** Fills the offer cache from the sim, as the cron trigger does. */

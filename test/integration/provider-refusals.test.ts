@@ -5,8 +5,8 @@
  * (the refusal is the provider's documented answer, injected for this lease's create only).
  */
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { STUB_API_KEYS, STUB_LAMBDA_SSH_KEY_NAME, STUB_PROVIDERS, stubCloudAdmin, type StubProvider } from "../support/stub-clouds-admin";
-import { call, createKey, createOrg, refreshCatalog, type TestOrg } from "./helpers";
+import { STUB_API_KEYS, STUB_PROVIDERS, stubCloudAdmin, type StubProvider } from "../support/stub-clouds-admin";
+import { orgOnStubCloud } from "./helpers";
 import { createLease, events, waitForState } from "./lease-helpers";
 
 const stubs = inject("stubClouds");
@@ -21,17 +21,10 @@ const REFUSALS: Record<StubProvider, { status: number; body: unknown; words: str
 describe.each(STUB_PROVIDERS)("on %s", (name) => {
   const served = stubs?.providers.includes(name) ?? false;
   const admin = () => stubCloudAdmin(stubs!.url, name);
-  let org: TestOrg;
   let key: string;
 
   beforeAll(async () => {
-    if (!served) return;
-    org = await createOrg();
-    key = (await createKey(org, "write")).secret;
-    const options: Record<string, string> = name === "lambda" ? { ssh_key_name: STUB_LAMBDA_SSH_KEY_NAME } : {};
-    const res = await call("PUT", `/v1/providers/${name}`, { key: org.adminKey, body: { api_key: STUB_API_KEYS[name], options } });
-    if (res.status !== 200) throw new Error(`PUT /v1/providers/${name}: ${res.status} ${await res.text()}`);
-    await refreshCatalog();
+    if (served) ({ key } = await orgOnStubCloud(name));
   });
 
   it.skipIf(!served)("a create refused for good ends the lease at once with provider_refused and the provider's words; nothing is rented or retried", async () => {

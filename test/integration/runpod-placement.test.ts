@@ -6,8 +6,8 @@
  * places this lease's first create in another data center than it asked.
  */
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { STUB_API_KEYS, stubCloudAdmin } from "../support/stub-clouds-admin";
-import { call, createKey, createOrg, refreshCatalog, type TestOrg } from "./helpers";
+import { stubCloudAdmin } from "../support/stub-clouds-admin";
+import { orgOnStubCloud } from "./helpers";
 import { createLease, events, waitForState } from "./lease-helpers";
 
 const stubs = inject("stubClouds");
@@ -15,16 +15,10 @@ const served = stubs?.providers.includes("runpod") ?? false;
 
 describe("a pod placed outside the lease's regions", () => {
   const admin = () => stubCloudAdmin(stubs!.url, "runpod");
-  let org: TestOrg;
   let key: string;
 
   beforeAll(async () => {
-    if (!served) return;
-    org = await createOrg();
-    key = (await createKey(org, "write")).secret;
-    const res = await call("PUT", "/v1/providers/runpod", { key: org.adminKey, body: { api_key: STUB_API_KEYS.runpod, options: {} } });
-    if (res.status !== 200) throw new Error(`PUT /v1/providers/runpod: ${res.status} ${await res.text()}`);
-    await refreshCatalog();
+    if (served) ({ key } = await orgOnStubCloud("runpod"));
   });
 
   it.skipIf(!served)("is destroyed, and the next offer is rented; each event names the host actually rented", async () => {

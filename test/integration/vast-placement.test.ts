@@ -5,24 +5,17 @@
  * `inet_down_cost`, `inet_up_cost`).
  */
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { STUB_API_KEYS } from "../support/stub-clouds-admin";
-import { call, createKey, createOrg, expectError, json, refreshCatalog, type TestOrg } from "./helpers";
+import { call, expectError, json, orgOnStubCloud } from "./helpers";
 
 const stubs = inject("stubClouds");
 const served = stubs?.providers.includes("vast") ?? false;
 
 describe("Vast offers: the host's market duration and bandwidth", () => {
-  let org: TestOrg;
   let key: string;
   const quote = (body: unknown) => call("POST", "/v1/quotes", { key, body });
 
   beforeAll(async () => {
-    if (!served) return;
-    org = await createOrg();
-    key = (await createKey(org, "write")).secret;
-    const res = await call("PUT", "/v1/providers/vast", { key: org.adminKey, body: { api_key: STUB_API_KEYS.vast, options: {} } });
-    if (res.status !== 200) throw new Error(`PUT /v1/providers/vast: ${res.status} ${await res.text()}`);
-    await refreshCatalog();
+    if (served) ({ key } = await orgOnStubCloud("vast"));
   });
 
   it.skipIf(!served)("the catalog shows the host's duration, CUDA and $/GB", async () => {

@@ -4,8 +4,9 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { leasePrefix, machineLabel } from "../../src/lease/label";
-import { LAMBDA_LAUNCH_WAIT_MS, LAMBDA_READ_WAIT_MS, LambdaProvider, lambdaUserData } from "../../src/providers/lambda/adapter";
+import { LAMBDA_READ_WAIT_MS, LambdaProvider, lambdaUserData } from "../../src/providers/lambda/adapter";
 import { ContractStub, loadContract, type StubAnswer, type StubCall } from "../support/contract-stub";
+import type { InstanceType } from "../support/stub-clouds/lambda";
 
 const contract = loadContract("lambda-cloud-openapi.json");
 const API_KEY = "secret_lambda_test_key_0123456789";
@@ -13,14 +14,8 @@ const SSH_KEY = "lessor-ops";
 const INSTALLATION = "test";
 const LEASE = "ls_01jlambda";
 
-interface FakeType {
-  name: string;
-  description: string;
-  gpu_description: string;
-  price_cents_per_hour: number;
-  specs: { vcpus: number; memory_gib: number; storage_gib: number; gpus: number };
-  regions: string[];
-}
+/** An instance type as the Lambda stub cloud holds one (name, price, specs, regions with capacity). */
+type FakeType = InstanceType;
 
 const REGIONS: Record<string, string> = { "us-east-1": "Virginia, USA", "us-west-1": "California, USA", "europe-central-1": "Germany" };
 
@@ -71,10 +66,6 @@ class FakeLambda {
         throw new Error(`the fake Lambda does not serve ${call.operationId}`);
     }
   };
-
-  advance(): void {
-    for (const i of this.instances.values()) if (i.status === "booting") i.status = "active";
-  }
 
   #launch(body: Record<string, any>): StubAnswer {
     const type = TYPES.find((t) => t.name === body.instance_type_name);
@@ -168,31 +159,18 @@ describe.skipIf(!contract)("Lambda adapter against lambda-cloud-openapi.json", (
     expect(unclassified).toBe(2);
   });
 
-  it("create -> running -> destroy, with state read back", async () => {
+  it("a launch names the SSH key, the region and the type, and carries image and cmd as cloud-init", async () => {
     const created = await provider.createMachine({ label: label(1), offer_id: "us-east-1:gpu_1x_h100_sxm5", image: "vllm/vllm-openai@sha256:abc", cmd: "vllm serve x; echo 'done'" });
     expect(created).toMatchObject({ label: label(1), status: "starting", region: "us-east-1", hourly_usd: 3.29, stopped_hourly_usd: 0, offer_id: "us-east-1:gpu_1x_h100_sxm5" });
     const sent = stub.callsOf("launchInstance")[0]!.body as Record<string, unknown>;
     expect(sent).toMatchObject({ region_name: "us-east-1", instance_type_name: "gpu_1x_h100_sxm5", ssh_key_names: [SSH_KEY], name: label(1) });
     expect(sent.user_data).toBe(lambdaUserData("vllm/vllm-openai@sha256:abc", "vllm serve x; echo 'done'"));
-
-    fake.advance();
-    expect((await provider.getMachine(created.id))?.status).toBe("running");
-    await provider.destroyMachine(created.id);
-    expect(await provider.getMachine(created.id)).toBeNull();
-    // Terminating what is gone (404) is success.
-    await provider.destroyMachine(created.id);
-    expect(await provider.listMachines(leasePrefix(INSTALLATION, LEASE))).toEqual([]);
   });
 
-  it("429 on a read waits about a second (Lambda's 1 request/s) and succeeds; on a launch it is rate_limited for 12 s, not retried", async () => {
+  it("429 on a read waits about a second (Lambda's 1 request/s) and succeeds", async () => {
     stub.fault({ operationId: "listInstances", kind: "answer", answer: TOO_MANY });
     expect(await provider.listMachines("lessor-")).toEqual([]);
     expect(sleeps).toEqual([LAMBDA_READ_WAIT_MS]);
-
-    stub.fault({ operationId: "launchInstance", kind: "answer", answer: TOO_MANY });
-    expect(await provider.createMachine({ label: label(1), offer_id: "us-east-1:gpu_1x_h100_sxm5" }).catch((e) => e)).toMatchObject({ kind: "rate_limited", retryAfterMs: LAMBDA_LAUNCH_WAIT_MS });
-    expect(stub.callsOf("launchInstance")).toHaveLength(1);
-    expect(fake.instances.size).toBe(0);
   });
 
   it("insufficient capacity is no_capacity; a type that does not exist is refused; an inactive account is insufficient_funds; a bad key is auth", async () => {
@@ -214,12 +192,9 @@ describe.skipIf(!contract)("Lambda adapter against lambda-cloud-openapi.json", (
     expect(fake.instances.size).toBe(0);
   });
 
-  it("a machine that vanished is null; preempted is gone too", async () => {
-    const a = await provider.createMachine({ label: label(1), offer_id: "us-east-1:gpu_1x_h100_sxm5" });
+  it("a preempted instance is gone", async () => {
     const b = await provider.createMachine({ label: label(2), offer_id: "us-west-1:gpu_1x_h100_sxm5" });
-    fake.instances.delete(a.id);
     fake.instances.get(b.id)!.status = "preempted";
-    expect(await provider.getMachine(a.id)).toBeNull();
     expect(await provider.getMachine(b.id)).toBeNull();
     expect(await provider.listMachines(leasePrefix(INSTALLATION, LEASE))).toEqual([]);
   });

@@ -279,7 +279,7 @@ describe.skipIf(!contract)("Vast adapter against vast-openapi.yaml", () => {
     expect(offers.find((x) => x.provider_offer_id === "1004")!).toMatchObject({ region: "cz", availability: "low" });
   });
 
-  it("create -> running -> stop -> start -> destroy, with state read back", async () => {
+  it("a create sends the label, disk and cmd as sh -c args; a stop and a start are read back as Vast carries them out", async () => {
     const created = await provider.createMachine({ label: label(1), offer_id: "1001", image: "vllm/vllm-openai@sha256:abc", cmd: "vllm serve --model x" });
     expect(created).toMatchObject({ label: label(1), status: "provisioning", host_id: "501", region: "us", hourly_usd: 0.42, stopped_hourly_usd: 0.0069 });
     expect(stub.callsOf("createInstance")[0]!.body).toMatchObject({ image: "vllm/vllm-openai@sha256:abc", label: label(1), disk: 50, runtype: "args", args_str: "sh -c 'vllm serve --model x'", cancel_unavail: true });
@@ -302,11 +302,6 @@ describe.skipIf(!contract)("Vast adapter against vast-openapi.yaml", () => {
     expect((await provider.getMachine(created.id))?.status).toBe("error");
     fake.advance();
     expect((await provider.getMachine(created.id))?.status).toBe("running");
-
-    await provider.destroyMachine(created.id);
-    expect(await provider.getMachine(created.id)).toBeNull();
-    await provider.destroyMachine(created.id);
-    expect(await provider.listMachines(leasePrefix(INSTALLATION, LEASE))).toEqual([]);
   });
 
   it("429 without Retry-After on a read waits the adapter's own backoff, then succeeds", async () => {
@@ -317,13 +312,6 @@ describe.skipIf(!contract)("Vast adapter against vast-openapi.yaml", () => {
     expect(sleeps).toEqual([VAST_RATE_LIMIT_WAIT_MS]);
   });
 
-  it("429 on create is rate_limited and not retried", async () => {
-    stub.fault({ operationId: "createInstance", kind: "answer", answer: { status: 429, body: { detail: "API requests too frequent endpoint threshold=4.5" } } });
-    expect(await provider.createMachine({ label: label(1), offer_id: "1001" }).catch((e) => e)).toMatchObject({ kind: "rate_limited", retryAfterMs: VAST_RATE_LIMIT_WAIT_MS });
-    expect(stub.callsOf("createInstance")).toHaveLength(1);
-    expect(fake.instances.size).toBe(0);
-  });
-
   it("no_such_ask is no_capacity (404 gone, 410 no longer available)", async () => {
     fake.asks.get(1002)!.gone = true;
     expect(await provider.createMachine({ label: label(1), offer_id: "1002" }).catch((e) => e)).toMatchObject({ kind: "no_capacity" });
@@ -331,14 +319,6 @@ describe.skipIf(!contract)("Vast adapter against vast-openapi.yaml", () => {
     expect(await provider.createMachine({ label: label(2), offer_id: "1003" }).catch((e) => e)).toMatchObject({ kind: "no_capacity" });
     expect(await provider.createMachine({ label: label(3), offer_id: "vast:1001" }).catch((e) => e)).toMatchObject({ kind: "no_capacity" });
     expect(fake.instances.size).toBe(0);
-  });
-
-  it("a machine that vanished is null; stopping it is not_found; destroying it is success", async () => {
-    const created = await provider.createMachine({ label: label(1), offer_id: "1001" });
-    fake.instances.delete(Number(created.id));
-    expect(await provider.getMachine(created.id)).toBeNull();
-    expect(await provider.stopMachine(created.id).catch((e) => e)).toMatchObject({ kind: "not_found" });
-    await provider.destroyMachine(created.id);
   });
 
   it("lists by an installation's prefix across pages, never another's or an unlabelled instance", async () => {

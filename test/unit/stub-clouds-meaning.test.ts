@@ -6,68 +6,34 @@
  * passes through the provider's ContractStub, and no test may leave a violation behind.
  */
 import { execFileSync } from "node:child_process";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { installationPrefix, latestAttempt, leasePrefix, machineLabel, parseLabel } from "../../src/lease/label";
 import { ProviderError, type BillingRecord, type Provider } from "../../src/providers/contract";
-import type { HttpProviderOptions } from "../../src/providers/http";
-import { LAMBDA_NAME_MAX, LambdaProvider } from "../../src/providers/lambda/adapter";
-import { RunPodProvider } from "../../src/providers/runpod/adapter";
+import { LAMBDA_NAME_MAX } from "../../src/providers/lambda/adapter";
 import { HOUR_MS } from "../../src/providers/sim/machines";
-import { SIM_DEFAULT_FAULTS } from "../../src/providers/sim/faults";
-import { VAST_BILLING_LAG_MS, VastProvider } from "../../src/providers/vast/adapter";
+import { VAST_BILLING_LAG_MS } from "../../src/providers/vast/adapter";
 import type { StubAnswer } from "../support/contract-stub";
-import { STUB_API_KEYS, STUB_LAMBDA_SSH_KEY_NAME, STUB_PROVIDERS, stubCloudAdmin, type StubProvider } from "../support/stub-clouds-admin";
+import { STUB_API_KEYS, STUB_PROVIDERS, type StubProvider } from "../support/stub-clouds-admin";
 import type { LambdaDialect } from "../support/stub-clouds/lambda";
-import { startStubClouds, type StubClouds } from "../support/stub-clouds/server";
+import { BOOT_MS, cheapestOffer, leaseLabels, PROVISION_MS, STUB_INSTALLATION, STUB_T0 as T0, useStubClouds } from "../support/stub-clouds/harness";
 import type { VastDialect } from "../support/stub-clouds/vast";
 import { ledgerCost } from "../support/ledger-cost";
 
-const T0 = Date.UTC(2026, 5, 1, 12, 0, 0);
-let clock = T0;
-let clouds: StubClouds;
-
-beforeAll(async () => {
-  clouds = await startStubClouds({ now: () => clock, logViolations: false });
-});
-
-afterAll(async () => {
-  await clouds?.close();
-});
+const h = useStubClouds();
+const { served, admin, adapter } = h;
 
 const PROVIDERS = STUB_PROVIDERS;
-const served = (p: StubProvider) => clouds?.health.providers.includes(p) ?? false;
-const admin = (p: StubProvider) => stubCloudAdmin(clouds.url, p);
-const dialect = <D>(p: StubProvider) => clouds.served[p]!.dialect as unknown as D;
+const dialect = <D>(p: StubProvider) => h.clouds.served[p]!.dialect as unknown as D;
 
-function adapter(p: StubProvider, options: Partial<HttpProviderOptions> = {}): Provider {
-  const base = { apiKey: STUB_API_KEYS[p], baseUrl: clouds.baseUrl(p), sleep: async (ms: number) => void (clock += ms), ...options };
-  switch (p) {
-    case "runpod":
-      return new RunPodProvider(base);
-    case "vast":
-      return new VastProvider(base);
-    case "lambda":
-      return new LambdaProvider({ ...base, sshKeyName: STUB_LAMBDA_SSH_KEY_NAME });
-  }
-}
-
-const INSTALLATION = "stub";
+const INSTALLATION = STUB_INSTALLATION;
 const LEASE = "ls_01jstubmeaning";
-const label = (attempt: number) => machineLabel(INSTALLATION, LEASE, attempt);
-const PREFIX = leasePrefix(INSTALLATION, LEASE);
-const PROVISION_MS = SIM_DEFAULT_FAULTS.provision_delay_ms;
-const BOOT_MS = SIM_DEFAULT_FAULTS.boot_delay_ms;
+const { label, prefix: PREFIX } = leaseLabels(LEASE);
 
-async function offerOf(provider: Provider, gpu = "l4") {
-  const { offers } = await provider.listOffers();
-  const offer = offers.filter((o) => o.gpu === gpu && o.gpu_count === 1).sort((a, b) => a.hourly_usd - b.hourly_usd)[0];
-  if (!offer) throw new Error(`${provider.name}: no ${gpu}:1 offer`);
-  return offer;
-}
+const offerOf = (provider: Provider, gpu = "l4") => cheapestOffer(provider, gpu);
 
 async function running(provider: Provider, lbl = label(1), cmd?: string) {
   const m = await provider.createMachine({ label: lbl, offer_id: (await offerOf(provider)).provider_offer_id, ...(cmd ? { cmd } : {}) });
-  clock += PROVISION_MS + BOOT_MS;
+  h.clock += PROVISION_MS + BOOT_MS;
   return m;
 }
 
@@ -86,7 +52,7 @@ async function createError(provider: Provider, offerId: string): Promise<Provide
 function clearDialects() {
   for (const p of PROVIDERS) {
     if (!served(p)) continue;
-    const d = clouds.served[p]!.dialect as unknown as { injected: unknown[]; instanceOverride?: Map<string, unknown>; statusOverride?: Map<string, unknown>; chargeAmounts?: string };
+    const d = h.clouds.served[p]!.dialect as unknown as { injected: unknown[]; instanceOverride?: Map<string, unknown>; statusOverride?: Map<string, unknown>; chargeAmounts?: string };
     d.injected.length = 0;
     d.instanceOverride?.clear();
     d.statusOverride?.clear();
@@ -103,7 +69,7 @@ function providerOf(name: string): StubProvider {
 beforeEach(async (ctx) => {
   const p = providerOf(ctx.task.name);
   if (!served(p)) ctx.skip();
-  clock = T0;
+  h.clock = T0;
   clearDialects();
   await admin(p).reset();
 });
@@ -150,7 +116,7 @@ describe("a refusal is not an unknown outcome", () => {
   it.each(PROVIDERS)("a create's documented refusals are classified from their codes on %s: refused (final), no_capacity, insufficient_funds; the provider's words kept, nothing made, no secret", async (p) => {
     const provider = adapter(p);
     const offer = await offerOf(provider);
-    const d = clouds.served[p]!.dialect;
+    const d = h.clouds.served[p]!.dialect;
     for (const [answer, kind] of CASES[p]) {
       d.injected.push({ answer });
       const e = await createError(provider, offer.provider_offer_id);
@@ -267,7 +233,7 @@ describe("cmd means the same on every provider", () => {
     const cmd = `echo 'it''s "$HOME"' && exec serve --port 8000`;
     const provider = adapter(p);
     const m = await running(provider, label(1), cmd);
-    const sent = (clouds.served[p]!.dialect.core.get(m.id)!.cmd ?? "") as string;
+    const sent = (h.clouds.served[p]!.dialect.core.get(m.id)!.cmd ?? "") as string;
     // The argv the container is given, as a POSIX shell splits the provider's argument string
     // (RunPod's `args`, Vast's `args_str`), or as Lambda's cloud-config list states it.
     let argv: string[];
@@ -308,20 +274,20 @@ describe("money", () => {
     const offer = await offerOf(provider);
     // Runs from June 1 12:00, stops for two hours, and is destroyed on June 3 at 06:00: three days.
     const m = await provider.createMachine({ label: label(1), offer_id: offer.provider_offer_id });
-    clock = T0 + 6 * HOUR_MS;
+    h.clock = T0 + 6 * HOUR_MS;
     await provider.stopMachine(m.id);
-    clock = T0 + 8 * HOUR_MS;
+    h.clock = T0 + 8 * HOUR_MS;
     await provider.startMachine(m.id);
-    clock = T0 + 42 * HOUR_MS;
+    h.clock = T0 + 42 * HOUR_MS;
     await provider.destroyMachine(m.id);
-    clock = Date.UTC(2026, 5, 4) + VAST_BILLING_LAG_MS;
+    h.clock = Date.UTC(2026, 5, 4) + VAST_BILLING_LAG_MS;
 
     const d = dialect<VastDialect>("vast");
     const ledger = (await admin("vast").getLedger(PREFIX)).machines;
     const listings: Record<string, BillingRecord[]> = {};
     for (const mode of ["range", "cumulative"] as const) {
       d.chargeAmounts = mode;
-      const { records } = await provider.listBillingRecords!({ from: T0, to: clock });
+      const { records } = await provider.listBillingRecords!({ from: T0, to: h.clock });
       expect(records.map((r) => r.record_id), mode).toEqual(["2026-06-01", "2026-06-02", "2026-06-03"].map((day) => `instance-${m.id}:${day}`));
       // Each day is that day's charge: the three add up to the whole ledger, within Vast's rounding.
       const total = records.reduce((s, r) => s + r.amount_usd, 0);

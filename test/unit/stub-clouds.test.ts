@@ -1,234 +1,31 @@
 /**
- * The stub clouds (test/support/stub-clouds/) against the real adapters, over real HTTP on
- * loopback: every request and answer passes through the provider's ContractStub, and after each
- * test no violation may have been recorded. The clouds' clock is injected, so machines boot,
- * fail, vanish and bill when the test moves time, not when the machine running it is slow.
+ * The stub clouds (test/support/stub-clouds/) themselves, over real HTTP on loopback: what the
+ * server says and refuses, and the providers' billing reads, through the real adapters. Every
+ * request and answer passes through the provider's ContractStub, and after each test no violation
+ * may have been recorded. What every adapter does against its cloud is providers-adapters.test.ts.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { installationPrefix, leasePrefix, machineLabel } from "../../src/lease/label";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { installationPrefix, machineLabel } from "../../src/lease/label";
 import type { BillingRecord, Provider } from "../../src/providers/contract";
-import type { HttpProviderOptions } from "../../src/providers/http";
-import { LambdaProvider } from "../../src/providers/lambda/adapter";
-import { RUNPOD_BILLING_LAG_MS, RunPodProvider, runpodStoppedHourlyUsd } from "../../src/providers/runpod/adapter";
-import { VAST_BILLING_LAG_MS, VastProvider } from "../../src/providers/vast/adapter";
-import { HOUR_MS, SIM_STATUSES } from "../../src/providers/sim/machines";
+import { RUNPOD_BILLING_LAG_MS, runpodStoppedHourlyUsd } from "../../src/providers/runpod/adapter";
+import { VAST_BILLING_LAG_MS } from "../../src/providers/vast/adapter";
+import { HOUR_MS } from "../../src/providers/sim/machines";
+import { STUB_API_KEYS, stubCloudsHealth, stubCloudsViolations } from "../support/stub-clouds-admin";
 import { SIM_DEFAULT_FAULTS } from "../../src/providers/sim/faults";
-import { STUB_API_KEYS, STUB_LAMBDA_SSH_KEY_NAME, STUB_PROVIDERS, stubCloudAdmin, stubCloudsHealth, stubCloudsViolations, type StubProvider } from "../support/stub-clouds-admin";
-import { iso } from "../support/stub-clouds/dialect";
-import { startStubClouds, type StubClouds } from "../support/stub-clouds/server";
+import { rfc3339 } from "../../src/time";
+import { cheapestOffer as offerOf, PROVISION_MS, STUB_T0 as T0, leaseLabels, STUB_INSTALLATION, useStubClouds } from "../support/stub-clouds/harness";
 import { ledgerCost } from "../support/ledger-cost";
 
-const T0 = Date.UTC(2026, 5, 1, 12, 0, 0);
-let clock = T0;
-let clouds: StubClouds;
+const h = useStubClouds();
+const { served, admin, adapter } = h;
 
-beforeAll(async () => {
-  clouds = await startStubClouds({ now: () => clock, logViolations: false });
-});
-
-afterAll(async () => {
-  await clouds?.close();
-});
-
-const served = (p: StubProvider) => clouds?.health.providers.includes(p) ?? false;
-const admin = (p: StubProvider) => stubCloudAdmin(clouds.url, p);
-
-/** The adapter as the Worker will build it, with a sleep that moves the clouds' clock instead. */
-function adapter(p: StubProvider, options: Partial<HttpProviderOptions> = {}): Provider {
-  const base = { apiKey: STUB_API_KEYS[p], baseUrl: clouds.baseUrl(p), sleep: async (ms: number) => void (clock += ms), ...options };
-  switch (p) {
-    case "runpod":
-      return new RunPodProvider(base);
-    case "vast":
-      return new VastProvider(base);
-    case "lambda":
-      return new LambdaProvider({ ...base, sshKeyName: STUB_LAMBDA_SSH_KEY_NAME });
-  }
-}
-
-const INSTALLATION = "stub";
+const INSTALLATION = STUB_INSTALLATION;
 const LEASE = "ls_01jstubclouds";
-const label = (attempt: number) => machineLabel(INSTALLATION, LEASE, attempt);
-const PREFIX = leasePrefix(INSTALLATION, LEASE);
-
-/** The default faults' delays: PROVISIONING lasts 0.5 s, STARTING 1.5 s. */
-const PROVISION_MS = SIM_DEFAULT_FAULTS.provision_delay_ms;
-const BOOT_MS = SIM_DEFAULT_FAULTS.boot_delay_ms;
-
-/** The provider's one-GPU offer of `gpu` (the cheapest, whichever host). */
-async function offerOf(provider: Provider, gpu: string) {
-  const { offers } = await provider.listOffers();
-  const offer = offers.filter((o) => o.gpu === gpu && o.gpu_count === 1).sort((a, b) => a.hourly_usd - b.hourly_usd)[0];
-  if (!offer) throw new Error(`${provider.name}: no ${gpu}:1 offer`);
-  return offer;
-}
-
-describe.each(STUB_PROVIDERS)("the %s stub cloud, with the real adapter", (p) => {
-  beforeEach(async (ctx) => {
-    if (!served(p)) ctx.skip();
-    clock = T0;
-    await admin(p).reset();
-  });
-
-  afterEach(async () => {
-    if (!served(p)) return;
-    // Every request the adapter sent, and every answer the stub gave, held to the document.
-    expect((await admin(p).getViolations()).violations).toEqual([]);
-  });
-
-  it("serves a catalog with l40s:1 and l4:1 on at least three hosts each, and counts what no class covers", async () => {
-    const { offers, unclassified } = await adapter(p).listOffers();
-    for (const gpu of ["l40s", "l4"]) {
-      const ones = offers.filter((o) => o.gpu === gpu && o.gpu_count === 1);
-      expect(new Set(ones.map((o) => o.host_id)).size, gpu).toBeGreaterThanOrEqual(3);
-      expect(new Set(ones.map((o) => o.provider_offer_id)).size, gpu).toBeGreaterThanOrEqual(3);
-    }
-    expect(new Set(offers.map((o) => o.gpu)).size).toBeGreaterThanOrEqual(4);
-    expect(unclassified).toBeGreaterThan(0);
-  });
-
-  it(p === "lambda" ? "create -> running -> destroy (Lambda has no stop), with state read back" : "create -> running -> stop -> start -> destroy, with state read back", async () => {
-    const provider = adapter(p);
-    const offer = await offerOf(provider, "l40s");
-    const created = await provider.createMachine({ label: label(1), offer_id: offer.provider_offer_id, image: "ghcr.io/acme/app@sha256:abc", cmd: "serve" });
-    expect(created).toMatchObject({ label: label(1), hourly_usd: offer.hourly_usd });
-    // Lambda says `booting` for both PROVISIONING and STARTING.
-    expect(created.status).toBe(p === "lambda" ? "starting" : "provisioning");
-
-    clock += PROVISION_MS;
-    expect((await provider.getMachine(created.id))?.status).toBe("starting");
-    clock += BOOT_MS;
-    expect((await provider.getMachine(created.id))?.status).toBe("running");
-    expect((await provider.listMachines(PREFIX)).map((m) => [m.id, m.label, m.status])).toEqual([[created.id, label(1), "running"]]);
-
-    const steps = ["PROVISIONING", "STARTING", "RUNNING"];
-    if (p !== "lambda") {
-      clock += 60_000;
-      await provider.stopMachine(created.id);
-      expect((await provider.getMachine(created.id))?.status).toBe("stopped");
-      // A second stop is refused by the cloud; read back, the machine is stopped: success.
-      await provider.stopMachine(created.id);
-      clock += 60_000;
-      await provider.startMachine(created.id);
-      expect((await provider.getMachine(created.id))?.status).toBe("starting");
-      clock += BOOT_MS;
-      expect((await provider.getMachine(created.id))?.status).toBe("running");
-      steps.push("EXITED", "STARTING", "RUNNING");
-    }
-
-    // Zero-length stretches are left out of the ledger: let the last one last a minute.
-    clock += 60_000;
-    await provider.destroyMachine(created.id);
-    expect(await provider.getMachine(created.id)).toBeNull();
-    // Destroying what is gone is success.
-    await provider.destroyMachine(created.id);
-    expect(await provider.listMachines(PREFIX)).toEqual([]);
-
-    const ledger = await admin(p).getLedger(PREFIX);
-    expect(ledger.machines).toHaveLength(1);
-    const m = ledger.machines[0]!;
-    expect(Object.keys(m).sort()).toEqual(["alive_ms", "created_at", "destroyed_at", "disk_price_per_hour", "id", "intervals", "label", "offer_id", "price_per_hour", "status", "vanished"]);
-    expect(m).toMatchObject({ id: created.id, label: label(1), offer_id: offer.provider_offer_id, status: "TERMINATED", created_at: T0, destroyed_at: clock, vanished: false, alive_ms: clock - T0 });
-    expect(m.intervals.map((i) => i.status)).toEqual(steps);
-    expect(m.intervals.at(-1)!.to).toBe(clock);
-  });
-
-  it("an ambiguous create (a 502, a 504 or a cut connection) leaves a machine that listing by label finds", async () => {
-    const provider = adapter(p);
-    const offer = await offerOf(provider, "l4");
-    // Seed 1 answers the six creates 502, cut, 502, cut, cut, 504.
-    await admin(p).setFaults({ ambiguous_create_rate: 1, seed: 1 });
-    for (let n = 1; n <= 6; n++) {
-      const err = await provider.createMachine({ label: label(n), offer_id: offer.provider_offer_id }).catch((e) => e);
-      expect(err, `attempt ${n}`).toMatchObject({ kind: "ambiguous" });
-    }
-    const found = await provider.listMachines(PREFIX);
-    expect(found.map((m) => m.label).sort()).toEqual([1, 2, 3, 4, 5, 6].map(label).sort());
-    // Found as made, in the status a fresh machine has; the offer it was made from reads back
-    // where the provider's machine names it (a Vast instance does not: its ask is gone once rented).
-    for (const m of found) expect(m).toMatchObject({ status: p === "lambda" ? "starting" : "provisioning", ...(p === "vast" ? {} : { offer_id: offer.provider_offer_id }) });
-    // Six creates, six machines: none was retried (a retry after a cut would have made a seventh).
-    expect((await admin(p).getLedger(PREFIX)).machines).toHaveLength(6);
-    // RunPod's `default` response describes a 502/504; Vast and Lambda list no 5xx: those are notes.
-    const gateways = (await admin(p).getViolations()).notes.filter((n) => / answering 50[24]/.test(n.message));
-    expect(gateways).toHaveLength(p === "runpod" ? 0 : 3);
-  });
-
-  it("verify() passes with the stub's key; a wrong key is auth, the provider's refusal, not a contract violation", async () => {
-    await adapter(p).verify();
-    const wrong = adapter(p, { apiKey: "not-the-key" });
-    expect(await wrong.verify().catch((e) => e)).toMatchObject({ kind: "auth" });
-    expect(await wrong.listMachines("lessor-").catch((e) => e)).toMatchObject({ kind: "auth" });
-    expect(await wrong.listOffers().catch((e) => e)).toMatchObject({ kind: "auth" });
-    const offer = await offerOf(adapter(p), "l4");
-    expect(await wrong.createMachine({ label: label(1), offer_id: offer.provider_offer_id }).catch((e) => e)).toMatchObject({ kind: "auth" });
-    expect((await admin(p).getLedger()).machines).toEqual([]);
-  });
-
-  it("no_capacity_rate refuses a create the way the provider refuses for capacity; nothing is made", async () => {
-    const provider = adapter(p);
-    const offer = await offerOf(provider, "l40s");
-    await admin(p).setFaults({ no_capacity_rate: 1 });
-    expect(await provider.createMachine({ label: label(1), offer_id: offer.provider_offer_id }).catch((e) => e)).toMatchObject({ kind: "no_capacity" });
-    expect((await admin(p).getLedger()).machines).toEqual([]);
-  });
-
-  it("an injected 429's wait is a promise: the adapter that waits it out gets through", async () => {
-    const provider = adapter(p);
-    const created = await provider.createMachine({ label: label(1), offer_id: (await offerOf(provider, "l4")).provider_offer_id });
-    await admin(p).setFaults({ rate_limit_rate: 1, retry_after_s: 1 });
-    const before = clock;
-    expect((await provider.getMachine(created.id))?.id).toBe(created.id);
-    expect(clock - before).toBeGreaterThanOrEqual(1000);
-    // Not waited out, the next call on it is refused again (and the adapter's retries wait again).
-    await admin(p).setFaults({ retry_after_s: 3600 });
-    expect(await provider.getMachine(created.id).catch((e) => e)).toMatchObject({ kind: "rate_limited" });
-  });
-
-  it("api_error_rate is a 5xx on every call: reads are retried, then unavailable", async () => {
-    await admin(p).setFaults({ api_error_rate: 1 });
-    expect(await adapter(p).listMachines(PREFIX).catch((e) => e)).toMatchObject({ kind: "unavailable" });
-  });
-
-  it("boot failures and vanishing machines follow the sim's clock", async () => {
-    const provider = adapter(p);
-    const offer = await offerOf(provider, "l40s");
-    await admin(p).setFaults({ boot_failure_rate: 1 });
-    const failed = await provider.createMachine({ label: label(1), offer_id: offer.provider_offer_id });
-    await admin(p).setFaults({ boot_failure_rate: 0, vanish_rate: 1, vanish_min_ms: 1000, vanish_max_ms: 1000 });
-    const doomed = await provider.createMachine({ label: label(2), offer_id: offer.provider_offer_id });
-    clock += PROVISION_MS + BOOT_MS;
-    expect((await provider.getMachine(failed.id))?.status).toBe("error");
-    expect((await provider.getMachine(doomed.id))?.status).toBe("running");
-    clock += 1000;
-    expect(await provider.getMachine(doomed.id)).toBeNull();
-    const ledger = await admin(p).getLedger(PREFIX);
-    expect(ledger.machines.map((m) => [m.label, m.status, m.vanished])).toEqual([
-      [label(1), "ERROR", false],
-      [label(2), "TERMINATED", true],
-    ]);
-    expect(ledger.machines.every((m) => SIM_STATUSES.includes(m.status))).toBe(true);
-  });
-
-  it("bills closed hours as the sim does (admin billing)", async () => {
-    const provider = adapter(p);
-    const offer = await offerOf(provider, "l4");
-    const created = await provider.createMachine({ label: label(1), offer_id: offer.provider_offer_id });
-    clock += 2 * HOUR_MS;
-    await provider.destroyMachine(created.id);
-    const { records } = await admin(p).getBilling({ from: T0 });
-    // 12:00 to 14:00 with 0.5 s provisioning: two closed hours; the first is 0.5 s short.
-    expect(records.map((r) => [r.machine_id, r.window_start, r.running_seconds])).toEqual([
-      [created.id, T0, 3600 - PROVISION_MS / 1000],
-      [created.id, T0 + HOUR_MS, 3600],
-    ]);
-    expect(records[1]!.amount_usd).toBeCloseTo(offer.hourly_usd, 6);
-  });
-});
+const { label, prefix: PREFIX } = leaseLabels(LEASE);
 
 describe("the stub clouds server", () => {
   it("says what it serves", async () => {
-    const health = await stubCloudsHealth(clouds.url);
+    const health = await stubCloudsHealth(h.clouds.url);
     expect(health.ok).toBe(true);
     expect(health.providers.length + Object.keys(health.missing).length).toBe(3);
   });
@@ -236,9 +33,9 @@ describe("the stub clouds server", () => {
   it("records a request the document refuses as a violation, and answers it 400 (so the check can fail)", async ({ skip }) => {
     if (!served("runpod")) skip();
     // `GET /v2/pods` takes no `name` filter in RunPod's document.
-    const res = await fetch(`${clouds.baseUrl("runpod")}/v2/pods?name=lessor-`, { headers: { authorization: `Bearer ${STUB_API_KEYS.runpod}` } });
+    const res = await fetch(`${h.clouds.baseUrl("runpod")}/v2/pods?name=lessor-`, { headers: { authorization: `Bearer ${STUB_API_KEYS.runpod}` } });
     expect(res.status).toBe(400);
-    const { violations } = await stubCloudsViolations(clouds.url);
+    const { violations } = await stubCloudsViolations(h.clouds.url);
     expect(violations.runpod?.map((v) => v.message).join("\n")).toMatch(/listPods .*query parameter "name" is not in the document/);
     await admin("runpod").clearViolations();
     expect((await admin("runpod").getViolations()).violations).toEqual([]);
@@ -246,7 +43,7 @@ describe("the stub clouds server", () => {
 
   it("records an operation the document has but the stub does not serve as a violation (a gap is loud)", async ({ skip }) => {
     if (!served("runpod")) skip();
-    const res = await fetch(`${clouds.baseUrl("runpod")}/v2/templates`, { headers: { authorization: `Bearer ${STUB_API_KEYS.runpod}` } });
+    const res = await fetch(`${h.clouds.baseUrl("runpod")}/v2/templates`, { headers: { authorization: `Bearer ${STUB_API_KEYS.runpod}` } });
     expect(res.status).toBe(500);
     expect((await admin("runpod").getViolations()).violations.map((v) => v.message).join()).toMatch(/does not serve listTemplates/);
     await admin("runpod").clearViolations();
@@ -263,7 +60,7 @@ describe("the stub clouds server", () => {
 
   it("Vast: listing by an installation's prefix pages through more than one page of 25", async ({ skip }) => {
     if (!served("vast")) skip();
-    clock = T0;
+    h.clock = T0;
     await admin("vast").reset();
     const provider = adapter("vast");
     const offer = await offerOf(provider, "l4");
@@ -276,15 +73,15 @@ describe("the stub clouds server", () => {
 
   it("RunPod: GET /v2/billing/pods answers hourly buckets from the same records", async ({ skip }) => {
     if (!served("runpod")) skip();
-    clock = T0;
+    h.clock = T0;
     await admin("runpod").reset();
     const provider = adapter("runpod");
     const created = await provider.createMachine({ label: label(1), offer_id: (await offerOf(provider, "l40s")).provider_offer_id });
-    clock += 30 * 60_000;
+    h.clock += 30 * 60_000;
     await provider.stopMachine(created.id);
-    clock += 2 * HOUR_MS;
+    h.clock += 2 * HOUR_MS;
     const qs = new URLSearchParams({ bucketSize: "hour", startTime: new Date(T0).toISOString(), endTime: new Date(T0 + 2 * HOUR_MS).toISOString(), podId: created.id });
-    const res = await fetch(`${clouds.baseUrl("runpod")}/v2/billing/pods?${qs}`, { headers: { authorization: `Bearer ${STUB_API_KEYS.runpod}` } });
+    const res = await fetch(`${h.clouds.baseUrl("runpod")}/v2/billing/pods?${qs}`, { headers: { authorization: `Bearer ${STUB_API_KEYS.runpod}` } });
     expect(res.status).toBe(200);
     const body = (await res.json()) as any;
     const { records } = await admin("runpod").getBilling({ from: T0 });
@@ -299,20 +96,20 @@ describe("the stub clouds server", () => {
 
   it("RunPod: the sim's billing knobs hold (a shortened window is RunPod's hour; markup; publishing delay)", async ({ skip }) => {
     if (!served("runpod")) skip();
-    clock = T0;
+    h.clock = T0;
     await admin("runpod").reset();
     await admin("runpod").setFaults({ billing_window_ms: 60_000, billing_markup: 0.1, billing_delay_ms: 60_000 });
     const provider = adapter("runpod");
     const offer = await offerOf(provider, "l40s");
     const created = await provider.createMachine({ label: label(1), offer_id: offer.provider_offer_id });
-    clock += 4 * 60_000;
+    h.clock += 4 * 60_000;
     const sim = await admin("runpod").getBilling({ from: T0 });
     // Four one-minute windows closed; the last is not published yet (a minute's delay).
     expect(sim).toMatchObject({ window_ms: 60_000, complete_through: T0 + 3 * 60_000 });
     expect(sim.records.map((r) => r.window_start)).toEqual([T0, T0 + 60_000, T0 + 120_000]);
     expect(sim.records[1]!.amount_usd).toBeCloseTo((offer.hourly_usd / 60) * 1.1, 6);
     const qs = new URLSearchParams({ bucketSize: "hour", startTime: new Date(T0).toISOString(), podId: created.id });
-    const body = (await (await fetch(`${clouds.baseUrl("runpod")}/v2/billing/pods?${qs}`, { headers: { authorization: `Bearer ${STUB_API_KEYS.runpod}` } })).json()) as any;
+    const body = (await (await fetch(`${h.clouds.baseUrl("runpod")}/v2/billing/pods?${qs}`, { headers: { authorization: `Bearer ${STUB_API_KEYS.runpod}` } })).json()) as any;
     expect(body.records.map((r: any) => [Date.parse(r.startTime), Date.parse(r.endTime) - Date.parse(r.startTime), r.totalAmount])).toEqual(
       sim.records.map((r) => [r.window_start, 60_000, r.amount_usd]),
     );
@@ -322,14 +119,14 @@ describe("the stub clouds server", () => {
 
   it("Vast: GET /api/v0/charges answers per-instance charges for a day range", async ({ skip }) => {
     if (!served("vast")) skip();
-    clock = T0;
+    h.clock = T0;
     await admin("vast").reset();
     const provider = adapter("vast");
     const created = await provider.createMachine({ label: label(1), offer_id: (await offerOf(provider, "l4")).provider_offer_id });
-    clock += 3 * HOUR_MS;
+    h.clock += 3 * HOUR_MS;
     const day = Date.UTC(2026, 5, 1) / 1000;
     const qs = new URLSearchParams({ select_filters: JSON.stringify({ day: { gte: day, lte: day + 86_399 } }) });
-    const res = await fetch(`${clouds.baseUrl("vast")}/api/v0/charges?${qs}`, { headers: { authorization: `Bearer ${STUB_API_KEYS.vast}` } });
+    const res = await fetch(`${h.clouds.baseUrl("vast")}/api/v0/charges?${qs}`, { headers: { authorization: `Bearer ${STUB_API_KEYS.vast}` } });
     expect(res.status).toBe(200);
     const body = (await res.json()) as any;
     const { records } = await admin("vast").getBilling({ from: T0 });
@@ -348,7 +145,7 @@ const byId = (records: readonly BillingRecord[]) => new Map(records.map((r) => [
 /** The stub's own answer, in the provider's words, read straight from it (the ContractStub checks this call too). */
 async function raw(p: "runpod" | "vast", query: Record<string, string>): Promise<any> {
   const path = p === "runpod" ? "/v2/billing/pods" : "/api/v0/charges";
-  const res = await fetch(`${clouds.baseUrl(p)}${path}?${new URLSearchParams(query)}`, { headers: { authorization: `Bearer ${STUB_API_KEYS[p]}` } });
+  const res = await fetch(`${h.clouds.baseUrl(p)}${path}?${new URLSearchParams(query)}`, { headers: { authorization: `Bearer ${STUB_API_KEYS[p]}` } });
   expect(res.status).toBe(200);
   return res.json();
 }
@@ -360,7 +157,7 @@ describe("billing records through the real adapters (listBillingRecords)", () =>
   beforeEach(async (ctx) => {
     const p = ctx.task.name.startsWith("RunPod") ? "runpod" : "vast";
     if (!served(p)) ctx.skip();
-    clock = T0;
+    h.clock = T0;
     await admin(p).reset();
   });
 
@@ -374,13 +171,13 @@ describe("billing records through the real adapters (listBillingRecords)", () =>
     const offer = await offerOf(provider, gpu);
     const m = await provider.createMachine({ label: label(1), offer_id: offer.provider_offer_id });
     const unbilled = await provider.createMachine({ label: label(2), offer_id: offer.provider_offer_id });
-    clock += PROVISION_MS / 2;
+    h.clock += PROVISION_MS / 2;
     await provider.destroyMachine(unbilled.id);
-    clock = at.stop;
+    h.clock = at.stop;
     await provider.stopMachine(m.id);
-    clock = at.start;
+    h.clock = at.start;
     await provider.startMachine(m.id);
-    clock = at.destroy;
+    h.clock = at.destroy;
     await provider.destroyMachine(m.id);
     return { machine: m, unbilled };
   }
@@ -388,8 +185,8 @@ describe("billing records through the real adapters (listBillingRecords)", () =>
   it("RunPod: one record per pod per closed hour, id <pod>:<hour>, the same across two fetches and overlapping windows; amounts are RunPod's own and add up to the ledger", async () => {
     const provider = adapter("runpod");
     const { machine, unbilled } = await lifeOf(provider, "l4", { stop: T0 + 90 * 60_000, start: T0 + 120 * 60_000, destroy: T0 + 150 * 60_000 });
-    clock = T0 + 5 * HOUR_MS;
-    const first = await provider.listBillingRecords!({ from: T0 - 2 * HOUR_MS, to: clock });
+    h.clock = T0 + 5 * HOUR_MS;
+    const first = await provider.listBillingRecords!({ from: T0 - 2 * HOUR_MS, to: h.clock });
     // 17:00 less the hour's lag: every bucket ending by 16:00 is final.
     expect(first.complete_through).toBe(T0 + 4 * HOUR_MS);
     expect(first.records.map((r) => [r.record_id, r.machine_id, r.window_start, r.window_end])).toEqual(
@@ -399,7 +196,7 @@ describe("billing records through the real adapters (listBillingRecords)", () =>
     expect(first.records.some((r) => r.machine_id === unbilled.id)).toBe(false);
 
     // Each is RunPod's record as it answers it: totalAmount, and its parts.
-    const words = await raw("runpod", { bucketSize: "hour", startTime: iso(T0), endTime: iso(T0 + 4 * HOUR_MS) });
+    const words = await raw("runpod", { bucketSize: "hour", startTime: rfc3339(T0), endTime: rfc3339(T0 + 4 * HOUR_MS) });
     expect(first.records.map((r) => [r.amount_usd, r.components])).toEqual(
       words.records.map((w: any) => [w.totalAmount, { gpu_usd: w.gpuAmount, cpu_usd: w.cpuAmount, disk_usd: w.diskAmount }]),
     );
@@ -411,8 +208,8 @@ describe("billing records through the real adapters (listBillingRecords)", () =>
     expect(Math.round(sum(first.records) * 100)).toBe(Math.round(ledger * 100));
 
     // A later fetch over an overlapping window answers the same records, with the same ids and amounts.
-    clock += 30 * 60_000;
-    const second = await provider.listBillingRecords!({ from: T0 + HOUR_MS + 1, to: clock });
+    h.clock += 30 * 60_000;
+    const second = await provider.listBillingRecords!({ from: T0 + HOUR_MS + 1, to: h.clock });
     expect(second.records.map((r) => r.window_start)).toEqual([T0 + HOUR_MS, T0 + 2 * HOUR_MS]);
     for (const r of second.records) expect(byId(first.records).get(r.record_id)).toEqual(r);
     // Again, unchanged.
@@ -425,22 +222,22 @@ describe("billing records through the real adapters (listBillingRecords)", () =>
     const provider = adapter("runpod");
     const offer = await offerOf(provider, "l40s");
     const m = await provider.createMachine({ label: label(1), offer_id: offer.provider_offer_id });
-    clock = T0 + 90 * 60_000;
+    h.clock = T0 + 90 * 60_000;
     await provider.destroyMachine(m.id);
 
     // 13:40: the 12:00 bucket closed 40 minutes ago, the 13:00 one is still open.
-    clock = T0 + 100 * 60_000;
-    expect(await provider.listBillingRecords!({ from: T0, to: clock })).toEqual({ records: [], complete_through: T0 });
+    h.clock = T0 + 100 * 60_000;
+    expect(await provider.listBillingRecords!({ from: T0, to: h.clock })).toEqual({ records: [], complete_through: T0 });
     // 14:30: 12:00 is final; 13:00 closed only 30 minutes ago (and RunPod has just published it).
-    clock = T0 + 150 * 60_000;
-    const half = await provider.listBillingRecords!({ from: T0, to: clock });
+    h.clock = T0 + 150 * 60_000;
+    const half = await provider.listBillingRecords!({ from: T0, to: h.clock });
     expect(half.complete_through).toBe(T0 + HOUR_MS);
     expect(half.records.map((r) => r.window_start)).toEqual([T0]);
     // Released at 13:30, the pod's lease cannot settle on this: its last bucket ends after complete_through.
     expect(half.complete_through).toBeLessThan(T0 + 90 * 60_000);
     // 15:00: both are final, and everything RunPod says of them is there.
-    clock = T0 + 3 * HOUR_MS;
-    const all = await provider.listBillingRecords!({ from: T0, to: clock });
+    h.clock = T0 + 3 * HOUR_MS;
+    const all = await provider.listBillingRecords!({ from: T0, to: h.clock });
     expect(all.complete_through).toBe(T0 + 2 * HOUR_MS);
     expect(all.records.map((r) => r.window_start)).toEqual([T0, T0 + HOUR_MS]);
     expect(all.records[0]).toEqual(half.records[0]);
@@ -456,29 +253,29 @@ describe("billing records through the real adapters (listBillingRecords)", () =>
     await admin("runpod").setFaults({ billing_window_ms: 60_000 });
     const provider = adapter("runpod");
     const m = await provider.createMachine({ label: label(1), offer_id: (await offerOf(provider, "l4")).provider_offer_id });
-    clock = T0 + 5 * 60_000 + 30_000;
+    h.clock = T0 + 5 * 60_000 + 30_000;
     await provider.destroyMachine(m.id);
-    clock = T0 + 3 * HOUR_MS;
-    const listing = await provider.listBillingRecords!({ from: T0, to: clock });
+    h.clock = T0 + 3 * HOUR_MS;
+    const listing = await provider.listBillingRecords!({ from: T0, to: h.clock });
     expect(listing.records.map((r) => r.window_end - r.window_start)).toEqual([60_000, 60_000, 60_000, 60_000, 60_000, 60_000]);
     expect(new Set(listing.records.map((r) => r.record_id)).size).toBe(6);
     expect(listing.records.map((r) => r.amount_usd)).toEqual((await admin("runpod").getBilling({ from: T0 })).records.map((r) => r.amount_usd));
-    expect(await provider.listBillingRecords!({ from: T0 + 2 * 60_000, to: clock })).toEqual(listing);
+    expect(await provider.listBillingRecords!({ from: T0 + 2 * 60_000, to: h.clock })).toEqual(listing);
   });
 
   it("Vast: one record per instance per closed UTC day, id instance-<id>:<day>, the same across two fetches and overlapping windows; amounts are Vast's own", async () => {
     const provider = adapter("vast");
     const { machine, unbilled } = await lifeOf(provider, "l4", { stop: T0 + 90 * 60_000, start: T0 + 120 * 60_000, destroy: T0 + 150 * 60_000 });
     // A second instance runs across midnight: 23:00 on June 1 to 01:00 on June 2.
-    clock = T0 + 11 * HOUR_MS;
+    h.clock = T0 + 11 * HOUR_MS;
     const night = await provider.createMachine({ label: label(3), offer_id: (await offerOf(provider, "l40s")).provider_offer_id });
-    clock = T0 + 13 * HOUR_MS;
+    h.clock = T0 + 13 * HOUR_MS;
     await provider.destroyMachine(night.id);
 
     const june1 = Date.UTC(2026, 5, 1);
     const june2 = june1 + DAY_MS;
-    clock = june2 + DAY_MS + 3 * HOUR_MS;
-    const first = await provider.listBillingRecords!({ from: T0 - 2 * HOUR_MS, to: clock });
+    h.clock = june2 + DAY_MS + 3 * HOUR_MS;
+    const first = await provider.listBillingRecords!({ from: T0 - 2 * HOUR_MS, to: h.clock });
     // June 3, 03:00 less the two hours' lag: every day ending by June 3, 00:00 is final.
     expect(first.complete_through).toBe(june2 + DAY_MS);
     expect(first.records.map((r) => [r.record_id, r.machine_id, r.window_start, r.window_end]).sort()).toEqual(
@@ -511,26 +308,26 @@ describe("billing records through the real adapters (listBillingRecords)", () =>
     expect(byId(first.records).get(`instance-${machine.id}:2026-06-01`)!.components.disk_usd).toBeGreaterThan(0);
 
     // A later fetch from inside June 2 asks June 2 again: the same record, the same amount.
-    const second = await provider.listBillingRecords!({ from: june2 + 5 * HOUR_MS, to: clock + HOUR_MS });
+    const second = await provider.listBillingRecords!({ from: june2 + 5 * HOUR_MS, to: h.clock + HOUR_MS });
     expect(second.records.map((r) => r.record_id)).toEqual([`instance-${night.id}:2026-06-02`]);
     expect(second.records[0]).toEqual(byId(first.records).get(second.records[0]!.record_id));
-    expect(await provider.listBillingRecords!({ from: T0 - 2 * HOUR_MS, to: clock })).toEqual(first);
+    expect(await provider.listBillingRecords!({ from: T0 - 2 * HOUR_MS, to: h.clock })).toEqual(first);
   });
 
   it("Vast: a day not yet final is not reported, nor complete_through past it, until the lag has passed", async () => {
     await admin("vast").setFaults({ billing_delay_ms: HOUR_MS });
     const provider = adapter("vast");
     const m = await provider.createMachine({ label: label(1), offer_id: (await offerOf(provider, "l4")).provider_offer_id });
-    clock = T0 + 2 * HOUR_MS;
+    h.clock = T0 + 2 * HOUR_MS;
     await provider.destroyMachine(m.id);
     const june1 = Date.UTC(2026, 5, 1);
     const june2 = june1 + DAY_MS;
     for (const at of [T0 + 3 * HOUR_MS, june2 + 90 * 60_000]) {
-      clock = at;
-      expect(await provider.listBillingRecords!({ from: T0, to: clock }), new Date(at).toISOString()).toEqual({ records: [], complete_through: june1 });
+      h.clock = at;
+      expect(await provider.listBillingRecords!({ from: T0, to: h.clock }), new Date(at).toISOString()).toEqual({ records: [], complete_through: june1 });
     }
-    clock = june2 + VAST_BILLING_LAG_MS;
-    const listing = await provider.listBillingRecords!({ from: T0, to: clock });
+    h.clock = june2 + VAST_BILLING_LAG_MS;
+    const listing = await provider.listBillingRecords!({ from: T0, to: h.clock });
     expect(listing.complete_through).toBe(june2);
     expect(listing.records.map((r) => r.record_id)).toEqual([`instance-${m.id}:2026-06-01`]);
     expect(listing.records[0]!.amount_usd).toBe((await vastDay(june1)).results[0].amount);

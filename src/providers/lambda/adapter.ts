@@ -13,6 +13,8 @@
 import { classifyGpu, vramOf } from "../../catalog/gpu-classes";
 import type { Offer } from "../../catalog/offer";
 import {
+  declareCapabilities,
+  normalizedStatus,
   ProviderError,
   type CreateMachineInput,
   type Machine,
@@ -84,17 +86,13 @@ export function lambdaOfferId(region: string, instanceType: string): string {
 }
 
 /** What this provider can do (contract.ts); the same for every account. */
-export const LAMBDA_CAPABILITIES: Readonly<ProviderCapabilities> = Object.freeze({
-  stop: false,
-  start: false,
-  list_by_label: true,
-  // The document has no billing or usage records.
-  billing_records: false,
-  webhooks: false,
-  stop_ends_billing: false,
-  spot: false,
-  // The launch takes cloud-init `user_data`, which starts the agent with its environment.
-  run_agent: true,
+export const LAMBDA_CAPABILITIES = declareCapabilities(["list_by_label", "run_agent"], {
+  stop: "Lambda has no stop: an instance runs until terminated, and the core destroys where it would stop.",
+  start: "Lambda has no start: a terminated instance does not come back.",
+  billing_records: "The document has no billing or usage records.",
+  webhooks: "The document's webhooks speak of support tickets, not of instances.",
+  stop_ends_billing: "There is no stop.",
+  spot: "The document sells no interruptible instances.",
 });
 
 export class LambdaProvider implements Provider {
@@ -265,8 +263,7 @@ export class LambdaProvider implements Provider {
   }
 
   #machine(i: LambdaInstance): Machine {
-    const status = STATUS[i.status];
-    if (!status) throw new ProviderError(this.name, "unavailable", `lambda: instance ${i.id} has unknown status ${i.status}`);
+    const status = normalizedStatus(this.name, STATUS, i.status, `instance ${i.id}`);
     const region = i.region?.name ?? "";
     const type = i.instance_type?.name ?? "";
     const offerId = region && type ? lambdaOfferId(region, type) : "";

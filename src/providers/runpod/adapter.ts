@@ -9,6 +9,9 @@
 import { classifyGpu, vramOf } from "../../catalog/gpu-classes";
 import type { Availability, Offer } from "../../catalog/offer";
 import {
+  declareCapabilities,
+  normalizedStatus,
+  readBackAction,
   ProviderError,
   type BillingListing,
   type BillingRecord,
@@ -21,6 +24,7 @@ import {
 } from "../contract";
 import { agentEnv, startScript, withSecretsRedacted } from "../agent-start";
 import { isRecord, num, ProviderHttp, retryAfterMs, shellArgs, str, usd, type HttpAnswer, type HttpProviderOptions } from "../http";
+import { rfc3339 } from "../../time";
 
 export const RUNPOD_BASE_URL = "https://api.runpod.io";
 
@@ -139,19 +143,10 @@ export function parseRunpodOfferId(id: string): { cloud: Cloud; dataCenterId: st
 }
 
 /** What this provider can do (contract.ts); the same for every account. */
-export const RUNPOD_CAPABILITIES: Readonly<ProviderCapabilities> = Object.freeze({
-  stop: true,
-  start: true,
-  list_by_label: true,
-  billing_records: true,
-  // The document describes no webhooks for pods.
-  webhooks: false,
-  // A stop keeps the pod's disk (podAction), and the kept disk bills (RUNPOD_STOPPED_USD_PER_GB_HOUR).
-  stop_ends_billing: false,
-  // CreatePodRequest has no interruptible/bid field in REST v2.
-  spot: false,
-  // CreatePodRequest takes `env` (name to value) and `args` for the image's entrypoint.
-  run_agent: true,
+export const RUNPOD_CAPABILITIES = declareCapabilities(["stop", "start", "list_by_label", "billing_records", "run_agent"], {
+  webhooks: "The document describes no webhooks for pods.",
+  stop_ends_billing: "A stop keeps the pod's disk (podAction), and the kept disk bills (RUNPOD_STOPPED_USD_PER_GB_HOUR).",
+  spot: "CreatePodRequest has no interruptible/bid field in REST v2.",
 });
 
 export class RunPodProvider implements Provider {
@@ -347,15 +342,11 @@ export class RunPodProvider implements Provider {
     if (answer.status === 200) return;
     if (answer.status === 404) throw new ProviderError(this.name, "not_found", `runpod: cannot ${action} ${id}: pod not found`);
     if (answer.status !== 409) throw this.#error(`POST ${path}`, answer);
-    const machine = await this.getMachine(id);
-    if (machine === null) throw new ProviderError(this.name, "not_found", `runpod: cannot ${action} ${id}: pod is gone`);
-    if (wanted.includes(machine.status)) return;
-    throw new ProviderError(this.name, "unavailable", `runpod: cannot ${action} ${id}: pod is ${machine.status}`);
+    await readBackAction(this, id, `${action} ${id}`, "pod", wanted);
   }
 
   #machine(p: PodJson): Machine {
-    const status = STATUS[p.status];
-    if (!status) throw new ProviderError(this.name, "unavailable", `runpod: pod ${p.id} has unknown status ${p.status}`);
+    const status = normalizedStatus(this.name, STATUS, p.status, `pod ${p.id}`);
     const cloud: Cloud = p.cloud === "COMMUNITY" ? "COMMUNITY" : "SECURE";
     const dc = p.dataCenterId ?? "";
     const created = p.createdAt ? Date.parse(p.createdAt) : NaN;
@@ -443,10 +434,6 @@ function podBillingRecord(r: unknown): BillingRecord {
 }
 
 /** RFC 3339 as the document's examples write it ("2026-06-01T00:00:00Z"). */
-function rfc3339(ms: number): string {
-  return new Date(ms).toISOString().replace(".000Z", "Z");
-}
-
 function podPath(id: string): string {
   return `/v2/pods/${encodeURIComponent(id)}`;
 }

@@ -8,6 +8,9 @@
 import type { Offer } from "../../catalog/offer";
 import type { Env } from "../../env";
 import {
+  declareCapabilities,
+  normalizedStatus,
+  readBackAction,
   ProviderError,
   type BillingListing,
   type CreateMachineInput,
@@ -18,7 +21,8 @@ import {
   type ProviderCapabilities,
 } from "../contract";
 import { agentEnv, withSecretsRedacted } from "../agent-start";
-import { errorText, ProviderHttp, type HttpAnswer } from "../http";
+import { errorText } from "../../errors";
+import { ProviderHttp, type HttpAnswer } from "../http";
 import type { SimFaults } from "./faults";
 import type { SimBillingRecord, SimLedger, SimMachineJson, SimStatus } from "./machines";
 import { normalizeSimOffer, type SimOffer } from "./offers";
@@ -56,16 +60,8 @@ function simStub(env: Env) {
 }
 
 /** What this provider can do (contract.ts); the same for every account. */
-export const SIM_CAPABILITIES: Readonly<ProviderCapabilities> = Object.freeze({
-  stop: true,
-  start: true,
-  list_by_label: true,
-  billing_records: true,
-  webhooks: true,
-  stop_ends_billing: false,
-  spot: true,
-  // The sim stores the environment and command of each machine it makes.
-  run_agent: true,
+export const SIM_CAPABILITIES = declareCapabilities(["stop", "start", "list_by_label", "billing_records", "webhooks", "spot", "run_agent"], {
+  stop_ends_billing: "A stopped machine keeps its disk, and the disk bills at its own price (disk_price_per_hour).",
 });
 
 export class SimProvider implements Provider {
@@ -184,15 +180,11 @@ export class SimProvider implements Provider {
     const answer = await this.#http.retrying(() => this.#sendRead("POST", path));
     if (answer.status === 200) return;
     if (answer.status !== 409) throw this.#error("POST", path, answer);
-    const machine = await this.getMachine(id);
-    if (machine === null) throw new ProviderError(this.name, "not_found", `sim: cannot ${action} ${id}: machine is gone`);
-    if (wanted.includes(machine.status)) return;
-    throw new ProviderError(this.name, "unavailable", `sim: cannot ${action} ${id}: machine is ${machine.status}`);
+    await readBackAction(this, id, `${action} ${id}`, "machine", wanted);
   }
 
   #machine(m: SimMachineJson): Machine {
-    const status = STATUS[m.status];
-    if (!status) throw new ProviderError(this.name, "unavailable", `sim: machine ${m.id} has unknown status ${m.status}`);
+    const status = normalizedStatus(this.name, STATUS, m.status, `machine ${m.id}`);
     return {
       id: m.id,
       label: m.label,

@@ -13,6 +13,8 @@
 import { classifyGpu, vramOf } from "../../catalog/gpu-classes";
 import type { Availability, Offer } from "../../catalog/offer";
 import {
+  declareCapabilities,
+  readBackAction,
   ProviderError,
   type BillingListing,
   type BillingRecord,
@@ -114,22 +116,11 @@ interface VastInstance {
 }
 
 /** What this provider can do (contract.ts); the same for every account. */
-export const VAST_CAPABILITIES: Readonly<ProviderCapabilities> = Object.freeze({
-  stop: true,
-  start: true,
-  list_by_label: true,
-  // GET /api/v0/charges, one UTC day at a time (listBillingRecords).
-  billing_records: true,
-  // Vast signs notification webhooks, but lessor has no receiver for them yet: false until
-  // ingress exists (what is declared is what the adapter implements).
-  webhooks: false,
-  // A stopped instance keeps its disk, and the disk keeps billing.
-  stop_ends_billing: false,
-  // Interruptible (bid) instances exist, but lessor's create carries no bid price yet: only
-  // on-demand offers are listed.
-  spot: false,
-  // The create body takes `env` (Docker `-e` flags) and `args_str` for the image's entrypoint.
-  run_agent: true,
+// billing_records: GET /api/v0/charges, one UTC day at a time (listBillingRecords).
+export const VAST_CAPABILITIES = declareCapabilities(["stop", "start", "list_by_label", "billing_records", "run_agent"], {
+  webhooks: "Vast signs notification webhooks, but lessor has no receiver for them yet: false until ingress exists.",
+  stop_ends_billing: "A stopped instance keeps its disk, and the disk keeps billing.",
+  spot: "Interruptible (bid) instances exist, but lessor's create carries no bid price yet: only on-demand offers are listed.",
 });
 
 export class VastProvider implements Provider {
@@ -454,10 +445,7 @@ export class VastProvider implements Provider {
     const answer = await this.#http.retrying(() => this.#sendRead("PUT", path, undefined, { state }));
     if (answer.status === 200 && isRecord(answer.body) && answer.body.success !== false) return;
     if (answer.status !== 200 && answer.status !== 400 && answer.status !== 404) throw this.#error(`PUT ${path}`, answer);
-    const machine = await this.getMachine(id);
-    if (machine === null) throw new ProviderError(this.name, "not_found", `vast: cannot set ${id} ${state}: instance is gone`);
-    if (wanted.includes(machine.status)) return;
-    throw new ProviderError(this.name, "unavailable", `vast: cannot set ${id} ${state}: instance is ${machine.status}`);
+    await readBackAction(this, id, `set ${id} ${state}`, "instance", wanted);
   }
 
   async #page(query: Query): Promise<{ instances: VastInstance[]; next: string | null }> {

@@ -29,23 +29,17 @@ import {
   type SimLedger,
   type SimLedgerMachine,
   type SimMachineClock,
+  type SimMachineJson,
   type SimStatus,
 } from "../../../src/providers/sim/machines";
 import { nextRandom } from "../../../src/random";
 
-/** What a machine is rented from: the dialect resolves a create request to one of these. */
-export interface CoreOffer {
-  /** The provider's offer id as the adapter names it (the ledger's `offer_id`). */
-  offer_id: string;
-  host_id: string;
-  region: string;
-  gpu_name: string;
-  num_gpus: number;
-  /** Billed per hour from STARTING through RUNNING. */
-  price_per_hour: number;
-  /** Billed per hour while EXITED or ERROR: what the provider charges for a kept disk. */
-  disk_price_per_hour: number;
-}
+/**
+ * What a machine is rented from: the dialect resolves a create request to one of these. Its fields
+ * mean what they mean on a sim machine (`offer_id` as the adapter names the offer; the disk price
+ * is what the provider charges for a kept disk).
+ */
+export type CoreOffer = Pick<SimMachineJson, "offer_id" | "host_id" | "region" | "gpu_name" | "num_gpus" | "price_per_hour" | "disk_price_per_hour">;
 
 export interface CoreMachine<X = unknown> {
   readonly id: string;

@@ -73,6 +73,3 @@ export function gatewayPage(status: number): StubAnswer {
   const words: Record<number, string> = { 502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Time-out" };
   return { status, text: `<html><body><h1>${status} ${words[status] ?? "Error"}</h1></body></html>`, undocumented: `a proxy's ${status}` };
 }
-
-/** RFC 3339, with milliseconds only when there are some (the documents' examples have none). */
-export const iso = (ms: number) => new Date(ms).toISOString().replace(".000Z", "Z");

@@ -13,7 +13,7 @@ import { STUB_LAMBDA_SSH_KEY_NAME } from "../stub-clouds-admin";
 import { StubCloudCore, type CoreMachine, type CoreOffer } from "./core";
 import { ambiguous, gatewayPage, refusal, type Dialect, type FaultWords, takeInjected, type InjectedCreate } from "./dialect";
 
-interface InstanceType {
+export interface InstanceType {
   name: string;
   description: string;
   gpu_description: string;

@@ -9,9 +9,10 @@
 import { HOUR_MS, type SimStatus } from "../../../src/providers/sim/machines";
 import { runpodStoppedHourlyUsd, runpodOfferId } from "../../../src/providers/runpod/adapter";
 import { usd } from "../../../src/providers/http";
+import { rfc3339 } from "../../../src/time";
 import type { Operation, StubAnswer, StubCall } from "../contract-stub";
 import { StubCloudCore, type CoreMachine, type CoreOffer } from "./core";
-import { ambiguous, iso, refusal, type Dialect, type FaultWords, takeInjected, type InjectedCreate } from "./dialect";
+import { ambiguous, refusal, type Dialect, type FaultWords, takeInjected, type InjectedCreate } from "./dialect";
 
 type Level = "HIGH" | "MEDIUM" | "LOW" | "NONE";
 type Cloud = "SECURE" | "COMMUNITY";
@@ -28,6 +29,13 @@ interface GpuType {
   dataCenters: Record<string, Partial<Record<Cloud, Level>>>;
 }
 
+/** A catalog row: id, name, pool, memory (GB), price per GPU-hour and most GPUs (each [SECURE, COMMUNITY]), availability. */
+type GpuRow = [id: string, name: string, pool: string, memory: number, price: [number, number], maxCount: [number, number], dataCenters: GpuType["dataCenters"]];
+
+function nvidia([id, name, pool, memory, [secure, community], [maxSecure, maxCommunity], dataCenters]: GpuRow): GpuType {
+  return { id, name, pool, memory, manufacturer: "NVIDIA", price: { secure, community }, maxCount: { secure: maxSecure, community: maxCommunity }, dataCenters };
+}
+
 export const RUNPOD_DATA_CENTERS: Record<string, string> = {
   "US-KS-2": "US Kansas 2",
   "US-TX-3": "US Texas 3",
@@ -42,68 +50,16 @@ export const RUNPOD_DATA_CENTERS: Record<string, string> = {
  * the adapter, which takes a data center's pool of one GPU type for a host); the A4500 is a GPU
  * no lessor class covers, so the adapter leaves it out and counts it.
  */
-export const RUNPOD_GPU_TYPES: readonly GpuType[] = [
-  {
-    id: "NVIDIA L40S",
-    name: "L40S",
-    pool: "ADA_48_PRO",
-    memory: 48,
-    manufacturer: "NVIDIA",
-    price: { secure: 0.86, community: 0.79 },
-    maxCount: { secure: 8, community: 4 },
-    dataCenters: { "US-KS-2": { SECURE: "HIGH", COMMUNITY: "MEDIUM" }, "EU-RO-1": { SECURE: "HIGH", COMMUNITY: "LOW" }, "US-TX-3": { SECURE: "MEDIUM" }, "CA-MTL-1": { SECURE: "LOW" } },
-  },
-  {
-    id: "NVIDIA L4",
-    name: "L4",
-    pool: "ADA_24",
-    memory: 24,
-    manufacturer: "NVIDIA",
-    price: { secure: 0.43, community: 0.39 },
-    maxCount: { secure: 8, community: 2 },
-    dataCenters: { "US-KS-2": { SECURE: "HIGH", COMMUNITY: "HIGH" }, "EU-SE-1": { SECURE: "HIGH", COMMUNITY: "MEDIUM" }, "US-GA-1": { SECURE: "MEDIUM" } },
-  },
-  {
-    id: "NVIDIA GeForce RTX 4090",
-    name: "RTX 4090",
-    pool: "ADA_24",
-    memory: 24,
-    manufacturer: "NVIDIA",
-    price: { secure: 0.69, community: 0.34 },
-    maxCount: { secure: 8, community: 2 },
-    dataCenters: { "US-KS-2": { SECURE: "HIGH", COMMUNITY: "MEDIUM" }, "EU-RO-1": { SECURE: "LOW" } },
-  },
-  {
-    id: "NVIDIA H100 80GB HBM3",
-    name: "H100 SXM",
-    pool: "HOPPER_141",
-    memory: 80,
-    manufacturer: "NVIDIA",
-    price: { secure: 2.69, community: 0 },
-    maxCount: { secure: 8, community: 0 },
-    dataCenters: { "US-TX-3": { SECURE: "HIGH" } },
-  },
-  {
-    id: "NVIDIA A100 80GB PCIe",
-    name: "A100 PCIe",
-    pool: "AMPERE_80",
-    memory: 80,
-    manufacturer: "NVIDIA",
-    price: { secure: 1.64, community: 1.19 },
-    maxCount: { secure: 4, community: 1 },
-    dataCenters: { "EU-RO-1": { SECURE: "MEDIUM", COMMUNITY: "LOW" } },
-  },
-  {
-    id: "NVIDIA RTX A4500",
-    name: "RTX A4500",
-    pool: "AMPERE_20",
-    memory: 20,
-    manufacturer: "NVIDIA",
-    price: { secure: 0.34, community: 0 },
-    maxCount: { secure: 1, community: 0 },
-    dataCenters: { "US-KS-2": { SECURE: "HIGH" } },
-  },
-];
+export const RUNPOD_GPU_TYPES: readonly GpuType[] = (
+  [
+    ["NVIDIA L40S", "L40S", "ADA_48_PRO", 48, [0.86, 0.79], [8, 4], { "US-KS-2": { SECURE: "HIGH", COMMUNITY: "MEDIUM" }, "EU-RO-1": { SECURE: "HIGH", COMMUNITY: "LOW" }, "US-TX-3": { SECURE: "MEDIUM" }, "CA-MTL-1": { SECURE: "LOW" } }],
+    ["NVIDIA L4", "L4", "ADA_24", 24, [0.43, 0.39], [8, 2], { "US-KS-2": { SECURE: "HIGH", COMMUNITY: "HIGH" }, "EU-SE-1": { SECURE: "HIGH", COMMUNITY: "MEDIUM" }, "US-GA-1": { SECURE: "MEDIUM" } }],
+    ["NVIDIA GeForce RTX 4090", "RTX 4090", "ADA_24", 24, [0.69, 0.34], [8, 2], { "US-KS-2": { SECURE: "HIGH", COMMUNITY: "MEDIUM" }, "EU-RO-1": { SECURE: "LOW" } }],
+    ["NVIDIA H100 80GB HBM3", "H100 SXM", "HOPPER_141", 80, [2.69, 0], [8, 0], { "US-TX-3": { SECURE: "HIGH" } }],
+    ["NVIDIA A100 80GB PCIe", "A100 PCIe", "AMPERE_80", 80, [1.64, 1.19], [4, 1], { "EU-RO-1": { SECURE: "MEDIUM", COMMUNITY: "LOW" } }],
+    ["NVIDIA RTX A4500", "RTX A4500", "AMPERE_20", 20, [0.34, 0], [1, 0], { "US-KS-2": { SECURE: "HIGH" } }],
+  ] satisfies GpuRow[]
+).map(nvidia);
 
 const STEP_DOWN: Record<Level, Level> = { HIGH: "MEDIUM", MEDIUM: "LOW", LOW: "NONE", NONE: "NONE" };
 
@@ -353,8 +309,8 @@ export class RunPodDialect implements Dialect {
     }
     const rows = [...buckets.values()].sort((a, b) => a.startTime - b.startTime || (a.podId < b.podId ? -1 : 1));
     const out = rows.map((b) => ({
-      startTime: iso(b.startTime),
-      endTime: iso(nextBucket(b.startTime, size)),
+      startTime: rfc3339(b.startTime),
+      endTime: rfc3339(nextBucket(b.startTime, size)),
       podId: b.podId,
       totalAmount: round6(b.total),
       gpuAmount: round6(b.gpu),
@@ -367,7 +323,7 @@ export class RunPodDialect implements Dialect {
       body: {
         records: out,
         metadata: {
-          query: { startTime: iso(start), endTime: iso(end), bucketSize: size.size, podId },
+          query: { startTime: rfc3339(start), endTime: rfc3339(end), bucketSize: size.size, podId },
           recordCount: out.length,
           uniquePodCount: new Set(out.map((r) => r.podId)).size,
           totals: { totalAmount: sum("totalAmount"), gpuAmount: sum("gpuAmount"), cpuAmount: 0, diskAmount: sum("diskAmount") },
@@ -412,8 +368,8 @@ export function podJson(m: CoreMachine<PodExtra>, now: number) {
     locked: false,
     globalNetworking: { enabled: false },
     runtime: status === "RUNNING" ? { uptime: Math.max(0, Math.floor((now - m.clock.since) / 1000)) } : null,
-    createdAt: iso(m.created_at),
-    startedAt: running ? iso(running.from) : null,
+    createdAt: rfc3339(m.created_at),
+    startedAt: running ? rfc3339(running.from) : null,
   };
 }
 

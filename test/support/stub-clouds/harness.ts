@@ -1,0 +1,82 @@
+/**
+ * The stub clouds served in-process to one unit test file, and the real adapters pointed at them
+ * as the Worker builds them. The clouds' clock is the harness's `clock`, which the test moves and
+ * the adapters' sleeps move too, so machines boot, fail, vanish and bill when the test says, not
+ * when the machine running it is slow.
+ */
+import { afterAll, beforeAll } from "vitest";
+import type { Offer } from "../../../src/catalog/offer";
+import { leasePrefix, machineLabel } from "../../../src/lease/label";
+import type { Provider } from "../../../src/providers/contract";
+import type { HttpProviderOptions } from "../../../src/providers/http";
+import { LambdaProvider } from "../../../src/providers/lambda/adapter";
+import { RunPodProvider } from "../../../src/providers/runpod/adapter";
+import { SIM_DEFAULT_FAULTS } from "../../../src/providers/sim/faults";
+import { VastProvider } from "../../../src/providers/vast/adapter";
+import { STUB_API_KEYS, STUB_LAMBDA_SSH_KEY_NAME, stubCloudAdmin, type StubProvider } from "../stub-clouds-admin";
+import { startStubClouds, type StubClouds } from "./server";
+
+/** Where every test's clock starts: noon UTC, so that hours and days are easy to read. */
+export const STUB_T0 = Date.UTC(2026, 5, 1, 12, 0, 0);
+/** The default faults' delays: PROVISIONING lasts 0.5 s, STARTING 1.5 s. */
+export const PROVISION_MS = SIM_DEFAULT_FAULTS.provision_delay_ms;
+export const BOOT_MS = SIM_DEFAULT_FAULTS.boot_delay_ms;
+
+export interface StubCloudsHarness {
+  /** The clouds' now, in epoch milliseconds. */
+  clock: number;
+  readonly clouds: StubClouds;
+  /** Whether the provider is served (its document is present). */
+  served(p: StubProvider): boolean;
+  admin(p: StubProvider): ReturnType<typeof stubCloudAdmin>;
+  /** The adapter as the Worker builds it, with a sleep that moves the clouds' clock instead. */
+  adapter(p: StubProvider, options?: Partial<HttpProviderOptions>): Provider;
+}
+
+/** Starts the stub clouds before the file's tests and stops them after. */
+export function useStubClouds(): StubCloudsHarness {
+  let clouds: StubClouds | undefined;
+  const h: StubCloudsHarness = {
+    clock: STUB_T0,
+    get clouds() {
+      if (!clouds) throw new Error("the stub clouds are not started");
+      return clouds;
+    },
+    served: (p) => clouds?.health.providers.includes(p) ?? false,
+    admin: (p) => stubCloudAdmin(h.clouds.url, p),
+    adapter(p, options = {}) {
+      const base = { apiKey: STUB_API_KEYS[p], baseUrl: h.clouds.baseUrl(p), sleep: async (ms: number) => void (h.clock += ms), ...options };
+      switch (p) {
+        case "runpod":
+          return new RunPodProvider(base);
+        case "vast":
+          return new VastProvider(base);
+        case "lambda":
+          return new LambdaProvider({ ...base, sshKeyName: STUB_LAMBDA_SSH_KEY_NAME });
+      }
+    },
+  };
+  beforeAll(async () => {
+    clouds = await startStubClouds({ now: () => h.clock, logViolations: false });
+  });
+  afterAll(async () => {
+    await clouds?.close();
+  });
+  return h;
+}
+
+/** The provider's cheapest one-GPU offer of `gpu`, whichever host. */
+export async function cheapestOffer(provider: Provider, gpu: string): Promise<Offer> {
+  const { offers } = await provider.listOffers();
+  const offer = offers.filter((o) => o.gpu === gpu && o.gpu_count === 1).sort((a, b) => a.hourly_usd - b.hourly_usd)[0];
+  if (!offer) throw new Error(`${provider.name}: no ${gpu}:1 offer`);
+  return offer;
+}
+
+/** The installation id the stub clouds' tests label their machines with. */
+export const STUB_INSTALLATION = "stub";
+
+/** A test lease's machine labels (by attempt) and the prefix that lists them. */
+export function leaseLabels(lease: string): { label: (attempt: number) => string; prefix: string } {
+  return { label: (attempt) => machineLabel(STUB_INSTALLATION, lease, attempt), prefix: leasePrefix(STUB_INSTALLATION, lease) };
+}
