@@ -3497,7 +3497,7 @@ export interface components {
              * @default scratch
              * @enum {string}
              */
-            kind: "deployment" | "scratch" | "job";
+            kind?: "deployment" | "scratch" | "job";
             policy?: components["schemas"]["PolicyInput"];
         };
         PolicyInput: {

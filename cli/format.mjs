@@ -37,8 +37,8 @@ export function table(headers, rows, options = {}) {
   const line = (/** @type {string[]} */ cells) =>
     cells
       .map((cell, i) => {
-        const pad = " ".repeat(widths[i] - width(cell));
-        return right.has(headers[i]) ? pad + cell : i === cells.length - 1 ? cell : cell + pad;
+        const pad = " ".repeat((widths[i] ?? 0) - width(cell));
+        return right.has(headers[i] ?? "") ? pad + cell : i === cells.length - 1 ? cell : cell + pad;
       })
       .join("  ")
       .trimEnd();
@@ -78,9 +78,8 @@ export function span(ms) {
   if (s < 60) return `${s} s`;
   const min = Math.round(s / 60);
   if (min < 60) return `${min} min`;
-  const totalMin = Math.floor(s / 60);
-  const h = Math.floor(totalMin / 60);
-  if (h < 48) return totalMin % 60 === 0 ? `${h} h` : `${h} h ${totalMin % 60} min`;
+  const h = Math.floor(min / 60);
+  if (h < 48) return min % 60 === 0 ? `${h} h` : `${h} h ${min % 60} min`;
   const d = Math.floor(h / 24);
   return h % 24 === 0 ? `${d} d` : `${d} d ${h % 24} h`;
 }

@@ -18,7 +18,9 @@ export function openApiDocument(): OpenAPI3 {
 }
 
 export async function cliTypesOf(doc: OpenAPI3): Promise<string> {
-  return astToString(await openapiTS(doc));
+  // A field with a default may be left out of a request: not required (openapi-typescript's
+  // default makes it so, which would make the CLI send every defaulted field).
+  return astToString(await openapiTS(doc, { defaultNonNullable: false }));
 }
 
 async function main(argv: string[]) {
