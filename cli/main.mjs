@@ -179,7 +179,9 @@ export function buildProgram(io, act) {
     .argument("[topic...]", "a command, or exit-codes")
     .action((/** @type {string[]} */ topic) => {
       if (topic.length === 1 && topic[0] === "exit-codes") {
-        io.stdout.write(`${exitCodesText()}\n`);
+        const json = program.opts().json === true;
+        const doc = { exit_codes: EXIT_CODE_TABLE.map(([code, meaning]) => ({ code, meaning })) };
+        io.stdout.write(`${json ? JSON.stringify(doc, null, 2) : exitCodesText()}\n`);
         return;
       }
       /** @type {Command} */

@@ -102,6 +102,9 @@ describe("lessor's command line", () => {
     const codes = captureIo();
     expect(await main(["help", "exit-codes"], codes)).toBe(0);
     expect(codes.out()).toBe(`${exitCodesText()}\n`);
+    const codesJson = captureIo();
+    expect(await main(["help", "exit-codes", "--json"], codesJson)).toBe(0);
+    expect(JSON.parse(codesJson.out()).exit_codes).toHaveLength(12);
     const topic = captureIo();
     expect(await main(["help", "keys", "create"], topic)).toBe(0);
     expect(topic.out()).toContain("--scope");
