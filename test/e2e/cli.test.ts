@@ -152,9 +152,8 @@ describe("the lessor CLI against wrangler dev", () => {
 
   it("catalog: gpus, offers, quote", async () => {
     // The first cron tick fills the offers; it may still be running.
-    let gpus: any;
     const deadline = Date.now() + 30_000;
-    while (!(gpus = await json(["gpus"], "get", "/v1/catalog/gpus", 200)).data.some((g: any) => g.name === "l40s" && g.offers > 0)) {
+    while (!(await json(["gpus"], "get", "/v1/catalog/gpus", 200)).data.some((g: any) => g.name === "l40s" && g.offers > 0)) {
       if (Date.now() > deadline) throw new Error("no l40s offers after 30 s");
       await sleep(500);
     }
