@@ -230,7 +230,7 @@ export async function status(ctx, [ref]) {
       ["offer", l.offer ? `${l.offer.gpu} x${l.offer.gpu_count}, ${l.offer.region}${l.offer.spot ? ", spot" : ""}, ${hourly(l.hourly_usd)}` : null],
       ["cost", `${money(est.amount_usd)} so far (estimate, ${l.billing.status})${l.billing.actual_usd === null ? "" : `; actual ${money(l.billing.actual_usd)}`}`],
       ["ttl", l.state === "released" ? null : l.ttl_expires_at ? `ends ${relative(l.ttl_expires_at, now)} (${l.ttl_expires_at})` : "none"],
-      ["locked", l.lock_until && Date.parse(l.lock_until) > now ? `until ${relative(l.lock_until, now)}` : null],
+      ["lock", l.lock_until && Date.parse(l.lock_until) > now ? `ends ${relative(l.lock_until, now)}` : null],
       ["guard", guardText(l.guard, now)],
       ["released", l.released_at ? relative(l.released_at, now) : null],
       ["warnings", l.warnings.join("; ")],
@@ -276,7 +276,7 @@ function leaseAction(action, bodyOf = () => ({})) {
     const l = await call(ctx.api().POST(path, { params: { path: { id } }, body: /** @type {any} */ (bodyOf(f)) }));
     const now = ctx.io.now();
     const extra =
-      action === "lock" && l.lock_until ? `, locked until ${relative(l.lock_until, now)}` : action === "extend" && l.ttl_expires_at ? `, ttl ends ${relative(l.ttl_expires_at, now)}` : "";
+      action === "lock" && l.lock_until ? `, lock ends ${relative(l.lock_until, now)}` : action === "extend" && l.ttl_expires_at ? `, ttl ends ${relative(l.ttl_expires_at, now)}` : "";
     ctx.print(l, () => `${l.id}: ${stateText(l.state, ctx.paint)}${extra}`);
   };
 }
@@ -414,7 +414,7 @@ export async function providersLs(ctx) {
         !p.needs_key ? "not needed" : p.configured ? "stored" : "none",
         p.usable ? "yes" : "no",
         verificationText(p, now),
-        `${relative(p.market.refreshed_at, now)}${p.market.stale ? " (stale)" : ""}`,
+        p.market.refreshed_at === null ? "never" : `${relative(p.market.refreshed_at, now)}${p.market.stale ? " (stale)" : ""}`,
       ]),
     ),
   );

@@ -213,6 +213,10 @@ export function exitCodesText() {
  */
 export async function main(argv, io) {
   const json = argv.includes("--json");
+  if (json && argv.some((a) => a === "--version" || a === "-V")) {
+    io.stdout.write(`${JSON.stringify({ version: io.version })}\n`);
+    return EXIT.OK;
+  }
   const program = buildProgram(io, (name) => async (...args) => {
     const command = /** @type {Command} */ (args[args.length - 1]);
     const flags = command.optsWithGlobals();

@@ -96,6 +96,9 @@ describe("lessor's command line", () => {
     const version = captureIo();
     expect(await main(["--version"], version)).toBe(0);
     expect(version.out()).toBe("0.0.0-test\n");
+    const versionJson = captureIo();
+    expect(await main(["--version", "--json"], versionJson)).toBe(0);
+    expect(JSON.parse(versionJson.out())).toEqual({ version: "0.0.0-test" });
     const help = captureIo();
     expect(await main(["ls", "--help"], help)).toBe(0);
     expect(help.out()).toContain("--state");
