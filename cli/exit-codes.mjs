@@ -51,6 +51,7 @@ const BY_CODE = /** @type {Record<string, number>} */ ({
   provider_account_mismatch: EXIT.PROVIDER,
   provider_keys_disabled: EXIT.UNSUPPORTED,
   provider_needs_no_key: EXIT.UNSUPPORTED,
+  capability_missing: EXIT.UNSUPPORTED,
   misconfigured: EXIT.UNEXPECTED,
   rate_limited: EXIT.UNEXPECTED,
 });

