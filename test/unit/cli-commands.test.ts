@@ -42,7 +42,8 @@ const lease: S["Lease"] = {
   state_since: at(-5),
   provider: "sim",
   machine: { id: "m-1", label: null, status: "running", observed_at: at(-0.5) },
-  offer,
+  // A nullable named schema may come out as an allOf no value satisfies: typed as the answer has it.
+  offer: offer as S["Lease"]["offer"] & object,
   fallbacks: [],
   excluded_hosts: [],
   hourly_usd: 0.92,
