@@ -31,7 +31,17 @@ import { CliError, EXIT, EXIT_CODE_TABLE, usageError } from "./exit-codes.mjs";
  * @typedef {(ctx: import("./commands.mjs").Ctx, args: string[], flags: Record<string, any>) => Promise<void>} Action
  */
 
-export const LEASE_STATES_HINT = "pending, provisioning, booting, ready, stopping, stopped, starting, releasing, released";
+/**
+ * The values the API's enums allow, for commander's `choices` (a bad one is refused before any
+ * request, and `--help` lists them); test/unit/cli-types.test.ts checks them against the document.
+ */
+export const CHOICES = {
+  leaseState: ["pending", "provisioning", "booting", "ready", "stopping", "stopped", "starting", "releasing", "released"],
+  leaseKind: ["scratch", "job", "deployment"],
+  usageGroup: ["provider", "gpu", "lease", "day"],
+  receiptStatus: ["settled", "disputed"],
+  keyScope: ["read", "write", "admin"],
+};
 
 /**
  * Builds the program; `act(name)` runs cli/commands.mjs's export `name`. Exported for the unit
@@ -85,14 +95,14 @@ export function buildProgram(io, act) {
     .option("--max-hourly <usd>", "at most this many dollars an hour")
     .option("--spot", "spot (interruptible) offers only")
     .option("--ttl <duration>", "how long the lease would run: `30m`, `2h`")
-    .addOption(new Option("--kind <kind>", "the lease's kind").choices(["scratch", "job", "deployment"]))
+    .addOption(new Option("--kind <kind>", "the lease's kind").choices(CHOICES.leaseKind))
     .action(act("quote"));
 
   program
     .command("ls")
     .description("leases, newest first")
-    .addOption(new Option("--state <state>", "only leases in this state").choices(LEASE_STATES_HINT.split(", ")))
-    .addOption(new Option("--kind <kind>", "only leases of this kind").choices(["scratch", "job", "deployment"]))
+    .addOption(new Option("--state <state>", "only leases in this state").choices(CHOICES.leaseState))
+    .addOption(new Option("--kind <kind>", "only leases of this kind").choices(CHOICES.leaseKind))
     .option("--name <name>", "only leases created with this name")
     .option("--limit <n>", "leases per page")
     .option("--cursor <cursor>", "the page after the one that printed this cursor")
@@ -130,7 +140,7 @@ export function buildProgram(io, act) {
   program
     .command("usage")
     .description("estimated, actual and disputed spend over a range")
-    .addOption(new Option("--by <group>", "group by").choices(["provider", "gpu", "lease", "day"]).default("provider"))
+    .addOption(new Option("--by <group>", "group by").choices(CHOICES.usageGroup).default("provider"))
     .option("--from <date>", "ISO 8601 date or time (default: the first of this month, UTC)")
     .option("--to <date>", "ISO 8601 date or time (default: now)")
     .action(act("usage"));
@@ -138,7 +148,7 @@ export function buildProgram(io, act) {
   program
     .command("receipts")
     .description("the org's receipts, newest first")
-    .addOption(new Option("--status <status>", "only these").choices(["settled", "disputed"]))
+    .addOption(new Option("--status <status>", "only these").choices(CHOICES.receiptStatus))
     .option("--lease <id>", "only this lease's")
     .option("--limit <n>", "receipts per page")
     .option("--cursor <cursor>", "the page after the one that printed this cursor")
@@ -158,7 +168,7 @@ export function buildProgram(io, act) {
     .command("create")
     .description("create a key; its secret is printed this once")
     .argument("<name>", "what the key is for")
-    .addOption(new Option("--scope <scope>", "what it may do").choices(["read", "write", "admin"]).makeOptionMandatory())
+    .addOption(new Option("--scope <scope>", "what it may do").choices(CHOICES.keyScope).makeOptionMandatory())
     .action(act("keysCreate"));
   keys.command("revoke").description("revoke a key").argument("<id>", "key id (`key_...`)").action(act("keysRevoke"));
 
