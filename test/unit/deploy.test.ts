@@ -10,7 +10,6 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { unstable_readConfig } from "wrangler";
 import { describe, expect, it } from "vitest";
-// @ts-expect-error plain JavaScript module without types
 import { parseCreatedD1Id, PLACEHOLDER_D1_ID, productionD1Id, secretsToUpload, withProductionD1Id } from "../../scripts/deploy-lib.mjs";
 import { configProblems } from "../../src/config";
 

@@ -1,0 +1,17 @@
+#!/usr/bin/env node
+// @ts-check
+/**
+ * `lessor`: the command line of lessor (README.md, "Command line"). Plain ESM for Node 20, no
+ * build step; `--version` answers without loading anything else.
+ */
+import { readFileSync } from "node:fs";
+
+const argv = process.argv.slice(2);
+const version = /** @type {{ version: string }} */ (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8"))).version;
+
+if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
+  process.stdout.write(`${version}\n`);
+} else {
+  const { main } = await import("../main.mjs");
+  process.exitCode = await main(argv, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, now: Date.now, version });
+}

@@ -1,0 +1,278 @@
+// @ts-check
+/**
+ * The `lessor` program: its commands and flags (commander), and the one place output and errors
+ * leave the CLI. `--json` (anywhere on the line): stdout carries exactly one JSON document, the
+ * answer or, on failure, `{"error": {...}, "exit_code": N}`; stderr carries `error: <message>`
+ * either way, and progress, never stdout. The commands themselves live in cli/commands.mjs,
+ * loaded only when one runs, so `lessor --version` and `--help` stay fast.
+ */
+import { Command, CommanderError, Option } from "commander";
+import { CliError, EXIT, EXIT_CODE_TABLE, usageError } from "./exit-codes.mjs";
+
+/**
+ * What the program reads and writes: the process's own streams, or a test's.
+ * @typedef {{
+ *   stdout: { write(s: string): unknown, isTTY?: boolean },
+ *   stderr: { write(s: string): unknown, isTTY?: boolean },
+ *   stdin: NodeJS.ReadStream,
+ *   env: Record<string, string | undefined>,
+ *   now: () => number,
+ *   version: string,
+ * }} Io
+ */
+
+/**
+ * The global flags as commander parsed them.
+ * @typedef {{ json?: boolean, url?: string, apiKeyFile?: string }} GlobalFlags
+ */
+
+/**
+ * A command's action: its positional arguments, then its flags (with the global ones).
+ * @typedef {(ctx: import("./commands.mjs").Ctx, args: string[], flags: Record<string, any>) => Promise<void>} Action
+ */
+
+/**
+ * The values the API's enums allow, for commander's `choices` (a bad one is refused before any
+ * request, and `--help` lists them); test/unit/cli-types.test.ts checks them against the document.
+ */
+export const CHOICES = {
+  leaseState: ["pending", "provisioning", "booting", "ready", "stopping", "stopped", "starting", "releasing", "released"],
+  leaseKind: ["scratch", "job", "deployment"],
+  usageGroup: ["provider", "gpu", "lease", "day"],
+  receiptStatus: ["settled", "disputed"],
+  keyScope: ["read", "write", "admin"],
+};
+
+/**
+ * Builds the program; `act(name)` runs cli/commands.mjs's export `name`. Exported for the unit
+ * tests of argument parsing, which hand in an `act` that records what it was called with.
+ * @param {Io} io
+ * @param {(name: string) => (...args: any[]) => Promise<void>} act
+ */
+export function buildProgram(io, act) {
+  const program = new Command("lessor");
+  program
+    .description("Rent GPU machines through lessor, from a terminal or a script.")
+    .version(io.version, "-V, --version", "print the CLI's version")
+    .option("--json", "print exactly one JSON document on stdout (errors too)")
+    .option("--url <url>", "lessor's base URL (default: $LESSOR_URL, then the login file)")
+    .option("--api-key-file <path>", "read the API key from this file (default: $LESSOR_API_KEY, then the login file)")
+    .helpCommand(false)
+    .exitOverride()
+    .showSuggestionAfterError(true)
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+      // Reported by `main`, once, in the CLI's own format.
+      outputError: () => {},
+    });
+
+  program
+    .command("login")
+    .description("store lessor's URL and an API key in the config file (mode 0600); the key is read from a prompt or stdin")
+    .action(act("login"));
+
+  program.command("gpus").description("GPU classes, their offer counts and cheapest price").action(act("gpus"));
+
+  program
+    .command("offers")
+    .description("offers from every provider this org can rent from, cheapest first")
+    .option("--gpu <class>", "only this GPU class (`l40s`), or `cpu`")
+    .option("--region <region>", "only this region")
+    .option("--provider <name>", "only this provider")
+    .option("--max-hourly <usd>", "at most this many dollars an hour")
+    .option("--spot", "spot (interruptible) offers only")
+    .option("--limit <n>", "offers per page")
+    .option("--cursor <cursor>", "the page after the one that printed this cursor")
+    .action(act("offers"));
+
+  program
+    .command("quote")
+    .description("the offer lessor would choose for a spec, its fallbacks, rate and cost ceiling")
+    .requiredOption("--gpu <class:count>", "`l40s:1`, a bare class, or a lane pin `l40s-sim:1`")
+    .option("--region <region>", "only this region (repeat for several)", collect, [])
+    .option("--provider <name>", "only this provider (repeat for several)", collect, [])
+    .option("--max-hourly <usd>", "at most this many dollars an hour")
+    .option("--spot", "spot (interruptible) offers only")
+    .option("--ttl <duration>", "how long the lease would run: `30m`, `2h`")
+    .addOption(new Option("--kind <kind>", "the lease's kind").choices(CHOICES.leaseKind))
+    .action(act("quote"));
+
+  program
+    .command("ls")
+    .description("leases, newest first")
+    .addOption(new Option("--state <state>", "only leases in this state").choices(CHOICES.leaseState))
+    .addOption(new Option("--kind <kind>", "only leases of this kind").choices(CHOICES.leaseKind))
+    .option("--name <name>", "only leases created with this name")
+    .option("--limit <n>", "leases per page")
+    .option("--cursor <cursor>", "the page after the one that printed this cursor")
+    .action(act("ls"));
+
+  program
+    .command("status")
+    .description("a lease: state, machine, cost so far, and what its guard will do and when")
+    .argument("<lease>", "lease id (`ls_...`) or name")
+    .action(act("status"));
+
+  program.command("events").description("every transition of a lease, oldest first").argument("<lease>", "lease id or name").action(act("events"));
+
+  for (const [name, what] of /** @type {const} */ ([
+    ["end", "end a lease: destroy its machine (repeating it is harmless)"],
+    ["stop", "stop a lease's machine, keeping its disk"],
+    ["start", "start a stopped lease's machine again"],
+    ["unlock", "remove a lease's lock"],
+  ])) {
+    program.command(name).description(what).argument("<lease>", "lease id or name").action(act(name));
+  }
+  program
+    .command("lock")
+    .description("mark a lease in use for a while (never beyond its hard caps)")
+    .argument("<lease>", "lease id or name")
+    .requiredOption("--for <duration>", "how long: `30m`, `2h`")
+    .action(act("lock"));
+  program
+    .command("extend")
+    .description("let a lease's ttl run longer")
+    .argument("<lease>", "lease id or name")
+    .requiredOption("--by <duration>", "how much longer: `30m`, `2h`")
+    .action(act("extend"));
+
+  program
+    .command("usage")
+    .description("estimated, actual and disputed spend over a range")
+    .addOption(new Option("--by <group>", "group by").choices(CHOICES.usageGroup).default("provider"))
+    .option("--from <date>", "ISO 8601 date or time (default: the first of this month, UTC)")
+    .option("--to <date>", "ISO 8601 date or time (default: now)")
+    .action(act("usage"));
+
+  program
+    .command("receipts")
+    .description("the org's receipts, newest first")
+    .addOption(new Option("--status <status>", "only these").choices(CHOICES.receiptStatus))
+    .option("--lease <id>", "only this lease's")
+    .option("--limit <n>", "receipts per page")
+    .option("--cursor <cursor>", "the page after the one that printed this cursor")
+    .action(act("receipts"));
+
+  const budget = program.command("budget").description("the org's caps and what counts against them now").action(act("budget"));
+  budget
+    .command("set")
+    .description("set the caps (admin key); `none` removes one")
+    .option("--monthly <usd>", "what leases admitted in a month may cost, or `none`")
+    .option("--concurrent-hourly <usd>", "the summed hourly rate of live leases, or `none`")
+    .action(act("budgetSet"));
+
+  const keys = program.command("keys").description("the org's API keys (admin key)");
+  keys.command("ls").description("list the keys, never their secrets").action(act("keysLs"));
+  keys
+    .command("create")
+    .description("create a key; its secret is printed this once")
+    .argument("<name>", "what the key is for")
+    .addOption(new Option("--scope <scope>", "what it may do").choices(CHOICES.keyScope).makeOptionMandatory())
+    .action(act("keysCreate"));
+  keys.command("revoke").description("revoke a key").argument("<id>", "key id (`key_...`)").action(act("keysRevoke"));
+
+  const providers = program.command("providers").description("the org's own provider keys");
+  providers.command("ls").description("the providers, and whether this org has a working key for each").action(act("providersLs"));
+  providers
+    .command("set")
+    .description("store this org's key for a provider, read from a prompt or stdin (admin key)")
+    .argument("<name>", "provider, e.g. runpod")
+    .option("--option <key=value>", "a provider setting, e.g. ssh_key_name=me (repeatable)", collect, [])
+    .action(act("providersSet"));
+  providers.command("verify").description("check the stored key again").argument("<name>", "provider").action(act("providersVerify"));
+  providers.command("rm").description("forget this org's key for a provider").argument("<name>", "provider").action(act("providersRm"));
+
+  program
+    .command("help")
+    .description("help for a command, or `exit-codes`")
+    .argument("[topic...]", "a command, or exit-codes")
+    .action((/** @type {string[]} */ topic) => {
+      if (topic.length === 1 && topic[0] === "exit-codes") {
+        const json = program.opts().json === true;
+        const doc = { exit_codes: EXIT_CODE_TABLE.map(([code, meaning]) => ({ code, meaning })) };
+        io.stdout.write(`${json ? JSON.stringify(doc, null, 2) : exitCodesText()}\n`);
+        return;
+      }
+      /** @type {Command} */
+      let target = program;
+      for (const word of topic) {
+        const sub = target.commands.find((c) => c.name() === word);
+        if (!sub) throw usageError(`no help for "${topic.join(" ")}": not a command (try \`lessor help\`)`);
+        target = sub;
+      }
+      target.outputHelp();
+    });
+  program.addHelpText("after", "\nExit codes: `lessor help exit-codes`.");
+  return program;
+}
+
+/** @param {string} value @param {string[]} previous */
+function collect(value, previous) {
+  return [...previous, value];
+}
+
+export function exitCodesText() {
+  return ["CODE  MEANING", ...EXIT_CODE_TABLE.map(([code, meaning]) => `${String(code).padStart(4)}  ${meaning}`)].join("\n");
+}
+
+/**
+ * Runs the CLI once; answers its exit code.
+ * @param {string[]} argv the arguments after the program's name
+ * @param {Io} io
+ */
+export async function main(argv, io) {
+  const json = argv.includes("--json");
+  if (json && argv.some((a) => a === "--version" || a === "-V")) {
+    io.stdout.write(`${JSON.stringify({ version: io.version })}\n`);
+    return EXIT.OK;
+  }
+  const program = buildProgram(io, (name) => async (...args) => {
+    const command = /** @type {Command} */ (args[args.length - 1]);
+    const flags = command.optsWithGlobals();
+    const commands = await import("./commands.mjs");
+    const action = /** @type {Action} */ (/** @type {Record<string, unknown>} */ (commands)[name]);
+    await action(commands.context(io, /** @type {GlobalFlags} */ (flags)), /** @type {string[]} */ (args.slice(0, -2).flat()), flags);
+  });
+  try {
+    await program.parseAsync(argv, { from: "user" });
+    return EXIT.OK;
+  } catch (e) {
+    return report(e, json, io);
+  }
+}
+
+/**
+ * The one way a failure leaves the CLI: `error: <message>` on stderr and, with --json, the error
+ * document on stdout. Answers the exit code.
+ * @param {unknown} e
+ * @param {boolean} json
+ * @param {Io} io
+ */
+export function report(e, json, io) {
+  const err = asCliError(e);
+  if (err === null) return EXIT.OK;
+  io.stderr.write(`error: ${err.message}\n`);
+  if (json) {
+    const doc = { error: { code: err.code, message: err.message, details: err.details }, exit_code: err.exitCode, ...(err.requestId ? { request_id: err.requestId } : {}) };
+    io.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
+  }
+  return err.exitCode;
+}
+
+/**
+ * A CliError for anything thrown; null for commander's own way out of `--help` and `--version`.
+ * @param {unknown} e
+ * @returns {CliError | null}
+ */
+export function asCliError(e) {
+  if (e instanceof CliError) return e;
+  if (e instanceof CommanderError) {
+    if (e.exitCode === 0) return null;
+    // `lessor` alone, or `lessor keys`: commander printed the help on stderr already.
+    if (e.code === "commander.help" || e.code === "commander.executeSubCommandAsync") return new CliError("a command is needed (see the help above)", EXIT.USAGE, { code: "usage" });
+    return new CliError(e.message.replace(/^error: /, ""), EXIT.USAGE, { code: "usage" });
+  }
+  const message = e instanceof Error ? e.message : String(e);
+  return new CliError(`unexpected: ${message}`, EXIT.UNEXPECTED, { code: "unexpected" });
+}
