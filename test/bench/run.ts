@@ -9,6 +9,8 @@ import path from "node:path";
 import { repoRoot, startServer, stopServer, removeStateDir, type Server } from "../e2e/server";
 import { benchReap, benchThroughput, client, tick } from "./http";
 import { benchSelection, benchSweep, median } from "./in-process";
+// @ts-ignore plain JavaScript module, typed by JSDoc
+import { measureStartup } from "../../scripts/cli-startup.mjs";
 
 const TARGETS = {
   reap_alarm_p99_ms: 250,
@@ -16,6 +18,7 @@ const TARGETS = {
   quote_ratio: 0.25,
   selection_median_ms: 20,
   sweep_ratio: 2,
+  cli_version_ms: 200,
 };
 const LEASES = Number(process.env.BENCH_LEASES ?? 300);
 const CRON_PERIOD_MS = 60_000;
@@ -72,6 +75,9 @@ log("selection over 100,000 offers (in process)");
 const selection = benchSelection();
 log("backstop sweep on D1 with 1,000 and 100,000 leases (in process, Miniflare)");
 const sweep = await benchSweep();
+log("cli startup");
+const cliStartup = measureStartup([["--version"], ["--help"]], 15) as { node_ms: number; cli_ms: Array<{ line: string; ms: number }> };
+const cliVersionMs = cliStartup.cli_ms[0]!.ms;
 
 log(`reap latency with alarms: ${LEASES} leases; then API throughput`);
 const { reapAlarm, reapAlarmQuiet, throughput } = await withServer(BASE_ENV, async (server) => {
@@ -134,6 +140,7 @@ const results = {
   throughput,
   selection,
   sweep,
+  cli_startup: cliStartup,
   targets: {
     reap_alarm_p99_ms: {
       target: `<= ${TARGETS.reap_alarm_p99_ms}`,
@@ -145,6 +152,7 @@ const results = {
     quote_ratio: { target: `>= ${TARGETS.quote_ratio}`, measured: quote.ratio_to_floor, met: quote.ratio_to_floor >= TARGETS.quote_ratio },
     selection_median_ms: { target: `< ${TARGETS.selection_median_ms}`, measured: worstSelection, met: worstSelection < TARGETS.selection_median_ms },
     sweep_ratio: { target: `<= ${TARGETS.sweep_ratio}`, measured: sweep.ratio, met: sweep.ratio <= TARGETS.sweep_ratio },
+    cli_version_ms: { target: `< ${TARGETS.cli_version_ms}`, measured: cliVersionMs, met: cliVersionMs < TARGETS.cli_version_ms },
   },
 };
 mkdirSync(path.join(repoRoot, "bench"), { recursive: true });
@@ -161,6 +169,8 @@ const rows: string[][] = [
   ...selection.specs.map((s) => [`select ${s.spec}`, `median ms over ${s.pool} offers`, f(s.median_ms, 2), "< 20", String(s.median_ms < 20)]),
   ...sweep.sizes.map((s) => [`sweep, ${s.leases} leases`, "median ms, 100 due", f(s.median_ms, 2), "-", "-"]),
   ["sweep scaling", "100,000 / 1,000", f(sweep.ratio, 2), "<= 2", String(results.targets.sweep_ratio.met)],
+  ["node -e \"\"", "median ms to exit", f(cliStartup.node_ms, 0), "-", "-"],
+  ...cliStartup.cli_ms.map((c) => [`lessor ${c.line}`, "median ms to exit", f(c.ms, 0), c.line === "--version" ? `< ${TARGETS.cli_version_ms}` : "-", c.line === "--version" ? String(results.targets.cli_version_ms.met) : "-"]),
 ];
 const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
 console.log(`\nlessor benchmarks, ${results.date}, ${machine.cpu}, ${machine.cores} cores, node ${machine.node}\n`);

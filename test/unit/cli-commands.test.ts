@@ -305,7 +305,7 @@ describe("money and admin commands", () => {
       needs_key: true,
       configured: true,
       usable: true,
-      capabilities: { stop: true, start: true, list_by_label: true, billing_records: true, webhooks: false, stop_ends_billing: false, spot: true },
+      capabilities: { stop: true, start: true, list_by_label: true, billing_records: true, webhooks: false, stop_ends_billing: false, spot: true, run_agent: true },
       options: {},
       option_fields: [],
       updated_at: at(0),

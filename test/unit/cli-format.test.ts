@@ -112,9 +112,9 @@ describe("the guard in words", () => {
   it.each([
     [{ action: "none", reason: null, at: null, due: false }, "nothing planned"],
     [{ action: "stop", reason: "ttl_expired", at: at(14 * MIN), due: false }, "stop in 14 min (ttl_expired)"],
-    [{ action: "destroy", reason: "max_lifetime", at: at(-1000), due: true }, "destroy now (max_lifetime)"],
+    [{ action: "release", reason: "max_lifetime", at: at(-1000), due: true }, "release now (max_lifetime)"],
     [{ action: "stop", reason: null, at: null, due: false }, "stop when due"],
-  ])("%j", (guard, text) => {
+  ] as const)("%j", (guard, text) => {
     expect(guardText(guard, NOW)).toBe(text);
   });
 });

@@ -7,7 +7,6 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-// @ts-expect-error plain JavaScript module without types
 import { render, SOURCE, TARGET } from "../../scripts/gen-agent-script.mjs";
 import { sha256Hex } from "../../src/ids";
 import { chunksToDrop, droppedMarker, LOG_CAP_BYTES, LOG_MAX_CHUNKS, planAppend, type LogLedger } from "../../src/occupant/logs";
