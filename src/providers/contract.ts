@@ -43,7 +43,11 @@ const CAPABILITY_NAMES = [
   "webhooks",
   "stop_ends_billing",
   "spot",
+  "run_agent",
 ] as const satisfies readonly CapabilityName[];
+// Every capability is in the list: a new one left out fails to compile here.
+const _everyCapabilityListed: Exclude<CapabilityName, (typeof CAPABILITY_NAMES)[number]> extends never ? true : never = true;
+void _everyCapabilityListed;
 
 /**
  * A provider's capabilities, every one declared: the ones it has, and for each it lacks, why
