@@ -11,7 +11,7 @@
  *    from the simulated cloud) and then every LESSOR_CRON_INTERVAL_S seconds (default 60).
  * 4. On SIGINT/SIGTERM, at any step, stops the ticker and the process group of whichever wrangler
  *    it started (the migration step's, which runs a workerd of its own, or `wrangler dev`'s), by
- *    pid, and exits once that group is empty: nothing it started outlives it (issue 10, item 12).
+ *    pid, and exits once that group is empty: nothing it started outlives it (docs/design.md "Operating rules").
  *
  * It refuses to start, with the reason, when a setting would make the Worker refuse to serve: the
  * rules are src/config.ts's (a bootstrap token or master key shorter than 32 characters, a

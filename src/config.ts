@@ -1,6 +1,6 @@
 /**
- * What an installation must be configured with before it serves anything (issue 10, items 10 and
- * 11). A Worker has no start-up step that can refuse to start, so the check runs on every entry
+ * What an installation must be configured with before it serves anything
+ * (docs/design.md "Configuration"). A Worker has no start-up step that can refuse to start, so the check runs on every entry
  * (fetch and scheduled, cached per isolate by the settings it read): a misconfigured installation
  * answers every request with 503 `misconfigured` naming the settings to fix, and its cron does
  * nothing. `npm start` (scripts/start.mjs) applies the same rules before it starts `wrangler dev`.

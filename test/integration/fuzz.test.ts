@@ -1,5 +1,5 @@
 /**
- * Guarantee 12 (DESIGN.md): no request body, header or path makes the service answer 500, and
+ * Guarantee 12 (docs/design.md): no request body, header or path makes the service answer 500, and
  * every 4xx is the one envelope `{"error": {"code", "message", "details"}, "request_id"}`
  * (STYLE.md rule 2).
  *
