@@ -29,6 +29,8 @@ import { usageRoutes } from "./v1/usage";
 import type { Context } from "hono";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
+/** How much of an oversized chunked body is read (and dropped) before its 413 is answered. */
+const DRAIN_MAX_BYTES = 16 * 1024 * 1024;
 export const VERSION = "0.1.0";
 
 const STATUS_CODES: Record<number, string> = {
@@ -97,6 +99,42 @@ export function createApp() {
 
   app.notFound((c) => envelope(c, new ApiError(404, "not_found", `no route for ${c.req.method} ${new URL(c.req.url).pathname}`)));
 
+  /**
+   * A body sent without Content-Length (chunked) is read here, and one over the limit is read on
+   * to its end, up to DRAIN_MAX_BYTES, before the 413 is answered: a server that answers while the
+   * client is still sending leaves the answer to race the upload, and a proxy in between (wrangler
+   * dev's) was seen to deliver the 413's headers without its body. Past DRAIN_MAX_BYTES the 413
+   * is answered at once.
+   */
+  async function readStreamedBody(req: { raw: Request }): Promise<void> {
+    const raw = req.raw;
+    if (!raw.body || (raw.headers.has("content-length") && !raw.headers.has("transfer-encoding"))) return;
+    const reader = raw.body.getReader();
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.length;
+      if (size <= MAX_BODY_BYTES) chunks.push(value);
+      else if (size > DRAIN_MAX_BYTES) break;
+    }
+    if (size > MAX_BODY_BYTES) {
+      reader.releaseLock();
+      throw new ApiError(413, "payload_too_large", `request bodies are limited to ${MAX_BODY_BYTES} bytes`, { max_bytes: MAX_BODY_BYTES });
+    }
+    const body = new Uint8Array(size);
+    let at = 0;
+    for (const chunk of chunks) {
+      body.set(chunk, at);
+      at += chunk.length;
+    }
+    const headers = new Headers(raw.headers);
+    headers.delete("transfer-encoding");
+    headers.set("content-length", String(size));
+    req.raw = new Request(raw, { body, headers });
+  }
+
   const limitBody = bodyLimit({
     maxSize: MAX_BODY_BYTES,
     onError: () => {
@@ -108,6 +146,7 @@ export function createApp() {
   app.use("/v1/*", async (c, next) => {
     let bodyRead = false;
     try {
+      await readStreamedBody(c.req);
       return await limitBody(c, () => {
         bodyRead = true;
         return next();
