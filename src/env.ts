@@ -1,5 +1,6 @@
 import type { ApiKeyObject } from "./auth/key-object";
 import type { RateLimiter } from "./auth/rate-limiter";
+import type { OrgEventsObject } from "./events/org-object";
 import type { LeaseObject } from "./lease/object";
 import type { SimCloud } from "./providers/sim/cloud";
 
@@ -10,6 +11,8 @@ export interface Env {
   SIM: DurableObjectNamespace<SimCloud>;
   LIMITER: DurableObjectNamespace<RateLimiter>;
   API_KEY: DurableObjectNamespace<ApiKeyObject>;
+  /** One per org, named by its id: the org's event log, its streams and its webhook deliveries. */
+  ORG_EVENTS: DurableObjectNamespace<OrgEventsObject>;
   /** "production" in `[env.production]` (wrangler.toml): turns on the production checks of src/config.ts. */
   LESSOR_ENVIRONMENT?: string;
   /** Secret (at least 32 characters): creates orgs. Unset: `POST /v1/orgs` is refused. */

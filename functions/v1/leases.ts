@@ -18,7 +18,9 @@ import { DurationSchema } from "../../src/duration";
 import { ApiError, notFound } from "../../src/errors";
 import { newId } from "../../src/ids";
 import { idempotent } from "../../src/idempotency";
-import type { ActResult, LeaseEvent, UserAction } from "../../src/lease/object";
+import type { ActResult, UserAction } from "../../src/lease/object";
+import { LeaseEventSchema, MAX_EVENT_PAGE, type LeaseEventBody, type LeaseEventPage } from "../../src/events/lease-events";
+import { eventAnswers, EventHeaders, EventQuery, resumeAfter, streamResponse, wantsStream } from "../../src/events/follow";
 import { GuardedLeaseSchema, LeaseSchema, type LeaseView } from "../../src/lease/view";
 import { listLeaseBodies } from "../../src/lease/list-repo";
 import { claimLeaseName, freeLeaseName, LeaseNameSchema } from "../../src/lease/names";
@@ -45,18 +47,6 @@ const CreateLeaseSchema = z
     z.strictObject({ ...LeaseCommon, quote_id: z.string().max(64) }).openapi("CreateLeaseForQuote"),
   ])
   .openapi("CreateLease", { description: "a lease takes exactly one of `spec` and `quote_id`" });
-
-const EventSchema = z
-  .object({
-    seq: z.number().int(),
-    at: z.string(),
-    type: z.string(),
-    from: z.string().nullable(),
-    to: z.string().nullable(),
-    reason: z.string().nullable(),
-    detail: z.record(z.string(), z.unknown()),
-  })
-  .openapi("LeaseEvent");
 
 const IDEMPOTENCY_422 = {
   422: errorResponse("idempotency_mismatch: this Idempotency-Key was used with a different body"),
@@ -230,17 +220,34 @@ const app = router()
     createRoute({
       method: "get",
       path: "/leases/{id}/events",
-      summary: "Every transition of a lease with its reason, oldest first",
+      summary: "A lease's transitions with their reasons, oldest first: a page after an event id, or a live stream (`?follow=1`) that ends once the lease is released",
       security: BEARER,
       middleware: [requireScope("read")] as const,
-      request: { params: IdParam("ls") },
-      responses: { 200: jsonResponse(z.object({ data: z.array(EventSchema) }), "The events"), ...COMMON_ERRORS },
+      request: { params: IdParam("ls"), query: z.object(EventQuery), headers: EventHeaders },
+      responses: {
+        200: eventAnswers(
+          z.object({ data: z.array(LeaseEventSchema), next_after: z.number().int().nullable(), released: z.boolean() }),
+          "A page of events (`next_after`: ask `after=` it for the next; null at the end), or the stream",
+        ),
+        ...COMMON_ERRORS,
+        400: errorResponse("invalid_request: the query does not match the schema; invalid_last_event_id: Last-Event-ID is not an event id"),
+      },
     }),
     async (c) => {
       const { id } = c.req.valid("param");
-      const events = (await stubOf(c, id).events(c.var.principal.org_id)) as LeaseEvent[] | null;
-      if (!events) throw notFound("lease", id);
-      return c.json({ data: events as unknown as z.infer<typeof EventSchema>[] }, 200);
+      const { after, limit = MAX_EVENT_PAGE, follow } = c.req.valid("query");
+      const headers = c.req.valid("header");
+      const from = resumeAfter(after, headers["last-event-id"]);
+      const stub = stubOf(c, id);
+      const org = c.var.principal.org_id;
+      if (wantsStream(follow, headers.accept)) {
+        const stream = await stub.follow(org, from);
+        if (!stream) throw notFound("lease", id);
+        return streamResponse(stream as ReadableStream<Uint8Array>);
+      }
+      const page = (await stub.eventsAfter(org, from, limit)) as LeaseEventPage<LeaseEventBody> | null;
+      if (!page) throw notFound("lease", id);
+      return c.json(page, 200);
     },
   );
 

@@ -49,6 +49,9 @@ import { latestAttempt, leasePrefix, machineLabel } from "./label";
 import type { LeaseKind, Policy } from "./policy";
 import { hasMachine, LEASE_STATES, machined, type MachinedLease, type LeaseRecord, type LeaseState, type Observation, type Reason } from "./state";
 import { renderLease, type LeaseView } from "./view";
+import { leaseEndFrame, leaseEventFrame, type LeaseEventPage } from "../events/lease-events";
+import { forwardLeaseEvents } from "../events/forward";
+import { Followers } from "../events/sse";
 
 const SCHEMA_VERSION = 1;
 /** At most this many actions in one run; the alarm picks up the rest. */
@@ -215,9 +218,81 @@ export class LeaseObject extends DurableObject<Env> {
   events(orgId: string): LeaseEvent[] | null {
     const l = this.#load();
     if (!l || l.org_id !== orgId) return null;
+    return this.#eventsAfter(0, -1);
+  }
+
+  // ---- live events (docs/events.md): pages, streams, and the forward to the org's log ----------
+
+  /** The events after `after`, at most `limit`; null when the lease does not exist for this org. */
+  eventsAfter(orgId: string, after: number, limit: number): LeaseEventPage<LeaseEvent> | null {
+    const l = this.#load();
+    if (!l || l.org_id !== orgId) return null;
+    const data = this.#eventsAfter(after, limit + 1);
+    const more = data.length > limit;
+    if (more) data.pop();
+    return { data, next_after: more ? data[data.length - 1]!.seq : null, released: l.state === "released" };
+  }
+
+  /**
+   * A Server-Sent Events stream of the events after `after`, then each one as it is appended; it
+   * ends with a final `end` event once the lease is released. Null: no such lease for this org.
+   */
+  follow(orgId: string, after: number): ReadableStream<Uint8Array> | null {
+    const l = this.#load();
+    if (!l || l.org_id !== orgId) return null;
+    this.#followedSeq = Math.max(this.#followedSeq, this.#lastSeq());
+    const backlog = this.#eventsAfter(after, -1).map(leaseEventFrame);
+    return this.#followers.open(backlog, l.state === "released" ? leaseEndFrame(l.id) : null);
+  }
+
+  readonly #followers = new Followers();
+  /** The last event written to the open streams. */
+  #followedSeq = 0;
+  #forwarding: Promise<void> | null = null;
+
+  /** The hook on the one write path: pushes new events to open streams and to the org's log. */
+  #appended(l: LeaseRecord) {
+    if (this.#followers.size > 0) {
+      const fresh = this.#eventsAfter(this.#followedSeq, -1);
+      this.#followedSeq = fresh.at(-1)?.seq ?? this.#followedSeq;
+      this.#followers.publish(fresh.map(leaseEventFrame), l.state === "released" ? leaseEndFrame(l.id) : null);
+    }
+    this.ctx.waitUntil(this.#forward(l.org_id, l.id).catch(() => undefined));
+  }
+
+  /**
+   * Sends the org's fan-out object every event it has not acknowledged (meta `forwarded_seq`), one
+   * call at a time. Level-triggered: a failed forward is sent again by `#finish`, which retries on
+   * the alarm like an index write; the org's log drops what it already holds.
+   */
+  #forward(orgId: string, leaseId: string): Promise<void> {
+    this.#forwarding ??= this.#forwardPending(orgId, leaseId).finally(() => {
+      this.#forwarding = null;
+    });
+    return this.#forwarding;
+  }
+
+  async #forwardPending(orgId: string, leaseId: string): Promise<void> {
+    for (;;) {
+      const done = Number(this.#sql.exec<{ value: string }>(`SELECT value FROM meta WHERE key = 'forwarded_seq'`).toArray()[0]?.value ?? 0);
+      const pending = this.#eventsAfter(done, 100);
+      if (pending.length === 0) return;
+      await forwardLeaseEvents(this.env, orgId, leaseId, pending);
+      this.#sql.exec(`INSERT OR REPLACE INTO meta (key, value) VALUES ('forwarded_seq', ?)`, String(pending.at(-1)!.seq));
+    }
+  }
+
+  #lastSeq(): number {
+    return this.#sql.exec<{ seq: number | null }>(`SELECT MAX(seq) AS seq FROM events`).toArray()[0]?.seq ?? 0;
+  }
+
+  /** Events after `after`, oldest first; `limit` -1: all of them. */
+  #eventsAfter(after: number, limit: number): LeaseEvent[] {
     return this.#sql
       .exec<{ seq: number; at: number; type: string; from_state: string | null; to_state: string | null; reason: string | null; detail: string }>(
-        `SELECT seq, at, type, from_state, to_state, reason, detail FROM events ORDER BY seq`,
+        `SELECT seq, at, type, from_state, to_state, reason, detail FROM events WHERE seq > ? ORDER BY seq LIMIT ?`,
+        after,
+        limit,
       )
       .toArray()
       .map((e) => ({
@@ -611,6 +686,7 @@ export class LeaseObject extends DurableObject<Env> {
         );
       }
     });
+    if (effect) this.#appended(record);
     return record;
   }
 
@@ -635,6 +711,12 @@ export class LeaseObject extends DurableObject<Env> {
         console.error(JSON.stringify({ msg: "lease index write failed; will retry", lease: l.id, error: errorText(e) }));
         next = next === null ? now + INDEX_RETRY_MS : Math.min(next, now + INDEX_RETRY_MS);
       }
+    }
+    try {
+      await this.#forward(l.org_id, l.id);
+    } catch (e) {
+      console.error(JSON.stringify({ msg: "lease events not forwarded to the org; will retry", lease: l.id, error: errorText(e) }));
+      next = next === null ? now + INDEX_RETRY_MS : Math.min(next, now + INDEX_RETRY_MS);
     }
     if (this.env.LESSOR_DEV_DISABLE_ALARMS === "1") return;
     if (next === null) await this.ctx.storage.deleteAlarm();
