@@ -14,6 +14,7 @@ import { newId } from "../src/ids";
 import { jsonResponse, router, type AppEnv } from "./context";
 import { authenticate } from "./middleware";
 import { catalogRoutes } from "./v1/catalog";
+import { eventRoutes } from "./v1/events";
 import { issuerRoutes } from "./v1/issuers";
 import { keyRoutes } from "./v1/keys";
 import { leaseRoutes } from "./v1/leases";
@@ -164,5 +165,6 @@ export function createApp() {
   app.route("/v1", budgetRoutes);
   app.route("/v1", usageRoutes);
   app.route("/v1", receiptRoutes);
+  app.route("/v1", eventRoutes);
   return app;
 }
