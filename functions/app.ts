@@ -25,6 +25,7 @@ import { quoteRoutes } from "./v1/quotes";
 import { receiptRoutes } from "./v1/receipts";
 import { simRoutes } from "./v1/sim";
 import { usageRoutes } from "./v1/usage";
+import { webhookRoutes } from "./v1/webhooks";
 import type { Context } from "hono";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -166,5 +167,6 @@ export function createApp() {
   app.route("/v1", usageRoutes);
   app.route("/v1", receiptRoutes);
   app.route("/v1", eventRoutes);
+  app.route("/v1", webhookRoutes);
   return app;
 }

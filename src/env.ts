@@ -40,6 +40,11 @@ export interface Env {
   /** Tags this installation's machine labels (src/lease/label.ts); its own value in production. */
   LESSOR_INSTALLATION_ID?: string;
   LESSOR_SIM_OFFERS?: string;
+  /**
+   * Development only: "1" lets webhook endpoints be loopback addresses, over http too, so a receiver
+   * on the same machine works. `npm start` sets it; refused in production (src/config.ts).
+   */
+  LESSOR_WEBHOOKS_ALLOW_LOOPBACK_HTTP?: string;
   /** Development only: "1" keeps lease objects from setting alarms, so only the cron backstop reaps. */
   LESSOR_DEV_DISABLE_ALARMS?: string;
   /** Seconds a labelled machine without a live lease may live before it is stopped (default 300). */
