@@ -1,20 +1,13 @@
 /** An org's event as its stream and its pages answer it: a lease's event, with the org log's own id. */
 import { z } from "@hono/zod-openapi";
+import { LeaseEventSchema } from "./lease-events";
 import { eventFrame } from "./sse";
 
-export const OrgEventSchema = z
-  .object({
-    id: z.number().int().describe("the event's id in the org's log: pages and streams resume after it"),
-    lease_id: z.string().nullable().describe("the lease the event belongs to; null for an event of the org itself (a webhook endpoint disabled)"),
-    seq: z.number().int().nullable().describe("the event's id within its lease's own log"),
-    at: z.string(),
-    type: z.string(),
-    from: z.string().nullable(),
-    to: z.string().nullable(),
-    reason: z.string().nullable(),
-    detail: z.record(z.string(), z.unknown()),
-  })
-  .openapi("OrgEvent");
+export const OrgEventSchema = LeaseEventSchema.extend({
+  id: z.number().int().describe("the event's id in the org's log: pages and streams resume after it"),
+  lease_id: z.string().nullable().describe("the lease the event belongs to; null for an event of the org itself (a webhook endpoint disabled)"),
+  seq: z.number().int().nullable().describe("the event's id within its lease's own log"),
+}).openapi("OrgEvent");
 export type OrgEvent = z.infer<typeof OrgEventSchema>;
 
 /** How many of the newest events an org's log keeps; a reader resuming before them gets 410. */

@@ -277,3 +277,33 @@ describe("deliveries", () => {
     await call("POST", `/v1/leases/${lease.id}/end`, { key: writeKey });
   });
 });
+
+describe("the document", () => {
+  it("describes every answer of the event and webhook routes", async () => {
+    const { SELF } = await import("cloudflare:test");
+    const { ResponseChecker } = await import("../support/response-check");
+    const { BASE } = await import("./helpers");
+    const checker = new ResponseChecker(await (await SELF.fetch(`${BASE}/v1/openapi.json`)).json());
+    const checked = async (method: string, path: string, body?: unknown, status?: number): Promise<any> => {
+      const res = await call(method, path, { key: admin, body });
+      const answer = await res.json();
+      if (status !== undefined) expect(res.status, JSON.stringify(answer)).toBe(status);
+      expect(checker.problems(method, path, res.status, answer)).toEqual([]);
+      return answer;
+    };
+    const hook = await checked("POST", "/v1/webhooks", { url: `${RECEIVER}/doc`, events: ["*"] }, 201);
+    await checked("GET", "/v1/webhooks", undefined, 200);
+    await checked("GET", `/v1/webhooks/${hook.id}`, undefined, 200);
+    await checked("PATCH", `/v1/webhooks/${hook.id}`, { events: ["ready"] }, 200);
+    await checked("POST", `/v1/webhooks/${hook.id}/rotate-secret`, undefined, 200);
+    await emit("ready");
+    await arrivals("/doc", 1);
+    const page = await checked("GET", `/v1/webhooks/${hook.id}/deliveries`, undefined, 200);
+    await checked("POST", `/v1/webhooks/${hook.id}/deliveries/${page.data[0].id}/retry`, undefined, 202);
+    await checked("GET", "/v1/events?limit=1", undefined, 200);
+    await checked("GET", "/v1/events?after=abc", undefined, 400);
+    await checked("POST", "/v1/webhooks", { url: "https://10.0.0.1/", events: ["*"] }, 400);
+    await checked("DELETE", `/v1/webhooks/${hook.id}`, undefined, 200);
+    await checked("GET", `/v1/webhooks/${hook.id}/deliveries`, undefined, 404);
+  });
+});
