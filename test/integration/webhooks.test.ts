@@ -1,12 +1,13 @@
 /** Outbound webhooks (Standard Webhooks 1.0): endpoints, the SSRF guard, signed deliveries, retries, disabling (docs/events.md). */
-import { env, runDurableObjectAlarm } from "cloudflare:test";
+import { env, runDurableObjectAlarm, SELF } from "cloudflare:test";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { MAX_WEBHOOK_ENDPOINTS } from "../../src/auth/limits";
 import { orgEventsStub } from "../../src/events/forward";
 import type { LeaseEvent } from "../../src/lease/object";
 import { FAILING_DISABLE_MS, RETRY_SCHEDULE_MS } from "../../src/webhooks/schedule";
-import { call, createKey, createOrg, expectError, json, type TestOrg } from "./helpers";
-import { waitFor } from "./lease-helpers";
+import { ResponseChecker } from "../support/response-check";
+import { BASE, call, createKey, createOrg, expectError, json, refreshCatalog, type TestOrg } from "./helpers";
+import { createLease, fastSim, waitFor } from "./lease-helpers";
 import { RECEIVER, Receiver, verify } from "./webhook-receiver";
 
 let org: TestOrg;
@@ -264,8 +265,6 @@ describe("deliveries", () => {
   });
 
   it("delivers a real lease's events", async () => {
-    const { refreshCatalog } = await import("./helpers");
-    const { createLease, fastSim } = await import("./lease-helpers");
     await refreshCatalog();
     await fastSim();
     const hook = await addWebhook("/lease", ["ready"]);
@@ -280,9 +279,6 @@ describe("deliveries", () => {
 
 describe("the document", () => {
   it("describes every answer of the event and webhook routes", async () => {
-    const { SELF } = await import("cloudflare:test");
-    const { ResponseChecker } = await import("../support/response-check");
-    const { BASE } = await import("./helpers");
     const checker = new ResponseChecker(await (await SELF.fetch(`${BASE}/v1/openapi.json`)).json());
     const checked = async (method: string, path: string, body?: unknown, status?: number): Promise<any> => {
       const res = await call(method, path, { key: admin, body });

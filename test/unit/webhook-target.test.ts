@@ -1,5 +1,6 @@
 /** Where a webhook may go (src/webhooks/target.ts), both sides of every boundary. */
 import { describe, expect, it } from "vitest";
+import { configProblems } from "../../src/config";
 import { checkTarget, hostKind, loopbackAllowed } from "../../src/webhooks/target";
 
 describe("hostKind", () => {
@@ -74,5 +75,20 @@ describe("checkTarget", () => {
     expect(loopbackAllowed({ LESSOR_WEBHOOKS_ALLOW_LOOPBACK_HTTP: "1", LESSOR_ENVIRONMENT: "production" })).toBe(false);
     expect(loopbackAllowed({ LESSOR_WEBHOOKS_ALLOW_LOOPBACK_HTTP: "true" })).toBe(false);
     expect(loopbackAllowed({})).toBe(false);
+  });
+});
+
+describe("the loopback setting in production", () => {
+  it("makes a production installation refuse to serve; elsewhere it is fine", () => {
+    const prod = {
+      LESSOR_ENVIRONMENT: "production",
+      LESSOR_INSTALLATION_ID: "acme",
+      LESSOR_MASTER_KEY: "m".repeat(32),
+      LESSOR_PROVIDERS: "runpod",
+      LESSOR_PUBLIC_URL: "https://lessor.example.com",
+    };
+    expect(configProblems(prod)).toEqual([]);
+    expect(configProblems({ ...prod, LESSOR_WEBHOOKS_ALLOW_LOOPBACK_HTTP: "1" })).toEqual([expect.stringMatching(/^LESSOR_WEBHOOKS_ALLOW_LOOPBACK_HTTP must not be set in production/)]);
+    expect(configProblems({ LESSOR_WEBHOOKS_ALLOW_LOOPBACK_HTTP: "1" })).toEqual([]);
   });
 });
