@@ -14,8 +14,9 @@ import { newId } from "../src/ids";
 import { jsonResponse, router, type AppEnv } from "./context";
 import { authenticate } from "./middleware";
 import { agentRoutes } from "./v1/agent";
-import { catalogRoutes } from "./v1/catalog";
 import { issuerRoutes } from "./v1/auth";
+import { catalogRoutes } from "./v1/catalog";
+import { eventRoutes } from "./v1/events";
 import { keyRoutes } from "./v1/keys";
 import { leaseRoutes } from "./v1/leases";
 import { budgetRoutes } from "./v1/budget";
@@ -26,6 +27,7 @@ import { quoteRoutes } from "./v1/quotes";
 import { receiptRoutes } from "./v1/receipts";
 import { simRoutes } from "./v1/sim";
 import { usageRoutes } from "./v1/usage";
+import { webhookRoutes } from "./v1/webhooks";
 import type { Context } from "hono";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -207,5 +209,7 @@ export function createApp() {
   app.route("/v1", budgetRoutes);
   app.route("/v1", usageRoutes);
   app.route("/v1", receiptRoutes);
+  app.route("/v1", eventRoutes);
+  app.route("/v1", webhookRoutes);
   return app;
 }

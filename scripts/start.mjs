@@ -87,6 +87,11 @@ if (!vars.LESSOR_MASTER_KEY) {
 // LESSOR_PUBLIC_URL (a tunnel's https URL, say) to rent real ones against a local lessor.
 if (!vars.LESSOR_PUBLIC_URL) vars.LESSOR_PUBLIC_URL = `http://127.0.0.1:${port}`;
 
+// A webhook receiver on this machine (http://127.0.0.1:...) is a valid target under `npm start`
+// only: src/webhooks/target.ts refuses loopback addresses otherwise, and production refuses the
+// setting itself (src/config.ts). Set it to 0 to try the guard locally.
+if (vars.LESSOR_WEBHOOKS_ALLOW_LOOPBACK_HTTP === undefined) vars.LESSOR_WEBHOOKS_ALLOW_LOOPBACK_HTTP = "1";
+
 // The same rules as src/config.ts's configProblems, for the settings a local run can get wrong:
 // the Worker would answer every request with 503 `misconfigured`, so say it here, before starting.
 const problems = [];

@@ -11,8 +11,9 @@ import { DurationSchema } from "../../src/duration";
 import { ApiError, notFound } from "../../src/errors";
 import { idempotent } from "../../src/idempotency";
 import { createLease } from "../../src/lease/create";
-import type { ActResult, LeaseEvent, UserAction } from "../../src/lease/object";
-import { LeaseEventSchema } from "../../src/lease/event-schema";
+import type { ActResult, UserAction } from "../../src/lease/object";
+import { LeaseEventSchema, MAX_EVENT_PAGE, type LeaseEventBody, type LeaseEventPage } from "../../src/events/lease-events";
+import { eventAnswers, EventHeaders, EventQuery, resumeAfter, streamResponse, wantsStream } from "../../src/events/follow";
 import { GuardedLeaseSchema, LeaseSchema, type LeaseView } from "../../src/lease/view";
 import { listLeaseBodies } from "../../src/lease/list-repo";
 import { LeaseNameSchema } from "../../src/lease/names";
@@ -162,17 +163,34 @@ const app = router()
     createRoute({
       method: "get",
       path: "/leases/{id}/events",
-      summary: "Every transition of a lease with its reason, oldest first",
+      summary: "A lease's transitions with their reasons, oldest first: a page after an event id, or a live stream (`?follow=1`) that ends once the lease is released",
       security: BEARER,
       middleware: [requireScope("read")] as const,
-      request: { params: IdParam("ls") },
-      responses: { 200: jsonResponse(z.object({ data: z.array(LeaseEventSchema) }), "The events"), ...COMMON_ERRORS },
+      request: { params: IdParam("ls"), query: z.object(EventQuery), headers: EventHeaders },
+      responses: {
+        200: eventAnswers(
+          z.object({ data: z.array(LeaseEventSchema), next_after: z.number().int().nullable(), released: z.boolean() }),
+          "A page of events (`next_after`: ask `after=` it for the next; null at the end), or the stream",
+        ),
+        ...COMMON_ERRORS,
+        400: errorResponse("invalid_request: the query does not match the schema; invalid_last_event_id: Last-Event-ID is not an event id", ["invalid_request", "invalid_last_event_id"]),
+      },
     }),
     async (c) => {
       const { id } = c.req.valid("param");
-      const events = (await stubOf(c, id).events(c.var.principal.org_id)) as LeaseEvent[] | null;
-      if (!events) throw notFound("lease", id);
-      return c.json({ data: events as unknown as z.infer<typeof LeaseEventSchema>[] }, 200);
+      const { after, limit = MAX_EVENT_PAGE, follow } = c.req.valid("query");
+      const headers = c.req.valid("header");
+      const from = resumeAfter(after, headers["last-event-id"]);
+      const stub = stubOf(c, id);
+      const org = c.var.principal.org_id;
+      if (wantsStream(follow, headers.accept)) {
+        const stream = await stub.follow(org, from);
+        if (!stream) throw notFound("lease", id);
+        return streamResponse(stream as ReadableStream<Uint8Array>);
+      }
+      const page = (await stub.eventsAfter(org, from, limit)) as LeaseEventPage<LeaseEventBody> | null;
+      if (!page) throw notFound("lease", id);
+      return c.json(page, 200);
     },
   );
 

@@ -38,6 +38,8 @@ import { backoff, failureOf, failuresAfter, indexRetryAt } from "./retry";
 import { machined, type LeaseRecord, type MachinedLease, type Observation, type Reason } from "./state";
 import { LeaseStore, type LeaseEvent } from "./store";
 import { renderLease, type LeaseView } from "./view";
+import type { LeaseEventPage } from "../events/lease-events";
+import { LeaseEventsOut } from "../events/lease-stream";
 import { Occupant, REFUSED, type AgentAnswer, type AgentCall, type AgentSnapshot, type CommandView, type NewCommand } from "../occupant/occupant";
 
 /** At most this many actions in one run; the alarm picks up the rest. */
@@ -52,10 +54,13 @@ export type ActResult =
 export class LeaseObject extends DurableObject<Env> {
   /** The lease's own storage: its record, events and how far the D1 index has caught up. */
   readonly #store: LeaseStore;
+  /** Its events going out: open streams and the org's log (src/events/lease-stream.ts). */
+  readonly #out: LeaseEventsOut;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.#store = new LeaseStore(ctx.storage);
+    this.#out = new LeaseEventsOut(this.#store, env, (p) => ctx.waitUntil(p));
     ctx.blockConcurrencyWhile(async () => this.#store.open());
   }
 
@@ -85,6 +90,18 @@ export class LeaseObject extends DurableObject<Env> {
 
   events(orgId: string): LeaseEvent[] | null {
     return this.#leaseOf(orgId) ? this.#store.events() : null;
+  }
+
+  /** The events after `after`, at most `limit` (docs/events.md); null: no such lease for this org. */
+  eventsAfter(orgId: string, after: number, limit: number): LeaseEventPage<LeaseEvent> | null {
+    const l = this.#leaseOf(orgId);
+    return l ? this.#out.page(l, after, limit) : null;
+  }
+
+  /** A Server-Sent Events stream of the events after `after`, ending once the lease is released. */
+  follow(orgId: string, after: number): ReadableStream<Uint8Array> | null {
+    const l = this.#leaseOf(orgId);
+    return l ? this.#out.follow(l, after) : null;
   }
 
   /**
@@ -337,7 +354,9 @@ export class LeaseObject extends DurableObject<Env> {
   /** Writes `after` over `before` (which must be the stored record) and returns what was stored. */
   #save(before: LeaseRecord, after: LeaseRecord, effect: Effect | null, now: number): LeaseRecord {
     this.#failures = failuresAfter(before, after, this.#failures);
-    return this.#store.save(before, after, effect, now);
+    const stored = this.#store.save(before, after, effect, now);
+    if (effect) this.#out.appended(stored);
+    return stored;
   }
 
   /** Reserves `need` against the org's caps: null when admitted, the 402 when refused. */
@@ -368,6 +387,12 @@ export class LeaseObject extends DurableObject<Env> {
         console.error(JSON.stringify({ msg: "lease index write failed; will retry", lease: l.id, error: failureOf(e).text }));
         next = indexRetryAt(next, now);
       }
+    }
+    try {
+      await this.#out.forward(l.org_id, l.id);
+    } catch (e) {
+      console.error(JSON.stringify({ msg: "lease events not forwarded to the org; will retry", lease: l.id, error: failureOf(e).text }));
+      next = indexRetryAt(next, now);
     }
     if (this.env.LESSOR_DEV_DISABLE_ALARMS === "1") return;
     if (next === null) await this.ctx.storage.deleteAlarm();

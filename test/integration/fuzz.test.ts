@@ -242,6 +242,13 @@ async function send(req: FuzzRequest, via: (r: Request) => Promise<Response> = f
   return via(new Request(`${BASE}${req.target}`, { method: req.method, headers, body }));
 }
 
+async function firstChunk(res: Response): Promise<string> {
+  const reader = res.body!.getReader();
+  const { value } = await reader.read();
+  await reader.cancel();
+  return new TextDecoder().decode(value);
+}
+
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 function hasExactly(o: Record<string, unknown>, keys: string[]): boolean {
@@ -251,7 +258,8 @@ function hasExactly(o: Record<string, unknown>, keys: string[]): boolean {
 
 /** Every answer: below 500, and every error exactly the envelope, with the header's request id. */
 async function expectWellFormed(req: FuzzRequest, res: Response): Promise<{ status: number; code: string | null; body?: unknown }> {
-  const text = req.method === "HEAD" ? "" : await res.text();
+  // A live event stream does not end: its first frame is read, then it is let go.
+  const text = req.method === "HEAD" ? "" : res.headers.get("content-type")?.startsWith("text/event-stream") ? await firstChunk(res) : await res.text();
   const show = () => `${req.method} ${req.target.slice(0, 300)} -> ${res.status} ${text.slice(0, 500)}`;
   if (res.status >= 500) throw new Error(`answered ${res.status}: ${show()}`);
   if (res.status < 400) {
