@@ -91,6 +91,17 @@ describe("signals", () => {
   });
 });
 
+describe("stop", () => {
+  it("a stop kills the run: its output before the stop is shipped and the exit is KILL", async () => {
+    const id = await leaseRunning("echo before; hang");
+    await waitFor("the first line", async () => (await snapshot(id)).log === "before\n");
+    const [machine] = await machinesOf(id);
+    expect((await sim().operate(machine!.id, "stop")).ok).toBe(true);
+    expect(await exitOf(id)).toMatchObject({ code: null, signal: "KILL" });
+    expect((await snapshot(id)).log.startsWith("before\n")).toBe(true);
+  });
+});
+
 describe("exec", () => {
   it("runs the command language on its own and answers its output and code", async () => {
     const id = await leaseRunning("echo main; hang");
