@@ -608,8 +608,11 @@ export class SimCloud extends DurableObject<Env> {
     }
 
     // Execs: each a run of its own, reported when it ends (or is killed with the machine).
+    const latest = this.#row(row.id)!;
     for (const exec of sql.exec<ExecRow>(`SELECT * FROM machine_execs WHERE machine_id = ? ORDER BY started_at, command_id`, row.id).toArray()) {
-      const signals: DeliveredSignal[] = exec.killed_at === null ? [] : [{ signal: "KILL", at: exec.killed_at }];
+      // An exec stored after a stop that came while this pass waited on lessor dies with the machine too.
+      const killedAt = exec.killed_at ?? (latest.status === "RUNNING" ? null : Math.max(exec.started_at, latest.status_since));
+      const signals: DeliveredSignal[] = killedAt === null ? [] : [{ signal: "KILL", at: killedAt }];
       const run = runScript(programOf(exec.cmd), exec.started_at, signals, now);
       if (!run.end) continue;
       const answer = (await lease.agentCall(access.token, { op: "result", id: exec.command_id, ...execResult({ ...run, end: run.end }) })) as AgentAnswer;
