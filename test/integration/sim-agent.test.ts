@@ -62,6 +62,19 @@ describe("the sim runs a lease's cmd and reports it", () => {
   });
 });
 
+describe("the token", () => {
+  it("is checked as a real agent's: once rotated, the machine's reports are refused", async () => {
+    const id = await leaseRunning("sleep 3; echo late; exit 1");
+    // The provisioning token the machine holds stops working.
+    expect((await call("POST", `/v1/sim/leases/${id}/agent-token`, { key: BOOTSTRAP })).status).toBe(201);
+    // Past the run's end (3 s after the machine ran) and a pass more.
+    await new Promise((r) => setTimeout(r, 5000));
+    const snap = await snapshot(id);
+    expect(snap.log).toBe("");
+    expect(snap.exit).toBeNull();
+  });
+});
+
 describe("signals", () => {
   it("TERM ends a sleeping run with signal TERM", async () => {
     const id = await leaseRunning("echo waiting; sleep 600");
