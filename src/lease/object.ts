@@ -38,6 +38,8 @@ import { backoff, failureOf, failuresAfter, indexRetryAt } from "./retry";
 import { machined, type LeaseRecord, type MachinedLease, type Observation, type Reason } from "./state";
 import { LeaseStore, type LeaseEvent } from "./store";
 import { renderLease, type LeaseView } from "./view";
+import { execView, execWaitMs, type ExecView } from "../occupant/exec";
+import { USE_EVERY_MS } from "../occupant/follow";
 import { Occupant, REFUSED, type AgentAnswer, type AgentCall, type AgentSnapshot, type CommandView, type NewCommand } from "../occupant/occupant";
 
 /** At most this many actions in one run; the alarm picks up the rest. */
@@ -369,6 +371,7 @@ export class LeaseObject extends DurableObject<Env> {
         next = indexRetryAt(next, now);
       }
     }
+    if (l.state === "released") this.#occupant?.released(); // every follow of its log ends
     if (this.env.LESSOR_DEV_DISABLE_ALARMS === "1") return;
     if (next === null) await this.ctx.storage.deleteAlarm();
     else await this.ctx.storage.setAlarm(next);
@@ -435,6 +438,53 @@ export class LeaseObject extends DurableObject<Env> {
     if (!l || (orgId !== null && l.org_id !== orgId)) return null;
     if (l.state === "released") return "released";
     return this.#agent()!.queue(command, Date.now()) ?? "full";
+  }
+
+  // ---- the user's side of the agent: logs and exec (docs/agent.md "The user's side") -------
+
+  /** The log's last `lines` lines (null: all of it); null: no such lease (or another org's). */
+  logTail(orgId: string, lines: number | null): { text: string; log_bytes: number; dropped_bytes: number } | null {
+    return this.#leaseOf(orgId) ? this.#agent()!.tail(lines) : null;
+  }
+
+  /** A follow of the log after chunk `after` (-1: from its start), as Server-Sent Events; null: no such lease. */
+  followLog(orgId: string, after: number): ReadableStream<Uint8Array> | null {
+    if (!this.#leaseOf(orgId)) return null;
+    this.#use(orgId);
+    const released = () => this.#store.load()?.state === "released";
+    return this.#agent()!.follow(after, released, () => this.#use(orgId));
+  }
+
+  /**
+   * Queues an exec and waits for its result at most `timeoutMs`, the lease's ttl and
+   * EXEC_MAX_WAIT_MS (exec.ts `execWaitMs`); the exec as it is then. null: no such lease.
+   */
+  async exec(orgId: string, cmd: string, timeoutMs: number): Promise<ExecView | "full" | "released" | null> {
+    const queued = this.queueAgentCommand(orgId, { kind: "exec", cmd });
+    if (queued === null || typeof queued === "string") return queued;
+    this.#use(orgId);
+    const now = Date.now();
+    const done = await this.#agent()!.awaitCommand(queued.id, execWaitMs(timeoutMs, this.#store.load()!.ttl_deadline, now));
+    return execView(done ?? queued);
+  }
+
+  /** One exec of the lease's, as it is now; null: no such lease, or no such exec. */
+  execResult(orgId: string, execId: string): ExecView | null {
+    if (!this.#leaseOf(orgId)) return null;
+    const c = this.#agent()!.command(execId);
+    return c && c.kind === "exec" ? execView(c) : null;
+  }
+
+  /** When a user's exec or follow last counted as the lease's activity (in memory). */
+  #usedAt = 0;
+
+  /** An exec or a follow is the lease's use, as a user's heartbeat is: recorded at most every USE_EVERY_MS. */
+  #use(orgId: string): void {
+    const now = Date.now();
+    if (now - this.#usedAt < USE_EVERY_MS) return;
+    this.#usedAt = now;
+    // Not valid in every state (a stopped lease is not made busy by reading its log): refused then.
+    this.ctx.waitUntil(this.act(orgId, "heartbeat").catch(() => undefined));
   }
 
   /** What the agent reported, never the token (`orgId` null: the operator); null: no such lease (or another org's). */
