@@ -19,7 +19,7 @@ import { LeaseNameSchema } from "../../src/lease/names";
 import { LEASE_KINDS, parseDurationField, PolicyInputSchema } from "../../src/lease/policy";
 import { LEASE_STATES } from "../../src/lease/state";
 import { EXEC_CMD_MAX_BYTES, EXEC_DEFAULT_TIMEOUT_MS, EXEC_MAX_WAIT_MS, ExecSchema, utf8Bytes, type ExecView } from "../../src/occupant/exec";
-import { LOG_SEQ_MAX, TAIL_MAX_LINES } from "../../src/occupant/logs";
+import { LOG_RETENTION_MS, LOG_SEQ_MAX, TAIL_MAX_LINES } from "../../src/occupant/logs";
 import { decodeCursor, DEFAULT_PAGE, pageOf, PageQuery } from "../../src/pagination";
 import { BEARER, COMMON_ERRORS, errorResponse, IdParam, jsonResponse, router, type AppEnv } from "../context";
 import { requireScope } from "../middleware";
@@ -224,6 +224,9 @@ const LEASE_RELEASED_409 = {
   ),
 } as const;
 
+const logsExpired = (expiredAt: string) =>
+  new ApiError(410, "logs_expired", "the lease's log was deleted after its retention", { expired_at: expiredAt });
+
 app
   .openapi(
     createRoute({
@@ -262,6 +265,7 @@ app
           },
         },
         ...COMMON_ERRORS,
+        410: errorResponse(`logs_expired: the lease was released more than ${LOG_RETENTION_MS / 86_400_000} days ago and its log deleted (details: expired_at); the lease itself still answers`, ["logs_expired"]),
       },
     }),
     async (c) => {
@@ -272,12 +276,14 @@ app
       const orgId = c.var.principal.org_id;
       if (follow === "1" || follow === "true" || (follow === undefined && (headers.accept ?? "").includes("text/event-stream"))) {
         const after = headers["last-event-id"] === undefined ? -1 : Number(headers["last-event-id"]);
-        const stream = (await stub.followLog(orgId, after)) as ReadableStream<Uint8Array> | null;
+        const stream = (await stub.followLog(orgId, after)) as ReadableStream<Uint8Array> | { expired_at: string } | null;
         if (!stream) throw notFound("lease", id);
+        if (!(stream instanceof ReadableStream)) throw logsExpired(stream.expired_at);
         return c.body(stream, 200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", "x-accel-buffering": "no" });
       }
       const log = await stub.logTail(orgId, tail ?? null);
       if (!log) throw notFound("lease", id);
+      if ("expired_at" in log) throw logsExpired(log.expired_at);
       return c.body(log.text, 200, {
         "content-type": "text/plain; charset=utf-8",
         "lessor-log-bytes": String(log.log_bytes),

@@ -15,7 +15,7 @@
 import { installationId } from "../config";
 import { DurableObject } from "cloudflare:workers";
 import { database } from "../db";
-import type { Env } from "../env";
+import { intSetting, type Env } from "../env";
 import { agentAccess } from "../providers/agent-start";
 import { ProviderError, type Machine, type Provider } from "../providers/contract";
 import { providerCapabilities, providerWithAccount } from "../providers/registry";
@@ -38,8 +38,9 @@ import { backoff, failureOf, failuresAfter, indexRetryAt } from "./retry";
 import { machined, type LeaseRecord, type MachinedLease, type Observation, type Reason } from "./state";
 import { LeaseStore, type LeaseEvent } from "./store";
 import { renderLease, type LeaseView } from "./view";
-import { execView, execWaitMs, type ExecView } from "../occupant/exec";
+import { EXEC_MAX_WAIT_MS, execView, execWaitMs, type ExecView } from "../occupant/exec";
 import { USE_EVERY_MS } from "../occupant/follow";
+import { logsExpireAt } from "../occupant/logs";
 import { Occupant, REFUSED, type AgentAnswer, type AgentCall, type AgentSnapshot, type CommandView, type NewCommand } from "../occupant/occupant";
 
 /** At most this many actions in one run; the alarm picks up the rest. */
@@ -131,7 +132,10 @@ export class LeaseObject extends DurableObject<Env> {
   }
 
   override async alarm(): Promise<void> {
-    await this.#exclusive(() => this.#run());
+    await this.#exclusive(async () => {
+      this.#expireLogs(Date.now());
+      await this.#run();
+    });
   }
 
   /**
@@ -358,6 +362,7 @@ export class LeaseObject extends DurableObject<Env> {
     const l = this.#store.load();
     if (!l) return;
     let next = alarmAt(l, now);
+    next ??= this.#logsExpireAt(l); // a released lease's one alarm left: deleting its log
     const { version, index_version } = this.#store.versions();
     if (index_version < version) {
       try {
@@ -443,13 +448,17 @@ export class LeaseObject extends DurableObject<Env> {
   // ---- the user's side of the agent: logs and exec (docs/agent.md "The user's side") -------
 
   /** The log's last `lines` lines (null: all of it); null: no such lease (or another org's). */
-  logTail(orgId: string, lines: number | null): { text: string; log_bytes: number; dropped_bytes: number } | null {
-    return this.#leaseOf(orgId) ? this.#agent()!.tail(lines) : null;
+  logTail(orgId: string, lines: number | null): { text: string; log_bytes: number; dropped_bytes: number } | { expired_at: string } | null {
+    if (!this.#leaseOf(orgId)) return null;
+    const expired = this.#expired();
+    return expired === null ? this.#agent()!.tail(lines) : { expired_at: new Date(expired).toISOString() };
   }
 
   /** A follow of the log after chunk `after` (-1: from its start), as Server-Sent Events; null: no such lease. */
-  followLog(orgId: string, after: number): ReadableStream<Uint8Array> | null {
+  followLog(orgId: string, after: number): ReadableStream<Uint8Array> | { expired_at: string } | null {
     if (!this.#leaseOf(orgId)) return null;
+    const expired = this.#expired();
+    if (expired !== null) return { expired_at: new Date(expired).toISOString() };
     this.#use(orgId);
     const released = () => this.#store.load()?.state === "released";
     return this.#agent()!.follow(after, released, () => this.#use(orgId));
@@ -464,7 +473,7 @@ export class LeaseObject extends DurableObject<Env> {
     if (queued === null || typeof queued === "string") return queued;
     this.#use(orgId);
     const now = Date.now();
-    const done = await this.#agent()!.awaitCommand(queued.id, execWaitMs(timeoutMs, this.#store.load()!.ttl_deadline, now));
+    const done = await this.#agent()!.awaitCommand(queued.id, execWaitMs(timeoutMs, this.#store.load()!.ttl_deadline, now, intSetting(this.env.LESSOR_EXEC_MAX_WAIT_MS, EXEC_MAX_WAIT_MS)));
     return execView(done ?? queued);
   }
 
@@ -473,6 +482,24 @@ export class LeaseObject extends DurableObject<Env> {
     if (!this.#leaseOf(orgId)) return null;
     const c = this.#agent()!.command(execId);
     return c && c.kind === "exec" ? execView(c) : null;
+  }
+
+  /** When the released lease's log is to be deleted (logs.ts `logsExpireAt`); null: not released, or deleted already. */
+  #logsExpireAt(l: LeaseRecord): number | null {
+    const at = logsExpireAt(l);
+    return at === null || this.#agent()!.expiredAt() !== null ? null : at;
+  }
+
+  /** Deletes the log once it is due (level-triggered: whatever woke the alarm). */
+  #expireLogs(now: number): void {
+    const l = this.#store.load();
+    const at = l ? this.#logsExpireAt(l) : null;
+    if (at !== null && now >= at) this.#agent()!.expire(now);
+  }
+
+  /** The log deleted after the lease's retention: when; null while it is kept. */
+  #expired(): number | null {
+    return this.#agent()!.expiredAt();
   }
 
   /** When a user's exec or follow last counted as the lease's activity (in memory). */

@@ -25,10 +25,10 @@ export interface ExecView {
   created_at: string;
 }
 
-/** How long a request waits: what it asked, but never past the lease's ttl nor EXEC_MAX_WAIT_MS. */
-export function execWaitMs(timeoutMs: number, ttlDeadline: number | null, now: number): number {
+/** How long a request waits: what it asked, but never past the lease's ttl nor `maxMs` (EXEC_MAX_WAIT_MS). */
+export function execWaitMs(timeoutMs: number, ttlDeadline: number | null, now: number, maxMs = EXEC_MAX_WAIT_MS): number {
   const ttlLeft = ttlDeadline === null ? Infinity : Math.max(0, ttlDeadline - now);
-  return Math.min(timeoutMs, ttlLeft, EXEC_MAX_WAIT_MS);
+  return Math.min(timeoutMs, ttlLeft, maxMs);
 }
 
 /** The marker an output cut to EXEC_OUTPUT_MAX_BYTES begins with. */

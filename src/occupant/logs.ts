@@ -88,3 +88,11 @@ export function tailLines(text: string, n: number): string {
   if (lines.length <= n) return text;
   return lines.slice(-n).join("\n") + (ended ? "\n" : "");
 }
+
+/** A lease's log (and its execs) is kept this long after the lease is released, then deleted. */
+export const LOG_RETENTION_MS = 7 * 24 * 3_600_000;
+
+/** When a lease's log is to be deleted: LOG_RETENTION_MS after its release; null while it is live. */
+export function logsExpireAt(l: { state: string; released_at: number | null }): number | null {
+  return l.state === "released" && l.released_at !== null ? l.released_at + LOG_RETENTION_MS : null;
+}

@@ -387,6 +387,25 @@ export class Occupant {
     return out;
   }
 
+  /** Deletes the log and the commands (a released lease's, past its retention) and records when; idempotent. */
+  expire(now: number): void {
+    this.#ensure();
+    if (this.expiredAt() !== null) return;
+    this.#storage.transactionSync(() => {
+      this.#sql.exec(`DELETE FROM agent_logs`);
+      this.#sql.exec(`DELETE FROM agent_commands`);
+      this.#sql.exec(`UPDATE agent SET log_bytes = 0, log_chunks = 0 WHERE id = 1`);
+      this.#sql.exec(`INSERT OR REPLACE INTO meta (key, value) VALUES ('agent_logs_expired_at', ?)`, String(now));
+    });
+  }
+
+  /** When the log was deleted (`expire`), or null. */
+  expiredAt(): number | null {
+    this.#ensure();
+    const row = this.#sql.exec<{ value: string }>(`SELECT value FROM meta WHERE key = 'agent_logs_expired_at'`).toArray()[0];
+    return row ? Number(row.value) : null;
+  }
+
   /** What the agent has reported, for tests and the operator; never the token or its hash. */
   snapshot(): AgentSnapshot {
     const a = this.#row();

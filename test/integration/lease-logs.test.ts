@@ -5,9 +5,10 @@
  * cut at 1 MiB); another org's lease is 404 and bad input a 4xx. The agent's side is driven by
  * hand through /v1/agent with a token minted by the test-only sim route.
  */
-import { env, SELF } from "cloudflare:test";
+import { env, runDurableObjectAlarm, runInDurableObject, SELF } from "cloudflare:test";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { EXEC_CMD_MAX_BYTES, EXEC_OUTPUT_MAX_BYTES } from "../../src/occupant/exec";
+import { LOG_RETENTION_MS } from "../../src/occupant/logs";
 import { BASE, BOOTSTRAP, call, createKey, createOrg, expectError, json, refreshCatalog, type TestOrg } from "./helpers";
 import { createLease, fastSim, getLease, waitForState } from "./lease-helpers";
 
@@ -314,5 +315,32 @@ describe("the OpenAPI document", () => {
     expect(Object.keys(logsGet.responses["200"].content).sort()).toEqual(["text/event-stream", "text/plain"]);
     expect(doc.paths["/v1/leases/{id}/exec"].post.responses["504"]).toBeDefined();
     expect(doc.paths["/v1/leases/{id}/exec/{exec_id}"].get.responses["200"]).toBeDefined();
+  });
+});
+
+describe("retention", () => {
+  it("keeps a released lease's log 7 days, then its alarm deletes it: 410 logs_expired, the lease still answers", async () => {
+    const lease = await readyLease();
+    await logChunk(lease, 0, "kept a week\n");
+    expect((await call("POST", `/v1/leases/${lease.id}/end`, { key })).status).toBe(200);
+    const released = await waitForState(key, lease.id, "released");
+    const releasedAt = Date.parse(released.released_at);
+    const stub = env.LEASE.get(env.LEASE.idFromName(lease.id));
+    // The released lease's one alarm: its log's deletion.
+    expect(await runInDurableObject(stub, (_i, state) => state.storage.getAlarm())).toBe(releasedAt + LOG_RETENTION_MS);
+    // Not yet due: the alarm deletes nothing.
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect(await (await logs(lease)).text()).toBe("kept a week\n");
+    // Released a week and a second ago, as the lease's record would say then.
+    await runInDurableObject(stub, (_i, state) => {
+      state.storage.sql.exec(`UPDATE lease SET record = json_set(record, '$.released_at', ?)`, Date.now() - LOG_RETENTION_MS - 1000);
+    });
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    const gone = await expectError(await logs(lease), 410, "logs_expired");
+    expect(typeof gone.details.expired_at).toBe("string");
+    await expectError(await call("GET", `/v1/leases/${lease.id}/logs?follow=1`, { key }), 410, "logs_expired");
+    expect((await getLease(key, lease.id)).state).toBe("released");
+    expect(await runInDurableObject(stub, (_i, state) => state.storage.getAlarm())).toBeNull();
+    await expectError(await logs(lease, "", other.adminKey), 404, "not_found");
   });
 });
