@@ -472,8 +472,9 @@ export class LeaseObject extends DurableObject<Env> {
     const queued = this.queueAgentCommand(orgId, { kind: "exec", cmd });
     if (queued === null || typeof queued === "string") return queued;
     this.#use(orgId);
-    const now = Date.now();
-    const done = await this.#agent()!.awaitCommand(queued.id, execWaitMs(timeoutMs, this.#store.load()!.ttl_deadline, now, intSetting(this.env.LESSOR_EXEC_MAX_WAIT_MS, EXEC_MAX_WAIT_MS)));
+    const maxMs = intSetting(this.env.LESSOR_EXEC_MAX_WAIT_MS, EXEC_MAX_WAIT_MS);
+    const waitMs = execWaitMs(timeoutMs, this.#store.load()!.ttl_deadline, Date.now(), maxMs);
+    const done = await this.#agent()!.awaitCommand(queued.id, waitMs);
     return execView(done ?? queued);
   }
 
