@@ -52,6 +52,9 @@ export default defineConfig(async () => {
                   // Provisioning hands machines lessor's agent access only with a public URL; the
                   // sim's machines then report through the agent protocol (docs/sim.md "The agent").
                   LESSOR_PUBLIC_URL: "https://lessor.test",
+                  // An exec waits at most 1 s for its result, so that the fuzz's execs (which
+                  // no agent answers) do not each hold a request for a minute.
+                  LESSOR_EXEC_MAX_WAIT_MS: "1000",
                 },
               },
             })),

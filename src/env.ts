@@ -49,6 +49,8 @@ export interface Env {
   LESSOR_DEV_DISABLE_ALARMS?: string;
   /** Seconds a labelled machine without a live lease may live before it is stopped (default 300). */
   LESSOR_ORPHAN_GRACE_S?: string;
+  /** The longest an exec request waits for its result, in ms (default 600000; the tests lower it). */
+  LESSOR_EXEC_MAX_WAIT_MS?: string;
   /** Seconds a stopped orphan is kept before it is destroyed (default 86400). */
   LESSOR_ORPHAN_STOPPED_TTL_S?: string;
 }
