@@ -40,7 +40,9 @@ async function addWebhook(path: string, events: string[] = ["*"]) {
 
 /** Appends an event to the org's log as a lease's object would. */
 async function emit(type = "ready"): Promise<LeaseEvent> {
-  const e: LeaseEvent = { seq: ++seq, at: new Date().toISOString(), type, from: "booting", to: "ready", reason: null, detail: { n: seq } };
+  // The detail its type carries (src/lease/event-schema.ts): a release names what it destroyed.
+  const detail = type === "released" ? { destroyed: [] } : {};
+  const e: LeaseEvent = { seq: ++seq, at: new Date().toISOString(), type, from: "booting", to: "ready", reason: null, detail };
   await orgEventsStub(env, org.id).append(org.id, LEASE, [e]);
   return e;
 }

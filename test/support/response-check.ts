@@ -75,7 +75,7 @@ export class ResponseChecker {
   }
 
   /** Problems with one answer: empty when it matches the document. */
-  problems(method: string, path: string, status: number, body: unknown): string[] {
+  problems(method: string, path: string, status: number, body: unknown, contentType = "application/json"): string[] {
     const m = method.toUpperCase();
     if (OUTSIDE_THE_DOCUMENT.has(`${m} ${path.split("?")[0]}`) && status === 200) return [];
     const template = this.routeOf(path);
@@ -85,6 +85,12 @@ export class ResponseChecker {
     if (!op) return status === 404 || status === 405 ? [] : [`${m} ${template}: no such operation in the document, yet ${status}`];
     const response = op.responses?.[String(status)];
     if (!response) return [`${m} ${template}: status ${status} is not documented (${Object.keys(op.responses ?? {}).join(", ")})`];
+    // A stream (Server-Sent Events) or text answer: the document must list its type; a JSON
+    // answer is checked against its schema below.
+    const type = contentType.split(";")[0]!.trim().toLowerCase();
+    if (type !== "application/json" && type !== "") {
+      return response.content === undefined || response.content[type] !== undefined ? [] : [`${m} ${template} ${status}: answered ${type}, which the document does not list (${Object.keys(response.content).join(", ")})`];
+    }
     const schema = response.content?.["application/json"]?.schema;
     if (schema === undefined) return [];
     const key = `${m} ${template} ${status}`;
