@@ -261,11 +261,14 @@ function rank(a: Action): number {
 export function guardOf(l: LeaseRecord, obs: Observation, now: number) {
   const d = decide(l, obs, now);
   const action = d.action === "wait" ? (d.next ?? "none") : d.action;
+  const silent = l.state === "ready" ? agentSilentSince(l, obs.agent ?? NO_AGENT, now) : null;
   return {
     action,
     reason: d.reason,
     at: d.at === null ? null : new Date(d.at).toISOString(),
     due: d.action !== "wait" && d.action !== "none",
+    /** The last heartbeat of an agent silent for AGENT_SILENT_MS or more (a kill answers `unknown`); null while it beats. */
+    agent_silent_since: silent === null ? null : new Date(silent).toISOString(),
   };
 }
 

@@ -147,6 +147,7 @@ export const GuardedLeaseSchema = LeaseSchema.extend({
     reason: z.enum(REASONS).nullable(),
     at: Time.nullable(),
     due: z.boolean(),
+    agent_silent_since: Time.nullable().describe("the last heartbeat of the machine's agent when it has been silent for 90 s or more; null while it beats"),
   }),
 }).openapi("GuardedLease");
 

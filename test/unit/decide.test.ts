@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { killStart } from "../../src/lease/command";
-import { POLICY_DEFAULTS, resolvePolicy } from "../../src/lease/policy";
+import { POLICY_DEFAULTS, resolvePolicy, type Policy } from "../../src/lease/policy";
 import { NO_AGENT, NO_JOB_PROGRESS, type AgentFacts, type JobProgress } from "../../src/lease/state";
 import { AGENT_SILENT_MS, decide, guardOf, pollAt, pollInterval, POLL_MAX_MS, POLL_MS, RESTART_ERROR_GRACE_MS, STOP_ESCALATE_MS, STOP_REISSUE_MS } from "../../src/lease/decide";
 import type { LeaseRecord, Observation } from "../../src/lease/state";
@@ -125,6 +125,7 @@ describe("decide: what the machine says", () => {
       reason: "idle_timeout",
       at: new Date(T0 + 32 * M).toISOString(),
       due: false,
+      agent_silent_since: null,
     });
   });
 });
@@ -186,7 +187,7 @@ describe("decide: a restarted machine that reports error at first is still start
 
 // ---- the command (decide.ts `commandRules`) -------------------------------------------------------
 
-const jobPolicy = { ...POLICY_DEFAULTS.job, max_runtime: 2 * H, max_lifetime: null };
+const jobPolicy: Policy = { ...POLICY_DEFAULTS.job, max_runtime: 2 * H, max_lifetime: null };
 /** A ready job whose command started at T0 (ready_at), no ttl; `agent` is what its agent reported. */
 const job = (patch: Partial<LeaseRecord> = {}, policy: Partial<typeof jobPolicy> = {}) =>
   lease("ready", { kind: "job", cmd: "python train.py", ttl_deadline: null, policy: { ...jobPolicy, ...policy }, ...patch });
@@ -255,8 +256,10 @@ describe("decide: the command's exit and the signals", () => {
     expect(decide(l, agentObs({ last_heartbeat_at: T0 + M }), T0 + H)).toMatchObject({ action: "wait", at: null });
     expect(decide(l, agentObs({ last_heartbeat_at: T0 + 2 * M }), T0 + 2 * M + AGENT_SILENT_MS)).toMatchObject({ action: "report_silent", since: T0 + 2 * M });
   });
-  it("the guard shows the runtime cap", () => {
-    expect(guardOf(job(), agentObs(), T0)).toMatchObject({ action: "signal", reason: "max_runtime", due: false });
+  it("the guard shows the runtime cap, and an agent silent for 90 s (not 1 ms less)", () => {
+    expect(guardOf(job(), agentObs(), T0)).toMatchObject({ action: "signal", reason: "max_runtime", due: false, agent_silent_since: null });
+    expect(guardOf(job(), agentObs({ last_heartbeat_at: T0 }), T0 + AGENT_SILENT_MS - 1).agent_silent_since).toBeNull();
+    expect(guardOf(job(), agentObs({ last_heartbeat_at: T0 }), T0 + AGENT_SILENT_MS).agent_silent_since).toBe(new Date(T0).toISOString());
   });
 });
 
