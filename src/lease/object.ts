@@ -457,9 +457,25 @@ export class LeaseObject extends DurableObject<Env> {
     const agent = this.#agent();
     if (!agent) return REFUSED;
     const answer = await agent.call(() => this.#store.load()?.state ?? null, token, call);
-    if (answer.ok && answer.op === "exit" && answer.recorded) await this.#exclusive(() => this.#finish(Date.now()));
     if (answer.ok && answer.op === "result" && answer.recorded) await this.#attachDiagnostics(answer.command.id);
+    else if (answer.ok && answer.op !== "commands") await this.#bringAlarmForward();
     return answer;
+  }
+
+  /**
+   * An agent's report can bring a rule due sooner (an exit, at once) or start a new wait (output
+   * after a stall, a heartbeat after a silence): the alarm moves earlier when the rules say so.
+   * It never moves later here, and takes no writer lock (a busy run must not slow the agent's
+   * calls); the run sets the alarm again when it ends.
+   */
+  async #bringAlarmForward(): Promise<void> {
+    const l = this.#store.load();
+    if (!l || this.env.LESSOR_DEV_DISABLE_ALARMS === "1") return;
+    const now = Date.now();
+    const next = alarmAt(l, now, this.#facts());
+    if (next === null) return;
+    const current = await this.ctx.storage.getAlarm();
+    if (current === null || next < current) await this.ctx.storage.setAlarm(next);
   }
 
   async #attachDiagnostics(commandId: string): Promise<void> {

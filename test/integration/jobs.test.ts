@@ -222,7 +222,11 @@ describe("a silent agent", () => {
     const l = await job({ policy: { on_exit: "keep" } });
     expect((await getLease(key, l.id)).guard.agent_silent_since).toBeNull();
     const beat = Date.now() - 91_000;
-    await runInDurableObject(stubOf(l.id), (_i, state) => void state.storage.sql.exec(`UPDATE agent SET last_heartbeat_at = ?`, beat));
+    // As if the session began before the last heartbeat, 91 s ago.
+    await runInDurableObject(stubOf(l.id), (_i, state) => {
+      state.storage.sql.exec(`UPDATE agent SET last_heartbeat_at = ?`, beat);
+      state.storage.sql.exec(`UPDATE lease SET record = json_set(record, '$.session_started_at', ?, '$.ready_at', ?)`, beat - 1_000, beat - 1_000);
+    });
     await stubOf(l.id).tick();
     await stubOf(l.id).tick();
     const silent = await eventOf(l.id, "agent_silent");
