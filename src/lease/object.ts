@@ -212,7 +212,10 @@ export class LeaseObject extends DurableObject<Env> {
         return void this.#step(l, markExited(l, obs.agent!.exit!), now);
       case "signal": {
         const queued = this.#agent()!.queue({ kind: "signal", signal: d.signal! }, now);
-        if (!queued) return this.#backoff(l, new Error("the agent's command queue is full"), now, "signal_failed");
+        if (!queued) {
+          this.#backoff(l, new Error("the agent's command queue is full"), now, "signal_failed");
+          throw new StopRun();
+        }
         return void this.#step(l, signalQueued(l, d.signal!, d.reason as KillCause, queued.id, now), now);
       }
       case "diagnose": {

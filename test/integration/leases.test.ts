@@ -27,7 +27,9 @@ describe("POST /v1/leases", () => {
     const ready = await waitForState(key, lease.id, "ready");
     expect(ready.machine.status).toBe("running");
     expect(ready.machine.label).toBe(`lessor-dev-${lease.id}-a1`);
-    expect(ready.guard).toMatchObject({ action: "stop", reason: "idle_timeout", due: false });
+    // A scratch session has no idle timeout by default: its ttl bounds it.
+    expect(lease.policy.idle_timeout).toBeNull();
+    expect(ready.guard).toMatchObject({ action: "release", reason: "ttl_expired", due: false, agent_silent_since: null });
     const types = (await events(key, lease.id)).map((e) => e.type);
     expect(types).toEqual(["created", "provisioning", "machine_created", "ready"]);
     // The D1 index matches the object.
