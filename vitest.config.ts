@@ -49,6 +49,12 @@ export default defineConfig(async () => {
                   // Orphans are stopped 1 s after first seen and destroyed 2 s after stopping.
                   LESSOR_ORPHAN_GRACE_S: "1",
                   LESSOR_ORPHAN_STOPPED_TTL_S: "2",
+                  // Provisioning hands machines lessor's agent access only with a public URL; the
+                  // sim's machines then report through the agent protocol (docs/sim.md "The agent").
+                  LESSOR_PUBLIC_URL: "https://lessor.test",
+                  // An exec waits at most 1 s for its result, so that the fuzz's execs (which
+                  // no agent answers) do not each hold a request for a minute.
+                  LESSOR_EXEC_MAX_WAIT_MS: "1000",
                 },
               },
             })),

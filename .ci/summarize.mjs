@@ -2,7 +2,7 @@
 /**
  * Reads vitest's JSON report and prints the plain closing line `tests: N passed, N failed, N
  * skipped`. Exits 1 when any test was skipped: CI always has ../shared, so a skip there is a test
- * that did not run (issue 10, item 13); the skipped tests are listed first.
+ * that did not run (docs/design.md "Operating rules"); the skipped tests are listed first.
  */
 import { readFileSync } from "node:fs";
 

@@ -512,6 +512,8 @@ export interface paths {
                         billing_window_ms?: number;
                         billing_delay_ms?: number;
                         billing_markup?: number;
+                        /** @description how often a sim machine's agent heartbeats */
+                        agent_heartbeat_ms?: number;
                     };
                 };
             };
@@ -5139,11 +5141,22 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every transition of a lease with its reason, oldest first */
+        /** A lease's transitions with their reasons, oldest first: a page after an event id, or a live stream (`?follow=1`) that ends once the lease is released */
         get: {
             parameters: {
-                query?: never;
-                header?: never;
+                query?: {
+                    /** @description answer only events after this event id */
+                    after?: string;
+                    /** @description a page holds at most this many events (default and most: 200) */
+                    limit?: number;
+                    /** @description 1: answer a Server-Sent Events stream instead of a page (so does `Accept: text/event-stream`) */
+                    follow?: "0" | "1";
+                };
+                header?: {
+                    /** @description where a reconnecting stream resumes; wins over `after` */
+                    "last-event-id"?: string;
+                    accept?: string;
+                };
                 path: {
                     id: string;
                 };
@@ -5151,7 +5164,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description The events */
+                /** @description A page of events (`next_after`: ask `after=` it for the next; null at the end), or the stream */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -5159,16 +5172,31 @@ export interface paths {
                     content: {
                         "application/json": {
                             data: components["schemas"]["LeaseEvent"][];
+                            next_after: number | null;
+                            released: boolean;
                         };
+                        "text/event-stream": string;
                     };
                 };
-                /** @description invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8 */
+                /** @description invalid_request: the query does not match the schema; invalid_last_event_id: Last-Event-ID is not an event id */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "invalid_request" | "invalid_last_event_id";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
                     };
                 };
                 /** @description unauthenticated: no valid credential */
@@ -6571,7 +6599,194 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/leases/{id}/kill": {
+    "/v1/leases/{id}/logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The machine's output: the last lines as text, or followed as Server-Sent Events (`follow=1` or `Accept: text/event-stream`) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description only the last N lines (the text answer); default all */
+                    tail?: number | null;
+                    /** @description stream the log as Server-Sent Events */
+                    follow?: "0" | "1" | "true" | "false";
+                };
+                header?: {
+                    accept?: string;
+                    /** @description resume a follow after this event's chunk */
+                    "last-event-id"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description text/plain: the log (the dropped-output marker first when output was dropped), with Lessor-Log-Bytes and Lessor-Log-Dropped-Bytes. text/event-stream: one event per chunk (`id:` its sequence number, `data:` its text), a `dropped` event when output it would have sent is gone, a comment every 15 s, and an `end` event (`data:` `{reason: "exited", exit}` or `{reason: "released"}`) before the stream ends */
+                200: {
+                    headers: {
+                        /** @description text/plain only: bytes the log holds */
+                        "lessor-log-bytes"?: string;
+                        /** @description text/plain only: bytes dropped from its start */
+                        "lessor-log-dropped-bytes"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/plain": string;
+                        "text/event-stream": string;
+                    };
+                };
+                /** @description invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description unauthenticated: no valid credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "unauthenticated";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description insufficient_scope: the credential's scope does not allow this; bootstrap_disabled: no bootstrap token is configured */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "insufficient_scope" | "bootstrap_disabled";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description not_found: no such object (or another org's) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "not_found";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description logs_expired: the lease was released more than 7 days ago and its log deleted (details: expired_at); the lease itself still answers */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "logs_expired";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description payload_too_large: the body is over the limit (details.max_bytes) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "payload_too_large";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "rate_limited";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leases/{id}/exec": {
         parameters: {
             query?: never;
             header?: never;
@@ -6580,7 +6795,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** End the lease's command: TERM, wait up to `timeout` for its exit, then KILL when `escalate` (idempotent) */
+        /** Run a command on the machine and wait for its result (at most the timeout, the lease's ttl and 600 s) */
         post: {
             parameters: {
                 query?: never;
@@ -6590,29 +6805,212 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: {
+            requestBody: {
                 content: {
-                    "application/json": {
-                        timeout?: components["schemas"]["Duration"] & unknown;
-                        /** @description send KILL when TERM did not end it within timeout; default true */
-                        escalate?: boolean;
-                    };
+                    "application/json": components["schemas"]["ExecRequest"];
                 };
             };
             responses: {
-                /** @description What became of the command */
+                /** @description The exec's result: done (exit code 0) or failed */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
+                        "application/json": components["schemas"]["Exec"];
+                    };
+                };
+                /** @description invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description unauthenticated: no valid credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
                         "application/json": {
-                            /**
-                             * @description stopped: it ended (or had already); unknown: the agent could not be reached, assume nothing stopped; still_alive: no exit came
-                             * @enum {string}
-                             */
-                            outcome: "stopped" | "unknown" | "still_alive";
+                            error: {
+                                /** @enum {string} */
+                                code: "unauthenticated";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
                         };
+                    };
+                };
+                /** @description insufficient_scope: the credential's scope does not allow this; bootstrap_disabled: no bootstrap token is configured */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "insufficient_scope" | "bootstrap_disabled";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description not_found: no such object (or another org's) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "not_found";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description invalid_state: the lease is released, so nothing runs on it (details: state); too_many_commands: 100 commands of the lease are open */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "invalid_state" | "too_many_commands";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description payload_too_large: the body is over the limit (details.max_bytes) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "payload_too_large";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "rate_limited";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description exec_timeout: no result within the wait; the exec goes on, and GET /v1/leases/:id/exec/:exec_id answers it later (details: exec_id) */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "exec_timeout";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leases/{id}/exec/{exec_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One exec of the lease: pending, running, done or failed */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    exec_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The exec */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Exec"];
                     };
                 };
                 /** @description invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8 */
@@ -6731,6 +7129,8 @@ export interface paths {
                 };
             };
         };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -7491,6 +7891,1410 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every event of the org's leases, in the order the org's log took them: a page after an event id, or a live stream (`?follow=1`) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description answer only events after this event id */
+                    after?: string;
+                    /** @description a page holds at most this many events (default and most: 200) */
+                    limit?: number;
+                    /** @description 1: answer a Server-Sent Events stream instead of a page (so does `Accept: text/event-stream`) */
+                    follow?: "0" | "1";
+                };
+                header?: {
+                    /** @description where a reconnecting stream resumes; wins over `after` */
+                    "last-event-id"?: string;
+                    accept?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of events (`next_after`: ask `after=` it for the next; null at the end), or the stream */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["OrgEvent"][];
+                            next_after: number | null;
+                        };
+                        "text/event-stream": string;
+                    };
+                };
+                /** @description invalid_request: the query does not match the schema; invalid_last_event_id: Last-Event-ID is not an event id */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description unauthenticated: no valid credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "unauthenticated";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description insufficient_scope: the credential's scope does not allow this; bootstrap_disabled: no bootstrap token is configured */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "insufficient_scope" | "bootstrap_disabled";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description not_found: no such object (or another org's) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "not_found";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description events_gone: events after this id are no longer kept (details.oldest_kept): list the current state, then follow from the newest id */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description payload_too_large: the body is over the limit (details.max_bytes) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "payload_too_large";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "rate_limited";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the org's webhook endpoints (never their secrets) */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of endpoints */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Webhook"][];
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+                /** @description invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description unauthenticated: no valid credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "unauthenticated";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description insufficient_scope: the credential's scope does not allow this; bootstrap_disabled: no bootstrap token is configured */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "insufficient_scope" | "bootstrap_disabled";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description not_found: no such object (or another org's) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "not_found";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description payload_too_large: the body is over the limit (details.max_bytes) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "payload_too_large";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "rate_limited";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Add a webhook endpoint; its signing secret is shown in this answer only */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CreateWebhook"];
+                };
+            };
+            responses: {
+                /** @description The endpoint, with its secret */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookWithSecret"];
+                    };
+                };
+                /** @description invalid_request: the body does not match the schema; invalid_webhook_url: the url is not https or its host is a private, loopback, link-local or reserved address (details.reason) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description unauthenticated: no valid credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "unauthenticated";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description insufficient_scope: the credential's scope does not allow this; bootstrap_disabled: no bootstrap token is configured */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "insufficient_scope" | "bootstrap_disabled";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description not_found: no such object (or another org's) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "not_found";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description limit_reached: the org holds 20 endpoints already */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description payload_too_large: the body is over the limit (details.max_bytes) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "payload_too_large";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "rate_limited";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description provider_keys_disabled: the installation has no LESSOR_MASTER_KEY to encrypt signing secrets with */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A webhook endpoint */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The endpoint */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Webhook"];
+                    };
+                };
+                /** @description invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description unauthenticated: no valid credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "unauthenticated";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description insufficient_scope: the credential's scope does not allow this; bootstrap_disabled: no bootstrap token is configured */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "insufficient_scope" | "bootstrap_disabled";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description not_found: no such object (or another org's) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "not_found";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description payload_too_large: the body is over the limit (details.max_bytes) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "payload_too_large";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "rate_limited";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Remove an endpoint; what it had pending is not sent */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The removed endpoint */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Webhook"];
+                    };
+                };
+                /** @description invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description unauthenticated: no valid credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "unauthenticated";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description insufficient_scope: the credential's scope does not allow this; bootstrap_disabled: no bootstrap token is configured */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "insufficient_scope" | "bootstrap_disabled";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description not_found: no such object (or another org's) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "not_found";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description payload_too_large: the body is over the limit (details.max_bytes) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "payload_too_large";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "rate_limited";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Change an endpoint's url or event types, or enable a disabled one */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["UpdateWebhook"];
+                };
+            };
+            responses: {
+                /** @description The endpoint */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Webhook"];
+                    };
+                };
+                /** @description invalid_request: the body does not match the schema; invalid_webhook_url: the url is not https or its host is a private, loopback, link-local or reserved address (details.reason) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description unauthenticated: no valid credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "unauthenticated";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description insufficient_scope: the credential's scope does not allow this; bootstrap_disabled: no bootstrap token is configured */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "insufficient_scope" | "bootstrap_disabled";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description not_found: no such object (or another org's) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "not_found";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description payload_too_large: the body is over the limit (details.max_bytes) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "payload_too_large";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "rate_limited";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description provider_keys_disabled: the installation has no LESSOR_MASTER_KEY to encrypt signing secrets with */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new signing secret, shown in this answer only; the previous one also signs for 24 h */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The endpoint, with its new secret */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookWithSecret"];
+                    };
+                };
+                /** @description invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description unauthenticated: no valid credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "unauthenticated";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description insufficient_scope: the credential's scope does not allow this; bootstrap_disabled: no bootstrap token is configured */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "insufficient_scope" | "bootstrap_disabled";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description not_found: no such object (or another org's) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "not_found";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description payload_too_large: the body is over the limit (details.max_bytes) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "payload_too_large";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "rate_limited";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description provider_keys_disabled: the installation has no LESSOR_MASTER_KEY to encrypt signing secrets with */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An endpoint's deliveries, newest first: attempts, status, latency, next try (kept 7 days) */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    cursor?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of deliveries */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["WebhookDelivery"][];
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+                /** @description invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description unauthenticated: no valid credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "unauthenticated";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description insufficient_scope: the credential's scope does not allow this; bootstrap_disabled: no bootstrap token is configured */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "insufficient_scope" | "bootstrap_disabled";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description not_found: no such object (or another org's) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "not_found";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description payload_too_large: the body is over the limit (details.max_bytes) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "payload_too_large";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "rate_limited";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/deliveries/{delivery_id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a delivery again now, whatever became of it */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    delivery_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The delivery, due now */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookDelivery"];
+                    };
+                };
+                /** @description invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description unauthenticated: no valid credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "unauthenticated";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description insufficient_scope: the credential's scope does not allow this; bootstrap_disabled: no bootstrap token is configured */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "insufficient_scope" | "bootstrap_disabled";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description not_found: no such object (or another org's) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "not_found";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description webhook_disabled: enable the endpoint first (PATCH with enabled: true) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description payload_too_large: the body is over the limit (details.max_bytes) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "payload_too_large";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "rate_limited";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -7579,6 +9383,8 @@ export interface components {
             billing_window_ms: number;
             billing_delay_ms: number;
             billing_markup: number;
+            /** @description how often a sim machine's agent heartbeats */
+            agent_heartbeat_ms: number;
         };
         /** @description A simulated machine as the sim's API answers it */
         SimMachine: {
@@ -7851,13 +9657,6 @@ export interface components {
             startup_timeout?: components["schemas"]["Duration"] | null;
             host_attempts?: number;
             max_session_usd?: number | null;
-            max_runtime?: components["schemas"]["Duration"] | null;
-            kill_grace?: components["schemas"]["Duration"];
-            max_inactivity?: components["schemas"]["Duration"] | null;
-            /** @enum {string} */
-            inactivity_action?: "diagnose" | "terminate";
-            /** @enum {string} */
-            on_exit?: "release" | "stop" | "keep";
         };
         /**
          * @description a duration: `90s`, `15m`, `2h`, `1d`; at most 366 days
@@ -7906,19 +9705,10 @@ export interface components {
             /** @description ISO 8601, UTC */
             stopped_at: string | null;
             /** @enum {string|null} */
-            release_reason: "user_end" | "user_stop" | "user_start" | "ttl_expired" | "idle_timeout" | "max_lifetime" | "budget_exceeded" | "stopped_ttl" | "boot_timeout" | "startup_timeout" | "host_failed" | "no_capacity" | "provider_refused" | "provider_lost" | "provider_stopped" | "stop_failed" | "orphan" | "preempted" | "unexpected_start" | "max_runtime" | "inactivity" | "job_exited" | null;
+            release_reason: "user_end" | "user_stop" | "user_start" | "ttl_expired" | "idle_timeout" | "max_lifetime" | "budget_exceeded" | "stopped_ttl" | "boot_timeout" | "startup_timeout" | "host_failed" | "no_capacity" | "provider_refused" | "provider_lost" | "provider_stopped" | "stop_failed" | "orphan" | "preempted" | "unexpected_start" | null;
             /** @description ISO 8601, UTC */
             released_at: string | null;
             warnings: string[];
-            /** @description the names of the command's environment variables; values are never shown */
-            env: string[];
-            /** @description how the command ended, as the machine's agent reported it; null while it runs (or before it starts) */
-            exit: {
-                code: number | null;
-                signal: string | null;
-                /** @description ISO 8601, UTC */
-                at: string;
-            } | null;
             billing: components["schemas"]["LeaseBilling"];
         };
         Policy: {
@@ -7938,16 +9728,6 @@ export interface components {
             startup_timeout: string | null;
             host_attempts: number;
             max_session_usd: number | null;
-            /** @description a duration: `90s`, `15m`, `2h`, `1d` */
-            max_runtime: string | null;
-            /** @description a duration: `90s`, `15m`, `2h`, `1d` */
-            kill_grace: string;
-            /** @description a duration: `90s`, `15m`, `2h`, `1d` */
-            max_inactivity: string | null;
-            /** @enum {string} */
-            inactivity_action: "diagnose" | "terminate";
-            /** @enum {string} */
-            on_exit: "release" | "stop" | "keep";
         };
         LeaseBilling: {
             /** @enum {string} */
@@ -7977,9 +9757,7 @@ export interface components {
             policy?: components["schemas"]["PolicyInput"];
             /** @description container image; pin it by digest (`@sha256:`) */
             image?: string;
-            /** @description the command the machine's agent runs; required for a job */
             cmd?: string;
-            env?: components["schemas"]["LeaseEnv"];
             /**
              * @description unique among the org's live leases; a released lease frees its name
              * @example train-7b
@@ -7987,19 +9765,13 @@ export interface components {
             name?: string;
             spec: components["schemas"]["Spec"];
         };
-        /** @description the command's environment; values may be secrets and are never shown (answers list the names) */
-        LeaseEnv: {
-            [key: string]: string;
-        };
         CreateLeaseForQuote: {
             /** @enum {string} */
             kind: "deployment" | "scratch" | "job";
             policy?: components["schemas"]["PolicyInput"];
             /** @description container image; pin it by digest (`@sha256:`) */
             image?: string;
-            /** @description the command the machine's agent runs; required for a job */
             cmd?: string;
-            env?: components["schemas"]["LeaseEnv"];
             /**
              * @description unique among the org's live leases; a released lease frees its name
              * @example train-7b
@@ -8014,14 +9786,12 @@ export interface components {
                  * @description what the policy does next: due now when `due`, else at `at`; wait is never shown, only what it waits for
                  * @enum {string}
                  */
-                action: "none" | "provision" | "poll" | "mark_ready" | "mark_stopped" | "stop" | "start" | "replace_host" | "mark_exited" | "signal" | "diagnose" | "report_silent" | "release";
+                action: "none" | "provision" | "poll" | "mark_ready" | "mark_stopped" | "stop" | "start" | "replace_host" | "release";
                 /** @enum {string|null} */
-                reason: "user_end" | "user_stop" | "user_start" | "ttl_expired" | "idle_timeout" | "max_lifetime" | "budget_exceeded" | "stopped_ttl" | "boot_timeout" | "startup_timeout" | "host_failed" | "no_capacity" | "provider_refused" | "provider_lost" | "provider_stopped" | "stop_failed" | "orphan" | "preempted" | "unexpected_start" | "max_runtime" | "inactivity" | "job_exited" | null;
+                reason: "user_end" | "user_stop" | "user_start" | "ttl_expired" | "idle_timeout" | "max_lifetime" | "budget_exceeded" | "stopped_ttl" | "boot_timeout" | "startup_timeout" | "host_failed" | "no_capacity" | "provider_refused" | "provider_lost" | "provider_stopped" | "stop_failed" | "orphan" | "preempted" | "unexpected_start" | null;
                 /** @description ISO 8601, UTC */
                 at: string | null;
                 due: boolean;
-                /** @description the last heartbeat of the machine's agent when it has been silent for 90 s or more; null while it beats */
-                agent_silent_since: string | null;
             };
         };
         /** @description One transition of a lease, with its reason and the detail its type carries */
@@ -8309,7 +10079,7 @@ export interface components {
             /** @description ISO 8601, UTC */
             at: string;
             /** @enum {string} */
-            type: "run_failed" | "observe_failed" | "provision_failed" | "poll_failed" | "mark_ready_failed" | "mark_stopped_failed" | "stop_failed" | "start_failed" | "replace_host_failed" | "mark_exited_failed" | "signal_failed" | "diagnose_failed" | "report_silent_failed" | "release_failed";
+            type: "run_failed" | "observe_failed" | "provision_failed" | "poll_failed" | "mark_ready_failed" | "mark_stopped_failed" | "stop_failed" | "start_failed" | "replace_host_failed" | "release_failed";
             /** @enum {string|null} */
             from: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
             /** @enum {string|null} */
@@ -8333,93 +10103,27 @@ export interface components {
             /** @description why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons) */
             reason: string | null;
             detail: Record<string, never>;
-        } | {
-            seq: number;
-            /** @description ISO 8601, UTC */
-            at: string;
-            /** @enum {string} */
-            type: "exited";
-            /** @enum {string|null} */
-            from: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
-            /** @enum {string|null} */
-            to: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
-            /** @description why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons) */
-            reason: string | null;
-            detail: {
-                code: number | null;
-                signal: string | null;
-                /** @description ISO 8601, UTC */
-                at: string;
-            };
-        } | {
-            seq: number;
-            /** @description ISO 8601, UTC */
-            at: string;
-            /** @enum {string} */
-            type: "killed_by_runtime_cap" | "killed_by_inactivity";
-            /** @enum {string|null} */
-            from: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
-            /** @enum {string|null} */
-            to: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
-            /** @description why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons) */
-            reason: string | null;
-            detail: {
-                /** @enum {string} */
-                signal: "TERM" | "KILL";
-                command_id: string;
-            };
-        } | {
-            seq: number;
-            /** @description ISO 8601, UTC */
-            at: string;
-            /** @enum {string} */
-            type: "stalled";
-            /** @enum {string|null} */
-            from: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
-            /** @enum {string|null} */
-            to: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
-            /** @description why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons) */
-            reason: string | null;
-            detail: {
-                /** @description ISO 8601, UTC */
-                silent_since: string;
-                silent_ms: number;
-                diagnostics_id: string | null;
-            };
-        } | {
-            seq: number;
-            /** @description ISO 8601, UTC */
-            at: string;
-            /** @enum {string} */
-            type: "diagnostics";
-            /** @enum {string|null} */
-            from: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
-            /** @enum {string|null} */
-            to: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
-            /** @description why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons) */
-            reason: string | null;
-            detail: {
-                command_id: string;
-                exit_code: number | null;
-                /** @description process list and nvidia-smi, at most 8 KiB */
-                output: string;
-            };
-        } | {
-            seq: number;
-            /** @description ISO 8601, UTC */
-            at: string;
-            /** @enum {string} */
-            type: "agent_silent";
-            /** @enum {string|null} */
-            from: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
-            /** @enum {string|null} */
-            to: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
-            /** @description why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons) */
-            reason: string | null;
-            detail: {
-                /** @description ISO 8601, UTC */
-                last_heartbeat_at: string;
-            };
+        };
+        Exec: {
+            /** @example cmd_01jd0000000000000000000000 */
+            exec_id: string;
+            /**
+             * @description pending: not yet taken by the agent; running: taken, no result yet; done: exit code 0; failed: any other result
+             * @enum {string}
+             */
+            state: "pending" | "running" | "done" | "failed";
+            /** @description null until there is a result, or when the agent could not run it */
+            exit_code: number | null;
+            /** @description stdout and stderr, at most 1048576 bytes; null until there is a result */
+            output: string | null;
+            /** @description the output was cut: it keeps the last bytes, after a marker line saying how many were cut */
+            output_truncated: boolean;
+            created_at: string;
+        };
+        ExecRequest: {
+            /** @description a command line for `sh -c`, at most 8192 bytes */
+            cmd: string;
+            timeout?: components["schemas"]["Duration"] & unknown;
         };
         Budget: {
             /** @description cap on what leases admitted this month (UTC) may cost; null: none */
@@ -8510,6 +10214,490 @@ export interface components {
             /** @description ISO 8601, UTC */
             released_at: string;
             /** @description ISO 8601, UTC */
+            created_at: string;
+        };
+        /** @description A lease's event (as LeaseEvent, with the org log's id and the lease's id), or the org's own `webhook_disabled` */
+        OrgEvent: {
+            /** @description the event's id in the org's log: pages and streams resume after it */
+            id: number;
+            lease_id: null;
+            seq: null;
+            at: string;
+            /** @enum {string} */
+            type: "webhook_disabled";
+            from: null;
+            to: null;
+            reason: string;
+            detail: {
+                webhook_id: string;
+                url: string;
+                reason: string;
+            };
+        } | {
+            /** @description the event's id within its lease's own log */
+            seq: number;
+            /** @description ISO 8601, UTC */
+            at: string;
+            /** @enum {string} */
+            type: "created";
+            /** @enum {string|null} */
+            from: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @enum {string|null} */
+            to: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @description why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons) */
+            reason: string | null;
+            detail: {
+                offer: string;
+                /** @enum {string} */
+                kind: "deployment" | "scratch" | "job";
+            };
+            /** @description the event's id in the org's log: pages and streams resume after it */
+            id: number;
+            /** @description the lease the event belongs to */
+            lease_id: string;
+        } | {
+            /** @description the event's id within its lease's own log */
+            seq: number;
+            /** @description ISO 8601, UTC */
+            at: string;
+            /** @enum {string} */
+            type: "provisioning";
+            /** @enum {string|null} */
+            from: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @enum {string|null} */
+            to: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @description why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons) */
+            reason: string | null;
+            detail: {
+                offer: string;
+                provider: string;
+                label: string;
+                /** @description what the step reserved against the org's caps, where it reserved */
+                reserved_usd?: number;
+            };
+            /** @description the event's id in the org's log: pages and streams resume after it */
+            id: number;
+            /** @description the lease the event belongs to */
+            lease_id: string;
+        } | {
+            /** @description the event's id within its lease's own log */
+            seq: number;
+            /** @description ISO 8601, UTC */
+            at: string;
+            /** @enum {string} */
+            type: "budget_reserved";
+            /** @enum {string|null} */
+            from: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @enum {string|null} */
+            to: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @description why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons) */
+            reason: string | null;
+            detail: {
+                offer: string;
+                provider: string;
+                /** @description what the step reserved against the org's caps, where it reserved */
+                reserved_usd?: number;
+            };
+            /** @description the event's id in the org's log: pages and streams resume after it */
+            id: number;
+            /** @description the lease the event belongs to */
+            lease_id: string;
+        } | {
+            /** @description the event's id within its lease's own log */
+            seq: number;
+            /** @description ISO 8601, UTC */
+            at: string;
+            /** @enum {string} */
+            type: "machine_created";
+            /** @enum {string|null} */
+            from: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @enum {string|null} */
+            to: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @description why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons) */
+            reason: string | null;
+            detail: {
+                machine_id: string;
+                label: string;
+                host: string;
+                region: string;
+                provider: string;
+            };
+            /** @description the event's id in the org's log: pages and streams resume after it */
+            id: number;
+            /** @description the lease the event belongs to */
+            lease_id: string;
+        } | {
+            /** @description the event's id within its lease's own log */
+            seq: number;
+            /** @description ISO 8601, UTC */
+            at: string;
+            /** @enum {string} */
+            type: "machine_adopted";
+            /** @enum {string|null} */
+            from: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @enum {string|null} */
+            to: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @description why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons) */
+            reason: string | null;
+            detail: {
+                machine_id: string;
+                label: string | null;
+                extra_destroyed: number;
+            };
+            /** @description the event's id in the org's log: pages and streams resume after it */
+            id: number;
+            /** @description the lease the event belongs to */
+            lease_id: string;
+        } | {
+            /** @description the event's id within its lease's own log */
+            seq: number;
+            /** @description ISO 8601, UTC */
+            at: string;
+            /** @enum {string} */
+            type: "create_ambiguous";
+            /** @enum {string|null} */
+            from: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @enum {string|null} */
+            to: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @description why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons) */
+            reason: string | null;
+            detail: {
+                label: string;
+                error: string;
+            };
+            /** @description the event's id in the org's log: pages and streams resume after it */
+            id: number;
+            /** @description the lease the event belongs to */
+            lease_id: string;
+        } | {
+            /** @description the event's id within its lease's own log */
+            seq: number;
+            /** @description ISO 8601, UTC */
+            at: string;
+            /** @enum {string} */
+            type: "machine_destroyed";
+            /** @enum {string|null} */
+            from: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @enum {string|null} */
+            to: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @description why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons) */
+            reason: string | null;
+            detail: {
+                machine_id: string | null;
+                host: string;
+                /** @description the region the machine landed in, outside the lease's placement */
+                misplaced_in?: string;
+                /** @description the regions the placement allows */
+                allowed?: string[];
+            };
+            /** @description the event's id in the org's log: pages and streams resume after it */
+            id: number;
+            /** @description the lease the event belongs to */
+            lease_id: string;
+        } | {
+            /** @description the event's id within its lease's own log */
+            seq: number;
+            /** @description ISO 8601, UTC */
+            at: string;
+            /** @enum {string} */
+            type: "host_excluded";
+            /** @enum {string|null} */
+            from: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @enum {string|null} */
+            to: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @description why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons) */
+            reason: string | null;
+            detail: {
+                host: string;
+                provider: string;
+                next_offer: string;
+                next_provider: string;
+            };
+            /** @description the event's id in the org's log: pages and streams resume after it */
+            id: number;
+            /** @description the lease the event belongs to */
+            lease_id: string;
+        } | {
+            /** @description the event's id within its lease's own log */
+            seq: number;
+            /** @description ISO 8601, UTC */
+            at: string;
+            /** @enum {string} */
+            type: "release_requested";
+            /** @enum {string|null} */
+            from: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @enum {string|null} */
+            to: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @description why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons) */
+            reason: string | null;
+            detail: {
+                /** @description hosts tried, when none is left to try */
+                attempts?: number;
+                failed_host?: string;
+                /** @description provider_refused: the kind of refusal */
+                error?: string;
+                /** @description provider_refused: what the provider said */
+                message?: string;
+                /** @description budget_exceeded: the offer the lease would have rented */
+                offer?: string;
+                provider?: string;
+                hourly_usd?: number;
+                /**
+                 * @description budget_exceeded: the cap it would pass
+                 * @enum {string}
+                 */
+                cap?: "monthly" | "concurrent_hourly";
+                month?: string;
+                limit_usd?: number | null;
+                committed_usd?: number | null;
+                requested_usd?: number | null;
+            };
+            /** @description the event's id in the org's log: pages and streams resume after it */
+            id: number;
+            /** @description the lease the event belongs to */
+            lease_id: string;
+        } | {
+            /** @description the event's id within its lease's own log */
+            seq: number;
+            /** @description ISO 8601, UTC */
+            at: string;
+            /** @enum {string} */
+            type: "stop_requested";
+            /** @enum {string|null} */
+            from: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @enum {string|null} */
+            to: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @description why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons) */
+            reason: string | null;
+            detail: {
+                machine_id?: string | null;
+                machine_status?: string | null;
+            };
+            /** @description the event's id in the org's log: pages and streams resume after it */
+            id: number;
+            /** @description the lease the event belongs to */
+            lease_id: string;
+        } | {
+            /** @description the event's id within its lease's own log */
+            seq: number;
+            /** @description ISO 8601, UTC */
+            at: string;
+            /** @enum {string} */
+            type: "start_requested";
+            /** @enum {string|null} */
+            from: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @enum {string|null} */
+            to: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @description why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons) */
+            reason: string | null;
+            detail: {
+                /** @description what the step reserved against the org's caps, where it reserved */
+                reserved_usd?: number;
+            };
+            /** @description the event's id in the org's log: pages and streams resume after it */
+            id: number;
+            /** @description the lease the event belongs to */
+            lease_id: string;
+        } | {
+            /** @description the event's id within its lease's own log */
+            seq: number;
+            /** @description ISO 8601, UTC */
+            at: string;
+            /** @enum {string} */
+            type: "extended";
+            /** @enum {string|null} */
+            from: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @enum {string|null} */
+            to: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @description why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons) */
+            reason: string | null;
+            detail: {
+                by_ms: number;
+                /** @description ISO 8601, UTC */
+                ttl_expires_at: string;
+                /** @description what the step reserved against the org's caps, where it reserved */
+                reserved_usd?: number;
+            };
+            /** @description the event's id in the org's log: pages and streams resume after it */
+            id: number;
+            /** @description the lease the event belongs to */
+            lease_id: string;
+        } | {
+            /** @description the event's id within its lease's own log */
+            seq: number;
+            /** @description ISO 8601, UTC */
+            at: string;
+            /** @enum {string} */
+            type: "locked";
+            /** @enum {string|null} */
+            from: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @enum {string|null} */
+            to: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @description why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons) */
+            reason: string | null;
+            detail: {
+                /** @description ISO 8601, UTC */
+                until: string;
+            };
+            /** @description the event's id in the org's log: pages and streams resume after it */
+            id: number;
+            /** @description the lease the event belongs to */
+            lease_id: string;
+        } | {
+            /** @description the event's id within its lease's own log */
+            seq: number;
+            /** @description ISO 8601, UTC */
+            at: string;
+            /** @enum {string} */
+            type: "released";
+            /** @enum {string|null} */
+            from: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @enum {string|null} */
+            to: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @description why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons) */
+            reason: string | null;
+            detail: {
+                /** @description the machines destroyed by the release */
+                destroyed: string[];
+            };
+            /** @description the event's id in the org's log: pages and streams resume after it */
+            id: number;
+            /** @description the lease the event belongs to */
+            lease_id: string;
+        } | {
+            /** @description the event's id within its lease's own log */
+            seq: number;
+            /** @description ISO 8601, UTC */
+            at: string;
+            /** @enum {string} */
+            type: "billing_settled";
+            /** @enum {string|null} */
+            from: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @enum {string|null} */
+            to: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @description why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons) */
+            reason: string | null;
+            detail: {
+                receipt_id: string;
+                /** @enum {string} */
+                status: "settled" | "disputed";
+                actual_usd: number;
+            };
+            /** @description the event's id in the org's log: pages and streams resume after it */
+            id: number;
+            /** @description the lease the event belongs to */
+            lease_id: string;
+        } | {
+            /** @description the event's id within its lease's own log */
+            seq: number;
+            /** @description ISO 8601, UTC */
+            at: string;
+            /** @enum {string} */
+            type: "run_failed" | "observe_failed" | "provision_failed" | "poll_failed" | "mark_ready_failed" | "mark_stopped_failed" | "stop_failed" | "start_failed" | "replace_host_failed" | "release_failed";
+            /** @enum {string|null} */
+            from: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @enum {string|null} */
+            to: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @description why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons) */
+            reason: string | null;
+            detail: {
+                error: string;
+                retry_in_ms: number;
+            };
+            /** @description the event's id in the org's log: pages and streams resume after it */
+            id: number;
+            /** @description the lease the event belongs to */
+            lease_id: string;
+        } | {
+            /** @description the event's id within its lease's own log */
+            seq: number;
+            /** @description ISO 8601, UTC */
+            at: string;
+            /** @enum {string} */
+            type: "unlocked" | "heartbeat" | "ready" | "stopped" | "starting" | "stop_issued";
+            /** @enum {string|null} */
+            from: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @enum {string|null} */
+            to: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @description why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons) */
+            reason: string | null;
+            detail: Record<string, never>;
+            /** @description the event's id in the org's log: pages and streams resume after it */
+            id: number;
+            /** @description the lease the event belongs to */
+            lease_id: string;
+        };
+        WebhookWithSecret: components["schemas"]["Webhook"] & {
+            /** @description `whsec_` + base64: verify deliveries with it; shown in this answer only */
+            secret: string;
+        };
+        Webhook: {
+            id: string;
+            url: string;
+            events: string[];
+            enabled: boolean;
+            /**
+             * @description gone: the receiver answered 410; failing: five days without a delivery
+             * @enum {string|null}
+             */
+            disabled_reason: "gone" | "failing" | null;
+            disabled_at: string | null;
+            /** @description the first failed attempt since the last delivery */
+            failing_since: string | null;
+            /** @description after a rotation, until when the previous secret also signs */
+            previous_secret_until: string | null;
+            created_at: string;
+            updated_at: string;
+        };
+        CreateWebhook: {
+            /**
+             * @description an https URL on a public address
+             * @example https://hooks.example.com/lessor
+             */
+            url: string;
+            /**
+             * @description the event types to deliver, as the event log names them (`created`, `ready`, `released`, `webhook_disabled`, ...), or `["*"]` for all
+             * @example [
+             *       "released"
+             *     ]
+             */
+            events: string[];
+        };
+        UpdateWebhook: {
+            /**
+             * @description an https URL on a public address
+             * @example https://hooks.example.com/lessor
+             */
+            url?: string;
+            /**
+             * @description the event types to deliver, as the event log names them (`created`, `ready`, `released`, `webhook_disabled`, ...), or `["*"]` for all
+             * @example [
+             *       "released"
+             *     ]
+             */
+            events?: string[];
+            /**
+             * @description true: enable a disabled endpoint again (its failure clock starts over)
+             * @enum {boolean}
+             */
+            enabled?: true;
+        };
+        WebhookDelivery: {
+            id: string;
+            /** @description the `webhook-id` header: the same for every attempt of this event */
+            webhook_id: string;
+            type: string;
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed";
+            attempts: number;
+            /** @description the receiver's status at the last attempt; null: no answer */
+            response_status: number | null;
+            /** @description why the last attempt failed without an answer, or why no attempt was made */
+            error: string | null;
+            latency_ms: number | null;
+            attempted_at: string | null;
+            /** @description when it is tried next; null once it succeeded or failed for good */
+            next_attempt_at: string | null;
             created_at: string;
         };
     };

@@ -252,7 +252,16 @@ export function guardText(guard, now) {
 /** @param {Ctx} ctx @param {string[]} args */
 export async function events(ctx, [ref]) {
   const id = await leaseIdOf(ctx, /** @type {string} */ (ref));
-  const doc = await call(ctx.api().GET("/v1/leases/{id}/events", { params: { path: { id } } }));
+  // Every page, following `next_after` (the route also streams; without `follow` it answers JSON).
+  /** @typedef {Exclude<Awaited<ReturnType<typeof eventsPage>>, string>} EventsPage */
+  const eventsPage = (/** @type {number} */ after) => call(ctx.api().GET("/v1/leases/{id}/events", { params: { path: { id }, query: { after: String(after) } } }));
+  const first = /** @type {EventsPage} */ (await eventsPage(0));
+  const doc = { ...first, data: [...first.data] };
+  for (let next = first.next_after; next !== null; ) {
+    const page = /** @type {EventsPage} */ (await eventsPage(next));
+    doc.data.push(...page.data);
+    doc.next_after = next = page.next_after;
+  }
   const now = ctx.io.now();
   ctx.print(doc, () =>
     table(

@@ -14,8 +14,9 @@ import { newId } from "../src/ids";
 import { jsonResponse, router, type AppEnv } from "./context";
 import { authenticate } from "./middleware";
 import { agentRoutes } from "./v1/agent";
-import { catalogRoutes } from "./v1/catalog";
 import { issuerRoutes } from "./v1/auth";
+import { catalogRoutes } from "./v1/catalog";
+import { eventRoutes } from "./v1/events";
 import { keyRoutes } from "./v1/keys";
 import { leaseRoutes } from "./v1/leases";
 import { budgetRoutes } from "./v1/budget";
@@ -26,9 +27,12 @@ import { quoteRoutes } from "./v1/quotes";
 import { receiptRoutes } from "./v1/receipts";
 import { simRoutes } from "./v1/sim";
 import { usageRoutes } from "./v1/usage";
+import { webhookRoutes } from "./v1/webhooks";
 import type { Context } from "hono";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
+/** How much of an oversized chunked body is read (and dropped) before its 413 is answered. */
+const DRAIN_MAX_BYTES = 16 * 1024 * 1024;
 export const VERSION = "0.1.0";
 
 const STATUS_CODES: Record<number, string> = {
@@ -97,6 +101,42 @@ export function createApp() {
 
   app.notFound((c) => envelope(c, new ApiError(404, "not_found", `no route for ${c.req.method} ${new URL(c.req.url).pathname}`)));
 
+  /**
+   * A body sent without Content-Length (chunked) is read here, and one over the limit is read on
+   * to its end, up to DRAIN_MAX_BYTES, before the 413 is answered: a server that answers while the
+   * client is still sending leaves the answer to race the upload, and a proxy in between (wrangler
+   * dev's) was seen to deliver the 413's headers without its body. Past DRAIN_MAX_BYTES the 413
+   * is answered at once.
+   */
+  async function readStreamedBody(req: { raw: Request }): Promise<void> {
+    const raw = req.raw;
+    if (!raw.body || (raw.headers.has("content-length") && !raw.headers.has("transfer-encoding"))) return;
+    const reader = raw.body.getReader();
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.length;
+      if (size <= MAX_BODY_BYTES) chunks.push(value);
+      else if (size > DRAIN_MAX_BYTES) break;
+    }
+    if (size > MAX_BODY_BYTES) {
+      reader.releaseLock();
+      throw new ApiError(413, "payload_too_large", `request bodies are limited to ${MAX_BODY_BYTES} bytes`, { max_bytes: MAX_BODY_BYTES });
+    }
+    const body = new Uint8Array(size);
+    let at = 0;
+    for (const chunk of chunks) {
+      body.set(chunk, at);
+      at += chunk.length;
+    }
+    const headers = new Headers(raw.headers);
+    headers.delete("transfer-encoding");
+    headers.set("content-length", String(size));
+    req.raw = new Request(raw, { body, headers });
+  }
+
   const limitBody = bodyLimit({
     maxSize: MAX_BODY_BYTES,
     onError: () => {
@@ -108,6 +148,7 @@ export function createApp() {
   app.use("/v1/*", async (c, next) => {
     let bodyRead = false;
     try {
+      await readStreamedBody(c.req);
       return await limitBody(c, () => {
         bodyRead = true;
         return next();
@@ -168,5 +209,7 @@ export function createApp() {
   app.route("/v1", budgetRoutes);
   app.route("/v1", usageRoutes);
   app.route("/v1", receiptRoutes);
+  app.route("/v1", eventRoutes);
+  app.route("/v1", webhookRoutes);
   return app;
 }

@@ -6,6 +6,7 @@ import { runScheduled } from "./cron";
 
 export { ApiKeyObject } from "../src/auth/key-object";
 export { RateLimiter } from "../src/auth/rate-limiter";
+export { OrgEventsObject } from "../src/events/org-object";
 export { LeaseObject } from "../src/lease/object";
 export { SimCloud } from "../src/providers/sim/cloud";
 

@@ -11,7 +11,7 @@
  *    from the simulated cloud) and then every LESSOR_CRON_INTERVAL_S seconds (default 60).
  * 4. On SIGINT/SIGTERM, at any step, stops the ticker and the process group of whichever wrangler
  *    it started (the migration step's, which runs a workerd of its own, or `wrangler dev`'s), by
- *    pid, and exits once that group is empty: nothing it started outlives it (issue 10, item 12).
+ *    pid, and exits once that group is empty: nothing it started outlives it (docs/design.md "Operating rules").
  *
  * It refuses to start, with the reason, when a setting would make the Worker refuse to serve: the
  * rules are src/config.ts's (a bootstrap token or master key shorter than 32 characters, a
@@ -86,6 +86,11 @@ if (!vars.LESSOR_MASTER_KEY) {
 // machines are told where their agent lives. A machine of a real provider cannot reach it: give
 // LESSOR_PUBLIC_URL (a tunnel's https URL, say) to rent real ones against a local lessor.
 if (!vars.LESSOR_PUBLIC_URL) vars.LESSOR_PUBLIC_URL = `http://127.0.0.1:${port}`;
+
+// A webhook receiver on this machine (http://127.0.0.1:...) is a valid target under `npm start`
+// only: src/webhooks/target.ts refuses loopback addresses otherwise, and production refuses the
+// setting itself (src/config.ts). Set it to 0 to try the guard locally.
+if (vars.LESSOR_WEBHOOKS_ALLOW_LOOPBACK_HTTP === undefined) vars.LESSOR_WEBHOOKS_ALLOW_LOOPBACK_HTTP = "1";
 
 // The same rules as src/config.ts's configProblems, for the settings a local run can get wrong:
 // the Worker would answer every request with 503 `misconfigured`, so say it here, before starting.

@@ -1,6 +1,6 @@
 /**
- * What an installation must be configured with before it serves anything (issue 10, items 10 and
- * 11). A Worker has no start-up step that can refuse to start, so the check runs on every entry
+ * What an installation must be configured with before it serves anything
+ * (docs/design.md "Configuration"). A Worker has no start-up step that can refuse to start, so the check runs on every entry
  * (fetch and scheduled, cached per isolate by the settings it read): a misconfigured installation
  * answers every request with 503 `misconfigured` naming the settings to fix, and its cron does
  * nothing. `npm start` (scripts/start.mjs) applies the same rules before it starts `wrangler dev`.
@@ -24,7 +24,7 @@ const INSTALLATION_ID = /^[a-z0-9]{1,24}$/;
 
 type ConfigEnv = Pick<
   Env,
-  "LESSOR_ENVIRONMENT" | "LESSOR_BOOTSTRAP_TOKEN" | "LESSOR_MASTER_KEY" | "LESSOR_INSTALLATION_ID" | "LESSOR_PROVIDERS" | "LESSOR_PUBLIC_URL"
+  "LESSOR_ENVIRONMENT" | "LESSOR_BOOTSTRAP_TOKEN" | "LESSOR_MASTER_KEY" | "LESSOR_INSTALLATION_ID" | "LESSOR_PROVIDERS" | "LESSOR_PUBLIC_URL" | "LESSOR_WEBHOOKS_ALLOW_LOOPBACK_HTTP"
 >;
 
 /**
@@ -80,6 +80,9 @@ export function configProblems(env: ConfigEnv): string[] {
       problems.push(`LESSOR_INSTALLATION_ID must be set to this installation's own id (not "${DEFAULT_INSTALLATION_ID}") in production`);
     }
     if (!master) problems.push("LESSOR_MASTER_KEY must be set in production: it encrypts the orgs' provider keys");
+    if (env.LESSOR_WEBHOOKS_ALLOW_LOOPBACK_HTTP) {
+      problems.push("LESSOR_WEBHOOKS_ALLOW_LOOPBACK_HTTP must not be set in production: it lets webhooks reach the installation's own network");
+    }
     const providers = listedProviderNames(env.LESSOR_PROVIDERS);
     if (providers.includes("sim")) {
       problems.push('LESSOR_PROVIDERS must not include "sim" in production: the simulated cloud rents nothing real');

@@ -1,5 +1,6 @@
 import type { ApiKeyObject } from "./auth/key-object";
 import type { RateLimiter } from "./auth/rate-limiter";
+import type { OrgEventsObject } from "./events/org-object";
 import type { LeaseObject } from "./lease/object";
 import type { SimCloud } from "./providers/sim/cloud";
 
@@ -10,6 +11,8 @@ export interface Env {
   SIM: DurableObjectNamespace<SimCloud>;
   LIMITER: DurableObjectNamespace<RateLimiter>;
   API_KEY: DurableObjectNamespace<ApiKeyObject>;
+  /** One per org, named by its id: the org's event log, its streams and its webhook deliveries. */
+  ORG_EVENTS: DurableObjectNamespace<OrgEventsObject>;
   /** "production" in `[env.production]` (wrangler.toml): turns on the production checks of src/config.ts. */
   LESSOR_ENVIRONMENT?: string;
   /** Secret (at least 32 characters): creates orgs. Unset: `POST /v1/orgs` is refused. */
@@ -37,10 +40,17 @@ export interface Env {
   /** Tags this installation's machine labels (src/lease/label.ts); its own value in production. */
   LESSOR_INSTALLATION_ID?: string;
   LESSOR_SIM_OFFERS?: string;
+  /**
+   * Development only: "1" lets webhook endpoints be loopback addresses, over http too, so a receiver
+   * on the same machine works. `npm start` sets it; refused in production (src/config.ts).
+   */
+  LESSOR_WEBHOOKS_ALLOW_LOOPBACK_HTTP?: string;
   /** Development only: "1" keeps lease objects from setting alarms, so only the cron backstop reaps. */
   LESSOR_DEV_DISABLE_ALARMS?: string;
   /** Seconds a labelled machine without a live lease may live before it is stopped (default 300). */
   LESSOR_ORPHAN_GRACE_S?: string;
+  /** The longest an exec request waits for its result, in ms (default 600000; the tests lower it). */
+  LESSOR_EXEC_MAX_WAIT_MS?: string;
   /** Seconds a stopped orphan is kept before it is destroyed (default 86400). */
   LESSOR_ORPHAN_STOPPED_TTL_S?: string;
 }

@@ -12,13 +12,16 @@ import { ApiError, badRequest, notFound } from "../../src/errors";
 import { idempotent } from "../../src/idempotency";
 import { KILL_OUTCOMES, KILL_TIMEOUT_DEFAULT_MS, KILL_TIMEOUT_MAX_MS } from "../../src/lease/command";
 import { createLease, LeaseEnvSchema } from "../../src/lease/create";
-import type { ActResult, LeaseEvent, UserAction } from "../../src/lease/object";
-import { LeaseEventSchema } from "../../src/lease/event-schema";
+import type { ActResult, UserAction } from "../../src/lease/object";
+import { LeaseEventSchema, MAX_EVENT_PAGE, type LeaseEventBody, type LeaseEventPage } from "../../src/events/lease-events";
+import { eventAnswers, EventHeaders, EventQuery, resumeAfter, streamResponse, wantsStream } from "../../src/events/follow";
 import { GuardedLeaseSchema, LeaseSchema, type LeaseView } from "../../src/lease/view";
 import { listLeaseBodies } from "../../src/lease/list-repo";
 import { LeaseNameSchema } from "../../src/lease/names";
 import { LEASE_KINDS, parseDurationField, PolicyInputSchema } from "../../src/lease/policy";
 import { LEASE_STATES } from "../../src/lease/state";
+import { EXEC_CMD_MAX_BYTES, EXEC_DEFAULT_TIMEOUT_MS, EXEC_MAX_WAIT_MS, ExecSchema, utf8Bytes, type ExecView } from "../../src/occupant/exec";
+import { LOG_RETENTION_MS, LOG_SEQ_MAX, TAIL_MAX_LINES } from "../../src/occupant/logs";
 import { decodeCursor, DEFAULT_PAGE, pageOf, PageQuery } from "../../src/pagination";
 import { BEARER, COMMON_ERRORS, errorResponse, IdParam, jsonResponse, router, type AppEnv } from "../context";
 import { requireScope } from "../middleware";
@@ -164,17 +167,34 @@ const app = router()
     createRoute({
       method: "get",
       path: "/leases/{id}/events",
-      summary: "Every transition of a lease with its reason, oldest first",
+      summary: "A lease's transitions with their reasons, oldest first: a page after an event id, or a live stream (`?follow=1`) that ends once the lease is released",
       security: BEARER,
       middleware: [requireScope("read")] as const,
-      request: { params: IdParam("ls") },
-      responses: { 200: jsonResponse(z.object({ data: z.array(LeaseEventSchema) }), "The events"), ...COMMON_ERRORS },
+      request: { params: IdParam("ls"), query: z.object(EventQuery), headers: EventHeaders },
+      responses: {
+        200: eventAnswers(
+          z.object({ data: z.array(LeaseEventSchema), next_after: z.number().int().nullable(), released: z.boolean() }),
+          "A page of events (`next_after`: ask `after=` it for the next; null at the end), or the stream",
+        ),
+        ...COMMON_ERRORS,
+        400: errorResponse("invalid_request: the query does not match the schema; invalid_last_event_id: Last-Event-ID is not an event id", ["invalid_request", "invalid_last_event_id"]),
+      },
     }),
     async (c) => {
       const { id } = c.req.valid("param");
-      const events = (await stubOf(c, id).events(c.var.principal.org_id)) as LeaseEvent[] | null;
-      if (!events) throw notFound("lease", id);
-      return c.json({ data: events as unknown as z.infer<typeof LeaseEventSchema>[] }, 200);
+      const { after, limit = MAX_EVENT_PAGE, follow } = c.req.valid("query");
+      const headers = c.req.valid("header");
+      const from = resumeAfter(after, headers["last-event-id"]);
+      const stub = stubOf(c, id);
+      const org = c.var.principal.org_id;
+      if (wantsStream(follow, headers.accept)) {
+        const stream = await stub.follow(org, from);
+        if (!stream) throw notFound("lease", id);
+        return streamResponse(stream as ReadableStream<Uint8Array>);
+      }
+      const page = (await stub.eventsAfter(org, from, limit)) as LeaseEventPage<LeaseEventBody> | null;
+      if (!page) throw notFound("lease", id);
+      return c.json(page, 200);
     },
   );
 
@@ -258,5 +278,152 @@ app.openapi(
     return c.json({ outcome }, 200);
   },
 );
+
+// The user's side of the lease's agent: its log and exec (docs/agent.md "The user's side").
+
+const LEASE_RELEASED_409 = {
+  409: errorResponse(
+    "invalid_state: the lease is released, so nothing runs on it (details: state); too_many_commands: 100 commands of the lease are open",
+    ["invalid_state", "too_many_commands"],
+  ),
+} as const;
+
+const logsExpired = (expiredAt: string) =>
+  new ApiError(410, "logs_expired", "the lease's log was deleted after its retention", { expired_at: expiredAt });
+
+app
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/leases/{id}/logs",
+      summary: "The machine's output: the last lines as text, or followed as Server-Sent Events (`follow=1` or `Accept: text/event-stream`)",
+      security: BEARER,
+      middleware: [requireScope("read")] as const,
+      request: {
+        params: IdParam("ls"),
+        query: z.object({
+          tail: z.coerce.number().int().min(0).max(TAIL_MAX_LINES).optional().describe("only the last N lines (the text answer); default all"),
+          follow: z.enum(["1", "0", "true", "false"]).optional().describe("stream the log as Server-Sent Events"),
+        }),
+        headers: z.object({
+          accept: z.string().optional(),
+          "last-event-id": z
+            .string()
+            .regex(/^[0-9]{1,16}$/)
+            .refine((v) => Number(v) <= LOG_SEQ_MAX, { message: `at most ${LOG_SEQ_MAX}` })
+            .optional()
+            .describe("resume a follow after this event's chunk"),
+        }),
+      },
+      responses: {
+        200: {
+          description:
+            "text/plain: the log (the dropped-output marker first when output was dropped), with Lessor-Log-Bytes and Lessor-Log-Dropped-Bytes. text/event-stream: one event per chunk (`id:` its sequence number, `data:` its text), a `dropped` event when output it would have sent is gone, a comment every 15 s, and an `end` event (`data:` `{reason: \"exited\", exit}` or `{reason: \"released\"}`) before the stream ends",
+          headers: z.object({
+            "lessor-log-bytes": z.string().optional().describe("text/plain only: bytes the log holds"),
+            "lessor-log-dropped-bytes": z.string().optional().describe("text/plain only: bytes dropped from its start"),
+          }),
+          content: {
+            "text/plain": { schema: z.string() },
+            "text/event-stream": { schema: z.string().describe("Server-Sent Events") },
+          },
+        },
+        ...COMMON_ERRORS,
+        410: errorResponse(`logs_expired: the lease was released more than ${LOG_RETENTION_MS / 86_400_000} days ago and its log deleted (details: expired_at); the lease itself still answers`, ["logs_expired"]),
+      },
+    }),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const { tail, follow } = c.req.valid("query");
+      const headers = c.req.valid("header");
+      const stub = stubOf(c, id);
+      const orgId = c.var.principal.org_id;
+      if (follow === "1" || follow === "true" || (follow === undefined && (headers.accept ?? "").includes("text/event-stream"))) {
+        const after = headers["last-event-id"] === undefined ? -1 : Number(headers["last-event-id"]);
+        const stream = (await stub.followLog(orgId, after)) as ReadableStream<Uint8Array> | { expired_at: string } | null;
+        if (!stream) throw notFound("lease", id);
+        if (!(stream instanceof ReadableStream)) throw logsExpired(stream.expired_at);
+        return c.body(stream, 200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", "x-accel-buffering": "no" });
+      }
+      const log = await stub.logTail(orgId, tail ?? null);
+      if (!log) throw notFound("lease", id);
+      if ("expired_at" in log) throw logsExpired(log.expired_at);
+      return c.body(log.text, 200, {
+        "content-type": "text/plain; charset=utf-8",
+        "lessor-log-bytes": String(log.log_bytes),
+        "lessor-log-dropped-bytes": String(log.dropped_bytes),
+      });
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/leases/{id}/exec",
+      summary: `Run a command on the machine and wait for its result (at most the timeout, the lease's ttl and ${EXEC_MAX_WAIT_MS / 1000} s)`,
+      security: BEARER,
+      middleware: [requireScope("write")] as const,
+      request: {
+        params: IdParam("ls"),
+        body: {
+          content: {
+            "application/json": {
+              schema: z
+                .strictObject({
+                  cmd: z
+                    .string()
+                    .min(1)
+                    .refine((v) => utf8Bytes(v) <= EXEC_CMD_MAX_BYTES, { message: `at most ${EXEC_CMD_MAX_BYTES} bytes (UTF-8)` })
+                    .refine((v) => !v.includes("\0"), { message: "a command line holds no NUL" })
+                    .describe(`a command line for \`sh -c\`, at most ${EXEC_CMD_MAX_BYTES} bytes`),
+                  timeout: DurationSchema.optional().describe(`how long to wait for the result; default ${EXEC_DEFAULT_TIMEOUT_MS / 1000}s`),
+                })
+                .openapi("ExecRequest"),
+            },
+          },
+          required: true,
+        },
+      },
+      responses: {
+        200: jsonResponse(ExecSchema, "The exec's result: done (exit code 0) or failed"),
+        ...LEASE_RELEASED_409,
+        ...COMMON_ERRORS,
+        504: errorResponse("exec_timeout: no result within the wait; the exec goes on, and GET /v1/leases/:id/exec/:exec_id answers it later (details: exec_id)", ["exec_timeout"]),
+      },
+    }),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const { cmd, timeout } = c.req.valid("json");
+      const timeoutMs = timeout === undefined ? EXEC_DEFAULT_TIMEOUT_MS : parseDurationField("timeout", timeout);
+      const exec = (await stubOf(c, id).exec(c.var.principal.org_id, cmd, timeoutMs)) as ExecView | "full" | "released" | null;
+      if (exec === null) throw notFound("lease", id);
+      if (exec === "released") throw new ApiError(409, "invalid_state", "the lease is released; nothing runs on it", { state: "released" });
+      if (exec === "full") throw new ApiError(409, "too_many_commands", "100 commands of this lease are open; wait for their results");
+      if (exec.state === "pending" || exec.state === "running") {
+        throw new ApiError(504, "exec_timeout", `no result yet; GET /v1/leases/${id}/exec/${exec.exec_id} answers it later`, { exec_id: exec.exec_id }, {}, true);
+      }
+      return c.json(exec, 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/leases/{id}/exec/{exec_id}",
+      summary: "One exec of the lease: pending, running, done or failed",
+      security: BEARER,
+      middleware: [requireScope("read")] as const,
+      request: {
+        params: IdParam("ls").extend({
+          exec_id: z.string().min(1).max(64).openapi({ param: { name: "exec_id", in: "path" }, example: "cmd_01jd0000000000000000000000" }),
+        }),
+      },
+      responses: { 200: jsonResponse(ExecSchema, "The exec"), ...COMMON_ERRORS },
+    }),
+    async (c) => {
+      const { id, exec_id } = c.req.valid("param");
+      const exec = await stubOf(c, id).execResult(c.var.principal.org_id, exec_id);
+      if (!exec) throw notFound("exec", exec_id);
+      return c.json(exec, 200);
+    },
+  );
 
 export const leaseRoutes = app;

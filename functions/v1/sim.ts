@@ -37,6 +37,7 @@ const FaultsSchema = z
     billing_window_ms: z.number().int(),
     billing_delay_ms: z.number().int(),
     billing_markup: z.number().min(0),
+    agent_heartbeat_ms: z.number().int().describe("how often a sim machine's agent heartbeats"),
   })
   .openapi("SimFaults");
 

@@ -1,4 +1,4 @@
-/** Which bucket a client's failed authentications count in (issue 10, item 6). Pure. */
+/** Which bucket a client's failed authentications count in (docs/design.md "Limits"). Pure. */
 /**
  * The name of the RateLimiter that counts failed authentications from the address in
  * `CF-Connecting-IP` (set by Cloudflare's edge, which a client cannot override there). An IPv6

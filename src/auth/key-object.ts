@@ -4,11 +4,11 @@
  * (keys.ts `revokeKey`). Because both go through this one object, it may keep the key's D1 row in
  * memory and still refuse a revoked key on its very next request, in every isolate (guarantee 9).
  * It also holds the key's request budget, so an authenticated request makes one call here instead
- * of a D1 read and then a call to a rate limiter (issue 4; README "Performance").
+ * of a D1 read and then a call to a rate limiter (README "Performance").
  *
  * Memory only, like the RateLimiter: an evicted object reads the row again and starts with a full
  * bucket. An unknown key never reaches an object (keys.ts `admitKey` looks it up in D1 first), so a
- * guessed secret costs one D1 read and creates no object and no storage (issue 10, item 6).
+ * guessed secret costs one D1 read and creates no object and no storage (docs/design.md "Limits").
  */
 import { DurableObject } from "cloudflare:workers";
 import { database } from "../db";

@@ -1,5 +1,5 @@
 /**
- * How many of a thing one org may hold (issue 10, item 6), and the inserts that keep to it.
+ * How many of a thing one org may hold (docs/design.md "Limits"), and the inserts that keep to it.
  *
  * Each insert is one conditional `INSERT ... SELECT ... WHERE (SELECT COUNT(*) ...) < max`: D1 runs
  * one statement at a time, so two concurrent creates cannot both pass the count (the same way
@@ -10,7 +10,7 @@ import { ApiError } from "../errors";
 
 export const MAX_LIVE_API_KEYS = 100;
 export const MAX_ISSUERS = 10;
-/** For the outbound webhooks (DESIGN.md "/v1/webhooks"), which a later issue adds. */
+/** Outbound webhook endpoints (docs/events.md). */
 export const MAX_WEBHOOK_ENDPOINTS = 20;
 
 export const ORG_LIMITS = {

@@ -1,4 +1,4 @@
-/** Who is calling, once authenticated: always exactly one org (DESIGN.md "org"). */
+/** Who is calling, once authenticated: always exactly one org (docs/design.md "Words"). */
 export const SCOPES = ["read", "write", "admin"] as const;
 export type Scope = (typeof SCOPES)[number];
 

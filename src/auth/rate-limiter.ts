@@ -6,7 +6,7 @@
  * An API key's bucket lives in its ApiKeyObject (key-object.ts), beside the key's row, so that a
  * request with a key makes one call for both. `RateLimiter` holds the buckets of everything else:
  * one object per JWT subject (issuer + sub), one for the bootstrap token, one per org (its budget
- * on top of its credentials', issue 10 item 6) and one per client address for failed
+ * on top of its credentials', docs/design.md "Limits") and one per client address for failed
  * authentications (client-address.ts `authFailureBucket`). None of them writes storage.
  */
 import { DurableObject } from "cloudflare:workers";

@@ -1,5 +1,5 @@
 /**
- * Accrual: what a lease is costing while it runs, as lessor estimates it (issue 6). Pure: no I/O
+ * Accrual: what a lease is costing while it runs, as lessor estimates it. Pure: no I/O
  * and no clock; `now` is always passed in (STYLE.md rule 1).
  *
  * The estimate is a list of segments, each a stretch of time billed at one rate: the machine's
@@ -13,7 +13,7 @@ import { HOUR_MS, microsFor } from "./money";
 export const DAY_MS = 24 * HOUR_MS;
 
 /**
- * A lease's billing status, beside its state (DESIGN.md "Lease states"):
+ * A lease's billing status, beside its state (docs/design.md "Lease states"):
  * `accruing -> awaiting_windows -> settled` (or `disputed`). `none`: the lease never held a
  * machine, so nothing billed and no receipt is due.
  */

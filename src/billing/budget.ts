@@ -1,5 +1,5 @@
 /**
- * Budgets (issue 6): an org's monthly cap and its cap on concurrent hourly spend, and admission
+ * Budgets: an org's monthly cap and its cap on concurrent hourly spend, and admission
  * against them. Issue 10 ("Money" 1): every action that can raise a lease's worst-case cost is
  * admitted like a create, by the same statement.
  *

@@ -1,5 +1,5 @@
 /**
- * A lease's worst-case cost, by the month it would accrue in (issue 10, "Money" 1). Pure: no I/O,
+ * A lease's worst-case cost, by the month it would accrue in (docs/design.md "Money 1"). Pure: no I/O,
  * no clock (STYLE.md rule 1).
  *
  * The worst case of a lease at a moment is what it has accrued so far (its accrual's segments)

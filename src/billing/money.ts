@@ -1,6 +1,6 @@
 /**
  * Money in lessor is integer micro-dollars (µUSD, a millionth of a dollar) wherever it is stored
- * or summed, so that receipts add up to the cent with no float drift (issue 6). Providers state
+ * or summed, so that receipts add up to the cent with no float drift. Providers state
  * amounts in dollars; they are converted once, on the way in, and rendered as dollars on the way
  * out. Rates are micro-dollars per hour.
  */
@@ -26,7 +26,7 @@ export function microsFor(ms: number, rate: number): number {
 
 /**
  * Whether an actual amount and an estimate differ beyond tolerance: more than max($0.01, 1% of the
- * actual) apart (DESIGN.md guarantee 7: such a lease is `disputed`, with both figures).
+ * actual) apart (docs/design.md guarantee 7: such a lease is `disputed`, with both figures).
  */
 export function beyondTolerance(actualMicros: number, estimateMicros: number): boolean {
   const tolerance = Math.max(CENT, Math.round(Math.abs(actualMicros) / 100));

@@ -1,4 +1,4 @@
-/** Receipts as the API shows them (issue 6): the actual amount, its parts and windows, the estimate beside it. */
+/** Receipts as the API shows them: the actual amount, its parts and windows, the estimate beside it. */
 import type { Db } from "../db";
 import type { ReceiptsTable } from "../db/schema";
 import type { Cursor } from "../pagination";

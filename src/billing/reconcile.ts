@@ -1,5 +1,5 @@
 /**
- * Billing reconciliation, the cron's billing step (issue 6; DESIGN.md guarantee 7). Level-triggered
+ * Billing reconciliation, the cron's billing step (docs/design.md guarantee 7). Level-triggered
  * and idempotent (STYLE.md rule 8): a run that repeats or overlaps another changes nothing.
  *
  * 1. Fetch: for each provider account that publishes billing records, ask for the records of

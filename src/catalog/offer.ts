@@ -3,7 +3,7 @@ import type { GpuClass } from "./gpu-classes";
 export const AVAILABILITY = ["high", "medium", "low"] as const;
 export type Availability = (typeof AVAILABILITY)[number];
 
-/** One rentable shape at one provider, normalized (DESIGN.md "offer"). */
+/** One rentable shape at one provider, normalized (docs/design.md "Words"). */
 export interface Offer {
   /** `<provider>:<provider offer id>`. */
   id: string;
@@ -47,7 +47,7 @@ export interface Offer {
 
 /**
  * An offer whose provider's market has not been read for this long is stale: listed as such and
- * never quoted (issue 10, item 7). The refresh runs every minute, so this is ten missed refreshes.
+ * never quoted (docs/design.md "Markets"). The refresh runs every minute, so this is ten missed refreshes.
  */
 export const OFFER_MAX_AGE_MS = 10 * 60_000;
 

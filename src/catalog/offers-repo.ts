@@ -166,7 +166,7 @@ export interface OfferSnapshot {
 /**
  * This isolate's copy of the offer cache, one snapshot per narrowing, each labelled with the
  * catalog generation it was read under, so a quote does not read thousands of offer rows from D1
- * each time (issue 4). Never trusted on its own: a quote built from a snapshot is stored only if
+ * each time. Never trusted on its own: a quote built from a snapshot is stored only if
  * its generation is still D1's (quote.ts), and a snapshot found out of date is dropped with every
  * other of its generation. Memory: each offer at most three times (its class, any GPU, all).
  */
@@ -271,7 +271,7 @@ export async function fittingOffers(
   providers: readonly string[],
   now: number,
 ): Promise<Offer[]> {
-  // Only offers no older than OFFER_MAX_AGE_MS (issue 10, item 7): all of a provider's offers
+  // Only offers no older than OFFER_MAX_AGE_MS (docs/design.md "Markets"): all of a provider's offers
   // carry the time of its last read.
   let q = db.selectFrom("offers").selectAll().where("refreshed_at", ">=", now - OFFER_MAX_AGE_MS);
   if (narrowing === "any-gpu") q = q.where("gpu_class", "!=", "cpu");

@@ -3,7 +3,7 @@
  *
  * Providers are read side by side, so one slow market never holds up another. A provider that
  * needs a key is read with the keys orgs stored for it, most recently verified first, each tried
- * in turn until one reads the market (registry.ts `catalogProviders`; issue 10, item 7): one
+ * in turn until one reads the market (registry.ts `catalogProviders`; docs/design.md "Markets"): one
  * org's revoked or rate-limited key never stops the market from being read for everyone. A
  * provider whose market cannot be read keeps its previous offers, and the failure is recorded in
  * `offer_markets`; its offers turn stale OFFER_MAX_AGE_MS after the last successful read, and are

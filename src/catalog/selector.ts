@@ -20,7 +20,7 @@ export interface Constraint {
 }
 
 /**
- * The constraint that keeps stale offers out (issue 10, item 7). It comes last, so when it is the
+ * The constraint that keeps stale offers out (docs/design.md "Markets"). It comes last, so when it is the
  * one that removed the last candidates, every offer that met the spec was stale.
  */
 export const OFFER_AGE = "offer_age";

@@ -1,5 +1,5 @@
 /**
- * What a user asks for (DESIGN.md "spec") and how its one free-text field, the GPU token, is read.
+ * What a user asks for (docs/design.md "Words") and how its one free-text field, the GPU token, is read.
  * Parsing refuses to guess: a token that is not a known class or a `class-provider` lane pin is
  * an error that lists the known classes.
  */

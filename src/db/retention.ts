@@ -1,5 +1,5 @@
 /**
- * Retention (issue 10, item 8): shared tables do not grow without bound. The cron deletes, in
+ * Retention (docs/design.md "Retention"): shared tables do not grow without bound. The cron deletes, in
  * bounded batches:
  * - quotes that expired more than 24 hours ago and that no lease refers to. A quote a lease was
  *   created from is kept as long as the lease (`GET /v1/quotes/:id` still answers it) and marked

@@ -220,6 +220,23 @@ export interface BudgetReservationsTable {
   created_at: number;
 }
 
+/** An org's outbound webhook endpoint (migrations/0014); its deliveries live in the org's OrgEventsObject. */
+export interface WebhookEndpointsTable {
+  id: string;
+  org_id: string;
+  url: string;
+  /** JSON array of event types, or `["*"]`. */
+  events: string;
+  secret_ciphertext: string;
+  previous_secret_ciphertext: string | null;
+  previous_secret_until: number | null;
+  disabled_at: number | null;
+  disabled_reason: "gone" | "failing" | null;
+  failing_since: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface Database {
   leases: LeasesTable;
   lease_names: LeaseNamesTable;
@@ -241,7 +258,10 @@ export interface Database {
   budgets: BudgetsTable;
   budget_reservations: BudgetReservationsTable;
   provider_keys: ProviderKeysTable;
+  webhook_endpoints: WebhookEndpointsTable;
 }
+
+export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
 
 export type OrgRow = Selectable<OrgsTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;

@@ -1,5 +1,5 @@
 /**
- * A lease's billing as its object keeps it (issue 6): the accrual follows the lease's state on
+ * A lease's billing as its object keeps it: the accrual follows the lease's state on
  * every write, the machines it ever held are remembered for attributing the provider's billing
  * records, and the billing status moves beside the state. Pure; the object calls `withBilling` on
  * every save, so no transition can forget it.

@@ -95,7 +95,7 @@ export function hardCapDeadlines(l: LeaseRecord): Candidate[] {
     }
     if (l.policy.max_session_usd !== null) {
       // The moment the session's accrued estimate reaches the cap, worked out from the accrual's
-      // segments, so the alarm fires then (issue 6).
+      // segments, so the alarm fires then.
       const at = sessionBudgetDeadline(l.billing.segments, l.session_started_at, usdToMicros(l.policy.max_session_usd));
       if (at !== null) out.push({ action: "release", reason: "budget_exceeded", at });
     }
@@ -226,7 +226,7 @@ export function decide(l: LeaseRecord, obs: Observation, now: number): Decision 
     case "stopped":
       if (m === null) due({ action: "release", reason: "provider_lost", at: now });
       // Started behind lessor's back (a provider's console, a provider's bug): it bills at full
-      // rate, so it is stopped again at once (issue 10, "Money" 3).
+      // rate, so it is stopped again at once (docs/design.md "Money 3").
       else if (m && RUNNING.includes(m.status)) due({ action: "stop", reason: "unexpected_start", at: now });
       if (l.policy.stopped_ttl !== null) {
         due({ action: "release", reason: "stopped_ttl", at: (l.stopped_at ?? l.state_since) + l.policy.stopped_ttl });

@@ -15,7 +15,7 @@
 import { installationId } from "../config";
 import { DurableObject } from "cloudflare:workers";
 import { database } from "../db";
-import type { Env } from "../env";
+import { intSetting, type Env } from "../env";
 import { agentAccess } from "../providers/agent-start";
 import { ProviderError, type Machine, type Provider } from "../providers/contract";
 import { providerCapabilities, providerWithAccount } from "../providers/registry";
@@ -40,6 +40,11 @@ import { backoff, failureOf, failuresAfter, indexRetryAt } from "./retry";
 import { machined, NO_AGENT, type AgentFacts, type KillCause, type LeaseRecord, type MachinedLease, type Observation, type Reason } from "./state";
 import { LeaseStore, type LeaseEvent } from "./store";
 import { renderLease, type LeaseView } from "./view";
+import type { LeaseEventPage } from "../events/lease-events";
+import { LeaseEventsOut } from "../events/lease-stream";
+import { EXEC_MAX_WAIT_MS, execView, execWaitMs, type ExecView } from "../occupant/exec";
+import { USE_EVERY_MS } from "../occupant/follow";
+import { logsExpireAt } from "../occupant/logs";
 import { Occupant, REFUSED, type AgentAnswer, type AgentCall, type AgentSnapshot, type CommandView, type NewCommand } from "../occupant/occupant";
 
 /** At most this many actions in one run; the alarm picks up the rest. */
@@ -54,10 +59,13 @@ export type ActResult =
 export class LeaseObject extends DurableObject<Env> {
   /** The lease's own storage: its record, events and how far the D1 index has caught up. */
   readonly #store: LeaseStore;
+  /** Its events going out: open streams and the org's log (src/events/lease-stream.ts). */
+  readonly #out: LeaseEventsOut;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.#store = new LeaseStore(ctx.storage);
+    this.#out = new LeaseEventsOut(this.#store, env, (p) => ctx.waitUntil(p));
     ctx.blockConcurrencyWhile(async () => this.#store.open());
   }
 
@@ -87,6 +95,18 @@ export class LeaseObject extends DurableObject<Env> {
 
   events(orgId: string): LeaseEvent[] | null {
     return this.#leaseOf(orgId) ? this.#store.events() : null;
+  }
+
+  /** The events after `after`, at most `limit` (docs/events.md); null: no such lease for this org. */
+  eventsAfter(orgId: string, after: number, limit: number): LeaseEventPage<LeaseEvent> | null {
+    const l = this.#leaseOf(orgId);
+    return l ? this.#out.page(l, after, limit) : null;
+  }
+
+  /** A Server-Sent Events stream of the events after `after`, ending once the lease is released. */
+  follow(orgId: string, after: number): ReadableStream<Uint8Array> | null {
+    const l = this.#leaseOf(orgId);
+    return l ? this.#out.follow(l, after) : null;
   }
 
   /**
@@ -131,7 +151,10 @@ export class LeaseObject extends DurableObject<Env> {
   }
 
   override async alarm(): Promise<void> {
-    await this.#exclusive(() => this.#run());
+    await this.#exclusive(async () => {
+      this.#expireLogs(Date.now());
+      await this.#run();
+    });
   }
 
   /**
@@ -361,7 +384,9 @@ export class LeaseObject extends DurableObject<Env> {
   /** Writes `after` over `before` (which must be the stored record) and returns what was stored. */
   #save(before: LeaseRecord, after: LeaseRecord, effect: Effect | null, now: number): LeaseRecord {
     this.#failures = failuresAfter(before, after, this.#failures);
-    return this.#store.save(before, after, effect, now);
+    const stored = this.#store.save(before, after, effect, now);
+    if (effect) this.#out.appended(stored);
+    return stored;
   }
 
   /** Reserves `need` against the org's caps: null when admitted, the 402 when refused. */
@@ -380,6 +405,7 @@ export class LeaseObject extends DurableObject<Env> {
     const l = this.#store.load();
     if (!l) return;
     let next = alarmAt(l, now, this.#facts());
+    next ??= this.#logsExpireAt(l); // a released lease's one alarm left: deleting its log
     const { version, index_version } = this.#store.versions();
     if (index_version < version) {
       try {
@@ -393,6 +419,13 @@ export class LeaseObject extends DurableObject<Env> {
         next = indexRetryAt(next, now);
       }
     }
+    try {
+      await this.#out.forward(l.org_id, l.id);
+    } catch (e) {
+      console.error(JSON.stringify({ msg: "lease events not forwarded to the org; will retry", lease: l.id, error: failureOf(e).text }));
+      next = indexRetryAt(next, now);
+    }
+    if (l.state === "released") this.#occupant?.released(); // every follow of its log ends
     if (this.env.LESSOR_DEV_DISABLE_ALARMS === "1") return;
     if (next === null) await this.ctx.storage.deleteAlarm();
     else await this.ctx.storage.setAlarm(next);
@@ -525,6 +558,76 @@ export class LeaseObject extends DurableObject<Env> {
     if (!l || (orgId !== null && l.org_id !== orgId)) return null;
     if (l.state === "released") return "released";
     return this.#agent()!.queue(command, Date.now()) ?? "full";
+  }
+
+  // ---- the user's side of the agent: logs and exec (docs/agent.md "The user's side") -------
+
+  /** The log's last `lines` lines (null: all of it); null: no such lease (or another org's). */
+  logTail(orgId: string, lines: number | null): { text: string; log_bytes: number; dropped_bytes: number } | { expired_at: string } | null {
+    if (!this.#leaseOf(orgId)) return null;
+    const expired = this.#expired();
+    return expired === null ? this.#agent()!.tail(lines) : { expired_at: new Date(expired).toISOString() };
+  }
+
+  /** A follow of the log after chunk `after` (-1: from its start), as Server-Sent Events; null: no such lease. */
+  followLog(orgId: string, after: number): ReadableStream<Uint8Array> | { expired_at: string } | null {
+    if (!this.#leaseOf(orgId)) return null;
+    const expired = this.#expired();
+    if (expired !== null) return { expired_at: new Date(expired).toISOString() };
+    this.#use(orgId);
+    const released = () => this.#store.load()?.state === "released";
+    return this.#agent()!.follow(after, released, () => this.#use(orgId));
+  }
+
+  /**
+   * Queues an exec and waits for its result at most `timeoutMs`, the lease's ttl and
+   * EXEC_MAX_WAIT_MS (exec.ts `execWaitMs`); the exec as it is then. null: no such lease.
+   */
+  async exec(orgId: string, cmd: string, timeoutMs: number): Promise<ExecView | "full" | "released" | null> {
+    const queued = this.queueAgentCommand(orgId, { kind: "exec", cmd });
+    if (queued === null || typeof queued === "string") return queued;
+    this.#use(orgId);
+    const maxMs = intSetting(this.env.LESSOR_EXEC_MAX_WAIT_MS, EXEC_MAX_WAIT_MS);
+    const waitMs = execWaitMs(timeoutMs, this.#store.load()!.ttl_deadline, Date.now(), maxMs);
+    const done = await this.#agent()!.awaitCommand(queued.id, waitMs);
+    return execView(done ?? queued);
+  }
+
+  /** One exec of the lease's, as it is now; null: no such lease, or no such exec. */
+  execResult(orgId: string, execId: string): ExecView | null {
+    if (!this.#leaseOf(orgId)) return null;
+    const c = this.#agent()!.command(execId);
+    return c && c.kind === "exec" ? execView(c) : null;
+  }
+
+  /** When the released lease's log is to be deleted (logs.ts `logsExpireAt`); null: not released, or deleted already. */
+  #logsExpireAt(l: LeaseRecord): number | null {
+    const at = logsExpireAt(l);
+    return at === null || this.#agent()!.expiredAt() !== null ? null : at;
+  }
+
+  /** Deletes the log once it is due (level-triggered: whatever woke the alarm). */
+  #expireLogs(now: number): void {
+    const l = this.#store.load();
+    const at = l ? this.#logsExpireAt(l) : null;
+    if (at !== null && now >= at) this.#agent()!.expire(now);
+  }
+
+  /** The log deleted after the lease's retention: when; null while it is kept. */
+  #expired(): number | null {
+    return this.#agent()!.expiredAt();
+  }
+
+  /** When a user's exec or follow last counted as the lease's activity (in memory). */
+  #usedAt = 0;
+
+  /** An exec or a follow is the lease's use, as a user's heartbeat is: recorded at most every USE_EVERY_MS. */
+  #use(orgId: string): void {
+    const now = Date.now();
+    if (now - this.#usedAt < USE_EVERY_MS) return;
+    this.#usedAt = now;
+    // Not valid in every state (a stopped lease is not made busy by reading its log): refused then.
+    this.ctx.waitUntil(this.act(orgId, "heartbeat").catch(() => undefined));
   }
 
   /** What the agent reported, never the token (`orgId` null: the operator); null: no such lease (or another org's). */

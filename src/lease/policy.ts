@@ -1,5 +1,5 @@
 /**
- * A lease's policy (DESIGN.md "policy"): its hard caps, idle rules and boot graces, with the
+ * A lease's policy (docs/design.md "Words"): its hard caps, idle rules and boot graces, with the
  * defaults each kind gets. Every kind has a finite hard cap unless the caller passes `null` for
  * it explicitly. Durations are parsed in src/duration.ts alone.
  */

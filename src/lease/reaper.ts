@@ -12,7 +12,7 @@
  *   without the prefix, or with another installation's, is never touched. A live lease whose
  *   machine the provider no longer lists is poked, so that its object finds it gone; so is a
  *   stopped lease whose machine the provider lists running again (started behind lessor's back),
- *   so that its object stops it within one sweep (issue 10, "Money" 3: `unexpected_start`).
+ *   so that its object stops it within one sweep (docs/design.md "Money 3": `unexpected_start`).
  */
 import { installationId } from "../config";
 import { database, type Db } from "../db";

@@ -1,7 +1,7 @@
 /**
  * Pure decisions the lease's object takes before it acts (STYLE.md rule 1: no I/O, no clock):
- * what worst case an action needs reserved (issue 10, "Money" 1), and which offer it rents next,
- * from which provider, with which capabilities (issue 10, "Money" 2).
+ * what worst case an action needs reserved (docs/design.md "Money 1"), and which offer it rents next,
+ * from which provider, with which capabilities (docs/design.md "Money 2").
  */
 import { bandwidthHourlyUsd, reservedHourlyUsd } from "../billing/bandwidth";
 import { fitsIn, replacing, worstCase, type Reservation } from "../billing/ceiling";

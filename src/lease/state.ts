@@ -1,5 +1,5 @@
 /**
- * A lease and its states (DESIGN.md "Lease states"):
+ * A lease and its states (docs/design.md "Lease states"):
  *
  *   pending -> provisioning -> booting -> ready <-> (stopping -> stopped -> starting -> booting)
  *   and from any live state -> releasing -> released
@@ -124,8 +124,8 @@ export interface LeaseFields {
   /**
    * The provider account (src/providers/registry.ts `accountOf`: '' installation-wide, else a
    * fingerprint of the org's key, never the key) that created or adopted the current machine. A
-   * machine that account's key no longer reads is not gone until that account says so (issue 10,
-   * "Money" 4). Absent on leases stored before it was kept.
+   * machine that account's key no longer reads is not gone until that account says so
+   * (docs/design.md "Money 4"). Absent on leases stored before it was kept.
    */
   machine_account?: string | null;
   label: string | null;

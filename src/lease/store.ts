@@ -132,9 +132,16 @@ export class LeaseStore {
   }
 
   events(): LeaseEvent[] {
+    return this.eventsAfter(0, -1);
+  }
+
+  /** The events after `after`, oldest first; `limit` -1: all of them. */
+  eventsAfter(after: number, limit: number): LeaseEvent[] {
     return this.#sql
       .exec<{ seq: number; at: number; type: string; from_state: string | null; to_state: string | null; reason: string | null; detail: string }>(
-        `SELECT seq, at, type, from_state, to_state, reason, detail FROM events ORDER BY seq`,
+        `SELECT seq, at, type, from_state, to_state, reason, detail FROM events WHERE seq > ? ORDER BY seq LIMIT ?`,
+        after,
+        limit,
       )
       .toArray()
       .map((e) => ({
@@ -146,5 +153,19 @@ export class LeaseStore {
         reason: e.reason,
         detail: JSON.parse(e.detail) as Record<string, unknown>,
       }));
+  }
+
+  /** The newest event's seq, 0 when none. */
+  lastSeq(): number {
+    return this.#sql.exec<{ seq: number | null }>(`SELECT MAX(seq) AS seq FROM events`).toArray()[0]?.seq ?? 0;
+  }
+
+  /** How far the org's event log has acknowledged this lease's events (docs/events.md). */
+  forwardedSeq(): number {
+    return Number(this.#sql.exec<{ value: string }>(`SELECT value FROM meta WHERE key = 'forwarded_seq'`).toArray()[0]?.value ?? 0);
+  }
+
+  markForwarded(seq: number): void {
+    this.#sql.exec(`INSERT OR REPLACE INTO meta (key, value) VALUES ('forwarded_seq', ?)`, String(seq));
   }
 }

@@ -66,3 +66,33 @@ export function chunksToDrop(oldest: Iterable<StoredChunk>, excessBytes: number,
 export function droppedMarker(droppedBytes: number): string {
   return `[lessor: ${droppedBytes} bytes of earlier output were dropped to keep this log within ${LOG_CAP_BYTES} bytes]\n`;
 }
+
+/** The most lines `?tail=` may ask for (a whole log of one-byte lines has fewer than this). */
+export const TAIL_MAX_LINES = LOG_CAP_BYTES;
+
+/** How many newline bytes `bytes` holds. */
+export function newlines(bytes: Uint8Array): number {
+  let n = 0;
+  for (const b of bytes) if (b === 0x0a) n++;
+  return n;
+}
+
+/**
+ * The last `n` lines of `text`: a final newline ends the last line rather than beginning an empty
+ * one, and is kept. `n` at or above the number of lines answers the whole text.
+ */
+export function tailLines(text: string, n: number): string {
+  if (n <= 0) return "";
+  const ended = text.endsWith("\n");
+  const lines = (ended ? text.slice(0, -1) : text).split("\n");
+  if (lines.length <= n) return text;
+  return lines.slice(-n).join("\n") + (ended ? "\n" : "");
+}
+
+/** A lease's log (and its execs) is kept this long after the lease is released, then deleted. */
+export const LOG_RETENTION_MS = 7 * 24 * 3_600_000;
+
+/** When a lease's log is to be deleted: LOG_RETENTION_MS after its release; null while it is live. */
+export function logsExpireAt(l: { state: string; released_at: number | null }): number | null {
+  return l.state === "released" && l.released_at !== null ? l.released_at + LOG_RETENTION_MS : null;
+}

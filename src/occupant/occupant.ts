@@ -7,8 +7,9 @@
  */
 import { newId } from "../ids";
 import type { AgentFacts } from "../lease/state";
-import { chunksToDrop, droppedMarker, planAppend, type StoredChunk } from "./logs";
+import { chunksToDrop, droppedMarker, newlines, planAppend, tailLines, type StoredChunk } from "./logs";
 import { COMMAND_KINDS, ensureAgentSchema } from "./schema";
+import { Followers, type FollowEnd, type StoredLogChunk } from "./follow";
 import { hashLeaseToken, mintLeaseToken, verifyLeaseToken } from "./token";
 
 export const COMMAND_SIGNALS = ["TERM", "KILL"] as const;
@@ -110,6 +111,10 @@ export class Occupant {
   #ready = false;
   /** Long polls waiting for a command (in memory: a poll outlives no object). */
   readonly #waiters = new Set<() => void>();
+  /** Users waiting for a command's result, by command id (in memory, like the polls). */
+  readonly #resultWaiters = new Map<string, Set<() => void>>();
+  /** The open follows of the log; made by the first. */
+  #followers: Followers | null = null;
 
   constructor(storage: DurableObjectStorage) {
     this.#storage = storage;
@@ -149,8 +154,11 @@ export class Occupant {
       case "heartbeat":
         this.#sql.exec(`UPDATE agent SET last_heartbeat_at = ? WHERE id = 1`, now);
         return { ok: true, op: "heartbeat", last_heartbeat_at: iso(now)! };
-      case "log":
-        return { ok: true, op: "log", seq: call.seq, ...this.#appendLog(call.seq, call.data, now) };
+      case "log": {
+        const appended = this.#appendLog(call.seq, call.data, now);
+        if (appended.stored) this.#followers?.chunk(call.seq, call.data);
+        return { ok: true, op: "log", seq: call.seq, ...appended };
+      }
       case "exit":
         return this.#exit(call.code, call.signal, now);
       case "commands": {
@@ -196,6 +204,7 @@ export class Occupant {
       now,
     ).rowsWritten;
     const a = this.#row();
+    if (written > 0) this.#followers?.end();
     return { ok: true, op: "exit", recorded: written > 0, exit: { code: a.exit_code, signal: a.exit_signal, at: iso(a.exit_at)! } };
   }
 
@@ -247,6 +256,7 @@ export class Occupant {
     ).rowsWritten;
     const command = this.#commands(id)[0];
     if (!command) return { ok: false, status: 404, code: "not_found", message: `command ${id} was not found` };
+    if (written > 0) for (const wake of [...(this.#resultWaiters.get(id) ?? [])]) wake();
     return { ok: true, op: "result", recorded: written > 0, command };
   }
 
@@ -299,6 +309,113 @@ export class Occupant {
   command(id: string): CommandView | null {
     this.#ensure();
     return this.#commands(id)[0] ?? null;
+  }
+
+  /** The command once it has a result, or as it is after `waitMs`; null: no such command. */
+  async awaitCommand(id: string, waitMs: number): Promise<CommandView | null> {
+    const now = this.command(id);
+    if (!now || now.state === "done" || waitMs <= 0) return now;
+    await new Promise<void>((resolve) => {
+      const waiting = this.#resultWaiters.get(id) ?? new Set<() => void>();
+      this.#resultWaiters.set(id, waiting);
+      const done = () => {
+        clearTimeout(timer);
+        waiting.delete(done);
+        if (waiting.size === 0) this.#resultWaiters.delete(id);
+        resolve();
+      };
+      const timer = setTimeout(done, waitMs);
+      waiting.add(done);
+    });
+    return this.command(id);
+  }
+
+  /**
+   * The last `lines` lines of the log as text (the dropped-output marker counts as its first line).
+   * Chunks are read newest first, only as far back as the lines asked for reach.
+   */
+  tail(lines: number | null): { text: string; log_bytes: number; dropped_bytes: number } {
+    const a = this.#row();
+    const parts: Uint8Array[] = [];
+    let seen = 0;
+    let bytes = 0;
+    let all = true;
+    for (const c of this.#sql.exec<{ data: ArrayBuffer }>(`SELECT data FROM agent_logs ORDER BY seq DESC`)) {
+      // One more newline than lines asked for: the last line may end with one.
+      if (lines !== null && seen > lines) {
+        all = false;
+        break;
+      }
+      const data = new Uint8Array(c.data);
+      parts.push(data);
+      seen += newlines(data);
+      bytes += data.byteLength;
+    }
+    const joined = new Uint8Array(bytes);
+    let at = bytes;
+    for (const p of parts) {
+      at -= p.byteLength;
+      joined.set(p, at);
+    }
+    const marker = all && a.dropped_bytes > 0 ? droppedMarker(a.dropped_bytes) : "";
+    const text = marker + new TextDecoder().decode(joined);
+    return { text: lines === null ? text : tailLines(text, lines), log_bytes: a.log_bytes, dropped_bytes: a.dropped_bytes };
+  }
+
+  /** A new follow of the log after `cursor` (-1: from its start); `released` says whether the lease is released now. */
+  follow(cursor: number, released: () => boolean, keepalive: () => void): ReadableStream<Uint8Array> {
+    this.#ensure();
+    this.#followers ??= new Followers(
+      {
+        chunksAfter: (after, maxBytes) => this.#chunksAfter(after, maxBytes),
+        dropped: () => {
+          const a = this.#row();
+          return { through: a.dropped_through, bytes: a.dropped_bytes };
+        },
+        ended: (): FollowEnd | null => {
+          const a = this.#row();
+          if (a.exit_at !== null) return { reason: "exited", exit: { code: a.exit_code, signal: a.exit_signal, at: iso(a.exit_at)! } };
+          return released() ? { reason: "released" } : null;
+        },
+      },
+      keepalive,
+    );
+    return this.#followers.open(cursor);
+  }
+
+  /** The lease was released: every follow ends. */
+  released(): void {
+    this.#followers?.end();
+  }
+
+  #chunksAfter(after: number, maxBytes: number): StoredLogChunk[] {
+    const out: StoredLogChunk[] = [];
+    let bytes = 0;
+    for (const c of this.#sql.exec<{ seq: number; data: ArrayBuffer }>(`SELECT seq, data FROM agent_logs WHERE seq > ? ORDER BY seq`, after)) {
+      out.push({ seq: c.seq, data: new Uint8Array(c.data) });
+      bytes += c.data.byteLength;
+      if (bytes >= maxBytes) break;
+    }
+    return out;
+  }
+
+  /** Deletes the log and the commands (a released lease's, past its retention) and records when; idempotent. */
+  expire(now: number): void {
+    this.#ensure();
+    if (this.expiredAt() !== null) return;
+    this.#storage.transactionSync(() => {
+      this.#sql.exec(`DELETE FROM agent_logs`);
+      this.#sql.exec(`DELETE FROM agent_commands`);
+      this.#sql.exec(`UPDATE agent SET log_bytes = 0, log_chunks = 0 WHERE id = 1`);
+      this.#sql.exec(`INSERT OR REPLACE INTO meta (key, value) VALUES ('agent_logs_expired_at', ?)`, String(now));
+    });
+  }
+
+  /** When the log was deleted (`expire`), or null. */
+  expiredAt(): number | null {
+    this.#ensure();
+    const row = this.#sql.exec<{ value: string }>(`SELECT value FROM meta WHERE key = 'agent_logs_expired_at'`).toArray()[0];
+    return row ? Number(row.value) : null;
   }
 
   /** What the agent has reported, for tests and the operator; never the token or its hash. */

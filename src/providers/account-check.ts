@@ -1,5 +1,5 @@
 /**
- * Replacing a provider key never orphans a machine (issue 10, item 4). Every later call for a
+ * Replacing a provider key never orphans a machine (docs/design.md "Provider keys"). Every later call for a
  * lease (observe, stop, destroy, bill) goes through the org's key as it is then, so a key of
  * another account would leave the live leases' machines running where lessor can no longer reach
  * them. Before a new key replaces the stored one, it must see every machine the org's live leases

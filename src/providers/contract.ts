@@ -1,6 +1,6 @@
 /**
  * The one contract every provider adapter implements. The core branches on `capabilities`, never
- * on a provider's name (DESIGN.md "Shape").
+ * on a provider's name (docs/design.md "Shape").
  *
  * Rules every adapter keeps:
  * - A create's errors never carry the lease's secrets (agent-start.ts withSecretsRedacted).
@@ -121,7 +121,7 @@ export interface Provider {
   /** Success when the machine is already gone. */
   destroyMachine(id: string): Promise<void>;
   /**
-   * The provider's own billing records for closed windows overlapping [from, to) (issue 6).
+   * The provider's own billing records for closed windows overlapping [from, to).
    * Called only where `capabilities.billing_records` is true and the adapter implements it.
    * `to` is the caller's clock: an adapter whose provider gives no completeness marker (RunPod,
    * Vast) measures its lag back from it, and reports only windows final by then.
@@ -157,7 +157,7 @@ export interface OfferListing {
   unclassified: number;
 }
 
-/** Normalized provider failure kinds (DESIGN.md "Shape"). */
+/** Normalized provider failure kinds (docs/design.md "Shape"). */
 export type ProviderErrorKind =
   | "auth"
   | "rate_limited"

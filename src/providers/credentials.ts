@@ -169,7 +169,7 @@ export async function keyHolders(db: Db, env: Pick<Env, "LESSOR_MASTER_KEY">, pr
 }
 
 /**
- * The keys a market refresh may read `provider`'s offers with (issue 10, item 7), in the order to
+ * The keys a market refresh may read `provider`'s offers with (docs/design.md "Markets"), in the order to
  * try them: those whose last verification worked, most recently verified first, then those never
  * answered; keys the provider refused are left out. At most `limit` rows are read and opened.
  */

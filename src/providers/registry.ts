@@ -159,7 +159,7 @@ export async function providerFor(env: Env, db: Db, orgId: string, name: string)
 /**
  * The adapter that acts for an org on a provider (as `providerFor`), and which provider account
  * its key is: `accountOf`. A lease records the account that created its machine, so that a key
- * that cannot see the machine is never taken for the machine being gone (issue 10, "Money" 4).
+ * that cannot see the machine is never taken for the machine being gone (docs/design.md "Money 4").
  */
 export async function providerWithAccount(env: Env, db: Db, orgId: string, name: string): Promise<{ provider: Provider; account: string }> {
   const entry = ENTRIES[name];
@@ -220,7 +220,7 @@ export interface MarketReaders {
  * For each enabled provider, the adapters its market may be read with (a provider's offers are
  * the same for every account): keyless, or one per org key that has not been refused, most
  * recently verified first (credentials.ts `marketKeys`), so that one org's dead key never stops
- * the market from being read (issue 10, item 7). Providers no org has a usable key for are
+ * the market from being read (docs/design.md "Markets"). Providers no org has a usable key for are
  * reported, not read.
  */
 export async function catalogProviders(env: Env, db: Db): Promise<{ markets: MarketReaders[]; keyless: string[] }> {

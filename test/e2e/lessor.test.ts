@@ -229,11 +229,13 @@ describe("lessor started by `node scripts/start.mjs`", () => {
       expect(bearer.length, "no http bearer security scheme").toBeGreaterThan(0);
       const bearerNames = new Set(bearer.map(([name]) => name));
 
-      // Every operation but the two public ones says it takes the bearer credential.
+      // Every operation but the public ones (liveness, this document, and the agent script, which
+      // holds no secret) says it takes a bearer credential: an API key or JWT, or on /v1/agent/* a
+      // lease token.
       const methods = ["get", "put", "post", "delete", "patch", "head", "options", "trace"];
       const unsecured: string[] = [];
       for (const [p, item] of Object.entries(doc.paths as Record<string, any>)) {
-        if (p === "/v1/healthz" || p === "/v1/openapi.json") continue;
+        if (p === "/v1/healthz" || p === "/v1/openapi.json" || p === "/v1/agent/agent.sh") continue;
         for (const m of methods) {
           const op = item[m];
           if (!op) continue;

@@ -1,5 +1,5 @@
 /**
- * `npm start` leaves nothing behind (issue 10, item 12) and refuses a setting the Worker would
+ * `npm start` leaves nothing behind (docs/design.md "Operating rules") and refuses a setting the Worker would
  * refuse (item 10).
  *
  * start.mjs is started as a user's shell starts it: as its own process group. Every process that

@@ -1,5 +1,5 @@
 /**
- * Billing on RunPod and Vast.ai (issue 6; DESIGN.md guarantee 7) through their real adapters
+ * Billing on RunPod and Vast.ai (docs/design.md guarantee 7) through their real adapters
  * against the stub clouds, where every request and answer is held to the provider's own
  * document: a lease's receipt comes only from the provider's billing records (RunPod's hourly
  * pod buckets, Vast's per-instance charges by UTC day), once their windows are final, and equals

@@ -1,5 +1,5 @@
 /**
- * Billing (issue 6): accrual, reconciliation into receipts, budgets, usage and receipts, against
+ * Billing: accrual, reconciliation into receipts, budgets, usage and receipts, against
  * the sim's own billing records and ledger. The sim's billing window is 500 ms here instead of an
  * hour (its `billing_window_ms` setting), so a simulated day of 24 windows closes in 12 s; prices
  * stay per real hour, so every amount is what that time really costs. Receipts come only from the

@@ -1,6 +1,6 @@
 /**
- * A misconfigured installation serves nothing and its cron does nothing (src/config.ts; issue 10,
- * items 10 and 11). The Worker's own handlers are called with the pool's bindings and one
+ * A misconfigured installation serves nothing and its cron does nothing (src/config.ts;
+ * docs/design.md "Configuration"). The Worker's own handlers are called with the pool's bindings and one
  * setting changed, as a deploy with that setting would run them.
  */
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";

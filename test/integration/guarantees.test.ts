@@ -1,5 +1,5 @@
 /**
- * DESIGN.md guarantees 1 to 6, each test named after its guarantee, run on every cloud lessor
+ * docs/design.md guarantees 1 to 6, each test named after its guarantee, run on every cloud lessor
  * rents from: the sim, and RunPod, Vast.ai and Lambda through their real adapters against the
  * stub clouds (test/support/stub-clouds), where every request and answer is held to that
  * provider's own published document. The test bodies are the same for all of them; they branch

@@ -1,5 +1,5 @@
 /**
- * Migration 0006 (issue 10, item 5) run on registrations made before it: for each (iss, aud) held
+ * Migration 0006 (docs/design.md "Trusted issuers") run on registrations made before it: for each (iss, aud) held
  * by more than one org, the earliest registration keeps it and the later ones move to
  * `issuers_displaced`, so the unique index can be built. Its statements are run as written, on
  * copies of the tables under another name (the real ones were migrated in setup).

@@ -1,5 +1,5 @@
 /**
- * Trusted issuers (DESIGN.md "trusted issuer"): a JWT from an org's registered JWKS URL + iss + aud
+ * Trusted issuers (docs/design.md "Words"): a JWT from an org's registered JWKS URL + iss + aud
  * authenticates as that org. Tokens are minted with `jsonwebtoken`, an implementation independent
  * of the jose that verifies them; the JWKS is served by a stub of globalThis.fetch (the Worker runs
  * in this isolate, so it sees the stub) that counts how often each issuer's keys are fetched.
@@ -241,7 +241,7 @@ describe("trusted issuers: scope and lifecycle", () => {
     expect(list.data).toEqual([]);
   });
 
-  it("issue 10, item 5: no org can lock another out of JWT login", async () => {
+  it("no org can lock another out of JWT login", async () => {
     const victim = await trustedIssuer([rsa]);
     const token = mint(victim, rsa, { scope: "lessor:admin" });
     expect((await json(await call("GET", "/v1/org", { key: token }))).id).toBe(victim.org.id);
@@ -268,7 +268,7 @@ describe("trusted issuers: scope and lifecycle", () => {
     await expect401(mint(victim, rsa, { aud: [victim.aud, own.aud] }));
   });
 
-  it("issue 10, item 5: two orgs registering one pair at once, one of them gets it", async () => {
+  it("two orgs registering one pair at once, one of them gets it", async () => {
     const orgs = await Promise.all([createOrg(), createOrg(), createOrg()]);
     const host = `idp-race-${crypto.randomUUID()}.test`;
     const url = `https://${host}/jwks`;
@@ -282,7 +282,7 @@ describe("trusted issuers: scope and lifecycle", () => {
     for (const r of answers) if (r.status === 409) expect((await json(r)).error.code).toBe("issuer_taken");
   });
 
-  it("issue 10, item 6: at most 10 issuers per org, counted with the insert", async () => {
+  it("at most 10 issuers per org, counted with the insert", async () => {
     const org = await createOrg();
     const body = (i: number) => ({ jwks_url: `https://idp-many.test/jwks`, iss: `https://idp-many-${i}.test/`, aud: `https://lessor.test/${org.id}` });
     for (let i = 0; i < 7; i++) expect((await call("POST", "/v1/auth/issuers", { key: org.adminKey, body: body(i) })).status).toBe(201);

@@ -53,7 +53,7 @@ async function leaseWith(org: TestOrg, offers: Offer[], policy: Partial<typeof P
   return id;
 }
 
-describe("issue 10, Money 1: every action that can raise a lease's worst case is admitted like a create", () => {
+describe("Money 1: every action that can raise a lease's worst case is admitted like a create", () => {
   let org: TestOrg;
   let writer: string;
 
@@ -137,7 +137,7 @@ describe("issue 10, Money 1: every action that can raise a lease's worst case is
   });
 });
 
-describe("issue 10, Money 2: a fallback from another provider is rented from that provider", () => {
+describe("Money 2: a fallback from another provider is rented from that provider", () => {
   const stubs = inject("stubClouds");
   const served = stubs?.providers.includes("runpod") ?? false;
 
@@ -171,7 +171,7 @@ describe("issue 10, Money 2: a fallback from another provider is rented from tha
   });
 });
 
-describe("issue 10, Money 3: a stopped lease whose machine is running again is guarded again", () => {
+describe("Money 3: a stopped lease whose machine is running again is guarded again", () => {
   let org: TestOrg;
   let writer: string;
   beforeAll(async () => {
@@ -225,7 +225,7 @@ describe("issue 10, Money 3: a stopped lease whose machine is running again is g
   });
 });
 
-describe("issue 10, Money 4: a 404 for a machine lessor created is not read as gone without the account that created it", () => {
+describe("Money 4: a 404 for a machine lessor created is not read as gone without the account that created it", () => {
   let org: TestOrg;
   let writer: string;
   beforeAll(async () => {

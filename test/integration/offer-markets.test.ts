@@ -1,5 +1,5 @@
 /**
- * The offer market does not hang on one tenant's key (issue 10, item 7): the refresh tries every
+ * The offer market does not hang on one tenant's key (docs/design.md "Markets"): the refresh tries every
  * usable key of a provider, most recently verified first, until one reads the market; a market not
  * read for 10 minutes has its offers shown stale and never quoted; the catalog and the providers
  * list say when each provider was last read.

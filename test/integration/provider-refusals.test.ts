@@ -1,5 +1,5 @@
 /**
- * A refusal is not an unknown outcome (issue 12): a create the provider refuses for a reason no
+ * A refusal is not an unknown outcome (docs/design.md "Refusals"): a create the provider refuses for a reason no
  * retry fixes ends the lease at once with reason `provider_refused` and the provider's own words
  * in the event, on RunPod, Vast.ai and Lambda through their real adapters against the stub clouds
  * (the refusal is the provider's documented answer, injected for this lease's create only).

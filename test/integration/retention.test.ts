@@ -1,5 +1,5 @@
 /**
- * Retention (issue 10, item 8): expired quotes no lease refers to and idempotency records go after
+ * Retention (docs/design.md "Retention"): expired quotes no lease refers to and idempotency records go after
  * 24 hours, in bounded batches run by the cron; quotes leases refer to stay.
  */
 import { createScheduledController, env } from "cloudflare:test";

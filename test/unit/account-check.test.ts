@@ -14,7 +14,7 @@ const machine = (id: string): Machine => ({
   created_at: 0,
 });
 
-describe("machinesNotSeen (issue 10, item 4)", () => {
+describe("machinesNotSeen (docs/design.md, Provider keys)", () => {
   it("names every held machine the new key's listing does not show, and only those", () => {
     const held = [
       { lease_id: "ls_a", machine_id: "m1" },

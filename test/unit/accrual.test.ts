@@ -1,5 +1,5 @@
 /**
- * Accrual (issue 6): the estimate's segments follow the lease's transitions; the session budget's
+ * Accrual: the estimate's segments follow the lease's transitions; the session budget's
  * deadline is the moment the estimate reaches the cap; the dispute tolerance on both sides.
  */
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-/** .ci/run fails a run in which any test was skipped (issue 10, item 13), through .ci/summarize.mjs. */
+/** .ci/run fails a run in which any test was skipped (docs/design.md "Operating rules"), through .ci/summarize.mjs. */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

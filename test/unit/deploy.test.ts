@@ -1,5 +1,5 @@
 /**
- * `npm run deploy` deploys a production configuration (issue 10, item 11): wrangler.toml's
+ * `npm run deploy` deploys a production configuration (docs/design.md "Configuration"): wrangler.toml's
  * `[env.production]` as wrangler itself reads it, the bundle wrangler would upload (a dry run,
  * which needs no account), and the pure steps of scripts/deploy.mjs.
  */

@@ -57,7 +57,7 @@ const issuer: IssuerRow = {
 
 /**
  * The one query authenticateJwt makes: issuers by `iss` and `aud`; `queries` counts it. (By `iss`
- * alone too, as the code before issue 10 asked, so these tests can be run against it.)
+ * alone too, as older code asked, so these tests can be run against it.)
  */
 function fakeDb(rows: IssuerRow[], queries = { count: 0 }): Db {
   return {
@@ -249,7 +249,7 @@ function countedStream(total: number) {
   return { state, body };
 }
 
-describe("issue 10, item 9: bounded JWKS fetching", () => {
+describe("bounded JWKS fetching", () => {
   it("reads the body as a stream and abandons it past 256 KiB", async () => {
     const big = countedStream(4 * 1024 * 1024);
     const cache = new JwksCache(async () => new Response(big.body));

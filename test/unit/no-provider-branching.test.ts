@@ -1,5 +1,5 @@
 /**
- * The core branches on a provider's capabilities, never on its name (DESIGN.md "Shape"): outside
+ * The core branches on a provider's capabilities, never on its name (docs/design.md "Shape"): outside
  * src/providers/, no code compares anything with a provider's name.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";

@@ -175,7 +175,7 @@ describe.skipIf(!contract)("Lambda adapter against lambda-cloud-openapi.json", (
 
   it("insufficient capacity is no_capacity; a type that does not exist is refused; an inactive account is insufficient_funds; a bad key is auth", async () => {
     expect(await provider.createMachine({ label: label(1), offer_id: "europe-central-1:gpu_1x_h100_sxm5" }).catch((e) => e)).toMatchObject({ kind: "no_capacity" });
-    // global/object-does-not-exist: a final refusal (issue 12), never a capacity miss to retry elsewhere.
+    // global/object-does-not-exist: a final refusal (docs/design.md "Refusals"), never a capacity miss to retry elsewhere.
     expect(await provider.createMachine({ label: label(2), offer_id: "us-east-1:gpu_1x_b300" }).catch((e) => e)).toMatchObject({ kind: "refused" });
     stub.fault({
       operationId: "launchInstance",

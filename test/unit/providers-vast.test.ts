@@ -296,7 +296,7 @@ describe.skipIf(!contract)("Vast adapter against vast-openapi.yaml", () => {
     expect((await provider.getMachine(created.id))?.status).toBe("stopped");
 
     await provider.startMachine(created.id);
-    // The document: a container `exited` while meant to run never reaches `running` (issue 12).
+    // The document: a container `exited` while meant to run never reaches `running` (docs/design.md "Refusals").
     // This fake leaves a started container `exited` until it loads, which then reads as `error`:
     // if Vast really shows that after a start, a restarted lease replaces its host.
     expect((await provider.getMachine(created.id))?.status).toBe("error");

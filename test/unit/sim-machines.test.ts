@@ -244,7 +244,7 @@ describe("the sim's faults", () => {
   });
 });
 
-describe("the sim's billing settings (issue 6)", () => {
+describe("the sim's billing settings", () => {
   const H = Date.UTC(2026, 0, 1, 10, 0, 0);
   const m: SimBillable = { id: "sim-m-2", label: "x", price_per_hour: 3.6, disk_price_per_hour: 0.36, intervals: [{ status: "RUNNING", from: H, to: H + 2_500 }] };
 

@@ -1,6 +1,6 @@
 /**
  * What the providers' documents MEAN, played by the stub clouds and read by the real adapters
- * (issue 12): a refusal is not an unknown outcome, states lessor used to misread, names that must
+ * (docs/design.md "Refusals"): a refusal is not an unknown outcome, states lessor used to misread, names that must
  * fit, what a stopped machine bills, both readings of a Vast charge, what `cmd` means, what a
  * listing costs, and capabilities that say only what is true. Every request and answer still
  * passes through the provider's ContractStub, and no test may leave a violation behind.

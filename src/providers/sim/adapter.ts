@@ -210,7 +210,7 @@ export class SimProvider implements Provider {
     return this.#http.sendRepeatable(method, path, {}, (_call, answer) => this.#error(method, path, answer));
   }
 
-  /** The normalized error for a non-success answer (DESIGN.md "Shape": errors are normalized). */
+  /** The normalized error for a non-success answer (docs/design.md "Shape": errors are normalized). */
   #error(method: string, path: string, answer: HttpAnswer): ProviderError {
     const code: string = (answer.body as { error?: { code?: string } } | null)?.error?.code ?? "";
     const message = `sim: ${method} ${path}: ${answer.status}${code ? ` ${code}` : ""}`;

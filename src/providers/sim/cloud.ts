@@ -28,6 +28,10 @@
  *   GET /v1/billing?from=&to=       {now, complete_through, window_ms, records}: hourly records for
  *                                   closed, published windows (window length, publishing delay and
  *                                   markup are settings of PUT /v1/faults)
+ *
+ * A machine created with lessor's agent environment (LESSOR_LEASE_ID, LESSOR_LEASE_TOKEN) has the
+ * sim as its agent: the object's alarm runs the machine's `cmd` in the command language and reports
+ * it to the lease exactly as agent.sh would (agent.ts, docs/sim.md "The agent").
  * Faults apply to the machine routes only; the market, config, faults, ledger and billing always
  * answer, so a test can read the truth while the API misbehaves.
  */
@@ -57,7 +61,9 @@ import {
 } from "./machines";
 import { nextRandom } from "../../random";
 import { generateSimOffers, type SimOffer } from "./offers";
-import { parseScript, scriptErrorText } from "./script";
+import { parseScript, runScript, scriptErrorText, type DeliveredSignal, type ScriptProgram } from "./script";
+import { agentDueAt, chunkBytes, chunkEnd, execResult, heartbeatDue, parseSignals, runLines, SIM_AGENT_TICK_MS } from "./agent";
+import type { AgentAnswer, AgentCall } from "../../occupant/occupant";
 
 export const SIM_DEFAULT_OFFERS = 400;
 export const SIM_MAX_OFFERS = 200_000;
@@ -87,8 +93,10 @@ const RATE_COLUMNS = [
 const INT_COLUMNS = ["provision_delay_ms", "boot_delay_ms", "retry_after_s", "vanish_min_ms", "vanish_max_ms", "seed"] as const;
 /** Added by the second schema version: how the sim bills (faults.ts). */
 const BILLING_COLUMNS = ["billing_window_ms", "billing_delay_ms", "billing_markup"] as const;
+/** Added by the fourth schema version: how often a machine's agent heartbeats. */
+const AGENT_COLUMNS = ["agent_heartbeat_ms"] as const;
 /** Every setting the faults row holds, in column order. */
-const FAULT_COLUMNS = [...RATE_COLUMNS, ...INT_COLUMNS, ...BILLING_COLUMNS] as const;
+const FAULT_COLUMNS = [...RATE_COLUMNS, ...INT_COLUMNS, ...BILLING_COLUMNS, ...AGENT_COLUMNS] as const;
 
 /**
  * The object's SQLite schema, one entry per version; `sim_meta.schema_version` says how many have
@@ -147,6 +155,26 @@ const MIGRATIONS: readonly (readonly string[])[] = [
     // the machine to run with, never answered (it holds the lease's token).
     `ALTER TABLE machines ADD COLUMN env TEXT CHECK (env IS NULL OR json_type(env) = 'object')`,
   ],
+  [
+    // The sim as the machine's agent (agent.ts): the run of its `cmd` and what was reported of it.
+    `ALTER TABLE faults ADD COLUMN agent_heartbeat_ms INTEGER NOT NULL DEFAULT 30000 CHECK (agent_heartbeat_ms >= 100)`,
+    `ALTER TABLE machines ADD COLUMN run_started_at INTEGER`,
+    `ALTER TABLE machines ADD COLUMN run_signals TEXT NOT NULL DEFAULT '[]' CHECK (json_type(run_signals) = 'array')`,
+    `ALTER TABLE machines ADD COLUMN log_seq INTEGER NOT NULL DEFAULT 0 CHECK (log_seq >= 0)`,
+    `ALTER TABLE machines ADD COLUMN log_shipped INTEGER NOT NULL DEFAULT 0 CHECK (log_shipped >= 0)`,
+    `ALTER TABLE machines ADD COLUMN log_cut INTEGER CHECK (log_cut IS NULL OR log_cut > 0)`,
+    `ALTER TABLE machines ADD COLUMN exit_reported INTEGER NOT NULL DEFAULT 0 CHECK (exit_reported IN (0, 1))`,
+    `ALTER TABLE machines ADD COLUMN heartbeat_at INTEGER`,
+    `ALTER TABLE machines ADD COLUMN agent_gone INTEGER NOT NULL DEFAULT 0 CHECK (agent_gone IN (0, 1))`,
+    `CREATE TABLE machine_execs (
+      machine_id TEXT NOT NULL REFERENCES machines (id),
+      command_id TEXT NOT NULL,
+      cmd TEXT NOT NULL,
+      started_at INTEGER NOT NULL,
+      killed_at INTEGER CHECK (killed_at IS NULL OR killed_at >= started_at),
+      PRIMARY KEY (machine_id, command_id)
+    )`,
+  ],
 ];
 
 /** A `machines` row: the machine as the API answers it (machines.ts), and its clock. */
@@ -157,7 +185,30 @@ type MachineRow = { [K in keyof SimMachineJson]: SimMachineJson[K] } & {
   vanish_after_ms: number | null;
   vanish_at: number | null;
   vanished: number;
+  env: string | null;
+  run_started_at: number | null;
+  run_signals: string;
+  log_seq: number;
+  log_shipped: number;
+  log_cut: number | null;
+  exit_reported: number;
+  heartbeat_at: number | null;
+  agent_gone: number;
 };
+
+type ExecRow = { machine_id: string; command_id: string; cmd: string; started_at: number; killed_at: number | null };
+
+/** A machine's lease and token, from its environment (agent-start.ts); null: it runs without lessor's agent. */
+function agentOf(row: Pick<MachineRow, "env">): { lease_id: string; token: string } | null {
+  if (row.env === null) return null;
+  const env = JSON.parse(row.env) as Record<string, string>;
+  const leaseId = env.LESSOR_LEASE_ID;
+  const token = env.LESSOR_LEASE_TOKEN;
+  return leaseId && token ? { lease_id: leaseId, token } : null;
+}
+
+/** The lease answered 410: it is released, and the agent stops acting for its machine. */
+class LeaseGone extends Error {}
 
 type IntervalRow = { machine_id: string; seq: number; status: SimInterval["status"]; from_ms: number; to_ms: number | null };
 
@@ -197,6 +248,18 @@ export class SimCloud extends DurableObject<Env> {
       if (e instanceof SimHttpError) return errorResponse(e);
       console.error("sim: internal error", e);
       return json({ error: { code: "internal", message: "sim: internal error" } }, 500);
+    } finally {
+      // A call that may have created, started or stopped a machine (or changed the heartbeat).
+      if (request.method !== "GET") await this.#scheduleAgent(Date.now());
+    }
+  }
+
+  /** The agents' work (STYLE.md rule 7: rescheduled in `finally`, from the stored state). */
+  override async alarm(): Promise<void> {
+    try {
+      await this.#agentTick(Date.now());
+    } finally {
+      await this.#scheduleAgent(Date.now());
     }
   }
 
@@ -382,6 +445,7 @@ export class SimCloud extends DurableObject<Env> {
     );
     const all = [...before, ...transitions];
     if (all.length === 0) return;
+    this.#runTransitions(id, all);
     const intervals = applyTransitions(this.#intervals(id), all);
     sql.exec(`DELETE FROM machine_intervals WHERE machine_id = ?`, id);
     intervals.forEach((i, seq) => {
@@ -398,6 +462,169 @@ export class SimCloud extends DurableObject<Env> {
       .exec<IntervalRow>(`SELECT * FROM machine_intervals WHERE machine_id = ? ORDER BY seq`, id)
       .toArray()
       .map(intervalOf);
+  }
+
+  // --- the machines' agent --------------------------------------------------------------------
+
+  /**
+   * What status changes do to a machine's run: reaching RUNNING starts its `cmd` from the
+   * beginning; leaving RUNNING (stop, failure, destroy, vanish) kills the run and the execs at that
+   * time, as a stopped machine's processes are killed.
+   */
+  #runTransitions(id: string, transitions: readonly SimTransition[]): void {
+    const sql = this.ctx.storage.sql;
+    const row = this.#row(id);
+    if (!row || !agentOf(row)) return;
+    let live = row.run_started_at !== null && row.exit_reported === 0;
+    for (const t of transitions) {
+      if (t.status === "RUNNING") {
+        live = row.cmd !== null;
+        // A new run numbers its chunks from its start in milliseconds, above the run before's (agent.sh does the same).
+        sql.exec(
+          `UPDATE machines SET run_started_at = ?, run_signals = '[]', log_seq = MAX(log_seq, ?), log_shipped = 0, log_cut = NULL, exit_reported = 0 WHERE id = ?`,
+          live ? t.at : null,
+          t.at,
+          id,
+        );
+        continue;
+      }
+      sql.exec(`UPDATE machine_execs SET killed_at = ? WHERE machine_id = ? AND killed_at IS NULL`, t.at, id);
+      if (live) this.#signal(id, { signal: "KILL", at: t.at });
+    }
+  }
+
+  /** Delivers a signal to a machine's run. */
+  #signal(id: string, signal: DeliveredSignal): void {
+    const row = this.#row(id)!;
+    this.ctx.storage.sql.exec(`UPDATE machines SET run_signals = ? WHERE id = ?`, JSON.stringify([...parseSignals(row.run_signals), signal]), id);
+  }
+
+  /** The machines the sim is the agent of and that may still need it. */
+  #agentRows(): MachineRow[] {
+    return this.ctx.storage.sql
+      .exec<MachineRow>(`SELECT * FROM machines WHERE status != 'TERMINATED' AND agent_gone = 0 AND env IS NOT NULL ORDER BY created_at, id`)
+      .toArray()
+      .filter((r) => agentOf(r) !== null);
+  }
+
+  /** Whether a machine's agent has something to finish: a run to follow or report, or an exec. */
+  #busy(row: MachineRow): boolean {
+    if (row.run_started_at !== null && row.exit_reported === 0) return true;
+    return this.ctx.storage.sql.exec(`SELECT 1 FROM machine_execs WHERE machine_id = ? LIMIT 1`, row.id).toArray().length > 0;
+  }
+
+  /** Sets the one alarm to the earliest agent's next act, or clears it when none has anything to do. */
+  async #scheduleAgent(now: number): Promise<void> {
+    const opts = { tick_ms: SIM_AGENT_TICK_MS, heartbeat_ms: this.#faults().agent_heartbeat_ms };
+    let next: number | null = null;
+    for (const row of this.#agentRows()) {
+      const nextTransition = row.status === "PROVISIONING" ? row.status_since + row.provision_ms : row.status === "STARTING" ? row.status_since + row.boot_ms : null;
+      const due = agentDueAt({ status: row.status, next_transition_at: nextTransition, busy: this.#busy(row), heartbeat_at: row.heartbeat_at }, now, opts);
+      if (due !== null && (next === null || due < next)) next = due;
+    }
+    if (next === null) await this.ctx.storage.deleteAlarm();
+    else if ((await this.ctx.storage.getAlarm()) !== next) await this.ctx.storage.setAlarm(next);
+  }
+
+  /** One round of every agent; one machine's failure is retried on the next round and does not stop the others. */
+  async #agentTick(now: number): Promise<void> {
+    for (const stale of this.#agentRows()) {
+      const row = this.#observe(stale, now);
+      if (row.status === "TERMINATED") continue;
+      try {
+        await this.#actFor(row, now);
+      } catch (e) {
+        if (e instanceof LeaseGone) {
+          this.ctx.storage.transactionSync(() => {
+            this.ctx.storage.sql.exec(`UPDATE machines SET agent_gone = 1 WHERE id = ?`, row.id);
+            this.ctx.storage.sql.exec(`DELETE FROM machine_execs WHERE machine_id = ?`, row.id);
+          });
+        } else {
+          console.warn(`sim: agent of ${row.id} will retry: ${e instanceof Error ? e.message : String(e)}`);
+        }
+      }
+    }
+  }
+
+  /** What agent.sh does in one pass for one machine: commands, output, exit, execs, heartbeat. */
+  async #actFor(row: MachineRow, now: number): Promise<void> {
+    const access = agentOf(row)!;
+    const lease = this.env.LEASE.get(this.env.LEASE.idFromName(access.lease_id));
+    const call = async <Op extends AgentCall["op"]>(c: AgentCall & { op: Op }): Promise<AgentAnswer & { ok: true; op: Op }> => {
+      const answer = (await lease.agentCall(access.token, c)) as AgentAnswer;
+      if (answer.ok) return answer as AgentAnswer & { ok: true; op: Op };
+      if (answer.status === 410) throw new LeaseGone();
+      throw new Error(`${c.op}: ${answer.status} ${answer.code}`);
+    };
+    const sql = this.ctx.storage.sql;
+    const running = row.status === "RUNNING";
+    const heartbeat = running && heartbeatDue(row.heartbeat_at, now, this.#faults().agent_heartbeat_ms);
+    const program = row.cmd === null || row.run_started_at === null ? null : programOf(row.cmd);
+
+    // Commands: asked for on every pass of a busy machine, and with each heartbeat of an idle one.
+    if (running && (heartbeat || this.#busy(row))) {
+      const { commands } = await call({ op: "commands", wait_ms: 0 });
+      for (const command of commands) {
+        if (command.kind === "signal") {
+          const live = program !== null && row.exit_reported === 0 && runScript(program, row.run_started_at!, parseSignals(this.#row(row.id)!.run_signals), now).end === null;
+          if (live) this.#signal(row.id, { signal: command.signal!, at: now });
+          // As agent.sh: 0 when the signal was sent, 1 when there was no process to send it to.
+          await call({ op: "result", id: command.id, exit_code: live ? 0 : 1, output: "" });
+          continue;
+        }
+        const text = decodeBase64(command.cmd_base64 ?? "");
+        const parsed = parseScript(text);
+        if (!parsed.ok) {
+          // As `sh -c` answers a line it cannot parse: code 2 and the reason.
+          await call({ op: "result", id: command.id, exit_code: 2, output: `sim: ${scriptErrorText(parsed.error)}\n` });
+          continue;
+        }
+        sql.exec(`INSERT OR IGNORE INTO machine_execs (machine_id, command_id, cmd, started_at) VALUES (?, ?, ?, ?)`, row.id, command.id, text, now);
+      }
+    }
+
+    // The program's output since the last chunk lessor accepted, then its exit.
+    if (program !== null && row.exit_reported === 0) {
+      const current = this.#row(row.id)!;
+      const run = runScript(program, current.run_started_at!, parseSignals(current.run_signals), now);
+      const lines = runLines(run);
+      let { log_seq: seq, log_shipped: shipped, log_cut: cut } = current;
+      while (shipped < lines.length) {
+        if (cut === null) {
+          // Cut once and kept: a retry sends the same lines under the same number.
+          cut = chunkEnd(lines, shipped);
+          sql.exec(`UPDATE machines SET log_cut = ? WHERE id = ?`, cut, row.id);
+        }
+        await call({ op: "log", seq, data: chunkBytes(lines, shipped, cut) });
+        shipped = cut;
+        seq++;
+        cut = null;
+        sql.exec(`UPDATE machines SET log_seq = ?, log_shipped = ?, log_cut = NULL WHERE id = ?`, seq, shipped, row.id);
+      }
+      if (run.end) {
+        await call({ op: "exit", code: run.end.code, signal: run.end.signal });
+        sql.exec(`UPDATE machines SET exit_reported = 1 WHERE id = ?`, row.id);
+      }
+    }
+
+    // Execs: each a run of its own, reported when it ends (or is killed with the machine).
+    const latest = this.#row(row.id)!;
+    for (const exec of sql.exec<ExecRow>(`SELECT * FROM machine_execs WHERE machine_id = ? ORDER BY started_at, command_id`, row.id).toArray()) {
+      // An exec stored after a stop that came while this pass waited on lessor dies with the machine too.
+      const killedAt = exec.killed_at ?? (latest.status === "RUNNING" ? null : Math.max(exec.started_at, latest.status_since));
+      const signals: DeliveredSignal[] = killedAt === null ? [] : [{ signal: "KILL", at: killedAt }];
+      const run = runScript(programOf(exec.cmd), exec.started_at, signals, now);
+      if (!run.end) continue;
+      const answer = (await lease.agentCall(access.token, { op: "result", id: exec.command_id, ...execResult({ ...run, end: run.end }) })) as AgentAnswer;
+      if (!answer.ok && answer.status === 410) throw new LeaseGone();
+      // A result lessor has (or a command it no longer knows) is done with.
+      if (answer.ok || answer.status === 404) sql.exec(`DELETE FROM machine_execs WHERE machine_id = ? AND command_id = ?`, row.id, exec.command_id);
+    }
+
+    if (heartbeat) {
+      await call({ op: "heartbeat" });
+      sql.exec(`UPDATE machines SET heartbeat_at = ? WHERE id = ?`, now, row.id);
+    }
   }
 
   // --- ledger and billing ---------------------------------------------------------------------
@@ -529,6 +756,7 @@ export class SimCloud extends DurableObject<Env> {
     const sql = this.ctx.storage.sql;
     this.ctx.storage.transactionSync(() => {
       sql.exec(`DELETE FROM machine_intervals`);
+      sql.exec(`DELETE FROM machine_execs`);
       sql.exec(`DELETE FROM machines`);
       this.#writeFaults(SIM_DEFAULT_FAULTS, true);
     });
@@ -590,6 +818,18 @@ function clockOf(r: MachineRow): SimMachineClock {
     destroyed_at: r.destroyed_at,
     vanished: r.vanished === 1,
   };
+}
+
+/** A stored `cmd` as a program: it parsed when the machine was created (checkCmd), and an exec's before it was stored. */
+function programOf(cmd: string): ScriptProgram {
+  const parsed = parseScript(cmd);
+  if (!parsed.ok) throw new Error(`sim: a stored cmd does not parse: ${scriptErrorText(parsed.error)}`);
+  return parsed.program;
+}
+
+/** An exec's command line, sent base64 (UTF-8) as to a real agent. */
+function decodeBase64(b64: string): string {
+  return new TextDecoder().decode(Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)));
 }
 
 function intervalOf(r: IntervalRow): SimInterval {

@@ -39,6 +39,11 @@ export const SIM_FAULTS_SCHEMA = z
     billing_delay_ms: ms,
     /** Records charge this fraction more than the machine's price: a provider's billing error. */
     billing_markup: z.number().min(0).max(100),
+    /**
+     * How often a machine's agent heartbeats (docs/sim.md "The agent"): 30 s, as agent.sh's
+     * LESSOR_AGENT_HEARTBEAT_S. Shorter only so that a test can watch heartbeats arrive.
+     */
+    agent_heartbeat_ms: z.number().int().min(100).max(86_400_000),
   })
   .strict()
   .refine((f) => f.vanish_min_ms <= f.vanish_max_ms, { message: "vanish_min_ms must not exceed vanish_max_ms" });
@@ -62,6 +67,7 @@ export const SIM_DEFAULT_FAULTS: SimFaults = {
   billing_window_ms: 3_600_000,
   billing_delay_ms: 0,
   billing_markup: 0,
+  agent_heartbeat_ms: 30_000,
 };
 
 /** A partial update over the current faults; unknown fields and out-of-range values are refused. */

@@ -1,0 +1,70 @@
+/**
+ * A lease's events going out of its object (docs/events.md): pages, the open Server-Sent Events
+ * streams its object pushes to as it writes, and the forward to the org's event log. The object
+ * calls `appended` on its one write path and `forward` from its `#finish`, which retries a failed
+ * forward on the alarm like an index write; the org's log drops what it already holds.
+ */
+import type { Env } from "../env";
+import type { LeaseRecord } from "../lease/state";
+import type { LeaseEvent, LeaseStore } from "../lease/store";
+import { forwardLeaseEvents } from "./forward";
+import { leaseEndFrame, leaseEventFrame, type LeaseEventPage } from "./lease-events";
+import { Followers } from "./sse";
+
+/** How many events one forward to the org's log carries. */
+const FORWARD_BATCH = 100;
+
+export class LeaseEventsOut {
+  readonly #followers = new Followers();
+  /** The last event written to the open streams. */
+  #followedSeq = 0;
+  #forwarding: Promise<void> | null = null;
+
+  constructor(
+    private readonly store: LeaseStore,
+    private readonly env: Env,
+    private readonly waitUntil: (p: Promise<unknown>) => void,
+  ) {}
+
+  /** The events after `after`, at most `limit`. */
+  page(l: LeaseRecord, after: number, limit: number): LeaseEventPage<LeaseEvent> {
+    const data = this.store.eventsAfter(after, limit + 1);
+    const more = data.length > limit;
+    if (more) data.pop();
+    return { data, next_after: more ? data[data.length - 1]!.seq : null, released: l.state === "released" };
+  }
+
+  /** A stream of the events after `after`, then each one as it is written; it ends once the lease is released. */
+  follow(l: LeaseRecord, after: number): ReadableStream<Uint8Array> {
+    this.#followedSeq = Math.max(this.#followedSeq, this.store.lastSeq());
+    const backlog = this.store.eventsAfter(after, -1).map(leaseEventFrame);
+    return this.#followers.open(backlog, l.state === "released" ? leaseEndFrame(l.id) : null);
+  }
+
+  /** After an event is written: pushed to the open streams at once, and to the org's log. */
+  appended(l: LeaseRecord): void {
+    if (this.#followers.size > 0) {
+      const fresh = this.store.eventsAfter(this.#followedSeq, -1);
+      this.#followedSeq = fresh.at(-1)?.seq ?? this.#followedSeq;
+      this.#followers.publish(fresh.map(leaseEventFrame), l.state === "released" ? leaseEndFrame(l.id) : null);
+    }
+    this.waitUntil(this.forward(l.org_id, l.id).catch(() => undefined));
+  }
+
+  /** Sends the org's log every event it has not acknowledged, one call at a time. */
+  forward(orgId: string, leaseId: string): Promise<void> {
+    this.#forwarding ??= this.#forwardPending(orgId, leaseId).finally(() => {
+      this.#forwarding = null;
+    });
+    return this.#forwarding;
+  }
+
+  async #forwardPending(orgId: string, leaseId: string): Promise<void> {
+    for (;;) {
+      const pending = this.store.eventsAfter(this.store.forwardedSeq(), FORWARD_BATCH);
+      if (pending.length === 0) return;
+      await forwardLeaseEvents(this.env, orgId, leaseId, pending);
+      this.store.markForwarded(pending.at(-1)!.seq);
+    }
+  }
+}

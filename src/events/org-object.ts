@@ -1,0 +1,194 @@
+/**
+ * One Durable Object per org (named by the org's id): the org's event log and its fan-out.
+ *
+ * Every lease's object forwards each event it appends here (src/lease/object.ts `#forward`). The
+ * forward is best effort and level-triggered: the lease remembers the last event the log took
+ * (`forwarded_seq`) and sends everything after it again on its next change or alarm, and the log
+ * keys each event by `<lease id>.<seq>`, so a repeated forward adds nothing. The log keeps the
+ * newest ORG_LOG_RETAINED events with their own increasing ids; open streams get each new event as
+ * it lands; a reader resuming before the oldest kept id is told the events are gone (410).
+ *
+ * It also delivers the org's outbound webhooks: each new event becomes one pending delivery per
+ * endpoint that subscribes to its type (src/webhooks/deliveries.ts), and the object's one alarm,
+ * set to the earliest due delivery after every change, sends them (src/webhooks/dispatch.ts).
+ */
+import { DurableObject } from "cloudflare:workers";
+import type { Env } from "../env";
+import type { LeaseEvent } from "../lease/object";
+import { ORG_LOG_RETAINED, orgEventFrame, type OrgEvent } from "./org-events";
+import { Followers } from "./sse";
+import { database } from "../db";
+import { DeliveryQueue, renderDelivery, type DeliveryView } from "../webhooks/deliveries";
+import { runDueDeliveries, type Disabled } from "../webhooks/dispatch";
+import { enabledEndpoints } from "../webhooks/repo";
+
+const SCHEMA_VERSION = 1;
+
+export type OrgEventsAnswer<T> = { ok: true; value: T } | { ok: false; gone: true; oldest: number };
+
+export class OrgEventsObject extends DurableObject<Env> {
+  readonly #sql: SqlStorage;
+  readonly #followers = new Followers();
+  readonly #deliveries: DeliveryQueue;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.#sql = ctx.storage.sql;
+    this.#deliveries = new DeliveryQueue(this.#sql);
+    ctx.blockConcurrencyWhile(async () => this.#ensureSchema());
+  }
+
+  #ensureSchema() {
+    this.#sql.exec(`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);
+    const row = this.#sql.exec<{ value: string }>(`SELECT value FROM meta WHERE key = 'schema_version'`).toArray()[0];
+    if (Number(row?.value ?? 0) < 1) {
+      this.#sql.exec(`
+        CREATE TABLE IF NOT EXISTS log (
+          id       INTEGER PRIMARY KEY AUTOINCREMENT,
+          key      TEXT NOT NULL UNIQUE,
+          lease_id TEXT,
+          at       INTEGER NOT NULL,
+          body     TEXT NOT NULL
+        );
+      `);
+    }
+    this.#deliveries.ensureSchema();
+    this.#sql.exec(`INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)`, String(SCHEMA_VERSION));
+  }
+
+  // ---- RPC surface ---------------------------------------------------------------------------
+
+  /** Appends a lease's events; the ones already held are dropped. Answers how many were new. */
+  async append(orgId: string, leaseId: string, events: LeaseEvent[]): Promise<number> {
+    const fresh: OrgEvent[] = [];
+    for (const e of events) {
+      const at = Date.parse(e.at);
+      const row = this.#sql
+        .exec<{ id: number }>(
+          `INSERT INTO log (key, lease_id, at, body) VALUES (?, ?, ?, ?) ON CONFLICT (key) DO NOTHING RETURNING id`,
+          `${leaseId}.${e.seq}`,
+          leaseId,
+          at,
+          JSON.stringify({ lease_id: leaseId, ...e }),
+        )
+        .toArray()[0];
+      if (row) fresh.push({ id: row.id, lease_id: leaseId, ...e });
+    }
+    await this.#landed(orgId, fresh);
+    return fresh.length;
+  }
+
+  /** The events after `after`, at most `limit`, or gone when some after it are no longer kept. */
+  page(after: number, limit: number): OrgEventsAnswer<{ data: OrgEvent[]; next_after: number | null }> {
+    const oldest = this.#oldest();
+    if (oldest !== null && after < oldest - 1) return { ok: false, gone: true, oldest };
+    const data = this.#after(after, limit + 1);
+    const more = data.length > limit;
+    if (more) data.pop();
+    return { ok: true, value: { data, next_after: more ? data.at(-1)!.id : null } };
+  }
+
+  /** A stream of the events after `after`, then each new one; gone as `page` says. */
+  follow(after: number): OrgEventsAnswer<ReadableStream<Uint8Array>> {
+    const oldest = this.#oldest();
+    if (oldest !== null && after < oldest - 1) return { ok: false, gone: true, oldest };
+    return { ok: true, value: this.#followers.open(this.#after(after, -1).map(orgEventFrame), null) };
+  }
+
+  /** An endpoint's deliveries, newest first, before the delivery id `before`. */
+  deliveries(endpointId: string, before: string | null, limit: number): DeliveryView[] {
+    return this.#deliveries.list(endpointId, before, limit).map(renderDelivery);
+  }
+
+  /** Tries a delivery again now (the alarm sends it); null when the endpoint has no such delivery. */
+  async retryDelivery(endpointId: string, deliveryId: string): Promise<DeliveryView | null> {
+    const row = this.#deliveries.retry(endpointId, deliveryId, Date.now());
+    await this.#scheduleAlarm();
+    return row && renderDelivery(row);
+  }
+
+  /** Stops what a deleted or disabled endpoint had pending. */
+  async endpointRemoved(endpointId: string, why: string): Promise<void> {
+    this.#deliveries.abandon(endpointId, why);
+    await this.#scheduleAlarm();
+  }
+
+  override async alarm(): Promise<void> {
+    try {
+      const orgId = this.#orgId();
+      if (!orgId) return;
+      const now = Date.now();
+      this.#deliveries.trim(now);
+      const disabled = await runDueDeliveries(this.env, this.#deliveries, orgId, now);
+      const events = disabled.map((d) => this.#endpointDisabled(d, Date.now())).filter((e): e is OrgEvent => e !== null);
+      await this.#landed(orgId, events);
+    } finally {
+      // Rescheduled whatever happened (STYLE.md rule 7): the platform retries a thrown alarm only a few times.
+      await this.#scheduleAlarm();
+    }
+  }
+
+  // ---- the log --------------------------------------------------------------------------------
+
+  /** What follows every append: trim the log, push to open streams, queue the webhook deliveries. */
+  async #landed(orgId: string, fresh: OrgEvent[]): Promise<void> {
+    this.#sql.exec(`INSERT OR IGNORE INTO meta (key, value) VALUES ('org_id', ?)`, orgId);
+    if (fresh.length > 0) {
+      this.#sql.exec(`DELETE FROM log WHERE id <= (SELECT MAX(id) FROM log) - ?`, ORG_LOG_RETAINED);
+      this.#followers.publish(fresh.map(orgEventFrame));
+    }
+    await this.#queueDeliveries(orgId);
+  }
+
+  /**
+   * Queues the deliveries of every logged event not yet queued (meta `queued_through`), so an
+   * append whose endpoint read failed is made good by the next append or alarm: the failure is
+   * thrown to the lease, which forwards again.
+   */
+  async #queueDeliveries(orgId: string): Promise<void> {
+    const through = Number(this.#sql.exec<{ value: string }>(`SELECT value FROM meta WHERE key = 'queued_through'`).toArray()[0]?.value ?? 0);
+    const pending = this.#after(through, -1);
+    if (pending.length === 0) return;
+    const endpoints = await enabledEndpoints(database(this.env.DB), orgId);
+    const added = this.#deliveries.enqueue(endpoints, pending, Date.now());
+    this.#sql.exec(`INSERT OR REPLACE INTO meta (key, value) VALUES ('queued_through', ?)`, String(pending.at(-1)!.id));
+    if (added > 0) await this.#scheduleAlarm();
+  }
+
+  /** The org's own event for an endpoint that was disabled (`webhook_disabled`); never its secret. */
+  #endpointDisabled(d: Disabled, now: number): OrgEvent | null {
+    const detail = { webhook_id: d.endpoint_id, url: d.url, reason: d.reason };
+    const body = { lease_id: null, seq: null, at: new Date(now).toISOString(), type: "webhook_disabled", from: null, to: null, reason: d.reason, detail };
+    const row = this.#sql
+      .exec<{ id: number }>(
+        `INSERT INTO log (key, lease_id, at, body) VALUES (?, NULL, ?, ?) ON CONFLICT (key) DO NOTHING RETURNING id`,
+        `webhook_disabled.${d.endpoint_id}.${now}`,
+        now,
+        JSON.stringify(body),
+      )
+      .toArray()[0];
+    return row ? { id: row.id, ...body } : null;
+  }
+
+  /** The one alarm: at the earliest pending delivery, or none. */
+  async #scheduleAlarm(): Promise<void> {
+    const next = this.#deliveries.nextAt();
+    if (next === null) await this.ctx.storage.deleteAlarm();
+    else await this.ctx.storage.setAlarm(next);
+  }
+
+  #orgId(): string | null {
+    return this.#sql.exec<{ value: string }>(`SELECT value FROM meta WHERE key = 'org_id'`).toArray()[0]?.value ?? null;
+  }
+
+  #oldest(): number | null {
+    return this.#sql.exec<{ id: number | null }>(`SELECT MIN(id) AS id FROM log`).toArray()[0]?.id ?? null;
+  }
+
+  #after(after: number, limit: number): OrgEvent[] {
+    return this.#sql
+      .exec<{ id: number; body: string }>(`SELECT id, body FROM log WHERE id > ? ORDER BY id LIMIT ?`, after, limit)
+      .toArray()
+      .map((r) => ({ id: r.id, ...(JSON.parse(r.body) as Omit<OrgEvent, "id">) }));
+  }
+}

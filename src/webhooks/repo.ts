@@ -1,0 +1,74 @@
+/** The `webhook_endpoints` table (migrations/0014): plain functions taking `db` first (STYLE.md rule 9). */
+import type { Db } from "../db";
+import type { WebhookEndpointRow } from "../db/schema";
+import { MAX_WEBHOOK_ENDPOINTS } from "../auth/limits";
+
+const INSERT_ENDPOINT = `
+  INSERT INTO webhook_endpoints (id, org_id, url, events, secret_ciphertext, previous_secret_ciphertext, previous_secret_until, disabled_at, disabled_reason, failing_since, created_at, updated_at)
+  SELECT ?1, ?2, ?3, ?4, ?5, NULL, NULL, NULL, NULL, NULL, ?6, ?6
+  WHERE (SELECT COUNT(*) FROM webhook_endpoints WHERE org_id = ?2) < ?7`;
+
+/**
+ * Inserts an endpoint unless its org holds MAX_WEBHOOK_ENDPOINTS already; false when it does.
+ * Counted and inserted in one statement, so concurrent creates cannot pass the limit (src/auth/limits.ts).
+ */
+export async function insertEndpointWithinLimit(d1: D1Database, row: Pick<WebhookEndpointRow, "id" | "org_id" | "url" | "events" | "secret_ciphertext" | "created_at">): Promise<boolean> {
+  const res = await d1
+    .prepare(INSERT_ENDPOINT)
+    .bind(row.id, row.org_id, row.url, row.events, row.secret_ciphertext, row.created_at, MAX_WEBHOOK_ENDPOINTS)
+    .run();
+  return res.meta.changes === 1;
+}
+
+export function endpointOf(db: Db, orgId: string, id: string): Promise<WebhookEndpointRow | undefined> {
+  return db.selectFrom("webhook_endpoints").selectAll().where("org_id", "=", orgId).where("id", "=", id).executeTakeFirst();
+}
+
+export function listEndpoints(db: Db, orgId: string, after: string | null, limit: number): Promise<WebhookEndpointRow[]> {
+  let q = db.selectFrom("webhook_endpoints").selectAll().where("org_id", "=", orgId);
+  if (after) q = q.where("id", ">", after);
+  return q.orderBy("id").limit(limit).execute();
+}
+
+/** The endpoints that take new deliveries: every one not disabled. */
+export function enabledEndpoints(db: Db, orgId: string): Promise<Pick<WebhookEndpointRow, "id" | "events">[]> {
+  return db.selectFrom("webhook_endpoints").select(["id", "events"]).where("org_id", "=", orgId).where("disabled_at", "is", null).execute();
+}
+
+export type EndpointChange = Partial<Pick<WebhookEndpointRow, "url" | "events" | "secret_ciphertext" | "previous_secret_ciphertext" | "previous_secret_until" | "disabled_at" | "disabled_reason" | "failing_since">>;
+
+export async function updateEndpoint(db: Db, orgId: string, id: string, change: EndpointChange, now: number): Promise<WebhookEndpointRow | undefined> {
+  return db
+    .updateTable("webhook_endpoints")
+    .set({ ...change, updated_at: now })
+    .where("org_id", "=", orgId)
+    .where("id", "=", id)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function deleteEndpoint(db: Db, orgId: string, id: string): Promise<WebhookEndpointRow | undefined> {
+  return db.deleteFrom("webhook_endpoints").where("org_id", "=", orgId).where("id", "=", id).returningAll().executeTakeFirst();
+}
+
+/** Disables an enabled endpoint; false when it was already disabled (or is gone), so one event is written. */
+export async function disableEndpoint(db: Db, orgId: string, id: string, reason: "gone" | "failing", now: number): Promise<boolean> {
+  const row = await db
+    .updateTable("webhook_endpoints")
+    .set({ disabled_at: now, disabled_reason: reason, updated_at: now })
+    .where("org_id", "=", orgId)
+    .where("id", "=", id)
+    .where("disabled_at", "is", null)
+    .returning("id")
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Records a failed attempt: `failing_since` is set by the first failure after a delivery. */
+export async function markFailing(db: Db, id: string, now: number): Promise<void> {
+  await db.updateTable("webhook_endpoints").set((eb) => ({ failing_since: eb.fn.coalesce("failing_since", eb.val(now)) })).where("id", "=", id).execute();
+}
+
+export async function markHealthy(db: Db, id: string): Promise<void> {
+  await db.updateTable("webhook_endpoints").set({ failing_since: null }).where("id", "=", id).where("failing_since", "is not", null).execute();
+}

@@ -1,0 +1,54 @@
+/**
+ * A webhook receiver inside the Workers pool: `fetch` to its origin is answered here (the org's
+ * object runs in this isolate), every other request goes out as usual. Each delivery is verified
+ * with the `standardwebhooks` package, as a user's receiver would.
+ */
+import { Webhook } from "standardwebhooks";
+import { vi } from "vitest";
+
+export const RECEIVER = "https://hooks.receiver.test";
+
+export interface Received {
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+  json: any;
+}
+
+export class Receiver {
+  received: Received[] = [];
+  /** The status the next deliveries get, in order; then `fallback`. */
+  answers: number[] = [];
+  fallback = 200;
+  #spy: ReturnType<typeof vi.spyOn> | null = null;
+
+  install() {
+    const real = globalThis.fetch;
+    this.#spy = vi.spyOn(globalThis, "fetch").mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
+      const req = new Request(input, init);
+      if (!req.url.startsWith(RECEIVER)) return real(input, init);
+      const body = await req.text();
+      const headers = Object.fromEntries(req.headers);
+      this.received.push({ path: new URL(req.url).pathname, headers, body, json: JSON.parse(body) });
+      return new Response("ok", { status: this.answers.shift() ?? this.fallback });
+    });
+    return this;
+  }
+
+  uninstall() {
+    this.#spy?.mockRestore();
+  }
+
+  at(path: string) {
+    return this.received.filter((r) => r.path === path);
+  }
+}
+
+/** Verifies one delivery with `secret` as the `standardwebhooks` package does; throws when it does not verify. */
+export function verify(secret: string, r: Received): unknown {
+  return new Webhook(secret).verify(r.body, {
+    "webhook-id": r.headers["webhook-id"]!,
+    "webhook-timestamp": r.headers["webhook-timestamp"]!,
+    "webhook-signature": r.headers["webhook-signature"]!,
+  });
+}
