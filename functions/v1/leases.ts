@@ -1,6 +1,6 @@
 /**
  * `POST/GET /v1/leases`, `GET /v1/leases/:id`, `GET /v1/leases/:id/events`,
- * `POST /v1/leases/:id/{end,stop,start,extend,lock,unlock,heartbeat}`.
+ * `POST /v1/leases/:id/{end,stop,start,extend,lock,unlock,heartbeat}`, `POST /v1/leases/:id/kill`.
  * Reads of one lease go to its object; lists go to the D1 index.
  */
 import { createRoute, z } from "@hono/zod-openapi";
@@ -8,9 +8,10 @@ import type { Context } from "hono";
 import { SpecSchema } from "../../src/catalog/spec";
 import { database } from "../../src/db";
 import { DurationSchema } from "../../src/duration";
-import { ApiError, notFound } from "../../src/errors";
+import { ApiError, badRequest, notFound } from "../../src/errors";
 import { idempotent } from "../../src/idempotency";
-import { createLease } from "../../src/lease/create";
+import { KILL_OUTCOMES, KILL_TIMEOUT_DEFAULT_MS, KILL_TIMEOUT_MAX_MS } from "../../src/lease/command";
+import { createLease, LeaseEnvSchema } from "../../src/lease/create";
 import type { ActResult, UserAction } from "../../src/lease/object";
 import { LeaseEventSchema, MAX_EVENT_PAGE, type LeaseEventBody, type LeaseEventPage } from "../../src/events/lease-events";
 import { eventAnswers, EventHeaders, EventQuery, resumeAfter, streamResponse, wantsStream } from "../../src/events/follow";
@@ -31,7 +32,8 @@ const LeaseCommon = {
   kind: z.enum(LEASE_KINDS),
   policy: PolicyInputSchema.optional(),
   image: z.string().min(1).max(512).optional().describe("container image; pin it by digest (`@sha256:`)"),
-  cmd: z.string().min(1).max(8192).optional(),
+  cmd: z.string().min(1).max(8192).optional().describe("the command the machine's agent runs; required for a job"),
+  env: LeaseEnvSchema.optional(),
   name: LeaseNameSchema.optional(),
 };
 
@@ -232,6 +234,50 @@ for (const action of Object.keys(ACTION_BODIES) as UserAction[]) {
     },
   );
 }
+
+app.openapi(
+  createRoute({
+    method: "post",
+    path: "/leases/{id}/kill",
+    summary: "End the lease's command: TERM, wait up to `timeout` for its exit, then KILL when `escalate` (idempotent)",
+    security: BEARER,
+    middleware: [requireScope("write")] as const,
+    request: {
+      params: IdParam("ls"),
+      body: {
+        content: {
+          "application/json": {
+            schema: z.strictObject({
+              timeout: DurationSchema.optional().describe("how long to wait for the exit after TERM, and again after KILL; default 10s, at most 120s"),
+              escalate: z.boolean().optional().describe("send KILL when TERM did not end it within timeout; default true"),
+            }),
+          },
+        },
+        required: false,
+      },
+    },
+    responses: {
+      200: jsonResponse(
+        z.object({
+          outcome: z
+            .enum(KILL_OUTCOMES)
+            .describe("stopped: it ended (or had already); unknown: the agent could not be reached, assume nothing stopped; still_alive: no exit came"),
+        }),
+        "What became of the command",
+      ),
+      ...COMMON_ERRORS,
+    },
+  }),
+  async (c) => {
+    const { id } = c.req.valid("param");
+    const body = (c.req.valid("json") ?? {}) as { timeout?: string; escalate?: boolean };
+    const timeout_ms = body.timeout === undefined ? KILL_TIMEOUT_DEFAULT_MS : parseDurationField("timeout", body.timeout);
+    if (timeout_ms > KILL_TIMEOUT_MAX_MS) throw badRequest("invalid_duration", `timeout: at most ${KILL_TIMEOUT_MAX_MS / 1000}s`, { field: "timeout" });
+    const outcome = await stubOf(c, id).kill(c.var.principal.org_id, { timeout_ms, escalate: body.escalate ?? true });
+    if (outcome === null) throw notFound("lease", id);
+    return c.json({ outcome }, 200);
+  },
+);
 
 // The user's side of the lease's agent: its log and exec (docs/agent.md "The user's side").
 

@@ -4,6 +4,7 @@
  * records, and the billing status moves beside the state. Pure; the object calls `withBilling` on
  * every save, so no transition can forget it.
  */
+import { POLICY_DEFAULTS } from "./policy";
 import { accrue, estimateOf, newBilling, type AccrualKind } from "../billing/accrual";
 import { settled, type Reservation } from "../billing/ceiling";
 import { microsToUsd, usdToMicros } from "../billing/money";
@@ -107,9 +108,11 @@ export function releasedHold(l: LeaseRecord, now: number): Reservation | null {
 
 /** A record stored before leases carried billing: what it lacks, filled in (its estimate starts now). */
 export function upgradeRecord(l: LeaseRecord): LeaseRecord {
-  if (l.billing && l.machine_ids && l.stopped_hourly_usd !== undefined) return l;
+  if (l.billing && l.machine_ids && l.stopped_hourly_usd !== undefined && l.policy.on_exit !== undefined) return l;
   return {
     ...l,
+    // Rules added later take their kind's defaults; every rule the lease was stored with stays.
+    policy: { ...POLICY_DEFAULTS[l.kind], ...l.policy },
     stopped_hourly_usd: l.stopped_hourly_usd ?? 0,
     machine_ids: l.machine_ids ?? (l.machine_id ? [l.machine_id] : []),
     billing: l.billing ?? newBilling(),

@@ -13,17 +13,37 @@ import { offersOfQuote } from "../catalog/quoted-offers";
 import type { Spec } from "../catalog/spec";
 import type { Db } from "../db";
 import type { Env } from "../env";
+import { z } from "@hono/zod-openapi";
+import { badRequest } from "../errors";
 import { newId } from "../ids";
+import { ENV_NAME } from "../providers/agent-start";
 import { providerCapabilities } from "../providers/registry";
 import { claimLeaseName, freeLeaseName } from "./names";
 import { resolvePolicy, type LeaseKind, type PolicyInput } from "./policy";
 import type { LeaseView } from "./view";
+
+/** A lease's environment: at most this many variables, each value at most ENV_VALUE_MAX_BYTES. */
+export const ENV_MAX_NAMES = 64;
+export const ENV_VALUE_MAX_BYTES = 4096;
+
+/**
+ * The command's environment in a request: shell names, none of lessor's own (`LESSOR_*`, which the
+ * agent needs and which win on the machine anyway), values up to 4 KiB. Answers show the names only.
+ */
+export const LeaseEnvSchema = z
+  .record(
+    z.string().regex(ENV_NAME, { error: "not a shell variable name" }).refine((n) => !n.startsWith("LESSOR_"), { error: "names starting with LESSOR_ are lessor's own" }),
+    z.string().refine((v) => new TextEncoder().encode(v).byteLength <= ENV_VALUE_MAX_BYTES, { error: `a value is at most ${ENV_VALUE_MAX_BYTES} bytes` }),
+  )
+  .refine((env) => Object.keys(env).length <= ENV_MAX_NAMES, { error: `at most ${ENV_MAX_NAMES} variables` })
+  .openapi("LeaseEnv", { description: "the command's environment; values may be secrets and are never shown (answers list the names)" });
 
 interface LeaseRequestCommon {
   kind: LeaseKind;
   policy?: PolicyInput;
   image?: string;
   cmd?: string;
+  env?: Record<string, string>;
   /** Unique among the org's live leases (src/lease/names.ts). */
   name?: string;
 }
@@ -38,6 +58,7 @@ function imageWarnings(image: string | undefined): string[] {
 }
 
 export async function createLease(db: Db, env: Env, orgId: string, req: LeaseRequest, now: number): Promise<LeaseView> {
+  if (req.kind === "job" && req.cmd === undefined) throw badRequest("cmd_required", "a job needs a `cmd`: the command it runs", { field: "cmd" });
   let offers: Offer[];
   let policyInput = req.policy ?? {};
   // Where the lease may run, also when it comes from a quote: a machine placed elsewhere is replaced (src/lease/placement.ts).
@@ -80,6 +101,7 @@ export async function createLease(db: Db, env: Env, orgId: string, req: LeaseReq
       offers,
       image: req.image ?? null,
       cmd: req.cmd ?? null,
+      env: req.env ?? null,
       name: req.name ?? null,
       warnings: imageWarnings(req.image),
       reserved,

@@ -5,7 +5,7 @@
  */
 import { sessionBudgetDeadline } from "../billing/accrual";
 import { usdToMicros } from "../billing/money";
-import { hasMachine, inSession, type LeaseRecord, type Observation, type Reason } from "./state";
+import { hasMachine, inSession, NO_AGENT, NO_JOB_PROGRESS, type AgentFacts, type LeaseRecord, type Observation, type Reason } from "./state";
 
 export type Action =
   | "none" // nothing to do, ever (released)
@@ -17,6 +17,10 @@ export type Action =
   | "stop"
   | "start"
   | "replace_host" // destroy this machine, exclude its host, rent the next fallback
+  | "mark_exited" // record the exit the agent reported
+  | "signal" // queue `signal` (TERM, then KILL) for the command through the agent
+  | "diagnose" // a stall: record `stalled`, queue the diagnostics exec
+  | "report_silent" // the agent's heartbeats stopped: record `agent_silent`
   | "release"; // destroy every machine of the lease, then released
 
 export interface Decision {
@@ -26,6 +30,10 @@ export interface Decision {
   at: number | null;
   /** With `wait`: the action that falls due at `at`. */
   next?: Exclude<Action, "wait">;
+  /** With `signal`: which one. */
+  signal?: "TERM" | "KILL";
+  /** With `diagnose`: when the output went silent; with `report_silent`: the last heartbeat. */
+  since?: number;
 }
 
 /** Statuses of a machine that runs (or is about to), and so bills at its full rate. */
@@ -70,7 +78,12 @@ interface Candidate {
   action: Exclude<Action, "wait">;
   reason: Reason | null;
   at: number;
+  signal?: "TERM" | "KILL";
+  since?: number;
 }
+
+/** An agent whose last heartbeat is this old is silent (`agent_silent`; a kill answers `unknown`). */
+export const AGENT_SILENT_MS = 90_000;
 
 /** Hard caps (ttl, max_lifetime, max_session_usd): they apply whatever else is true (guarantee 4). */
 export function hardCapDeadlines(l: LeaseRecord): Candidate[] {
@@ -91,10 +104,66 @@ export function hardCapDeadlines(l: LeaseRecord): Candidate[] {
 }
 
 
-/** When a ready lease stops being in use: its last activity plus grace, or its lock's end. */
-export function inUseUntil(l: LeaseRecord): number {
-  const activity = (l.last_activity_at ?? l.ready_at ?? l.state_since) + l.policy.heartbeat_grace;
-  return Math.max(activity, l.lock_until ?? 0);
+/**
+ * When a ready lease stops being in use: its last activity plus grace, or its lock's end. A job is
+ * in use while its command runs (null: no end yet), and counts its exit as activity; silence is
+ * `max_inactivity`'s business, and the agent's heartbeats are liveness, never use.
+ */
+export function inUseUntil(l: LeaseRecord, agent: AgentFacts = NO_AGENT): number | null {
+  const exit = exitOf(l, agent);
+  if (l.kind === "job" && l.cmd !== null && exit === null) return null;
+  const last = Math.max(l.last_activity_at ?? l.ready_at ?? l.state_since, exit?.at ?? 0);
+  return Math.max(last + l.policy.heartbeat_grace, l.lock_until ?? 0);
+}
+
+/** The exit the agent reported in this session (one from a session before is not this command's). */
+export function exitOf(l: LeaseRecord, agent: AgentFacts): AgentFacts["exit"] {
+  return agent.exit !== null && agent.exit.at >= (l.session_started_at ?? 0) ? agent.exit : null;
+}
+
+/** When the agent's current silence began, or null while it beats (or never beat this session). */
+export function agentSilentSince(l: LeaseRecord, agent: AgentFacts, now: number): number | null {
+  const beat = agent.last_heartbeat_at;
+  if (beat === null || beat < (l.session_started_at ?? 0)) return null;
+  return now - beat >= AGENT_SILENT_MS ? beat : null;
+}
+
+/**
+ * The command's rules in a ready lease (docs/design.md "The command"): what its exit does
+ * (`on_exit`), the runtime cap and an inactivity terminate (TERM, KILL after kill_grace, then the
+ * release), a stall's diagnosis, and an agent that stopped beating.
+ */
+function commandRules(l: LeaseRecord, agent: AgentFacts, now: number, due: (c: Candidate) => void): void {
+  const p = l.policy;
+  const job = l.job ?? NO_JOB_PROGRESS;
+  const exit = exitOf(l, agent);
+  if (exit !== null && job.exit?.at !== exit.at) return due({ action: "mark_exited", reason: null, at: now });
+  if (exit !== null) {
+    // After lessor's own TERM or KILL, the release gives the cause, whatever on_exit says.
+    if (job.kill_cause !== null) due({ action: "release", reason: job.kill_cause, at: now });
+    else if (p.on_exit === "release") due({ action: "release", reason: "job_exited", at: now });
+    else if (p.on_exit === "stop") due({ action: l.can_stop ? "stop" : "release", reason: "job_exited", at: now });
+    return;
+  }
+  const beat = agent.last_heartbeat_at;
+  if (beat !== null && beat >= (l.session_started_at ?? 0) && job.silent_after !== beat) {
+    due({ action: "report_silent", reason: null, at: beat + AGENT_SILENT_MS, since: beat });
+  }
+  if (l.cmd === null) return;
+  const started = l.ready_at ?? l.state_since;
+  if (job.kill_cause !== null) {
+    // Destroying the machine ends the command for certain when no exit came after the KILL.
+    if (job.kill_at === null) due({ action: "signal", signal: "KILL", reason: job.kill_cause, at: (job.term_at ?? now) + p.kill_grace });
+    else due({ action: "release", reason: job.kill_cause, at: job.kill_at + p.kill_grace });
+    return;
+  }
+  if (p.max_runtime !== null) due({ action: "signal", signal: "TERM", reason: "max_runtime", at: started + p.max_runtime });
+  if (p.max_inactivity !== null) {
+    const quietSince = Math.max(agent.last_output_at ?? 0, started);
+    const at = quietSince + p.max_inactivity;
+    if (p.inactivity_action === "terminate") due({ action: "signal", signal: "TERM", reason: "inactivity", at });
+    else if (job.stalled_since !== quietSince) due({ action: "diagnose", reason: "inactivity", at, since: quietSince });
+  }
 }
 
 export function decide(l: LeaseRecord, obs: Observation, now: number): Decision {
@@ -130,8 +199,13 @@ export function decide(l: LeaseRecord, obs: Observation, now: number): Decision 
       if (m === null) due({ action: "release", reason: "provider_lost", at: now });
       else if (m?.status === "error") due({ action: "release", reason: "host_failed", at: now });
       else if (m?.status === "stopped") due({ action: "mark_stopped", reason: "provider_stopped", at: now });
-      else if (l.policy.idle_timeout !== null) {
-        due({ action: l.can_stop ? "stop" : "release", reason: "idle_timeout", at: inUseUntil(l) + l.policy.idle_timeout });
+      else {
+        const agent = obs.agent ?? NO_AGENT;
+        const until = inUseUntil(l, agent);
+        if (l.policy.idle_timeout !== null && until !== null) {
+          due({ action: l.can_stop ? "stop" : "release", reason: "idle_timeout", at: until + l.policy.idle_timeout });
+        }
+        commandRules(l, agent, now, due);
       }
       break;
 
@@ -187,11 +261,14 @@ function rank(a: Action): number {
 export function guardOf(l: LeaseRecord, obs: Observation, now: number) {
   const d = decide(l, obs, now);
   const action = d.action === "wait" ? (d.next ?? "none") : d.action;
+  const silent = l.state === "ready" ? agentSilentSince(l, obs.agent ?? NO_AGENT, now) : null;
   return {
     action,
     reason: d.reason,
     at: d.at === null ? null : new Date(d.at).toISOString(),
     due: d.action !== "wait" && d.action !== "none",
+    /** The last heartbeat of an agent silent for AGENT_SILENT_MS or more (a kill answers `unknown`); null while it beats. */
+    agent_silent_since: silent === null ? null : new Date(silent).toISOString(),
   };
 }
 
@@ -213,7 +290,7 @@ export type Move =
 export function nextMove(l: LeaseRecord | null, obs: Observation, now: number): Move {
   if (!l || l.state === "released") return { move: "done" };
   const waiting = l.retry_at !== null && l.retry_at > now;
-  const releaseDue = decide(l, { machine: undefined }, now).action === "release" && !waiting;
+  const releaseDue = decide(l, { machine: undefined, agent: obs.agent }, now).action === "release" && !waiting;
   if (obs.machine === undefined && hasMachine(l) && !waiting && !releaseDue) return { move: "observe" };
   const d = decide(l, obs, now);
   if (d.action === "wait" || d.action === "none") return { move: "done" };
@@ -225,8 +302,8 @@ export function nextMove(l: LeaseRecord | null, obs: Observation, now: number): 
  * When the lease's one alarm is set (STYLE.md rule 7): at the nearest deadline `decide` returns,
  * and for an action already due, at once or when its backoff ends. null: no alarm.
  */
-export function alarmAt(l: LeaseRecord, now: number): number | null {
-  const d = decide(l, { machine: undefined }, now);
+export function alarmAt(l: LeaseRecord, now: number, agent: AgentFacts = NO_AGENT): number | null {
+  const d = decide(l, { machine: undefined, agent }, now);
   if (d.action !== "wait" && d.action !== "none") return Math.max(now, l.retry_at ?? now);
   return d.at;
 }

@@ -33,7 +33,7 @@ function event<T extends readonly [string, ...string[]], D extends z.ZodRawShape
 const FAILED_TYPES = [
   "run_failed",
   "observe_failed",
-  ...(["provision", "poll", "mark_ready", "mark_stopped", "stop", "start", "replace_host", "release"] as const satisfies readonly Action[]).map(
+  ...(["provision", "poll", "mark_ready", "mark_stopped", "stop", "start", "replace_host", "mark_exited", "signal", "diagnose", "report_silent", "release"] as const satisfies readonly Action[]).map(
     (a) => `${a}_failed` as const,
   ),
 ] as [`${string}_failed`, ...`${string}_failed`[]];
@@ -75,6 +75,11 @@ export const LeaseEventSchema = z
     event(["billing_settled"], { receipt_id: z.string(), status: z.enum(["settled", "disputed"]), actual_usd: z.number() }),
     event(FAILED_TYPES, { error: z.string(), retry_in_ms: z.number().int() }),
     event(["unlocked", "heartbeat", "ready", "stopped", "starting", "stop_issued"], {}),
+    event(["exited"], { code: z.number().int().nullable(), signal: z.string().nullable(), at: Time }),
+    event(["killed_by_runtime_cap", "killed_by_inactivity"], { signal: z.enum(["TERM", "KILL"]), command_id: z.string() }),
+    event(["stalled"], { silent_since: Time, silent_ms: z.number().int(), diagnostics_id: z.string().nullable() }),
+    event(["diagnostics"], { command_id: z.string(), exit_code: z.number().int().nullable(), output: z.string().describe("process list and nvidia-smi, at most 8 KiB") }),
+    event(["agent_silent"], { last_heartbeat_at: Time }),
   ])
   .openapi("LeaseEvent", { description: "One transition of a lease, with its reason and the detail its type carries" });
 

@@ -23,7 +23,9 @@ import { reserveBudget, settleReservation } from "../billing/budget";
 import type { Reservation } from "../billing/ceiling";
 import { ApiError } from "../errors";
 import { alarmAt, guardOf, nextMove, type Decision } from "./decide";
+import { boundedDiagnostics, DIAGNOSTICS_CMD, killStart, type KillOutcome } from "./command";
 import {
+  agentSilent, markExited, signalQueued, stalled,
   markReady, markStopped, newLease, observed, started, stopFailed, stopIssued,
   stopRequested, released, releaseStarted, userAction, withReserved, type Effect, type LeaseInit, type Step, type UserAction,
 } from "./transitions";
@@ -35,7 +37,7 @@ import {
   hostReplaced, isAlive, misplacement, observationOf, rentPlan, writeAhead,
 } from "./provision";
 import { backoff, failureOf, failuresAfter, indexRetryAt } from "./retry";
-import { machined, type LeaseRecord, type MachinedLease, type Observation, type Reason } from "./state";
+import { machined, NO_AGENT, type AgentFacts, type KillCause, type LeaseRecord, type MachinedLease, type Observation, type Reason } from "./state";
 import { LeaseStore, type LeaseEvent } from "./store";
 import { renderLease, type LeaseView } from "./view";
 import type { LeaseEventPage } from "../events/lease-events";
@@ -88,7 +90,7 @@ export class LeaseObject extends DurableObject<Env> {
     const l = this.#leaseOf(orgId);
     if (!l) return null;
     const now = Date.now();
-    return { ...renderLease(l, now), guard: guardOf(l, { machine: undefined }, now) };
+    return { ...renderLease(l, now), guard: guardOf(l, { machine: undefined, agent: this.#facts() }, now) };
   }
 
   events(orgId: string): LeaseEvent[] | null {
@@ -184,6 +186,7 @@ export class LeaseObject extends DurableObject<Env> {
       for (let step = 0; step < MAX_STEPS; step++) {
         const now = Date.now();
         const l = this.#store.load();
+        obs.agent = this.#facts();
         const move = nextMove(l, obs, now);
         if (move.move === "done") break;
         if (move.move === "observe") {
@@ -226,6 +229,25 @@ export class LeaseObject extends DurableObject<Env> {
   }
 
   async #execute(l: LeaseRecord, d: Decision, obs: Observation, now: number): Promise<void> {
+    // The command's rules act through the agent's queue and the lease's own record: no provider call.
+    switch (d.action) {
+      case "mark_exited":
+        return void this.#step(l, markExited(l, obs.agent!.exit!), now);
+      case "signal": {
+        const queued = this.#agent()!.queue({ kind: "signal", signal: d.signal! }, now);
+        if (!queued) {
+          this.#backoff(l, new Error("the agent's command queue is full"), now, "signal_failed");
+          throw new StopRun();
+        }
+        return void this.#step(l, signalQueued(l, d.signal!, d.reason as KillCause, queued.id, now), now);
+      }
+      case "diagnose": {
+        const queued = this.#agent()!.queue({ kind: "exec", cmd: DIAGNOSTICS_CMD }, now);
+        return void this.#step(l, stalled(l, d.since!, queued?.id ?? null, now), now);
+      }
+      case "report_silent":
+        return void this.#step(l, agentSilent(l, d.since!), now);
+    }
     try {
       const { provider, account } = await this.#providerAccount(l);
       switch (d.action) {
@@ -276,7 +298,9 @@ export class LeaseObject extends DurableObject<Env> {
     try {
       // Each machine gets a token of its own; the one before it stops working (docs/agent.md).
       const agent = agentAccess(this.env, l.id, await this.#agent()!.mint(now)) ?? undefined;
-      m = await provider.createMachine({ label: before.label!, offer_id: offer.provider_offer_id, image: l.image ?? undefined, cmd: l.cmd ?? undefined, agent });
+      m = await provider.createMachine({
+        label: before.label!, offer_id: offer.provider_offer_id, image: l.image ?? undefined, cmd: l.cmd ?? undefined, env: l.env ?? undefined, agent,
+      });
       this.#step(before, created(before, m, offer, provider.name, account, now), now);
     } catch (e) {
       const outcome = createFailed(before, offer, failureOf(e), canStop, now);
@@ -380,7 +404,7 @@ export class LeaseObject extends DurableObject<Env> {
   async #finish(now: number): Promise<void> {
     const l = this.#store.load();
     if (!l) return;
-    let next = alarmAt(l, now);
+    let next = alarmAt(l, now, this.#facts());
     next ??= this.#logsExpireAt(l); // a released lease's one alarm left: deleting its log
     const { version, index_version } = this.#store.versions();
     if (index_version < version) {
@@ -455,11 +479,77 @@ export class LeaseObject extends DurableObject<Env> {
     return this.#agent()!.mint(Date.now());
   }
 
-  /** One call of the lease's agent, authenticated by its lease token. */
+  /** What the lease's rules read of the agent (nothing for a lease that does not exist yet). */
+  #facts(): AgentFacts {
+    return this.#agent()?.facts() ?? NO_AGENT;
+  }
+
+  /**
+   * One call of the lease's agent, authenticated by its lease token. An exit is acted on at once:
+   * the run loop is poked (on_exit, or the release after lessor's own TERM or KILL); a stall's
+   * diagnostics are attached to an event when they come back.
+   */
   async agentCall(token: string, call: AgentCall): Promise<AgentAnswer> {
     const agent = this.#agent();
     if (!agent) return REFUSED;
-    return agent.call(() => this.#store.load()?.state ?? null, token, call);
+    const answer = await agent.call(() => this.#store.load()?.state ?? null, token, call);
+    if (answer.ok && answer.op === "result" && answer.recorded) await this.#attachDiagnostics(answer.command.id);
+    else if (answer.ok && answer.op !== "commands") await this.#bringAlarmForward();
+    return answer;
+  }
+
+  /**
+   * An agent's report can bring a rule due sooner (an exit, at once) or start a new wait (output
+   * after a stall, a heartbeat after a silence): the alarm moves earlier when the rules say so.
+   * It never moves later here, and takes no writer lock (a busy run must not slow the agent's
+   * calls); the run sets the alarm again when it ends.
+   */
+  async #bringAlarmForward(): Promise<void> {
+    const l = this.#store.load();
+    if (!l || this.env.LESSOR_DEV_DISABLE_ALARMS === "1") return;
+    const now = Date.now();
+    const next = alarmAt(l, now, this.#facts());
+    if (next === null) return;
+    const current = await this.ctx.storage.getAlarm();
+    if (current === null || next < current) await this.ctx.storage.setAlarm(next);
+  }
+
+  async #attachDiagnostics(commandId: string): Promise<void> {
+    await this.#exclusive(async () => {
+      const l = this.#store.load();
+      const command = this.#agent()?.command(commandId);
+      if (!l || l.job?.diagnostics_id !== commandId || !command) return;
+      const now = Date.now();
+      this.#save(l, { ...l }, { event: "diagnostics", detail: { command_id: commandId, exit_code: command.exit_code, output: boundedDiagnostics(command.output ?? "") } }, now);
+      await this.#finish(now);
+    });
+  }
+
+  /**
+   * Ends the lease's command (docs/design.md "The command"): TERM, up to `timeoutMs` for the exit,
+   * then KILL and as long again when `escalate`. Idempotent; null: no such lease for this org.
+   */
+  async kill(orgId: string, opts: { timeout_ms: number; escalate: boolean }): Promise<KillOutcome | null> {
+    const l = this.#leaseOf(orgId);
+    if (!l) return null;
+    const start = killStart(l, this.#facts(), Date.now());
+    if (start !== "signal") return start;
+    for (const signal of opts.escalate ? (["TERM", "KILL"] as const) : (["TERM"] as const)) {
+      if (!this.#agent()!.queue({ kind: "signal", signal }, Date.now())) return "unknown";
+      if (await this.#exitWithin(opts.timeout_ms)) return "stopped";
+    }
+    return "still_alive";
+  }
+
+  /** Whether the agent reports an exit (or the lease stops holding a running machine) within `ms`. */
+  async #exitWithin(ms: number): Promise<boolean> {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const l = this.#store.load();
+      if (!l || killStart(l, this.#facts(), Date.now()) === "stopped") return true;
+      if (Date.now() >= deadline) return false;
+      await new Promise((r) => setTimeout(r, Math.min(100, Math.max(1, deadline - Date.now()))));
+    }
   }
 
   /** Queues an exec or signal for the machine (`orgId` null: the operator); null: no such lease (or another org's); "full": too many open. */

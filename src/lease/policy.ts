@@ -25,7 +25,21 @@ export interface Policy {
   startup_timeout: number | null;
   host_attempts: number;
   max_session_usd: number | null;
+  /** A job's command may run this long from when the lease became ready; then TERM, KILL, release. */
+  max_runtime: number | null;
+  /** How long after a TERM (lessor's own, or a kill's) the KILL follows. */
+  kill_grace: number;
+  /** Output silence (no log chunk since this long, or since the start) that counts as a stall. */
+  max_inactivity: number | null;
+  inactivity_action: InactivityAction;
+  /** What happens when the command exits: release the machine, stop it, or keep it. */
+  on_exit: OnExit;
 }
+
+export const INACTIVITY_ACTIONS = ["diagnose", "terminate"] as const;
+export type InactivityAction = (typeof INACTIVITY_ACTIONS)[number];
+export const ON_EXIT = ["release", "stop", "keep"] as const;
+export type OnExit = (typeof ON_EXIT)[number];
 
 const COMMON = {
   stopped_ttl: 24 * H,
@@ -33,12 +47,17 @@ const COMMON = {
   boot_timeout: 10 * M,
   host_attempts: 3,
   max_session_usd: null,
+  max_runtime: null,
+  kill_grace: 10 * S,
+  max_inactivity: null,
+  inactivity_action: "diagnose",
 } as const;
 
 export const POLICY_DEFAULTS: Record<LeaseKind, Policy> = {
-  scratch: { ...COMMON, ttl: 4 * H, idle_timeout: 30 * M, max_lifetime: 24 * H, startup_timeout: null },
-  job: { ...COMMON, ttl: null, idle_timeout: null, max_lifetime: 24 * H, startup_timeout: null },
-  deployment: { ...COMMON, ttl: null, idle_timeout: 30 * M, max_lifetime: 24 * H, startup_timeout: 20 * M },
+  // A scratch session has no idle timeout by default: its ttl bounds it, as scratch tools do.
+  scratch: { ...COMMON, ttl: 4 * H, idle_timeout: null, max_lifetime: 24 * H, startup_timeout: null, on_exit: "keep" },
+  job: { ...COMMON, ttl: null, idle_timeout: null, max_lifetime: 24 * H, startup_timeout: null, on_exit: "release" },
+  deployment: { ...COMMON, ttl: null, idle_timeout: 30 * M, max_lifetime: 24 * H, startup_timeout: 20 * M, on_exit: "keep" },
 };
 
 /**
@@ -59,11 +78,18 @@ export const PolicyInputSchema = z
     startup_timeout: NullableDuration.optional(),
     host_attempts: z.number().int().min(1).max(10).optional(),
     max_session_usd: z.number().positive().max(1_000_000).nullable().optional(),
+    max_runtime: NullableDuration.optional(),
+    kill_grace: Duration.optional(),
+    max_inactivity: NullableDuration.optional(),
+    inactivity_action: z.enum(INACTIVITY_ACTIONS).optional(),
+    on_exit: z.enum(ON_EXIT).optional(),
   })
   .openapi("PolicyInput");
 export type PolicyInput = z.infer<typeof PolicyInputSchema>;
 
-const DURATION_FIELDS = ["ttl", "idle_timeout", "max_lifetime", "stopped_ttl", "heartbeat_grace", "boot_timeout", "startup_timeout"] as const;
+const DURATION_FIELDS = [
+  "ttl", "idle_timeout", "max_lifetime", "stopped_ttl", "heartbeat_grace", "boot_timeout", "startup_timeout", "max_runtime", "kill_grace", "max_inactivity",
+] as const;
 
 export function parseDurationField(field: string, text: string): number {
   const ms = parseDuration(text);
@@ -83,6 +109,8 @@ export function resolvePolicy(kind: LeaseKind, input: PolicyInput = {}): Policy 
   }
   if (input.host_attempts !== undefined) policy.host_attempts = input.host_attempts;
   if (input.max_session_usd !== undefined) policy.max_session_usd = input.max_session_usd;
+  if (input.inactivity_action !== undefined) policy.inactivity_action = input.inactivity_action;
+  if (input.on_exit !== undefined) policy.on_exit = input.on_exit;
   return policy;
 }
 
@@ -98,6 +126,11 @@ export function renderPolicy(p: Policy) {
     startup_timeout: d(p.startup_timeout),
     host_attempts: p.host_attempts,
     max_session_usd: p.max_session_usd,
+    max_runtime: d(p.max_runtime),
+    kill_grace: formatDuration(p.kill_grace),
+    max_inactivity: d(p.max_inactivity),
+    inactivity_action: p.inactivity_action,
+    on_exit: p.on_exit,
   };
 }
 

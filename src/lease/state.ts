@@ -82,6 +82,9 @@ export const REASONS = [
   "orphan",
   "preempted",
   "unexpected_start",
+  "max_runtime",
+  "inactivity",
+  "job_exited",
 ] as const;
 export type Reason = (typeof REASONS)[number];
 
@@ -170,12 +173,57 @@ export interface LeaseFields {
   /** The name it was created with, unique among its org's live leases (src/lease/names.ts); absent on leases stored before names. */
   name?: string | null;
   warnings: string[];
+  /**
+   * The command's environment, handed to the machine at provision (every host of the lease). Kept
+   * in the lease's object only: answers, events and the D1 index show the names, never a value.
+   * Absent on leases stored before it was kept.
+   */
+  env?: Record<string, string> | null;
+  /** What the lease's rules did about its command this session (decide.ts "the command"); reset when it becomes ready. */
+  job?: JobProgress | null;
   /** Bumped on every write; the D1 index keeps the version it last saw. */
   version: number;
 }
 
+/** Why lessor ends a command with TERM, then KILL. */
+export type KillCause = "max_runtime" | "inactivity";
+
+/** The command's rules' progress in this session; every field null until its rule acts. */
+export interface JobProgress {
+  /** The command's exit as the agent reported it (`at` in ms); the lease shows it. */
+  exit: { code: number | null; signal: string | null; at: number } | null;
+  /** A runtime cap or inactivity terminate began: the release that follows gives this reason. */
+  kill_cause: KillCause | null;
+  /** When lessor queued the TERM, and the KILL after kill_grace. */
+  term_at: number | null;
+  kill_at: number | null;
+  /** The start of the output silence already reported as `stalled` (one event per stall). */
+  stalled_since: number | null;
+  /** The diagnostics command queued for the last stall, whose result is attached to an event. */
+  diagnostics_id: string | null;
+  /** The last heartbeat of the agent silence already reported (`agent_silent`, once per silence). */
+  silent_after: number | null;
+}
+
+export const NO_JOB_PROGRESS: JobProgress = { exit: null, kill_cause: null, term_at: null, kill_at: null, stalled_since: null, diagnostics_id: null, silent_after: null };
+
+/**
+ * What the machine's agent has reported (src/occupant/), read by the object from the agent's tables
+ * and passed in: the lease's rules never read storage. Times in ms.
+ */
+export interface AgentFacts {
+  last_heartbeat_at: number | null;
+  /** When the last log chunk arrived. */
+  last_output_at: number | null;
+  exit: { code: number | null; signal: string | null; at: number } | null;
+}
+
+export const NO_AGENT: AgentFacts = { last_heartbeat_at: null, last_output_at: null, exit: null };
+
 /** What the lease's object last learned from the provider. */
 export interface Observation {
+  /** What the agent reported; absent: nothing (a lease whose agent never called). */
+  agent?: AgentFacts;
   /** undefined: not observed this time; null: the provider no longer has the machine. */
   machine: Machine | null | undefined;
   /** The workload answers (model server healthy, command started). Running implies it for sim. */

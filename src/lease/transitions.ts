@@ -13,7 +13,7 @@ import type { Machine, ProviderError } from "../providers/contract";
 import { hardCapDeadlines } from "./decide";
 import { following, nextOfferOf, reservationFor } from "./rent";
 import type { LeaseKind, Policy } from "./policy";
-import { hasMachine, TERMINAL_STATES, type LeaseRecord, type MachinedLease, type LeaseState, type Reason } from "./state";
+import { hasMachine, NO_JOB_PROGRESS, TERMINAL_STATES, type JobProgress, type KillCause, type LeaseRecord, type MachinedLease, type LeaseState, type Reason } from "./state";
 
 /** An event to append beside a write (the object's `events` table). */
 export interface Effect {
@@ -114,6 +114,8 @@ export interface LeaseInit {
   offers: Offer[];
   image: string | null;
   cmd: string | null;
+  /** The command's environment (values are secrets: kept in the object, shown by name only). */
+  env?: Record<string, string> | null;
   /** Claimed by admission (src/lease/names.ts). */
   name?: string | null;
   warnings: string[];
@@ -166,6 +168,8 @@ export function newLease(init: LeaseInit, canStop: (provider: string) => boolean
       released_at: null,
       image: init.image,
       cmd: init.cmd,
+      env: init.env ?? null,
+      job: null,
       name: init.name ?? null,
       warnings: init.warnings,
       version: 0,
@@ -282,8 +286,47 @@ export function releaseStarted(l: LeaseRecord, reason: Reason | null, now: numbe
   return l.state === "releasing" ? null : beginRelease(l, reason, now);
 }
 
+/** Ready: the command starts now, and its rules begin afresh (docs/design.md "The command"). */
 export function markReady(l: MachinedLease, now: number): Step {
-  return { next: { ...l, state: "ready", state_since: now, ready_at: now, last_activity_at: now }, effect: { event: "ready" } };
+  return { next: { ...l, state: "ready", state_since: now, ready_at: now, last_activity_at: now, job: null }, effect: { event: "ready" } };
+}
+
+// ---- the command (decide.ts `commandRules`) ---------------------------------------------------
+
+const progress = (l: LeaseRecord): JobProgress => l.job ?? NO_JOB_PROGRESS;
+
+/** The agent reported the command's exit: the lease shows it, and on_exit falls due. */
+export function markExited(l: LeaseRecord, exit: NonNullable<JobProgress["exit"]>): Step {
+  return {
+    next: { ...l, job: { ...progress(l), exit } },
+    effect: { event: "exited", detail: { code: exit.code, signal: exit.signal, at: new Date(exit.at).toISOString() } },
+  };
+}
+
+/** The event of a TERM or KILL lessor queued for its own rule. */
+export const KILL_EVENTS: Record<KillCause, string> = { max_runtime: "killed_by_runtime_cap", inactivity: "killed_by_inactivity" };
+
+/** A TERM (the kill begins) or the KILL after kill_grace was queued for the command, for `cause`. */
+export function signalQueued(l: LeaseRecord, signal: "TERM" | "KILL", cause: KillCause, commandId: string, now: number): Step {
+  const job = progress(l);
+  const next = signal === "TERM" ? { ...job, kill_cause: cause, term_at: now } : { ...job, kill_cause: cause, kill_at: now };
+  return { next: { ...l, job: next }, effect: { event: KILL_EVENTS[cause], reason: cause, detail: { signal, command_id: commandId } } };
+}
+
+/** The output has been silent since `since` (one `stalled` per stall); the diagnostics command was queued, or not (null). */
+export function stalled(l: LeaseRecord, since: number, diagnosticsId: string | null, now: number): Step {
+  return {
+    next: { ...l, job: { ...progress(l), stalled_since: since, diagnostics_id: diagnosticsId } },
+    effect: { event: "stalled", reason: "inactivity", detail: { silent_since: new Date(since).toISOString(), silent_ms: now - since, diagnostics_id: diagnosticsId } },
+  };
+}
+
+/** The agent's heartbeats stopped after `lastBeat` (once per silence). */
+export function agentSilent(l: LeaseRecord, lastBeat: number): Step {
+  return {
+    next: { ...l, job: { ...progress(l), silent_after: lastBeat } },
+    effect: { event: "agent_silent", detail: { last_heartbeat_at: new Date(lastBeat).toISOString() } },
+  };
 }
 
 export function markStopped(l: MachinedLease, reason: Reason | null, now: number): Step {

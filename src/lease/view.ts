@@ -10,7 +10,7 @@ import { MACHINE_STATUSES } from "../providers/contract";
 import { sameShape } from "../same-shape";
 import { renderBilling } from "./billing";
 import type { Action, guardOf } from "./decide";
-import { LEASE_KINDS, renderPolicy } from "./policy";
+import { INACTIVITY_ACTIONS, LEASE_KINDS, ON_EXIT, renderPolicy } from "./policy";
 import { LEASE_STATES, REASONS, type LeaseRecord } from "./state";
 import { iso } from "../time";
 
@@ -43,6 +43,9 @@ export function renderLease(l: LeaseRecord, now: number = Date.now()) {
     release_reason: l.release_reason,
     released_at: iso(l.released_at),
     warnings: l.warnings,
+    // Names only: the values may be secrets (docs/design.md "The command").
+    env: Object.keys(l.env ?? {}).sort(),
+    exit: l.job?.exit ? { code: l.job.exit.code, signal: l.job.exit.signal, at: iso(l.job.exit.at)! } : null,
     billing: renderBilling(l, now),
   };
 }
@@ -50,7 +53,9 @@ export function renderLease(l: LeaseRecord, now: number = Date.now()) {
 export type LeaseView = ReturnType<typeof renderLease>;
 
 /** What a lease's `guard` may name: every action of the policy but `wait`, which names what it waits for instead. */
-const GUARD_ACTIONS = ["none", "provision", "poll", "mark_ready", "mark_stopped", "stop", "start", "replace_host", "release"] as const satisfies readonly Exclude<Action, "wait">[];
+const GUARD_ACTIONS = [
+  "none", "provision", "poll", "mark_ready", "mark_stopped", "stop", "start", "replace_host", "mark_exited", "signal", "diagnose", "report_silent", "release",
+] as const satisfies readonly Exclude<Action, "wait">[];
 
 const Time = z.string().describe("ISO 8601, UTC");
 const Shown = z.string().describe("a duration: `90s`, `15m`, `2h`, `1d`");
@@ -66,6 +71,11 @@ export const PolicySchema = z
     startup_timeout: Shown.nullable(),
     host_attempts: z.number().int(),
     max_session_usd: z.number().nullable(),
+    max_runtime: Shown.nullable(),
+    kill_grace: Shown,
+    max_inactivity: Shown.nullable(),
+    inactivity_action: z.enum(INACTIVITY_ACTIONS),
+    on_exit: z.enum(ON_EXIT),
   })
   .openapi("Policy");
 
@@ -117,6 +127,11 @@ export const LeaseSchema = z
     release_reason: z.enum(REASONS).nullable(),
     released_at: Time.nullable(),
     warnings: z.array(z.string()),
+    env: z.array(z.string()).describe("the names of the command's environment variables; values are never shown"),
+    exit: z
+      .object({ code: z.number().int().nullable(), signal: z.string().nullable(), at: Time })
+      .nullable()
+      .describe("how the command ended, as the machine's agent reported it; null while it runs (or before it starts)"),
     billing: LeaseBillingSchema,
   })
   .openapi("Lease", { description: "A lease: state, machine, offer, policy, deadlines and its estimate" });
@@ -132,6 +147,7 @@ export const GuardedLeaseSchema = LeaseSchema.extend({
     reason: z.enum(REASONS).nullable(),
     at: Time.nullable(),
     due: z.boolean(),
+    agent_silent_since: Time.nullable().describe("the last heartbeat of the machine's agent when it has been silent for 90 s or more; null while it beats"),
   }),
 }).openapi("GuardedLease");
 

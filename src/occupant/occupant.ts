@@ -6,6 +6,7 @@
  * takes the lease's writer lock, and a heartbeat is liveness only, never the lease's activity.
  */
 import { newId } from "../ids";
+import type { AgentFacts } from "../lease/state";
 import { chunksToDrop, droppedMarker, newlines, planAppend, tailLines, type StoredChunk } from "./logs";
 import { COMMAND_KINDS, ensureAgentSchema } from "./schema";
 import { Followers, type FollowEnd, type StoredLogChunk } from "./follow";
@@ -293,7 +294,18 @@ export class Occupant {
     }));
   }
 
-  /** One command as stored, or null. */
+  /** What the lease's rules read of the agent (decide.ts): its last heartbeat, last output and exit. */
+  facts(): AgentFacts {
+    const a = this.#row();
+    const last = this.#sql.exec<{ at: number | null }>(`SELECT MAX(at) AS at FROM agent_logs`).one().at;
+    return {
+      last_heartbeat_at: a.last_heartbeat_at,
+      last_output_at: last,
+      exit: a.exit_at === null ? null : { code: a.exit_code, signal: a.exit_signal, at: a.exit_at },
+    };
+  }
+
+  /** One command with its result, or null when the lease has no such command. */
   command(id: string): CommandView | null {
     this.#ensure();
     return this.#commands(id)[0] ?? null;

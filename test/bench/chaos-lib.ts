@@ -371,7 +371,8 @@ function randomLease(rand: () => number, gpus: string[]) {
     policy.max_lifetime = `${int(rand, 15, 30)}s`;
     policy.idle_timeout = `${int(rand, 3, 8)}s`;
   }
-  return { kind, spec: { gpu }, policy };
+  // A job needs its command; `hang` keeps it running (and so in use) until a hard cap ends it.
+  return { kind, spec: { gpu }, policy, ...(kind === "job" ? { cmd: "hang" } : {}) };
 }
 
 export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {

@@ -61,7 +61,7 @@ async function until<T>(what: string, probe: () => Promise<T | null | undefined 
 /** A lease (created once the cron has seeded the catalog) and its agent token, from the test-only route. */
 async function leaseWithToken(): Promise<{ id: string; token: string }> {
   const lease = await until("a lease to be created", async () => {
-    const res = await api("POST", "/v1/leases", key, { kind: "job", spec: { gpu: "l40s:1" } });
+    const res = await api("POST", "/v1/leases", key, { kind: "job", cmd: "hang", spec: { gpu: "l40s:1" }, policy: { on_exit: "keep" } });
     return res.status === 202 ? res.json : null;
   });
   const minted = await api("POST", `/v1/sim/leases/${lease.id}/agent-token`, bootstrap);

@@ -32,7 +32,7 @@ const stubOf = (id: string) => env.LEASE.get(env.LEASE.idFromName(id));
 /** A ready lease of `owner`'s with a fresh token, minted through the test-only sim route. */
 async function leaseWithToken(owner = org, ownerKey = key): Promise<{ id: string; token: string }> {
   const leaseKey = owner === org ? ownerKey : owner.adminKey;
-  const lease = await createLease(leaseKey, { kind: "job", spec: SPEC });
+  const lease = await createLease(leaseKey, { kind: "job", cmd: "hang", spec: SPEC, policy: { on_exit: "keep" } });
   // Provisioning mints the machine's own token (the one before stops working), so the test's
   // token is minted once the machine exists.
   await waitForState(leaseKey, lease.id, "ready");

@@ -80,7 +80,7 @@ describe("guarantee 7: a receipt comes only from the provider's billing for clos
       if (Date.now() < t) await sleep(t - Date.now());
     };
     const big = await createLease(key, { kind: "scratch", spec: { gpu: "h100:8" }, policy: { ttl: "1h", idle_timeout: null } });
-    const job = await createLease(key, { kind: "job", spec: { gpu: "l40s:1" } });
+    const job = await createLease(key, { kind: "job", cmd: "hang", spec: { gpu: "l40s:1" } });
     await waitForState(key, big.id, "ready");
 
     // While it runs, the estimate is labelled and grows; the billing is accruing.
@@ -340,7 +340,7 @@ describe("budgets", () => {
     expect(e.details.requested_usd).toBeGreaterThan(0.5);
     // A lease with no cost ceiling cannot be admitted under a monthly cap.
     const uncapped = await expectError(
-      await call("POST", "/v1/leases", { key: o.adminKey, body: { kind: "job", spec: { gpu: "l4:1" }, policy: { ttl: null, max_lifetime: null } } }),
+      await call("POST", "/v1/leases", { key: o.adminKey, body: { kind: "job", cmd: "hang", spec: { gpu: "l4:1" }, policy: { ttl: null, max_lifetime: null } } }),
       402,
       "over_budget",
     );

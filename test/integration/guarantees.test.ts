@@ -49,7 +49,7 @@ const CLOUDS: Cloud[] = [
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const runCron = () => worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: "* * * * *" }), env);
 const stubOf = (id: string) => env.LEASE.get(env.LEASE.idFromName(id));
-const AUTOMATIC = new Set(["ttl_expired", "idle_timeout", "max_lifetime", "budget_exceeded", "stopped_ttl", "boot_timeout", "startup_timeout", "host_failed", "provider_lost", "provider_stopped", "stop_failed", "no_capacity", "provider_refused", "unexpected_start"]);
+const AUTOMATIC = new Set(["ttl_expired", "idle_timeout", "max_lifetime", "budget_exceeded", "stopped_ttl", "boot_timeout", "startup_timeout", "host_failed", "provider_lost", "provider_stopped", "stop_failed", "no_capacity", "provider_refused", "unexpected_start", "max_runtime", "inactivity", "job_exited"]);
 
 /** Every machine a lease had on the cloud (every attempt), from the cloud's own ledger. */
 async function machinesOf(cloud: Cloud, leaseId: string) {

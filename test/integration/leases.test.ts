@@ -27,7 +27,9 @@ describe("POST /v1/leases", () => {
     const ready = await waitForState(key, lease.id, "ready");
     expect(ready.machine.status).toBe("running");
     expect(ready.machine.label).toBe(`lessor-dev-${lease.id}-a1`);
-    expect(ready.guard).toMatchObject({ action: "stop", reason: "idle_timeout", due: false });
+    // A scratch session has no idle timeout by default: its ttl bounds it.
+    expect(lease.policy.idle_timeout).toBeNull();
+    expect(ready.guard).toMatchObject({ action: "release", reason: "ttl_expired", due: false, agent_silent_since: null });
     const types = (await events(key, lease.id)).map((e) => e.type);
     expect(types).toEqual(["created", "provisioning", "machine_created", "ready"]);
     // The D1 index matches the object.
@@ -55,13 +57,13 @@ describe("POST /v1/leases", () => {
     }
     await expectError(await call("POST", "/v1/leases", { key, body: { kind: "pet", spec: SPEC } }), 400, "invalid_request");
     await expectError(await call("POST", "/v1/leases", { key, body: { kind: "job", spec: SPEC, policy: { ttl: "soon" } } }), 400, "invalid_duration");
-    await expectError(await call("POST", "/v1/leases", { key, body: { kind: "job", spec: { gpu: "b200:8", max_hourly_usd: 1 } } }), 409, "no_capacity");
+    await expectError(await call("POST", "/v1/leases", { key, body: { kind: "job", cmd: "hang", spec: { gpu: "b200:8", max_hourly_usd: 1 } } }), 409, "no_capacity");
   });
 
   it("warns about an image that is not pinned by digest", async () => {
-    const lease = await createLease(key, { kind: "job", spec: SPEC, image: "vllm/vllm-openai:latest" });
+    const lease = await createLease(key, { kind: "job", cmd: "hang", spec: SPEC, image: "vllm/vllm-openai:latest" });
     expect(lease.warnings[0]).toContain("mutable tag");
-    const pinned = await createLease(key, { kind: "job", spec: SPEC, image: `vllm/vllm-openai@sha256:${"a".repeat(64)}` });
+    const pinned = await createLease(key, { kind: "job", cmd: "hang", spec: SPEC, image: `vllm/vllm-openai@sha256:${"a".repeat(64)}` });
     expect(pinned.warnings).toEqual([]);
   });
 });
@@ -163,7 +165,7 @@ describe("lease actions", () => {
   it("lists from the index with filters and cursor pagination", async () => {
     const mine = await createOrg();
     const ids: string[] = [];
-    for (const kind of ["scratch", "job", "scratch"]) ids.push((await createLease(mine.adminKey, { kind, spec: SPEC })).id);
+    for (const kind of ["scratch", "job", "scratch"]) ids.push((await createLease(mine.adminKey, { kind, spec: SPEC, ...(kind === "job" ? { cmd: "hang" } : {}) })).id);
     await waitFor("index rows", async () => {
       const res = await json(await call("GET", "/v1/leases?limit=200", { key: mine.adminKey }));
       return res.data.length === 3 ? res : null;

@@ -57,6 +57,11 @@ const lease: S["Lease"] = {
     startup_timeout: null,
     host_attempts: 3,
     max_session_usd: null,
+    max_runtime: null,
+    kill_grace: "10s",
+    max_inactivity: null,
+    inactivity_action: "diagnose",
+    on_exit: "keep",
   },
   quote_id: null,
   reconcile_required: false,
@@ -70,6 +75,8 @@ const lease: S["Lease"] = {
   release_reason: null,
   released_at: null,
   warnings: [],
+  env: [],
+  exit: null,
   billing: {
     status: "accruing",
     estimate: {

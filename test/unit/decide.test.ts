@@ -4,7 +4,10 @@
  * millisecond before it, that action must not be due.
  */
 import { describe, expect, it } from "vitest";
-import { decide, guardOf, pollAt, pollInterval, POLL_MAX_MS, POLL_MS, RESTART_ERROR_GRACE_MS, STOP_ESCALATE_MS, STOP_REISSUE_MS } from "../../src/lease/decide";
+import { killStart } from "../../src/lease/command";
+import { POLICY_DEFAULTS, resolvePolicy, type Policy } from "../../src/lease/policy";
+import { NO_AGENT, NO_JOB_PROGRESS, type AgentFacts, type JobProgress } from "../../src/lease/state";
+import { AGENT_SILENT_MS, decide, guardOf, pollAt, pollInterval, POLL_MAX_MS, POLL_MS, RESTART_ERROR_GRACE_MS, STOP_ESCALATE_MS, STOP_REISSUE_MS } from "../../src/lease/decide";
 import type { LeaseRecord, Observation } from "../../src/lease/state";
 import { H, lease, M, machine, S, T0 } from "../support/lease-fixture";
 
@@ -122,6 +125,7 @@ describe("decide: what the machine says", () => {
       reason: "idle_timeout",
       at: new Date(T0 + 32 * M).toISOString(),
       due: false,
+      agent_silent_since: null,
     });
   });
 });
@@ -178,5 +182,104 @@ describe("decide: a restarted machine that reports error at first is still start
   });
   it("a ready lease is not covered: a machine in error there is a failed host", () => {
     expect(decide(lease("ready", { start_issued_at: T0 }), error, T0 + 1)).toMatchObject({ action: "release", reason: "host_failed" });
+  });
+});
+
+// ---- the command (decide.ts `commandRules`) -------------------------------------------------------
+
+const jobPolicy: Policy = { ...POLICY_DEFAULTS.job, max_runtime: 2 * H, max_lifetime: null };
+/** A ready job whose command started at T0 (ready_at), no ttl; `agent` is what its agent reported. */
+const job = (patch: Partial<LeaseRecord> = {}, policy: Partial<typeof jobPolicy> = {}) =>
+  lease("ready", { kind: "job", cmd: "python train.py", ttl_deadline: null, policy: { ...jobPolicy, ...policy }, ...patch });
+const agentObs = (agent: Partial<AgentFacts> = {}): Observation => ({ ...running, agent: { ...NO_AGENT, ...agent } });
+const progress = (p: Partial<JobProgress>): JobProgress => ({ ...NO_JOB_PROGRESS, ...p });
+const exitAt = (at: number, code: number | null = 0, signal: string | null = null) => ({ code, signal, at });
+
+const commandRows: Row[] = [
+  { name: "job: max_runtime sends TERM (from when the lease became ready)", lease: job({ ready_at: T0 + M }), obs: agentObs(), deadline: T0 + M + 2 * H, action: "signal", reason: "max_runtime" },
+  { name: "job: KILL follows the TERM after kill_grace", lease: job({ job: progress({ kill_cause: "max_runtime", term_at: T0 + 2 * H }) }), obs: agentObs(), deadline: T0 + 2 * H + 10 * S, action: "signal", reason: "max_runtime" },
+  { name: "job: a kill_grace of its own", lease: job({ job: progress({ kill_cause: "max_runtime", term_at: T0 + 2 * H }) }, { kill_grace: M }), obs: agentObs(), deadline: T0 + 2 * H + M, action: "signal", reason: "max_runtime" },
+  { name: "job: no exit after the KILL: released (max_runtime) a kill_grace later", lease: job({ job: progress({ kill_cause: "max_runtime", term_at: T0, kill_at: T0 + 10 * S }) }), obs: agentObs(), deadline: T0 + 20 * S, action: "release", reason: "max_runtime" },
+  { name: "job: inactivity (diagnose) counts from the last output", lease: job({}, { max_runtime: null, max_inactivity: 5 * M }), obs: agentObs({ last_output_at: T0 + 10 * M }), deadline: T0 + 15 * M, action: "diagnose", reason: "inactivity" },
+  { name: "job: inactivity counts from the start when there was no output", lease: job({}, { max_runtime: null, max_inactivity: 5 * M }), obs: agentObs(), deadline: T0 + 5 * M, action: "diagnose", reason: "inactivity" },
+  { name: "job: heartbeats are not output", lease: job({}, { max_runtime: null, max_inactivity: 5 * M }), obs: agentObs({ last_heartbeat_at: T0 + 5 * M, last_output_at: T0 + M }), deadline: T0 + 6 * M, action: "diagnose", reason: "inactivity" },
+  { name: "job: inactivity (terminate) sends TERM", lease: job({}, { max_runtime: null, max_inactivity: 5 * M, inactivity_action: "terminate" }), obs: agentObs({ last_output_at: T0 + M }), deadline: T0 + 6 * M, action: "signal", reason: "inactivity" },
+  { name: "job: a new stall (output after the last one) is diagnosed again", lease: job({ job: progress({ stalled_since: T0 }) }, { max_runtime: null, max_inactivity: 5 * M }), obs: agentObs({ last_output_at: T0 + 7 * M }), deadline: T0 + 12 * M, action: "diagnose", reason: "inactivity" },
+  { name: "job: an agent silent for 90 s is reported", lease: job({}, { max_runtime: null }), obs: agentObs({ last_heartbeat_at: T0 + M }), deadline: T0 + M + AGENT_SILENT_MS, action: "report_silent", reason: null },
+  { name: "job: after its exit (on_exit keep) idle counts from the exit", lease: job({ job: progress({ exit: exitAt(T0 + H) }) }, { max_runtime: null, on_exit: "keep", idle_timeout: 30 * M }), obs: agentObs({ exit: exitAt(T0 + H) }), deadline: T0 + H + 2 * M + 30 * M, action: "stop", reason: "idle_timeout" },
+  { name: "scratch: a user's idle_timeout still applies", lease: lease("ready", { policy: { ...POLICY_DEFAULTS.scratch, idle_timeout: 10 * M } }), obs: agentObs(), deadline: T0 + 2 * M + 10 * M, action: "stop", reason: "idle_timeout" },
+];
+
+describe("decide: the command's rules, both sides of the boundary", () => {
+  it.each(commandRows)("$name", ({ lease: l, obs, deadline, action, reason }) => {
+    const before = decide(l, obs, deadline - 1);
+    expect(before.action === action && before.reason === reason, `due 1 ms early: ${JSON.stringify(before)}`).toBe(false);
+    expect(before.at!).toBeLessThanOrEqual(deadline);
+    expect(decide(l, obs, deadline)).toMatchObject({ action, reason });
+  });
+});
+
+describe("decide: the command's exit and the signals", () => {
+  it("says which signal: TERM first, KILL after the grace", () => {
+    expect(decide(job(), agentObs(), T0 + 2 * H)).toMatchObject({ action: "signal", signal: "TERM" });
+    expect(decide(job({ job: progress({ kill_cause: "max_runtime", term_at: T0 }) }), agentObs(), T0 + 10 * S)).toMatchObject({ action: "signal", signal: "KILL" });
+  });
+  it("an exit the agent reported is recorded at once, then on_exit applies", () => {
+    const e = exitAt(T0 + H, 3);
+    expect(decide(job(), agentObs({ exit: e }), T0 + H)).toMatchObject({ action: "mark_exited", at: T0 + H });
+    const recorded = (on_exit: "release" | "stop" | "keep", can_stop = true) =>
+      decide(job({ can_stop, job: progress({ exit: e }) }, { on_exit }), agentObs({ exit: e }), T0 + H);
+    expect(recorded("release")).toMatchObject({ action: "release", reason: "job_exited" });
+    expect(recorded("stop")).toMatchObject({ action: "stop", reason: "job_exited" });
+    expect(recorded("stop", false)).toMatchObject({ action: "release", reason: "job_exited" });
+    expect(recorded("keep").action).toBe("wait");
+  });
+  it("after lessor's own TERM, the exit releases with the cap's reason whatever on_exit says", () => {
+    const e = exitAt(T0 + 2 * H + S, null, "TERM");
+    const l = job({ job: progress({ exit: e, kill_cause: "max_runtime", term_at: T0 + 2 * H }) }, { on_exit: "keep" });
+    expect(decide(l, agentObs({ exit: e }), T0 + 2 * H + S)).toMatchObject({ action: "release", reason: "max_runtime" });
+  });
+  it("an exit from a session before this one is not this command's", () => {
+    const l = job({ session_started_at: T0 + H, ready_at: T0 + H }, { max_runtime: null });
+    expect(decide(l, agentObs({ exit: exitAt(T0) }), T0 + H + S).action).toBe("wait");
+  });
+  it("a running job has no idle deadline, whatever its idle_timeout", () => {
+    const d = decide(job({ last_activity_at: T0 }, { max_runtime: null, idle_timeout: M }), agentObs(), T0 + 10 * H);
+    expect(d).toMatchObject({ action: "wait", at: null });
+  });
+  it("one stalled per stall: the stall already reported waits for new output", () => {
+    const l = job({ job: progress({ stalled_since: T0 + M }) }, { max_runtime: null, max_inactivity: 5 * M });
+    expect(decide(l, agentObs({ last_output_at: T0 + M }), T0 + H)).toMatchObject({ action: "wait", at: null });
+  });
+  it("one agent_silent per silence: a new heartbeat after it can be silent again", () => {
+    const l = job({ job: progress({ silent_after: T0 + M }) }, { max_runtime: null });
+    expect(decide(l, agentObs({ last_heartbeat_at: T0 + M }), T0 + H)).toMatchObject({ action: "wait", at: null });
+    expect(decide(l, agentObs({ last_heartbeat_at: T0 + 2 * M }), T0 + 2 * M + AGENT_SILENT_MS)).toMatchObject({ action: "report_silent", since: T0 + 2 * M });
+  });
+  it("the guard shows the runtime cap, and an agent silent for 90 s (not 1 ms less)", () => {
+    expect(guardOf(job(), agentObs(), T0)).toMatchObject({ action: "signal", reason: "max_runtime", due: false, agent_silent_since: null });
+    expect(guardOf(job(), agentObs({ last_heartbeat_at: T0 }), T0 + AGENT_SILENT_MS - 1).agent_silent_since).toBeNull();
+    expect(guardOf(job(), agentObs({ last_heartbeat_at: T0 }), T0 + AGENT_SILENT_MS).agent_silent_since).toBe(new Date(T0).toISOString());
+  });
+});
+
+describe("kill: what it answers before it signals", () => {
+  it("stopped without a running machine or after the exit; unknown when the agent is silent or never beat", () => {
+    expect(killStart(lease("released", { machine_id: null }), NO_AGENT, T0)).toBe("stopped");
+    expect(killStart(lease("stopped"), NO_AGENT, T0)).toBe("stopped");
+    expect(killStart(job(), { ...NO_AGENT, last_heartbeat_at: T0, exit: exitAt(T0 + S) }, T0 + 2 * S)).toBe("stopped");
+    expect(killStart(job(), NO_AGENT, T0)).toBe("unknown");
+    expect(killStart(job(), { ...NO_AGENT, last_heartbeat_at: T0 }, T0 + AGENT_SILENT_MS - 1)).toBe("signal");
+    expect(killStart(job(), { ...NO_AGENT, last_heartbeat_at: T0 }, T0 + AGENT_SILENT_MS)).toBe("unknown");
+  });
+});
+
+describe("policy: the command's rules", () => {
+  it("defaults: a job releases on exit with a 10 s kill grace; a scratch session has no idle timeout (its ttl bounds it)", () => {
+    expect(resolvePolicy("job")).toMatchObject({ on_exit: "release", kill_grace: 10 * S, max_runtime: null, max_inactivity: null, inactivity_action: "diagnose" });
+    expect(resolvePolicy("scratch")).toMatchObject({ idle_timeout: null, ttl: 4 * H, on_exit: "keep" });
+    expect(resolvePolicy("scratch", { idle_timeout: "15m" }).idle_timeout).toBe(15 * M);
+    expect(resolvePolicy("job", { max_runtime: "2s", kill_grace: "1s", max_inactivity: "3s", inactivity_action: "terminate", on_exit: "stop" }))
+      .toMatchObject({ max_runtime: 2 * S, kill_grace: S, max_inactivity: 3 * S, inactivity_action: "terminate", on_exit: "stop" });
   });
 });

@@ -5,6 +5,11 @@
  */
 import { describe, expect, it } from "vitest";
 import {
+  agentSilent,
+  markExited,
+  markReady,
+  signalQueued,
+  stalled,
   afterHostFailed,
   beginRelease,
   createFailure,
@@ -27,7 +32,7 @@ import {
 } from "../../src/lease/transitions";
 import { orphanRule } from "../../src/lease/reaper";
 import { LEASE_STATES, type LeaseState } from "../../src/lease/state";
-import { H, lease, M, machine, offer, T0 } from "../support/lease-fixture";
+import { H, lease, M, machine, offer, S, T0 } from "../support/lease-fixture";
 
 const NOW = T0 + 10 * M;
 
@@ -218,3 +223,28 @@ describe("orphanRule: both sides of the grace and the stopped time-to-live", () 
   });
 });
 
+
+describe("the command's transitions", () => {
+  const ready = () => lease("ready", { kind: "job", cmd: "hang" });
+  it("an exit is recorded with its event; a TERM starts a kill, the KILL follows it; each names its cause", () => {
+    const exited = markExited(ready(), { code: 3, signal: null, at: T0 + S });
+    expect(exited.next.job).toMatchObject({ exit: { code: 3, signal: null, at: T0 + S }, kill_cause: null });
+    expect(exited.effect).toMatchObject({ event: "exited", detail: { code: 3, signal: null } });
+    const term = signalQueued(ready(), "TERM", "max_runtime", "cmd_1", T0 + 2 * S);
+    expect(term.next.job).toMatchObject({ kill_cause: "max_runtime", term_at: T0 + 2 * S, kill_at: null });
+    expect(term.effect).toMatchObject({ event: "killed_by_runtime_cap", reason: "max_runtime", detail: { signal: "TERM", command_id: "cmd_1" } });
+    const kill = signalQueued(term.next, "KILL", "max_runtime", "cmd_2", T0 + 12 * S);
+    expect(kill.next.job).toMatchObject({ term_at: T0 + 2 * S, kill_at: T0 + 12 * S });
+    expect(signalQueued(ready(), "TERM", "inactivity", "cmd_3", T0).effect.event).toBe("killed_by_inactivity");
+  });
+  it("a stall and a silence are remembered so that each is reported once; ready starts the rules over", () => {
+    const s1 = stalled(ready(), T0, "cmd_9", T0 + 5 * S);
+    expect(s1.next.job).toMatchObject({ stalled_since: T0, diagnostics_id: "cmd_9" });
+    expect(s1.effect).toMatchObject({ event: "stalled", reason: "inactivity", detail: { silent_ms: 5 * S, diagnostics_id: "cmd_9" } });
+    const quiet = agentSilent(s1.next, T0 + S);
+    expect(quiet.next.job).toMatchObject({ stalled_since: T0, silent_after: T0 + S });
+    expect(quiet.effect).toMatchObject({ event: "agent_silent", detail: { last_heartbeat_at: new Date(T0 + S).toISOString() } });
+    const again = markReady(lease("booting", { job: quiet.next.job }), T0 + H);
+    expect(again.next.job).toBeNull();
+  });
+});
