@@ -6599,6 +6599,172 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/leases/{id}/kill": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** End the lease's command: TERM, wait up to `timeout` for its exit, then KILL when `escalate` (idempotent) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        timeout?: components["schemas"]["Duration"] & unknown;
+                        /** @description send KILL when TERM did not end it within timeout; default true */
+                        escalate?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description What became of the command */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description stopped: it ended (or had already); unknown: the agent could not be reached, assume nothing stopped; still_alive: no exit came
+                             * @enum {string}
+                             */
+                            outcome: "stopped" | "unknown" | "still_alive";
+                        };
+                    };
+                };
+                /** @description invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description unauthenticated: no valid credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "unauthenticated";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description insufficient_scope: the credential's scope does not allow this; bootstrap_disabled: no bootstrap token is configured */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "insufficient_scope" | "bootstrap_disabled";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description not_found: no such object (or another org's) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "not_found";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description payload_too_large: the body is over the limit (details.max_bytes) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "payload_too_large";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "rate_limited";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/leases/{id}/logs": {
         parameters: {
             query?: never;
@@ -9657,6 +9823,13 @@ export interface components {
             startup_timeout?: components["schemas"]["Duration"] | null;
             host_attempts?: number;
             max_session_usd?: number | null;
+            max_runtime?: components["schemas"]["Duration"] | null;
+            kill_grace?: components["schemas"]["Duration"];
+            max_inactivity?: components["schemas"]["Duration"] | null;
+            /** @enum {string} */
+            inactivity_action?: "diagnose" | "terminate";
+            /** @enum {string} */
+            on_exit?: "release" | "stop" | "keep";
         };
         /**
          * @description a duration: `90s`, `15m`, `2h`, `1d`; at most 366 days
@@ -9705,10 +9878,19 @@ export interface components {
             /** @description ISO 8601, UTC */
             stopped_at: string | null;
             /** @enum {string|null} */
-            release_reason: "user_end" | "user_stop" | "user_start" | "ttl_expired" | "idle_timeout" | "max_lifetime" | "budget_exceeded" | "stopped_ttl" | "boot_timeout" | "startup_timeout" | "host_failed" | "no_capacity" | "provider_refused" | "provider_lost" | "provider_stopped" | "stop_failed" | "orphan" | "preempted" | "unexpected_start" | null;
+            release_reason: "user_end" | "user_stop" | "user_start" | "ttl_expired" | "idle_timeout" | "max_lifetime" | "budget_exceeded" | "stopped_ttl" | "boot_timeout" | "startup_timeout" | "host_failed" | "no_capacity" | "provider_refused" | "provider_lost" | "provider_stopped" | "stop_failed" | "orphan" | "preempted" | "unexpected_start" | "max_runtime" | "inactivity" | "job_exited" | null;
             /** @description ISO 8601, UTC */
             released_at: string | null;
             warnings: string[];
+            /** @description the names of the command's environment variables; values are never shown */
+            env: string[];
+            /** @description how the command ended, as the machine's agent reported it; null while it runs (or before it starts) */
+            exit: {
+                code: number | null;
+                signal: string | null;
+                /** @description ISO 8601, UTC */
+                at: string;
+            } | null;
             billing: components["schemas"]["LeaseBilling"];
         };
         Policy: {
@@ -9728,6 +9910,16 @@ export interface components {
             startup_timeout: string | null;
             host_attempts: number;
             max_session_usd: number | null;
+            /** @description a duration: `90s`, `15m`, `2h`, `1d` */
+            max_runtime: string | null;
+            /** @description a duration: `90s`, `15m`, `2h`, `1d` */
+            kill_grace: string;
+            /** @description a duration: `90s`, `15m`, `2h`, `1d` */
+            max_inactivity: string | null;
+            /** @enum {string} */
+            inactivity_action: "diagnose" | "terminate";
+            /** @enum {string} */
+            on_exit: "release" | "stop" | "keep";
         };
         LeaseBilling: {
             /** @enum {string} */
@@ -9757,7 +9949,9 @@ export interface components {
             policy?: components["schemas"]["PolicyInput"];
             /** @description container image; pin it by digest (`@sha256:`) */
             image?: string;
+            /** @description the command the machine's agent runs; required for a job */
             cmd?: string;
+            env?: components["schemas"]["LeaseEnv"];
             /**
              * @description unique among the org's live leases; a released lease frees its name
              * @example train-7b
@@ -9765,13 +9959,19 @@ export interface components {
             name?: string;
             spec: components["schemas"]["Spec"];
         };
+        /** @description the command's environment; values may be secrets and are never shown (answers list the names) */
+        LeaseEnv: {
+            [key: string]: string;
+        };
         CreateLeaseForQuote: {
             /** @enum {string} */
             kind: "deployment" | "scratch" | "job";
             policy?: components["schemas"]["PolicyInput"];
             /** @description container image; pin it by digest (`@sha256:`) */
             image?: string;
+            /** @description the command the machine's agent runs; required for a job */
             cmd?: string;
+            env?: components["schemas"]["LeaseEnv"];
             /**
              * @description unique among the org's live leases; a released lease frees its name
              * @example train-7b
@@ -9786,12 +9986,14 @@ export interface components {
                  * @description what the policy does next: due now when `due`, else at `at`; wait is never shown, only what it waits for
                  * @enum {string}
                  */
-                action: "none" | "provision" | "poll" | "mark_ready" | "mark_stopped" | "stop" | "start" | "replace_host" | "release";
+                action: "none" | "provision" | "poll" | "mark_ready" | "mark_stopped" | "stop" | "start" | "replace_host" | "mark_exited" | "signal" | "diagnose" | "report_silent" | "release";
                 /** @enum {string|null} */
-                reason: "user_end" | "user_stop" | "user_start" | "ttl_expired" | "idle_timeout" | "max_lifetime" | "budget_exceeded" | "stopped_ttl" | "boot_timeout" | "startup_timeout" | "host_failed" | "no_capacity" | "provider_refused" | "provider_lost" | "provider_stopped" | "stop_failed" | "orphan" | "preempted" | "unexpected_start" | null;
+                reason: "user_end" | "user_stop" | "user_start" | "ttl_expired" | "idle_timeout" | "max_lifetime" | "budget_exceeded" | "stopped_ttl" | "boot_timeout" | "startup_timeout" | "host_failed" | "no_capacity" | "provider_refused" | "provider_lost" | "provider_stopped" | "stop_failed" | "orphan" | "preempted" | "unexpected_start" | "max_runtime" | "inactivity" | "job_exited" | null;
                 /** @description ISO 8601, UTC */
                 at: string | null;
                 due: boolean;
+                /** @description the last heartbeat of the machine's agent when it has been silent for 90 s or more; null while it beats */
+                agent_silent_since: string | null;
             };
         };
         /** @description One transition of a lease, with its reason and the detail its type carries */
@@ -10079,7 +10281,7 @@ export interface components {
             /** @description ISO 8601, UTC */
             at: string;
             /** @enum {string} */
-            type: "run_failed" | "observe_failed" | "provision_failed" | "poll_failed" | "mark_ready_failed" | "mark_stopped_failed" | "stop_failed" | "start_failed" | "replace_host_failed" | "release_failed";
+            type: "run_failed" | "observe_failed" | "provision_failed" | "poll_failed" | "mark_ready_failed" | "mark_stopped_failed" | "stop_failed" | "start_failed" | "replace_host_failed" | "mark_exited_failed" | "signal_failed" | "diagnose_failed" | "report_silent_failed" | "release_failed";
             /** @enum {string|null} */
             from: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
             /** @enum {string|null} */
@@ -10103,6 +10305,93 @@ export interface components {
             /** @description why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons) */
             reason: string | null;
             detail: Record<string, never>;
+        } | {
+            seq: number;
+            /** @description ISO 8601, UTC */
+            at: string;
+            /** @enum {string} */
+            type: "exited";
+            /** @enum {string|null} */
+            from: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @enum {string|null} */
+            to: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @description why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons) */
+            reason: string | null;
+            detail: {
+                code: number | null;
+                signal: string | null;
+                /** @description ISO 8601, UTC */
+                at: string;
+            };
+        } | {
+            seq: number;
+            /** @description ISO 8601, UTC */
+            at: string;
+            /** @enum {string} */
+            type: "killed_by_runtime_cap" | "killed_by_inactivity";
+            /** @enum {string|null} */
+            from: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @enum {string|null} */
+            to: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @description why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons) */
+            reason: string | null;
+            detail: {
+                /** @enum {string} */
+                signal: "TERM" | "KILL";
+                command_id: string;
+            };
+        } | {
+            seq: number;
+            /** @description ISO 8601, UTC */
+            at: string;
+            /** @enum {string} */
+            type: "stalled";
+            /** @enum {string|null} */
+            from: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @enum {string|null} */
+            to: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @description why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons) */
+            reason: string | null;
+            detail: {
+                /** @description ISO 8601, UTC */
+                silent_since: string;
+                silent_ms: number;
+                diagnostics_id: string | null;
+            };
+        } | {
+            seq: number;
+            /** @description ISO 8601, UTC */
+            at: string;
+            /** @enum {string} */
+            type: "diagnostics";
+            /** @enum {string|null} */
+            from: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @enum {string|null} */
+            to: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @description why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons) */
+            reason: string | null;
+            detail: {
+                command_id: string;
+                exit_code: number | null;
+                /** @description process list and nvidia-smi, at most 8 KiB */
+                output: string;
+            };
+        } | {
+            seq: number;
+            /** @description ISO 8601, UTC */
+            at: string;
+            /** @enum {string} */
+            type: "agent_silent";
+            /** @enum {string|null} */
+            from: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @enum {string|null} */
+            to: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @description why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons) */
+            reason: string | null;
+            detail: {
+                /** @description ISO 8601, UTC */
+                last_heartbeat_at: string;
+            };
         };
         Exec: {
             /** @example cmd_01jd0000000000000000000000 */
@@ -10593,7 +10882,7 @@ export interface components {
             /** @description ISO 8601, UTC */
             at: string;
             /** @enum {string} */
-            type: "run_failed" | "observe_failed" | "provision_failed" | "poll_failed" | "mark_ready_failed" | "mark_stopped_failed" | "stop_failed" | "start_failed" | "replace_host_failed" | "release_failed";
+            type: "run_failed" | "observe_failed" | "provision_failed" | "poll_failed" | "mark_ready_failed" | "mark_stopped_failed" | "stop_failed" | "start_failed" | "replace_host_failed" | "mark_exited_failed" | "signal_failed" | "diagnose_failed" | "report_silent_failed" | "release_failed";
             /** @enum {string|null} */
             from: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
             /** @enum {string|null} */
@@ -10622,6 +10911,118 @@ export interface components {
             /** @description why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons) */
             reason: string | null;
             detail: Record<string, never>;
+            /** @description the event's id in the org's log: pages and streams resume after it */
+            id: number;
+            /** @description the lease the event belongs to */
+            lease_id: string;
+        } | {
+            /** @description the event's id within its lease's own log */
+            seq: number;
+            /** @description ISO 8601, UTC */
+            at: string;
+            /** @enum {string} */
+            type: "exited";
+            /** @enum {string|null} */
+            from: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @enum {string|null} */
+            to: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @description why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons) */
+            reason: string | null;
+            detail: {
+                code: number | null;
+                signal: string | null;
+                /** @description ISO 8601, UTC */
+                at: string;
+            };
+            /** @description the event's id in the org's log: pages and streams resume after it */
+            id: number;
+            /** @description the lease the event belongs to */
+            lease_id: string;
+        } | {
+            /** @description the event's id within its lease's own log */
+            seq: number;
+            /** @description ISO 8601, UTC */
+            at: string;
+            /** @enum {string} */
+            type: "killed_by_runtime_cap" | "killed_by_inactivity";
+            /** @enum {string|null} */
+            from: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @enum {string|null} */
+            to: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @description why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons) */
+            reason: string | null;
+            detail: {
+                /** @enum {string} */
+                signal: "TERM" | "KILL";
+                command_id: string;
+            };
+            /** @description the event's id in the org's log: pages and streams resume after it */
+            id: number;
+            /** @description the lease the event belongs to */
+            lease_id: string;
+        } | {
+            /** @description the event's id within its lease's own log */
+            seq: number;
+            /** @description ISO 8601, UTC */
+            at: string;
+            /** @enum {string} */
+            type: "stalled";
+            /** @enum {string|null} */
+            from: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @enum {string|null} */
+            to: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @description why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons) */
+            reason: string | null;
+            detail: {
+                /** @description ISO 8601, UTC */
+                silent_since: string;
+                silent_ms: number;
+                diagnostics_id: string | null;
+            };
+            /** @description the event's id in the org's log: pages and streams resume after it */
+            id: number;
+            /** @description the lease the event belongs to */
+            lease_id: string;
+        } | {
+            /** @description the event's id within its lease's own log */
+            seq: number;
+            /** @description ISO 8601, UTC */
+            at: string;
+            /** @enum {string} */
+            type: "diagnostics";
+            /** @enum {string|null} */
+            from: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @enum {string|null} */
+            to: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @description why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons) */
+            reason: string | null;
+            detail: {
+                command_id: string;
+                exit_code: number | null;
+                /** @description process list and nvidia-smi, at most 8 KiB */
+                output: string;
+            };
+            /** @description the event's id in the org's log: pages and streams resume after it */
+            id: number;
+            /** @description the lease the event belongs to */
+            lease_id: string;
+        } | {
+            /** @description the event's id within its lease's own log */
+            seq: number;
+            /** @description ISO 8601, UTC */
+            at: string;
+            /** @enum {string} */
+            type: "agent_silent";
+            /** @enum {string|null} */
+            from: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @enum {string|null} */
+            to: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @description why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons) */
+            reason: string | null;
+            detail: {
+                /** @description ISO 8601, UTC */
+                last_heartbeat_at: string;
+            };
             /** @description the event's id in the org's log: pages and streams resume after it */
             id: number;
             /** @description the lease the event belongs to */
