@@ -2,7 +2,7 @@
  * The machine agent end to end (docs/agent.md): src/agent/agent.sh run by /bin/sh (dash on
  * Debian) against a real `wrangler dev`, with real shell commands. Its output and exit arrive; its
  * heartbeat is recorded; an exec and a signal are carried out; it exits on 410 once the lease is
- * released; and through a proxy that loses some requests before lessor sees them and some answers
+ * released; a kill and the runtime cap end a real command, by KILL where it ignores TERM; and through a proxy that loses some requests before lessor sees them and some answers
  * after lessor acted, no output is lost or doubled.
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -59,9 +59,9 @@ async function until<T>(what: string, probe: () => Promise<T | null | undefined 
 }
 
 /** A lease (created once the cron has seeded the catalog) and its agent token, from the test-only route. */
-async function leaseWithToken(): Promise<{ id: string; token: string }> {
+async function leaseWithToken(policy: Record<string, unknown> = {}): Promise<{ id: string; token: string }> {
   const lease = await until("a lease to be created", async () => {
-    const res = await api("POST", "/v1/leases", key, { kind: "job", cmd: "hang", spec: { gpu: "l40s:1" }, policy: { on_exit: "keep" } });
+    const res = await api("POST", "/v1/leases", key, { kind: "job", cmd: "hang", spec: { gpu: "l40s:1" }, policy: { on_exit: "keep", ...policy } });
     return res.status === 202 ? res.json : null;
   });
   const minted = await api("POST", `/v1/sim/leases/${lease.id}/agent-token`, bootstrap);
@@ -247,6 +247,41 @@ describe("agent.sh under /bin/sh against wrangler dev", () => {
       }
     }, 5_000);
     await release(lease.id);
+    expect(await Promise.race([agent.exited, sleep(60_000).then(() => "still running")]), agent.stderr()).toBe(0);
+  });
+
+  it("kills a command that ignores TERM: still_alive without escalation, stopped by KILL with it", async () => {
+    const lease = await leaseWithToken();
+    runAgent(server.base, lease, "trap '' TERM; echo started; while :; do sleep 1; done");
+    await until("the command to start", async () => (await snapshot(lease.id)).log === "started\n");
+    await until("a heartbeat", async () => (await snapshot(lease.id)).last_heartbeat_at);
+    const gentle = await api("POST", `/v1/leases/${lease.id}/kill`, key, { timeout: "2s", escalate: false });
+    expect(gentle.status, JSON.stringify(gentle.json)).toBe(200);
+    expect(gentle.json.outcome).toBe("still_alive");
+    expect((await api("GET", `/v1/leases/${lease.id}`, key)).json.exit).toBeNull();
+    const hard = await api("POST", `/v1/leases/${lease.id}/kill`, key, { timeout: "2s", escalate: true });
+    expect(hard.status, JSON.stringify(hard.json)).toBe(200);
+    expect(hard.json.outcome).toBe("stopped");
+    const shown = await until("the exit on the lease", async () => (await api("GET", `/v1/leases/${lease.id}`, key)).json.exit);
+    expect(shown).toMatchObject({ code: null, signal: "KILL" });
+    await release(lease.id);
+  });
+
+  it("ends a command at its runtime cap with TERM and releases the lease for max_runtime", async () => {
+    // on_exit keep: an exit after lessor's own TERM releases with that cause whatever on_exit says.
+    const lease = await leaseWithToken({ max_runtime: "3s", kill_grace: "2s", on_exit: "keep" });
+    const agent = runAgent(server.base, lease, "echo started; sleep 600; echo never");
+    await until("the command to start", async () => (await snapshot(lease.id)).log === "started\n");
+    const ended = await until("the lease to be released", async () => {
+      const l = (await api("GET", `/v1/leases/${lease.id}`, key)).json;
+      return l.release_reason ? l : null;
+    });
+    expect(ended.release_reason).toBe("max_runtime");
+    expect(ended.exit).toMatchObject({ code: null, signal: "TERM" });
+    const s = await snapshot(lease.id);
+    // The TERM reached the command (a KILL may follow only if the exit came after kill_grace).
+    expect(s.commands.find((c: any) => c.kind === "signal")).toMatchObject({ arg: "TERM", state: "done" });
+    expect(s.log).toBe("started\n");
     expect(await Promise.race([agent.exited, sleep(60_000).then(() => "still running")]), agent.stderr()).toBe(0);
   });
 });
