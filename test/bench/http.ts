@@ -12,7 +12,7 @@ export interface Client {
   key: string;
 }
 
-async function request(c: Client, method: string, path: string, body?: unknown, auth: "key" | "bootstrap" = "key") {
+export async function request(c: Client, method: string, path: string, body?: unknown, auth: "key" | "bootstrap" = "key") {
   const res = await fetch(`${c.base}${path}`, {
     method,
     headers: { authorization: `Bearer ${auth === "key" ? c.key : c.token}`, "content-type": "application/json" },

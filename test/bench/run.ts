@@ -9,6 +9,7 @@ import path from "node:path";
 import { repoRoot, startServer, stopServer, removeStateDir, type Server } from "../e2e/server";
 import { benchReap, benchThroughput, client, tick } from "./http";
 import { benchSelection, benchSweep, median } from "./in-process";
+import { benchOccupant, FOLLOW_P99_TARGET_MS, occupantRows } from "./occupant";
 // @ts-ignore plain JavaScript module, typed by JSDoc
 import { measureStartup } from "../../scripts/cli-startup.mjs";
 
@@ -42,13 +43,30 @@ const BASE_ENV = {
   ...(process.env.BENCH_PROVIDERS ? { LESSOR_PROVIDERS: process.env.BENCH_PROVIDERS } : {}),
 };
 
+function printTable(rows: string[][]) {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  for (const [i, r] of rows.entries()) {
+    console.log(r.map((cell, j) => cell.padEnd(widths[j]!)).join("  "));
+    if (i === 0) console.log(widths.map((w) => "-".repeat(w)).join("  "));
+  }
+}
+const HEADER = ["benchmark", "measure", "figure", "target", "met"];
+
 /**
  * `npm run bench -- --only=throughput [--repeat=N] [--routes=org,lease,leases,quote,quote-wide]`:
  * only the API throughput, N times against one server, each figure the median across the runs;
- * bench/results.json is left alone.
+ * `--only=occupant`: only the log ingest and follow figures, against one server. Either leaves
+ * bench/results.json alone.
  */
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, "").split("=") as [string, string]));
-if (args.has("only") && args.get("only") !== "throughput") throw new Error(`--only: only "throughput" is known`);
+if (args.has("only") && !["throughput", "occupant"].includes(args.get("only")!)) throw new Error(`--only: only "throughput" and "occupant" are known`);
+if (args.get("only") === "occupant") {
+  const occupant = await withServer(BASE_ENV, async (server) => benchOccupant(server, await client(server), log));
+  console.log(`\noccupant\n`);
+  printTable([HEADER, ...occupantRows(occupant)]);
+  console.log(`\n${JSON.stringify(occupant, null, 2)}`);
+  process.exit(0);
+}
 if (args.get("only") === "throughput") {
   const repeat = Number(args.get("repeat") ?? 1);
   const routes = args.get("routes")?.split(",");
@@ -90,6 +108,9 @@ const { reapAlarm, reapAlarmQuiet, throughput } = await withServer(BASE_ENV, asy
   const throughput = await benchThroughput(c);
   return { reapAlarm, reapAlarmQuiet, throughput };
 });
+
+log("occupant: log ingest and follow");
+const occupant = await withServer(BASE_ENV, async (server) => benchOccupant(server, await client(server), log));
 
 log(`reap latency with alarms off (cron backstop every 60 s): ${LEASES} leases`);
 // The default market here: the offer count matters to quotes, not to reaping.
@@ -141,6 +162,7 @@ const results = {
   selection,
   sweep,
   cli_startup: cliStartup,
+  occupant,
   targets: {
     reap_alarm_p99_ms: {
       target: `<= ${TARGETS.reap_alarm_p99_ms}`,
@@ -153,6 +175,7 @@ const results = {
     selection_median_ms: { target: `< ${TARGETS.selection_median_ms}`, measured: worstSelection, met: worstSelection < TARGETS.selection_median_ms },
     sweep_ratio: { target: `<= ${TARGETS.sweep_ratio}`, measured: sweep.ratio, met: sweep.ratio <= TARGETS.sweep_ratio },
     cli_version_ms: { target: `< ${TARGETS.cli_version_ms}`, measured: cliVersionMs, met: cliVersionMs < TARGETS.cli_version_ms },
+    follow_p99_ms: { target: `< ${FOLLOW_P99_TARGET_MS}`, measured: occupant.follow.p99_ms, met: occupant.follow.p99_ms < FOLLOW_P99_TARGET_MS },
   },
 };
 mkdirSync(path.join(repoRoot, "bench"), { recursive: true });
@@ -160,7 +183,7 @@ writeFileSync(path.join(repoRoot, "bench", "results.json"), JSON.stringify(resul
 
 const f = (x: number, d = 1) => x.toFixed(d);
 const rows: string[][] = [
-  ["benchmark", "measure", "figure", "target", "met"],
+  HEADER,
   ["reap, alarms, deadlines while creating", "p50 / p99 / max ms", `${f(reapAlarm.p50_ms, 0)} / ${f(reapAlarm.p99_ms, 0)} / ${f(reapAlarm.max_ms, 0)}`, "p99 <= 250", String(results.targets.reap_alarm_p99_ms.met)],
   ["reap, alarms, deadlines after creating", "p50 / p99 / max ms", `${f(reapAlarmQuiet.p50_ms, 0)} / ${f(reapAlarmQuiet.p99_ms, 0)} / ${f(reapAlarmQuiet.max_ms, 0)}`, "p99 <= 250", String(results.targets.reap_alarm_p99_ms.met_after_creating)],
   ["reap, cron only (60 s)", "p50 / p99 / max ms", `${f(reapCron.p50_ms, 0)} / ${f(reapCron.p99_ms, 0)} / ${f(reapCron.max_ms, 0)}`, "-", "-"],
@@ -171,11 +194,8 @@ const rows: string[][] = [
   ["sweep scaling", "100,000 / 1,000", f(sweep.ratio, 2), "<= 2", String(results.targets.sweep_ratio.met)],
   ["node -e \"\"", "median ms to exit", f(cliStartup.node_ms, 0), "-", "-"],
   ...cliStartup.cli_ms.map((c) => [`lessor ${c.line}`, "median ms to exit", f(c.ms, 0), c.line === "--version" ? `< ${TARGETS.cli_version_ms}` : "-", c.line === "--version" ? String(results.targets.cli_version_ms.met) : "-"]),
+  ...occupantRows(occupant),
 ];
-const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
 console.log(`\nlessor benchmarks, ${results.date}, ${machine.cpu}, ${machine.cores} cores, node ${machine.node}\n`);
-for (const [i, r] of rows.entries()) {
-  console.log(r.map((cell, j) => cell.padEnd(widths[j]!)).join("  "));
-  if (i === 0) console.log(widths.map((w) => "-".repeat(w)).join("  "));
-}
+printTable(rows);
 console.log(`\nwritten: bench/results.json`);
