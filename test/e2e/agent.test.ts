@@ -252,7 +252,7 @@ describe("agent.sh under /bin/sh against wrangler dev", () => {
 
   it("kills a command that ignores TERM: still_alive without escalation, stopped by KILL with it", async () => {
     const lease = await leaseWithToken();
-    runAgent(server.base, lease, "trap '' TERM; echo started; while :; do sleep 1; done");
+    const agent = runAgent(server.base, lease, "trap '' TERM; echo started; while :; do sleep 1; done");
     await until("the command to start", async () => (await snapshot(lease.id)).log === "started\n");
     await until("a heartbeat", async () => (await snapshot(lease.id)).last_heartbeat_at);
     const gentle = await api("POST", `/v1/leases/${lease.id}/kill`, key, { timeout: "2s", escalate: false });
@@ -264,7 +264,11 @@ describe("agent.sh under /bin/sh against wrangler dev", () => {
     expect(hard.json.outcome).toBe("stopped");
     const shown = await until("the exit on the lease", async () => (await api("GET", `/v1/leases/${lease.id}`, key)).json.exit);
     expect(shown).toMatchObject({ code: null, signal: "KILL" });
+    // Two TERMs (one per kill), then the escalation's KILL.
+    const signals = (await snapshot(lease.id)).commands.filter((c: any) => c.kind === "signal").map((c: any) => c.arg);
+    expect(signals).toEqual(["TERM", "TERM", "KILL"]);
     await release(lease.id);
+    expect(await Promise.race([agent.exited, sleep(60_000).then(() => "still running")]), agent.stderr()).toBe(0);
   });
 
   it("ends a command at its runtime cap with TERM and releases the lease for max_runtime", async () => {
@@ -282,6 +286,8 @@ describe("agent.sh under /bin/sh against wrangler dev", () => {
     // The TERM reached the command (a KILL may follow only if the exit came after kill_grace).
     expect(s.commands.find((c: any) => c.kind === "signal")).toMatchObject({ arg: "TERM", state: "done" });
     expect(s.log).toBe("started\n");
+    const events = (await api("GET", `/v1/leases/${lease.id}/events`, key)).json.data;
+    expect(events.find((e: any) => e.type === "killed_by_runtime_cap")?.detail).toMatchObject({ signal: "TERM" });
     expect(await Promise.race([agent.exited, sleep(60_000).then(() => "still running")]), agent.stderr()).toBe(0);
   });
 });
