@@ -192,8 +192,9 @@ describe("the lessor CLI against wrangler dev", () => {
     expect(status.stdout).toMatch(/^state: +ready since /m);
     expect(status.stdout).toMatch(/^cost: +(\$\d+\.\d\d|<\$0\.01) so far \(estimate, accruing\)$/m);
     expect(status.stdout).toMatch(/^ttl: +ends in (\d+ min|1 h) \(20\d\d-/m);
-    // A scratch lease's idle timeout comes before its ttl.
-    expect(status.stdout).toMatch(/^guard: +\w+ in \d+ min \((idle_timeout|ttl_expired)\)$/m);
+    // What the guard does next and when (a scratch lease has no idle timeout by default: the
+    // next deadline is the agent's heartbeat watch, or the ttl).
+    expect(status.stdout).toMatch(/^guard: +[a-z_]+ in \d+ (min|h)( \([a-z_]+\))?$/m);
 
     const events = await json(["events", id], "get", `/v1/leases/${id}/events`, 200);
     expect(events.data.length).toBeGreaterThan(0);

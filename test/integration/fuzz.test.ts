@@ -36,6 +36,10 @@ const SHRINK_BUDGET_MS = 15_000;
 async function fetchWorker(request: Request): Promise<Response> {
   const ctx = createExecutionContext();
   const res = await worker.fetch(request, env, ctx);
+  // A live stream (a followed log or event log) is open until its reader lets go, and the context
+  // counts it as work in progress: waiting on it first would wait for ever. The check reads its
+  // status and type and cancels it.
+  if (res.headers.get("content-type")?.startsWith("text/event-stream")) return res;
   await waitOnExecutionContext(ctx);
   return res;
 }
