@@ -36,7 +36,9 @@ interface Lease {
 
 /** A ready lease with a fresh agent token (minted once the machine exists: provisioning mints its own first). */
 async function readyLease(kind: "scratch" | "job" = "scratch", policy: Record<string, unknown> = {}): Promise<Lease> {
-  const lease = await createLease(key, { kind, spec: { gpu: "l40s:1" }, policy });
+  // A job needs its command; the sim's `hang` prints nothing, so the test's own posts are the log.
+  const job = kind === "job" ? { cmd: "hang", policy: { on_exit: "keep", ...policy } } : { policy };
+  const lease = await createLease(key, { kind, spec: { gpu: "l40s:1" }, ...job });
   await waitForState(key, lease.id, "ready");
   const res = await call("POST", `/v1/sim/leases/${lease.id}/agent-token`, { key: BOOTSTRAP });
   expect(res.status).toBe(201);
