@@ -204,10 +204,8 @@ describe("POST /v1/leases/:id/kill", () => {
     await call("POST", `/v1/leases/${l.id}/end`, { key });
     await waitForState(key, l.id, "released");
     expect(await json(await kill(l.id))).toEqual({ outcome: "stopped" });
-    const quiet = await createLease(key, { kind: "job", cmd: "hang", spec: SPEC });
-    await waitForState(key, quiet.id, "ready");
-    expect(await json(await kill(quiet.id, { timeout: "1s" }))).toEqual({ outcome: "unknown" });
-    expect(await signals(quiet.id)).toEqual([]);
+    // The sim's machines always run lessor's agent now, so "never called" cannot be set up here;
+    // `unknown` is checked on a silent agent in the test below.
     await expectError(await kill("ls_00000000000000000000000000"), 404, "not_found");
     await expectError(await kill(l.id, { timeout: "121s" }), 400, "invalid_duration");
     await expectError(await kill(l.id, { timeout: "soon" }), 400, "invalid_duration");
