@@ -93,10 +93,6 @@ export class LeaseObject extends DurableObject<Env> {
     return { ...renderLease(l, now), guard: guardOf(l, { machine: undefined, agent: this.#facts() }, now) };
   }
 
-  events(orgId: string): LeaseEvent[] | null {
-    return this.#leaseOf(orgId) ? this.#store.events() : null;
-  }
-
   /** The events after `after`, at most `limit` (docs/events.md); null: no such lease for this org. */
   eventsAfter(orgId: string, after: number, limit: number): LeaseEventPage<LeaseEvent> | null {
     const l = this.#leaseOf(orgId);
@@ -105,8 +101,7 @@ export class LeaseObject extends DurableObject<Env> {
 
   /** A Server-Sent Events stream of the events after `after`, ending once the lease is released. */
   follow(orgId: string, after: number): ReadableStream<Uint8Array> | null {
-    const l = this.#leaseOf(orgId);
-    return l ? this.#out.follow(l, after) : null;
+    return this.#leaseOf(orgId) ? this.#out.follow(after) : null;
   }
 
   /**
@@ -425,7 +420,11 @@ export class LeaseObject extends DurableObject<Env> {
       console.error(JSON.stringify({ msg: "lease events not forwarded to the org; will retry", lease: l.id, error: failureOf(e).text }));
       next = indexRetryAt(next, now);
     }
-    if (l.state === "released") this.#occupant?.released(); // every follow of its log ends
+    if (l.state === "released") {
+      // Every stream of the lease ends: its events' and its log's.
+      this.#out.released();
+      this.#occupant?.released();
+    }
     if (this.env.LESSOR_DEV_DISABLE_ALARMS === "1") return;
     if (next === null) await this.ctx.storage.deleteAlarm();
     else await this.ctx.storage.setAlarm(next);

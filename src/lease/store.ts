@@ -131,10 +131,6 @@ export class LeaseStore {
     return record;
   }
 
-  events(): LeaseEvent[] {
-    return this.eventsAfter(0, -1);
-  }
-
   /** The events after `after`, oldest first; `limit` -1: all of them. */
   eventsAfter(after: number, limit: number): LeaseEvent[] {
     return this.#sql
@@ -153,11 +149,6 @@ export class LeaseStore {
         reason: e.reason,
         detail: JSON.parse(e.detail) as Record<string, unknown>,
       }));
-  }
-
-  /** The newest event's seq, 0 when none. */
-  lastSeq(): number {
-    return this.#sql.exec<{ seq: number | null }>(`SELECT MAX(seq) AS seq FROM events`).toArray()[0]?.seq ?? 0;
   }
 
   /** How far the org's event log has acknowledged this lease's events (docs/events.md). */
