@@ -257,7 +257,8 @@ export async function events(ctx, [ref]) {
   const eventsPage = (/** @type {number} */ after) => call(ctx.api().GET("/v1/leases/{id}/events", { params: { path: { id }, query: { after: String(after) } } }));
   const first = /** @type {EventsPage} */ (await eventsPage(0));
   const doc = { ...first, data: [...first.data] };
-  for (let next = first.next_after; next !== null; ) {
+  // `typeof` rather than `!== null`: an answer without the field ends the loop instead of asking forever.
+  for (let next = first.next_after; typeof next === "number"; ) {
     const page = /** @type {EventsPage} */ (await eventsPage(next));
     doc.data.push(...page.data);
     doc.next_after = next = page.next_after;
