@@ -322,6 +322,16 @@ describe("money and admin commands", () => {
     expect((await run(["receipts"])).out).toMatch(new RegExp(`^rc_1 +${ID} +sim +l40s +settled +\\$1\\.50 +\\$1\\.45 +\\$0\\.05 +30 min ago$`, "m"));
   });
 
+  it("keys ls: 200 a page unless --limit says otherwise; --cursor asks for the page its hint named", async () => {
+    const key: S["ApiKey"] = { id: "key_1", name: "ci", prefix: "lsr_ab", scope: "read", created_at: at(-30), revoked_at: null };
+    const seen = fakeApi({ "GET /v1/keys": { data: [key], next_cursor: "c2" } });
+    const first = await run(["keys", "ls"]);
+    expect(first.out).toMatch(/^key_1 +ci +read +lsr_ab +30 min ago/m);
+    expect(first.err).toBe("more: lessor keys ls --cursor c2\n");
+    expect((await run(["keys", "ls", "--limit", "5", "--cursor", "c2"])).code).toBe(0);
+    expect(seen.map((s) => s.query)).toEqual([{ limit: "200" }, { limit: "5", cursor: "c2" }]);
+  });
+
   it("providers set: the key from stdin into the body, never onto the output", async () => {
     const provider: S["Provider"] = {
       name: "runpod",
