@@ -11,6 +11,7 @@ import { ApiError, notFound } from "../errors";
 import { newId } from "../ids";
 import { masterKeyConfigured, masterKeyMissing } from "../providers/credentials";
 import { deleteEndpoint, endpointOf, insertEndpointWithinLimit, updateEndpoint, type EndpointChange } from "./repo";
+import { iso } from "../time";
 import { newSecret, openSecret, sealSecret } from "./secrets";
 import { checkTarget, loopbackAllowed, MAX_URL_LENGTH } from "./target";
 
@@ -57,8 +58,6 @@ export const WebhookWithSecretSchema = WebhookSchema.extend({
   secret: z.string().describe("`whsec_` + base64: verify deliveries with it; shown in this answer only"),
 }).openapi("WebhookWithSecret");
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-
 export function renderWebhook(row: WebhookEndpointRow, now: number): WebhookView {
   return {
     id: row.id,
@@ -69,8 +68,8 @@ export function renderWebhook(row: WebhookEndpointRow, now: number): WebhookView
     disabled_at: iso(row.disabled_at),
     failing_since: iso(row.failing_since),
     previous_secret_until: row.previous_secret_until !== null && row.previous_secret_until > now ? iso(row.previous_secret_until) : null,
-    created_at: iso(row.created_at)!,
-    updated_at: iso(row.updated_at)!,
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
   };
 }
 
