@@ -16,13 +16,13 @@ import {
   agentUserData,
   redactSecrets,
   secretsOf,
+  shellArgs,
   shellExports,
   shQuote,
   startScript,
   withSecretsRedacted,
 } from "../../src/providers/agent-start";
 import { ProviderError } from "../../src/providers/contract";
-import { shellArgs } from "../../src/providers/http";
 
 const AGENT = { url: "https://lessor.example.com", lease_id: "ls_01jagent", token: "lt_s3cr3t-t0ken-value" };
 
