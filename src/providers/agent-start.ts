@@ -118,7 +118,7 @@ export function shellExports(env: Record<string, string>): string {
  *
  * What runs: the agent when `agent` is given (it runs `cmd`), else `cmd` alone through `sh -c`.
  */
-export function agentUserData(input: Pick<CreateMachineInput, "agent" | "env" | "cmd" | "image">, provider = "lambda"): string | null {
+export function agentUserData(input: Pick<CreateMachineInput, "agent" | "env" | "cmd" | "image">, provider: string): string | null {
   const script = startScript(input);
   const env = agentEnv(provider, input);
   const pairs = Object.entries(env).map(([name, value]) => `${name}=${value}`);
