@@ -465,10 +465,14 @@ export class LeaseObject extends DurableObject<Env> {
 
   #occupant: Occupant | null = null;
 
-  /** The agent's side of this lease, or null when there is no lease (no storage is made for it). */
+  /**
+   * The agent's side of this lease, or null when there is no lease (no storage is made for it).
+   * Leases are never deleted: once made, it is kept without asking the store again.
+   */
   #agent(): Occupant | null {
-    if (!this.#store.load()) return null;
-    return (this.#occupant ??= new Occupant(this.ctx.storage));
+    if (this.#occupant) return this.#occupant;
+    if (!this.#store.exists()) return null;
+    return (this.#occupant = new Occupant(this.ctx.storage));
   }
 
   /** A new lease token for the machine (the one before stops working), shown once; null: no lease. */
@@ -492,9 +496,9 @@ export class LeaseObject extends DurableObject<Env> {
   async agentCall(token: string, call: AgentCall): Promise<AgentAnswer> {
     const agent = this.#agent();
     if (!agent) return REFUSED;
-    const answer = await agent.call(() => this.#store.load()?.state ?? null, token, call);
+    const answer = await agent.call(() => this.#store.state(), token, call);
     if (answer.ok && answer.op === "result" && answer.recorded) await this.#attachDiagnostics(answer.command.id);
-    else if (answer.ok && answer.op !== "commands") await this.#bringAlarmForward();
+    else if (answer.ok && answer.op !== "commands") await this.#bringAlarmForward(agent);
     return answer;
   }
 
@@ -504,11 +508,12 @@ export class LeaseObject extends DurableObject<Env> {
    * It never moves later here, and takes no writer lock (a busy run must not slow the agent's
    * calls); the run sets the alarm again when it ends.
    */
-  async #bringAlarmForward(): Promise<void> {
+  async #bringAlarmForward(agent: Occupant): Promise<void> {
+    if (this.env.LESSOR_DEV_DISABLE_ALARMS === "1") return;
     const l = this.#store.load();
-    if (!l || this.env.LESSOR_DEV_DISABLE_ALARMS === "1") return;
+    if (!l) return;
     const now = Date.now();
-    const next = alarmAt(l, now, this.#facts());
+    const next = alarmAt(l, now, agent.facts());
     if (next === null) return;
     const current = await this.ctx.storage.getAlarm();
     if (current === null || next < current) await this.ctx.storage.setAlarm(next);
@@ -575,7 +580,7 @@ export class LeaseObject extends DurableObject<Env> {
     const expired = this.#expired();
     if (expired !== null) return { expired_at: new Date(expired).toISOString() };
     this.#use(orgId);
-    const released = () => this.#store.load()?.state === "released";
+    const released = () => this.#store.state() === "released";
     return this.#agent()!.follow(after, released, () => this.#use(orgId));
   }
 
