@@ -49,6 +49,8 @@ import { Occupant, REFUSED, type AgentAnswer, type AgentCall, type AgentSnapshot
 
 /** At most this many actions in one run; the alarm picks up the rest. */
 const MAX_STEPS = 12;
+/** How often a kill waiting for the exit reads the lease again (it may stop holding a running machine meanwhile). */
+const KILL_RECHECK_MS = 1_000;
 
 export type { LeaseEvent, LeaseInit, UserAction };
 
@@ -537,23 +539,28 @@ export class LeaseObject extends DurableObject<Env> {
   async kill(orgId: string, opts: { timeout_ms: number; escalate: boolean }): Promise<KillOutcome | null> {
     const l = this.#leaseOf(orgId);
     if (!l) return null;
-    const start = killStart(l, this.#facts(), Date.now());
+    const agent = this.#agent()!;
+    const start = killStart(l, agent.facts(), Date.now());
     if (start !== "signal") return start;
     for (const signal of opts.escalate ? (["TERM", "KILL"] as const) : (["TERM"] as const)) {
-      if (!this.#agent()!.queue({ kind: "signal", signal }, Date.now())) return "unknown";
-      if (await this.#exitWithin(opts.timeout_ms)) return "stopped";
+      if (!agent.queue({ kind: "signal", signal }, Date.now())) return "unknown";
+      if (await this.#exitWithin(agent, opts.timeout_ms)) return "stopped";
     }
     return "still_alive";
   }
 
-  /** Whether the agent reports an exit (or the lease stops holding a running machine) within `ms`. */
-  async #exitWithin(ms: number): Promise<boolean> {
+  /**
+   * Whether the agent reports an exit (or the lease stops holding a running machine) within `ms`.
+   * An exit wakes it at once; the lease itself is read again every KILL_RECHECK_MS.
+   */
+  async #exitWithin(agent: Occupant, ms: number): Promise<boolean> {
     const deadline = Date.now() + ms;
     for (;;) {
       const l = this.#store.load();
-      if (!l || killStart(l, this.#facts(), Date.now()) === "stopped") return true;
-      if (Date.now() >= deadline) return false;
-      await new Promise((r) => setTimeout(r, Math.min(100, Math.max(1, deadline - Date.now()))));
+      if (!l || killStart(l, agent.facts(), Date.now()) === "stopped") return true;
+      const left = deadline - Date.now();
+      if (left <= 0) return false;
+      await agent.awaitExit(Math.min(KILL_RECHECK_MS, left));
     }
   }
 
