@@ -82,8 +82,7 @@ export class LeaseObject extends DurableObject<Env> {
       const step = newLease(init, canStop);
       this.#store.insert(step.next);
       this.#step(step.next, step, init.now);
-      await this.#finish(init.now);
-      return renderLease(this.#store.load()!);
+      return renderLease((await this.#finish(init.now))!);
     });
   }
 
@@ -142,8 +141,7 @@ export class LeaseObject extends DurableObject<Env> {
       if (refused) return { ok: false, status: 402, code: refused.code, message: refused.message, details: refused.details };
       const change = plan.reserve ? withReserved(plan.change, plan.reserve) : plan.change;
       this.#save(l, change.next, plan.quiet ? null : change.effect, now);
-      await this.#finish(now);
-      return { ok: true, lease: renderLease(this.#store.load()!) };
+      return { ok: true, lease: renderLease((await this.#finish(now))!) };
     });
   }
 
@@ -203,8 +201,7 @@ export class LeaseObject extends DurableObject<Env> {
       // the alarm set below, never left to the platform's few alarm retries.
       if (!(e instanceof StopRun)) {
         console.error(JSON.stringify({ msg: "lease run failed", error: failureOf(e).text, stack: (e as Error)?.stack }));
-        const l = this.#store.load();
-        if (l) this.#backoff(l, e, Date.now(), "run_failed");
+        this.#backoff(e, Date.now(), "run_failed");
       }
     } finally {
       await this.#finish(Date.now());
@@ -224,7 +221,7 @@ export class LeaseObject extends DurableObject<Env> {
       Object.assign(obs, observationOf(m));
       this.#save(l, observed(l, obs.machine ? obs.machine.status : "terminated", now), null, now);
     } catch (e) {
-      this.#backoff(l, e, now, "observe_failed");
+      this.#backoff(e, now, "observe_failed");
       obs.machine = undefined;
       throw new StopRun();
     }
@@ -238,7 +235,7 @@ export class LeaseObject extends DurableObject<Env> {
       case "signal": {
         const queued = this.#agent()!.queue({ kind: "signal", signal: d.signal! }, now);
         if (!queued) {
-          this.#backoff(l, new Error("the agent's command queue is full"), now, "signal_failed");
+          this.#backoff(new Error("the agent's command queue is full"), now, "signal_failed");
           throw new StopRun();
         }
         return void this.#step(l, signalQueued(l, d.signal!, d.reason as KillCause, queued.id, now), now);
@@ -272,7 +269,7 @@ export class LeaseObject extends DurableObject<Env> {
       }
     } catch (e) {
       if (e instanceof StopRun) throw e;
-      this.#backoff(l, e, now, `${d.action}_failed`);
+      this.#backoff(e, now, `${d.action}_failed`);
       throw new StopRun();
     }
   }
@@ -297,13 +294,14 @@ export class LeaseObject extends DurableObject<Env> {
     const ahead = writeAhead(l, offer, reserve, this.#installation(), now);
     const before = this.#save(l, ahead.next, ahead.effect, now);
     let m: Machine;
+    let after: LeaseRecord;
     try {
       // Each machine gets a token of its own; the one before it stops working (docs/agent.md).
       const agent = agentAccess(this.env, l.id, await this.#agent()!.mint(now)) ?? undefined;
       m = await provider.createMachine({
         label: before.label!, offer_id: offer.provider_offer_id, image: l.image ?? undefined, cmd: l.cmd ?? undefined, env: l.env ?? undefined, agent,
       });
-      this.#step(before, created(before, m, offer, provider.name, account, now), now);
+      after = this.#step(before, created(before, m, offer, provider.name, account, now), now);
     } catch (e) {
       const outcome = createFailed(before, offer, failureOf(e), canStop, now);
       this.#save(before, outcome.next, outcome.effect, now);
@@ -313,7 +311,7 @@ export class LeaseObject extends DurableObject<Env> {
     // Where the machine landed, read back; outside the lease's regions it is replaced.
     const landed = m.region ? m : ((await provider.getMachine(m.id).catch(() => null)) ?? m);
     const why = misplacement(l, landed);
-    if (why) return this.#replaceHost(this.#store.load()!, provider, "host_failed", { machine: landed }, now, why);
+    if (why) return this.#replaceHost(after, provider, "host_failed", { machine: landed }, now, why);
   }
 
   /** Destroys the machine first, confirms it is gone, and only then rents another (guarantee 1). */
@@ -365,9 +363,10 @@ export class LeaseObject extends DurableObject<Env> {
     this.#step(l, released(l, [...ids], at), at);
   }
 
-  /** Records a failed step's backoff (retry.ts); the next run waits for it. */
-  #backoff(l: LeaseRecord, e: unknown, now: number, event: string) {
-    const current = this.#store.load() ?? l;
+  /** Records a failed step's backoff (retry.ts) on the lease as stored now; the next run waits for it. */
+  #backoff(e: unknown, now: number, event: string) {
+    const current = this.#store.load();
+    if (!current) return;
     const step = backoff(current, event, failureOf(e), this.#failures, Math.random(), now);
     this.#failures++;
     this.#step(current, step, now);
@@ -402,10 +401,10 @@ export class LeaseObject extends DurableObject<Env> {
     }
   }
 
-  /** Writes through to the D1 index when it is behind, then sets the one alarm. */
-  async #finish(now: number): Promise<void> {
+  /** Writes through to the D1 index when it is behind, then sets the one alarm; answers the lease it read. */
+  async #finish(now: number): Promise<LeaseRecord | null> {
     const l = this.#store.load();
-    if (!l) return;
+    if (!l) return null;
     let next = alarmAt(l, now, this.#facts());
     next ??= this.#logsExpireAt(l); // a released lease's one alarm left: deleting its log
     const { version, index_version } = this.#store.versions();
@@ -428,9 +427,11 @@ export class LeaseObject extends DurableObject<Env> {
       next = indexRetryAt(next, now);
     }
     if (l.state === "released") this.#occupant?.released(); // every follow of its log ends
-    if (this.env.LESSOR_DEV_DISABLE_ALARMS === "1") return;
-    if (next === null) await this.ctx.storage.deleteAlarm();
-    else await this.ctx.storage.setAlarm(next);
+    if (this.env.LESSOR_DEV_DISABLE_ALARMS !== "1") {
+      if (next === null) await this.ctx.storage.deleteAlarm();
+      else await this.ctx.storage.setAlarm(next);
+    }
+    return l;
   }
 
   // ---- the provider ---------------------------------------------------------------------------
