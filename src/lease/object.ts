@@ -228,7 +228,7 @@ export class LeaseObject extends DurableObject<Env> {
   }
 
   async #execute(l: LeaseRecord, d: Decision, obs: Observation, now: number): Promise<void> {
-    // The command's rules act through the agent's queue and the lease's own record: no provider call.
+    // The command's rules act through the agent's queue, and these marks on the lease's own record: no provider call.
     switch (d.action) {
       case "mark_exited":
         return void this.#step(l, markExited(l, obs.agent!.exit!), now);
@@ -246,16 +246,16 @@ export class LeaseObject extends DurableObject<Env> {
       }
       case "report_silent":
         return void this.#step(l, agentSilent(l, d.since!), now);
+      case "mark_ready":
+        return void this.#step(l, markReady(machined(l), now), now);
+      case "mark_stopped":
+        return void this.#step(l, markStopped(machined(l), d.reason, now), now);
     }
     try {
       const { provider, account } = await this.#providerAccount(l);
       switch (d.action) {
         case "provision":
           return await this.#provision(l, provider, account, now);
-        case "mark_ready":
-          return void this.#step(l, markReady(machined(l), now), now);
-        case "mark_stopped":
-          return void this.#step(l, markStopped(machined(l), d.reason, now), now);
         case "stop":
           return await this.#stop(machined(l), provider, d.reason, now);
         case "start": {
