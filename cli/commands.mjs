@@ -257,7 +257,8 @@ export async function events(ctx, [ref]) {
   const eventsPage = (/** @type {number} */ after) => call(ctx.api().GET("/v1/leases/{id}/events", { params: { path: { id }, query: { after: String(after) } } }));
   const first = /** @type {EventsPage} */ (await eventsPage(0));
   const doc = { ...first, data: [...first.data] };
-  for (let next = first.next_after; next !== null; ) {
+  // `typeof` rather than `!== null`: an answer without the field ends the loop instead of asking forever.
+  for (let next = first.next_after; typeof next === "number"; ) {
     const page = /** @type {EventsPage} */ (await eventsPage(next));
     doc.data.push(...page.data);
     doc.next_after = next = page.next_after;
@@ -316,23 +317,21 @@ export async function receipts(ctx, _args, f) {
   const query = { status: f.status, lease_id: f.lease, limit: parseLimit("--limit", f.limit), cursor: f.cursor };
   const doc = await call(ctx.api().GET("/v1/receipts", { params: { query } }));
   const now = ctx.io.now();
-  const text = (/** @type {unknown} */ v) => (v === null || v === undefined ? "-" : String(v));
-  const usd = (/** @type {unknown} */ v) => (typeof v === "number" ? money(v) : "-");
   ctx.print(doc, () =>
     doc.data.length === 0
       ? "no receipts"
       : table(
           ["RECEIPT", "LEASE", "PROVIDER", "GPU", "STATUS", "ACTUAL", "ESTIMATE", "DIFFERENCE", "CREATED"],
           doc.data.map((r) => [
-            text(r.id),
-            text(r.lease_id),
-            text(r.provider),
-            text(r.gpu),
-            text(r.status),
-            usd(r.actual_usd),
-            usd(r.estimate_usd),
-            usd(r.difference_usd),
-            relative(typeof r.created_at === "string" ? r.created_at : null, now),
+            r.id,
+            r.lease_id,
+            r.provider,
+            r.gpu ?? "-",
+            r.status,
+            money(r.actual_usd),
+            money(r.estimate_usd),
+            money(r.difference_usd),
+            relative(r.created_at, now),
           ]),
           { right: ["ACTUAL", "ESTIMATE", "DIFFERENCE"] },
         ),
@@ -377,9 +376,10 @@ export async function budgetSet(ctx, _args, f) {
 
 // --- admin ---------------------------------------------------------------------------------
 
-/** @param {Ctx} ctx */
-export async function keysLs(ctx) {
-  const doc = await call(ctx.api().GET("/v1/keys", { params: { query: { limit: 200 } } }));
+/** @param {Ctx} ctx @param {string[]} _args @param {Record<string, any>} f */
+export async function keysLs(ctx, _args, f) {
+  const query = { limit: parseLimit("--limit", f.limit) ?? 200, cursor: f.cursor };
+  const doc = await call(ctx.api().GET("/v1/keys", { params: { query } }));
   const now = ctx.io.now();
   ctx.print(doc, () =>
     table(

@@ -163,7 +163,12 @@ export function buildProgram(io, act) {
     .action(act("budgetSet"));
 
   const keys = program.command("keys").description("the org's API keys (admin key)");
-  keys.command("ls").description("list the keys, never their secrets").action(act("keysLs"));
+  keys
+    .command("ls")
+    .description("list the keys, never their secrets")
+    .option("--limit <n>", "keys per page (default 200)")
+    .option("--cursor <cursor>", "the page after the one that printed this cursor")
+    .action(act("keysLs"));
   keys
     .command("create")
     .description("create a key; its secret is printed this once")

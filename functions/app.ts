@@ -5,7 +5,6 @@
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import { Scalar } from "@scalar/hono-api-reference";
-import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { configProblemsCached } from "../src/config";
@@ -31,9 +30,38 @@ import { webhookRoutes } from "./v1/webhooks";
 import type { Context } from "hono";
 import { MAX_BODY_BYTES } from "../src/body-limit";
 
-/** How much of an oversized chunked body is read (and dropped) before its 413 is answered. */
+/** How much of an oversized body is read (and dropped) before its 413 is answered. */
 const DRAIN_MAX_BYTES = 16 * 1024 * 1024;
 export const VERSION = "0.1.0";
+
+/**
+ * The body's bytes when it is at most MAX_BODY_BYTES; past that it is read on and dropped, up to
+ * DRAIN_MAX_BYTES, and "too_large" is the answer.
+ */
+async function readLimited(stream: ReadableStream<Uint8Array>): Promise<Uint8Array | "too_large"> {
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.length;
+      if (size <= MAX_BODY_BYTES) chunks.push(value);
+      else if (size > DRAIN_MAX_BYTES) break;
+    }
+  } finally {
+    reader.releaseLock();
+  }
+  if (size > MAX_BODY_BYTES) return "too_large";
+  const body = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, at);
+    at += chunk.length;
+  }
+  return body;
+}
 
 const STATUS_CODES: Record<number, string> = {
   400: "invalid_request",
@@ -102,64 +130,36 @@ export function createApp() {
   app.notFound((c) => envelope(c, new ApiError(404, "not_found", `no route for ${c.req.method} ${new URL(c.req.url).pathname}`)));
 
   /**
-   * A body sent without Content-Length (chunked) is read here, and one over the limit is read on
-   * to its end, up to DRAIN_MAX_BYTES, before the 413 is answered: a server that answers while the
-   * client is still sending leaves the answer to race the upload, and a proxy in between (wrangler
-   * dev's) was seen to deliver the 413's headers without its body. Past DRAIN_MAX_BYTES the 413
-   * is answered at once.
+   * Every /v1 body is held to MAX_BODY_BYTES here, in one place. A body over the limit is read on
+   * to its end, up to DRAIN_MAX_BYTES, before the 413 is answered, whether it declared its size or
+   * was sent chunked: a server that answers while the client is still sending leaves the answer to
+   * race the upload, and a proxy in between (wrangler dev's) was seen to deliver the 413's headers
+   * without its body. A declared Content-Length does not shorten that race, so it is no reason to
+   * answer sooner; one past DRAIN_MAX_BYTES (and a chunked body that grows past it) is answered at
+   * once. A sized body within the limit goes on unread: the runtime delivers no more than declared.
    */
-  async function readStreamedBody(req: { raw: Request }): Promise<void> {
-    const raw = req.raw;
-    if (!raw.body || (raw.headers.has("content-length") && !raw.headers.has("transfer-encoding"))) return;
-    const reader = raw.body.getReader();
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.length;
-      if (size <= MAX_BODY_BYTES) chunks.push(value);
-      else if (size > DRAIN_MAX_BYTES) break;
+  app.use("/v1/*", async (c, next) => {
+    const raw = c.req.raw;
+    const declared = raw.headers.has("transfer-encoding") ? null : raw.headers.get("content-length");
+    const size = declared === null ? null : Number(declared);
+    if (!raw.body || (size !== null && size <= MAX_BODY_BYTES)) return next();
+    let body: Uint8Array | "too_large";
+    try {
+      body = size !== null && size > DRAIN_MAX_BYTES ? "too_large" : await readLimited(raw.body);
+    } catch {
+      // A client that goes away mid-upload makes the read throw whatever its stream failed with,
+      // which was a 500 (guarantee 12; found by test/integration/fuzz.test.ts). It is the
+      // client's fault: 400.
+      throw new ApiError(400, "invalid_request", "the request body could not be read to its end");
     }
-    if (size > MAX_BODY_BYTES) {
-      reader.releaseLock();
+    if (body === "too_large") {
       throw new ApiError(413, "payload_too_large", `request bodies are limited to ${MAX_BODY_BYTES} bytes`, { max_bytes: MAX_BODY_BYTES });
-    }
-    const body = new Uint8Array(size);
-    let at = 0;
-    for (const chunk of chunks) {
-      body.set(chunk, at);
-      at += chunk.length;
     }
     const headers = new Headers(raw.headers);
     headers.delete("transfer-encoding");
-    headers.set("content-length", String(size));
-    req.raw = new Request(raw, { body, headers });
-  }
-
-  const limitBody = bodyLimit({
-    maxSize: MAX_BODY_BYTES,
-    onError: () => {
-      throw new ApiError(413, "payload_too_large", `request bodies are limited to ${MAX_BODY_BYTES} bytes`, {
-        max_bytes: MAX_BODY_BYTES,
-      });
-    },
-  });
-  app.use("/v1/*", async (c, next) => {
-    let bodyRead = false;
-    try {
-      await readStreamedBody(c.req);
-      return await limitBody(c, () => {
-        bodyRead = true;
-        return next();
-      });
-    } catch (err) {
-      // A body sent without Content-Length is read to its end before `next()`, so a client that
-      // goes away mid-upload makes that read throw whatever its stream failed with, which was a
-      // 500 (guarantee 12; found by test/integration/fuzz.test.ts). It is the client's fault: 400.
-      if (bodyRead || toApiError(err)) throw err;
-      throw new ApiError(400, "invalid_request", "the request body could not be read to its end");
-    }
+    headers.set("content-length", String(body.length));
+    c.req.raw = new Request(raw, { body, headers });
+    await next();
   });
 
   app.openapi(

@@ -22,10 +22,18 @@ export function installationId(env: Pick<Env, "LESSOR_INSTALLATION_ID">): string
 }
 const INSTALLATION_ID = /^[a-z0-9]{1,24}$/;
 
-type ConfigEnv = Pick<
-  Env,
-  "LESSOR_ENVIRONMENT" | "LESSOR_BOOTSTRAP_TOKEN" | "LESSOR_MASTER_KEY" | "LESSOR_INSTALLATION_ID" | "LESSOR_PROVIDERS" | "LESSOR_PUBLIC_URL" | "LESSOR_WEBHOOKS_ALLOW_LOOPBACK_HTTP"
->;
+/** Every setting `configProblems` reads; the cache below is keyed by all of them. */
+const CONFIG_KEYS = [
+  "LESSOR_ENVIRONMENT",
+  "LESSOR_BOOTSTRAP_TOKEN",
+  "LESSOR_MASTER_KEY",
+  "LESSOR_INSTALLATION_ID",
+  "LESSOR_PROVIDERS",
+  "LESSOR_PUBLIC_URL",
+  "LESSOR_WEBHOOKS_ALLOW_LOOPBACK_HTTP",
+] as const satisfies readonly (keyof Env)[];
+
+type ConfigEnv = Pick<Env, (typeof CONFIG_KEYS)[number]>;
 
 /**
  * Why a LESSOR_PUBLIC_URL is unusable, or null: it must be an absolute http(s) URL of an origin
@@ -102,14 +110,8 @@ let cached: { key: string; problems: string[] } | null = null;
 
 /** `configProblems`, computed once per isolate for the settings it sees. */
 export function configProblemsCached(env: ConfigEnv): string[] {
-  const key = JSON.stringify([
-    env.LESSOR_ENVIRONMENT,
-    env.LESSOR_BOOTSTRAP_TOKEN?.length ?? -1,
-    env.LESSOR_MASTER_KEY?.length ?? -1,
-    env.LESSOR_INSTALLATION_ID,
-    env.LESSOR_PROVIDERS,
-    env.LESSOR_PUBLIC_URL,
-  ]);
+  // The key holds the secrets' values, as the isolate's env does already; it never leaves it.
+  const key = JSON.stringify(CONFIG_KEYS.map((name) => env[name] ?? null));
   if (cached?.key !== key) cached = { key, problems: configProblems(env) };
   return cached.problems;
 }

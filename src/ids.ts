@@ -43,7 +43,13 @@ export async function sha256Hex(text: string): Promise<string> {
 /** Compares two secrets in time independent of where they differ, by comparing their hashes. */
 export async function secretEquals(a: string, b: string): Promise<boolean> {
   const [ha, hb] = await Promise.all([sha256Hex(a), sha256Hex(b)]);
+  return hexEquals(ha, hb);
+}
+
+/** Constant-time equality of two hex digests (different lengths are simply unequal). */
+export function hexEquals(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
   let diff = 0;
-  for (let i = 0; i < ha.length; i++) diff |= ha.charCodeAt(i) ^ hb.charCodeAt(i);
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
   return diff === 0;
 }

@@ -7,15 +7,16 @@ import { refreshOffers } from "./catalog/refresh";
 import { database } from "./db";
 import { runRetention } from "./db/retention";
 import type { Env } from "./env";
+import { errorText } from "./errors";
 import { runBackstop, runReconciler } from "./lease/reaper";
 
 /** Runs one isolated step: its failure is logged and reported, never thrown into the steps after it. */
-async function isolated(step: string, run: () => Promise<unknown>, withStack: boolean): Promise<unknown> {
+async function isolated(step: string, run: () => Promise<unknown>): Promise<unknown> {
   try {
     return await run();
   } catch (e) {
-    console.error(JSON.stringify({ msg: `${step} step failed`, error: String(e), ...(withStack ? { stack: (e as Error)?.stack } : {}) }));
-    return { error: e instanceof Error ? e.message : String(e) };
+    console.error(JSON.stringify({ msg: `${step} step failed`, error: errorText(e), stack: e instanceof Error ? e.stack : undefined }));
+    return { error: errorText(e) };
   }
 }
 
@@ -26,9 +27,9 @@ export async function runSweeps(env: Env, scheduledTime: number) {
   const reconcile = await runReconciler(env, Date.now());
   const refresh = await refreshOffers(env, scheduledTime);
   // Billing last, isolated: its failure never stops the sweeps above.
-  const billing = await isolated("billing", () => runBilling(env, Date.now()), true);
+  const billing = await isolated("billing", () => runBilling(env, Date.now()));
   // Retention: bounded deletes of expired quotes and idempotency records; isolated like billing,
   // and after everything that keeps leases safe (docs/storage.md).
-  const retention = await isolated("retention", () => runRetention(database(env.DB), Date.now()), false);
+  const retention = await isolated("retention", () => runRetention(database(env.DB), Date.now()));
   return { backstop, reconcile, refresh, billing, retention };
 }

@@ -51,7 +51,7 @@ export const webhookRoutes = router()
         ...URL_ERRORS,
       },
     }),
-    async (c) => c.json(await createWebhook(c.env, database(c.env.DB), c.var.principal.org_id, c.req.valid("json"), c.var.now), 201),
+    async (c) => c.json(await createWebhook(c.env, c.var.principal.org_id, c.req.valid("json"), c.var.now), 201),
   )
   .openapi(
     createRoute({

@@ -60,8 +60,6 @@ export async function listIssuers(db: Db, orgId: string, page: { after?: { id: s
 
 /** Stops trusting one of the org's issuers; the row as it was, or null when the org has no such issuer. */
 export async function deleteIssuer(db: Db, orgId: string, id: string): Promise<IssuerRow | null> {
-  const row = await db.selectFrom("issuers").selectAll().where("id", "=", id).where("org_id", "=", orgId).executeTakeFirst();
-  if (!row) return null;
-  await db.deleteFrom("issuers").where("id", "=", id).where("org_id", "=", orgId).execute();
-  return row;
+  const row = await db.deleteFrom("issuers").where("id", "=", id).where("org_id", "=", orgId).returningAll().executeTakeFirst();
+  return row ?? null;
 }

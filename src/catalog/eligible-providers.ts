@@ -2,7 +2,7 @@
 import type { Db } from "../db";
 import type { Env } from "../env";
 import { ApiError } from "../errors";
-import type { ProviderCapabilities } from "../providers/contract";
+import type { CapabilityName, ProviderCapabilities } from "../providers/contract";
 import { configuredProviderNames, usableProviderNames } from "../providers/registry";
 import type { Spec } from "./spec";
 
@@ -23,11 +23,8 @@ export async function providersForSpec(env: Env, db: Db, orgId: string, spec: Pi
   return usable;
 }
 
-/** A capability a lease may need of the provider it runs on (src/providers/contract.ts). */
-export type Capability = keyof ProviderCapabilities;
-
 /** What a lease needs of its provider: a command is run by lessor's agent, which needs `run_agent`. */
-export function capabilitiesNeeded(lease: { cmd?: string | null }): Capability[] {
+export function capabilitiesNeeded(lease: { cmd?: string | null }): CapabilityName[] {
   return lease.cmd ? ["run_agent"] : [];
 }
 
@@ -39,7 +36,7 @@ export function capabilitiesNeeded(lease: { cmd?: string | null }): Capability[]
  */
 export function providersWithCapabilities(
   candidates: readonly string[],
-  needed: readonly Capability[],
+  needed: readonly CapabilityName[],
   capabilitiesOf: (provider: string) => Readonly<ProviderCapabilities>,
 ): string[] {
   const able = candidates.filter((p) => needed.every((c) => capabilitiesOf(p)[c]));

@@ -259,7 +259,12 @@ function rank(a: Action): number {
 
 /** The guard as `GET /v1/leases/:id` shows it: what the policy would do, why, and when. */
 export function guardOf(l: LeaseRecord, obs: Observation, now: number) {
-  const d = decide(l, obs, now);
+  let d = decide(l, obs, now);
+  // The silence watchdog moves on at every heartbeat: while it is not due, the guard names the
+  // policy's next move behind it, which is what the lease will do.
+  if (d.action === "wait" && d.next === "report_silent") {
+    d = decide(l, { ...obs, agent: { ...(obs.agent ?? NO_AGENT), last_heartbeat_at: null } }, now);
+  }
   const action = d.action === "wait" ? (d.next ?? "none") : d.action;
   const silent = l.state === "ready" ? agentSilentSince(l, obs.agent ?? NO_AGENT, now) : null;
   return {

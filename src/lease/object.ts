@@ -49,6 +49,8 @@ import { Occupant, REFUSED, type AgentAnswer, type AgentCall, type AgentSnapshot
 
 /** At most this many actions in one run; the alarm picks up the rest. */
 const MAX_STEPS = 12;
+/** How often a kill waiting for the exit reads the lease again (it may stop holding a running machine meanwhile). */
+const KILL_RECHECK_MS = 1_000;
 
 export type { LeaseEvent, LeaseInit, UserAction };
 
@@ -80,8 +82,7 @@ export class LeaseObject extends DurableObject<Env> {
       const step = newLease(init, canStop);
       this.#store.insert(step.next);
       this.#step(step.next, step, init.now);
-      await this.#finish(init.now);
-      return renderLease(this.#store.load()!);
+      return renderLease((await this.#finish(init.now))!);
     });
   }
 
@@ -135,8 +136,7 @@ export class LeaseObject extends DurableObject<Env> {
       if (refused) return { ok: false, status: 402, code: refused.code, message: refused.message, details: refused.details };
       const change = plan.reserve ? withReserved(plan.change, plan.reserve) : plan.change;
       this.#save(l, change.next, plan.quiet ? null : change.effect, now);
-      await this.#finish(now);
-      return { ok: true, lease: renderLease(this.#store.load()!) };
+      return { ok: true, lease: renderLease((await this.#finish(now))!) };
     });
   }
 
@@ -196,8 +196,7 @@ export class LeaseObject extends DurableObject<Env> {
       // the alarm set below, never left to the platform's few alarm retries.
       if (!(e instanceof StopRun)) {
         console.error(JSON.stringify({ msg: "lease run failed", error: failureOf(e).text, stack: (e as Error)?.stack }));
-        const l = this.#store.load();
-        if (l) this.#backoff(l, e, Date.now(), "run_failed");
+        this.#backoff(e, Date.now(), "run_failed");
       }
     } finally {
       await this.#finish(Date.now());
@@ -217,21 +216,21 @@ export class LeaseObject extends DurableObject<Env> {
       Object.assign(obs, observationOf(m));
       this.#save(l, observed(l, obs.machine ? obs.machine.status : "terminated", now), null, now);
     } catch (e) {
-      this.#backoff(l, e, now, "observe_failed");
+      this.#backoff(e, now, "observe_failed");
       obs.machine = undefined;
       throw new StopRun();
     }
   }
 
   async #execute(l: LeaseRecord, d: Decision, obs: Observation, now: number): Promise<void> {
-    // The command's rules act through the agent's queue and the lease's own record: no provider call.
+    // The command's rules act through the agent's queue, and these marks on the lease's own record: no provider call.
     switch (d.action) {
       case "mark_exited":
         return void this.#step(l, markExited(l, obs.agent!.exit!), now);
       case "signal": {
         const queued = this.#agent()!.queue({ kind: "signal", signal: d.signal! }, now);
         if (!queued) {
-          this.#backoff(l, new Error("the agent's command queue is full"), now, "signal_failed");
+          this.#backoff(new Error("the agent's command queue is full"), now, "signal_failed");
           throw new StopRun();
         }
         return void this.#step(l, signalQueued(l, d.signal!, d.reason as KillCause, queued.id, now), now);
@@ -242,16 +241,16 @@ export class LeaseObject extends DurableObject<Env> {
       }
       case "report_silent":
         return void this.#step(l, agentSilent(l, d.since!), now);
+      case "mark_ready":
+        return void this.#step(l, markReady(machined(l), now), now);
+      case "mark_stopped":
+        return void this.#step(l, markStopped(machined(l), d.reason, now), now);
     }
     try {
       const { provider, account } = await this.#providerAccount(l);
       switch (d.action) {
         case "provision":
           return await this.#provision(l, provider, account, now);
-        case "mark_ready":
-          return void this.#step(l, markReady(machined(l), now), now);
-        case "mark_stopped":
-          return void this.#step(l, markStopped(machined(l), d.reason, now), now);
         case "stop":
           return await this.#stop(machined(l), provider, d.reason, now);
         case "start": {
@@ -265,7 +264,7 @@ export class LeaseObject extends DurableObject<Env> {
       }
     } catch (e) {
       if (e instanceof StopRun) throw e;
-      this.#backoff(l, e, now, `${d.action}_failed`);
+      this.#backoff(e, now, `${d.action}_failed`);
       throw new StopRun();
     }
   }
@@ -290,13 +289,14 @@ export class LeaseObject extends DurableObject<Env> {
     const ahead = writeAhead(l, offer, reserve, this.#installation(), now);
     const before = this.#save(l, ahead.next, ahead.effect, now);
     let m: Machine;
+    let after: LeaseRecord;
     try {
       // Each machine gets a token of its own; the one before it stops working (docs/agent.md).
       const agent = agentAccess(this.env, l.id, await this.#agent()!.mint(now)) ?? undefined;
       m = await provider.createMachine({
         label: before.label!, offer_id: offer.provider_offer_id, image: l.image ?? undefined, cmd: l.cmd ?? undefined, env: l.env ?? undefined, agent,
       });
-      this.#step(before, created(before, m, offer, provider.name, account, now), now);
+      after = this.#step(before, created(before, m, offer, provider.name, account, now), now);
     } catch (e) {
       const outcome = createFailed(before, offer, failureOf(e), canStop, now);
       this.#save(before, outcome.next, outcome.effect, now);
@@ -306,7 +306,7 @@ export class LeaseObject extends DurableObject<Env> {
     // Where the machine landed, read back; outside the lease's regions it is replaced.
     const landed = m.region ? m : ((await provider.getMachine(m.id).catch(() => null)) ?? m);
     const why = misplacement(l, landed);
-    if (why) return this.#replaceHost(this.#store.load()!, provider, "host_failed", { machine: landed }, now, why);
+    if (why) return this.#replaceHost(after, provider, "host_failed", { machine: landed }, now, why);
   }
 
   /** Destroys the machine first, confirms it is gone, and only then rents another (guarantee 1). */
@@ -358,9 +358,10 @@ export class LeaseObject extends DurableObject<Env> {
     this.#step(l, released(l, [...ids], at), at);
   }
 
-  /** Records a failed step's backoff (retry.ts); the next run waits for it. */
-  #backoff(l: LeaseRecord, e: unknown, now: number, event: string) {
-    const current = this.#store.load() ?? l;
+  /** Records a failed step's backoff (retry.ts) on the lease as stored now; the next run waits for it. */
+  #backoff(e: unknown, now: number, event: string) {
+    const current = this.#store.load();
+    if (!current) return;
     const step = backoff(current, event, failureOf(e), this.#failures, Math.random(), now);
     this.#failures++;
     this.#step(current, step, now);
@@ -395,10 +396,10 @@ export class LeaseObject extends DurableObject<Env> {
     }
   }
 
-  /** Writes through to the D1 index when it is behind, then sets the one alarm. */
-  async #finish(now: number): Promise<void> {
+  /** Writes through to the D1 index when it is behind, then sets the one alarm; answers the lease it read. */
+  async #finish(now: number): Promise<LeaseRecord | null> {
     const l = this.#store.load();
-    if (!l) return;
+    if (!l) return null;
     let next = alarmAt(l, now, this.#facts());
     next ??= this.#logsExpireAt(l); // a released lease's one alarm left: deleting its log
     const { version, index_version } = this.#store.versions();
@@ -425,9 +426,11 @@ export class LeaseObject extends DurableObject<Env> {
       this.#out.released();
       this.#occupant?.released();
     }
-    if (this.env.LESSOR_DEV_DISABLE_ALARMS === "1") return;
-    if (next === null) await this.ctx.storage.deleteAlarm();
-    else await this.ctx.storage.setAlarm(next);
+    if (this.env.LESSOR_DEV_DISABLE_ALARMS !== "1") {
+      if (next === null) await this.ctx.storage.deleteAlarm();
+      else await this.ctx.storage.setAlarm(next);
+    }
+    return l;
   }
 
   // ---- the provider ---------------------------------------------------------------------------
@@ -464,10 +467,14 @@ export class LeaseObject extends DurableObject<Env> {
 
   #occupant: Occupant | null = null;
 
-  /** The agent's side of this lease, or null when there is no lease (no storage is made for it). */
+  /**
+   * The agent's side of this lease, or null when there is no lease (no storage is made for it).
+   * Leases are never deleted: once made, it is kept without asking the store again.
+   */
   #agent(): Occupant | null {
-    if (!this.#store.load()) return null;
-    return (this.#occupant ??= new Occupant(this.ctx.storage));
+    if (this.#occupant) return this.#occupant;
+    if (!this.#store.exists()) return null;
+    return (this.#occupant = new Occupant(this.ctx.storage));
   }
 
   /** A new lease token for the machine (the one before stops working), shown once; null: no lease. */
@@ -491,9 +498,9 @@ export class LeaseObject extends DurableObject<Env> {
   async agentCall(token: string, call: AgentCall): Promise<AgentAnswer> {
     const agent = this.#agent();
     if (!agent) return REFUSED;
-    const answer = await agent.call(() => this.#store.load()?.state ?? null, token, call);
+    const answer = await agent.call(() => this.#store.state(), token, call);
     if (answer.ok && answer.op === "result" && answer.recorded) await this.#attachDiagnostics(answer.command.id);
-    else if (answer.ok && answer.op !== "commands") await this.#bringAlarmForward();
+    else if (answer.ok && answer.op !== "commands") await this.#bringAlarmForward(agent);
     return answer;
   }
 
@@ -503,11 +510,12 @@ export class LeaseObject extends DurableObject<Env> {
    * It never moves later here, and takes no writer lock (a busy run must not slow the agent's
    * calls); the run sets the alarm again when it ends.
    */
-  async #bringAlarmForward(): Promise<void> {
+  async #bringAlarmForward(agent: Occupant): Promise<void> {
+    if (this.env.LESSOR_DEV_DISABLE_ALARMS === "1") return;
     const l = this.#store.load();
-    if (!l || this.env.LESSOR_DEV_DISABLE_ALARMS === "1") return;
+    if (!l) return;
     const now = Date.now();
-    const next = alarmAt(l, now, this.#facts());
+    const next = alarmAt(l, now, agent.facts());
     if (next === null) return;
     const current = await this.ctx.storage.getAlarm();
     if (current === null || next < current) await this.ctx.storage.setAlarm(next);
@@ -531,23 +539,28 @@ export class LeaseObject extends DurableObject<Env> {
   async kill(orgId: string, opts: { timeout_ms: number; escalate: boolean }): Promise<KillOutcome | null> {
     const l = this.#leaseOf(orgId);
     if (!l) return null;
-    const start = killStart(l, this.#facts(), Date.now());
+    const agent = this.#agent()!;
+    const start = killStart(l, agent.facts(), Date.now());
     if (start !== "signal") return start;
     for (const signal of opts.escalate ? (["TERM", "KILL"] as const) : (["TERM"] as const)) {
-      if (!this.#agent()!.queue({ kind: "signal", signal }, Date.now())) return "unknown";
-      if (await this.#exitWithin(opts.timeout_ms)) return "stopped";
+      if (!agent.queue({ kind: "signal", signal }, Date.now())) return "unknown";
+      if (await this.#exitWithin(agent, opts.timeout_ms)) return "stopped";
     }
     return "still_alive";
   }
 
-  /** Whether the agent reports an exit (or the lease stops holding a running machine) within `ms`. */
-  async #exitWithin(ms: number): Promise<boolean> {
+  /**
+   * Whether the agent reports an exit (or the lease stops holding a running machine) within `ms`.
+   * An exit wakes it at once; the lease itself is read again every KILL_RECHECK_MS.
+   */
+  async #exitWithin(agent: Occupant, ms: number): Promise<boolean> {
     const deadline = Date.now() + ms;
     for (;;) {
       const l = this.#store.load();
-      if (!l || killStart(l, this.#facts(), Date.now()) === "stopped") return true;
-      if (Date.now() >= deadline) return false;
-      await new Promise((r) => setTimeout(r, Math.min(100, Math.max(1, deadline - Date.now()))));
+      if (!l || killStart(l, agent.facts(), Date.now()) === "stopped") return true;
+      const left = deadline - Date.now();
+      if (left <= 0) return false;
+      await agent.awaitExit(Math.min(KILL_RECHECK_MS, left));
     }
   }
 
@@ -574,7 +587,7 @@ export class LeaseObject extends DurableObject<Env> {
     const expired = this.#expired();
     if (expired !== null) return { expired_at: new Date(expired).toISOString() };
     this.#use(orgId);
-    const released = () => this.#store.load()?.state === "released";
+    const released = () => this.#store.state() === "released";
     return this.#agent()!.follow(after, released, () => this.#use(orgId));
   }
 

@@ -82,6 +82,17 @@ export class LeaseStore {
     return row ? upgradeRecord(JSON.parse(row.record) as LeaseRecord) : null;
   }
 
+  /** Whether the lease exists, without reading its record. */
+  exists(): boolean {
+    return this.state() !== null;
+  }
+
+  /** The lease's state, without parsing its record; null: no lease. */
+  state(): LeaseState | null {
+    if (!this.#hasSchema()) return null;
+    return this.#sql.exec<{ state: LeaseState }>(`SELECT state FROM lease LIMIT 1`).toArray()[0]?.state ?? null;
+  }
+
   /** The lease's first row, written once; `save` then writes the record over it (version 0 → 1). */
   insert(record: LeaseRecord): void {
     this.#sql.exec(`INSERT INTO lease (id, state, record, version) VALUES (?, ?, '{}', 1)`, record.id, record.state);

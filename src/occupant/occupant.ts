@@ -81,6 +81,7 @@ interface AgentRow {
   token_hash: string | null;
   token_minted_at: number | null;
   last_heartbeat_at: number | null;
+  last_output_at: number | null;
   exit_code: number | null;
   exit_signal: string | null;
   exit_at: number | null;
@@ -114,6 +115,8 @@ export class Occupant {
   readonly #waiters = new Set<() => void>();
   /** Users waiting for a command's result, by command id (in memory, like the polls). */
   readonly #resultWaiters = new Map<string, Set<() => void>>();
+  /** Kills waiting for the command's exit (in memory, like the polls). */
+  readonly #exitWaiters = new Set<() => void>();
   /** The open follows of the log; made by the first. */
   #followers: Followers<LogItem> | null = null;
 
@@ -183,16 +186,18 @@ export class Occupant {
       const cursor = this.#sql.exec<{ seq: number; bytes: number }>(`SELECT seq, length(data) AS bytes FROM agent_logs ORDER BY seq`);
       const drop = chunksToDrop(rows(cursor), plan.excess_bytes, plan.excess_chunks);
       const droppedBytes = drop.reduce((sum, c) => sum + c.bytes, 0);
+      const stored = !drop.some((c) => c.seq === seq);
       const through = drop.length > 0 ? drop[drop.length - 1]!.seq : a.dropped_through;
       if (drop.length > 0) this.#sql.exec(`DELETE FROM agent_logs WHERE seq <= ?`, through);
       this.#sql.exec(
-        `UPDATE agent SET log_bytes = ?, log_chunks = ?, dropped_bytes = dropped_bytes + ?, dropped_through = ? WHERE id = 1`,
+        `UPDATE agent SET log_bytes = ?, log_chunks = ?, dropped_bytes = dropped_bytes + ?, dropped_through = ?, last_output_at = ? WHERE id = 1`,
         a.log_bytes + data.byteLength - droppedBytes,
         a.log_chunks + 1 - drop.length,
         droppedBytes,
         Math.max(a.dropped_through, through),
+        stored ? now : a.last_output_at,
       );
-      return { stored: !drop.some((c) => c.seq === seq), duplicate: false };
+      return { stored, duplicate: false };
     });
   }
 
@@ -205,7 +210,10 @@ export class Occupant {
       now,
     ).rowsWritten;
     const a = this.#row();
-    if (written > 0) this.#followers?.end();
+    if (written > 0) {
+      this.#followers?.end();
+      for (const wake of [...this.#exitWaiters]) wake();
+    }
     return { ok: true, op: "exit", recorded: written > 0, exit: { code: a.exit_code, signal: a.exit_signal, at: iso(a.exit_at)! } };
   }
 
@@ -213,15 +221,7 @@ export class Occupant {
   async #poll(waitMs: number): Promise<DeliveredCommand[]> {
     const due = this.#deliver(Date.now());
     if (due.length > 0 || waitMs === 0) return due;
-    await new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.#waiters.delete(done);
-        resolve();
-      };
-      const timer = setTimeout(done, waitMs);
-      this.#waiters.add(done);
-    });
+    await waitIn(this.#waiters, waitMs);
     return this.#deliver(Date.now());
   }
 
@@ -298,10 +298,9 @@ export class Occupant {
   /** What the lease's rules read of the agent (decide.ts): its last heartbeat, last output and exit. */
   facts(): AgentFacts {
     const a = this.#row();
-    const last = this.#sql.exec<{ at: number | null }>(`SELECT MAX(at) AS at FROM agent_logs`).one().at;
     return {
       last_heartbeat_at: a.last_heartbeat_at,
-      last_output_at: last,
+      last_output_at: a.last_output_at,
       exit: a.exit_at === null ? null : { code: a.exit_code, signal: a.exit_signal, at: a.exit_at },
     };
   }
@@ -316,19 +315,16 @@ export class Occupant {
   async awaitCommand(id: string, waitMs: number): Promise<CommandView | null> {
     const now = this.command(id);
     if (!now || now.state === "done" || waitMs <= 0) return now;
-    await new Promise<void>((resolve) => {
-      const waiting = this.#resultWaiters.get(id) ?? new Set<() => void>();
-      this.#resultWaiters.set(id, waiting);
-      const done = () => {
-        clearTimeout(timer);
-        waiting.delete(done);
-        if (waiting.size === 0) this.#resultWaiters.delete(id);
-        resolve();
-      };
-      const timer = setTimeout(done, waitMs);
-      waiting.add(done);
-    });
+    const waiting = this.#resultWaiters.get(id) ?? new Set<() => void>();
+    this.#resultWaiters.set(id, waiting);
+    await waitIn(waiting, waitMs);
+    if (waiting.size === 0) this.#resultWaiters.delete(id);
     return this.command(id);
+  }
+
+  /** Resolves once an exit is recorded, or after `waitMs`, whichever comes first. */
+  awaitExit(waitMs: number): Promise<void> {
+    return waitIn(this.#exitWaiters, waitMs);
   }
 
   /**
@@ -407,7 +403,7 @@ export class Occupant {
     this.#storage.transactionSync(() => {
       this.#sql.exec(`DELETE FROM agent_logs`);
       this.#sql.exec(`DELETE FROM agent_commands`);
-      this.#sql.exec(`UPDATE agent SET log_bytes = 0, log_chunks = 0 WHERE id = 1`);
+      this.#sql.exec(`UPDATE agent SET log_bytes = 0, log_chunks = 0, last_output_at = NULL WHERE id = 1`);
       this.#sql.exec(`INSERT OR REPLACE INTO meta (key, value) VALUES ('agent_logs_expired_at', ?)`, String(now));
     });
   }
@@ -441,6 +437,19 @@ export class Occupant {
       commands: this.#commands(),
     };
   }
+}
+
+/** Waits in `waiters` until one of its wakes is called, or `ms` pass. */
+function waitIn(waiters: Set<() => void>, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      waiters.delete(done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    waiters.add(done);
+  });
 }
 
 function* rows(cursor: Iterable<{ seq: number; bytes: number }>): Generator<StoredChunk> {

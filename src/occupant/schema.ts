@@ -4,7 +4,7 @@
  * Created only in the object of a lease that exists, like the lease's tables, so an agent call
  * that names a lease never created leaves no storage behind.
  */
-export const AGENT_SCHEMA_VERSION = 1;
+export const AGENT_SCHEMA_VERSION = 2;
 export const COMMAND_KINDS = ["exec", "signal"] as const;
 export const COMMAND_STATES = ["queued", "delivered", "done"] as const;
 
@@ -50,6 +50,13 @@ export function ensureAgentSchema(sql: SqlStorage): void {
         CHECK ((state = 'done') = (done_at IS NOT NULL))
       );
       CREATE INDEX agent_commands_open ON agent_commands (state, n) WHERE state != 'done';
+    `);
+  }
+  if (version < 2) {
+    // When output last arrived, kept beside the log so the lease's rules need not scan it.
+    sql.exec(`
+      ALTER TABLE agent ADD COLUMN last_output_at INTEGER;
+      UPDATE agent SET last_output_at = (SELECT MAX(at) FROM agent_logs) WHERE id = 1;
     `);
   }
   sql.exec(`INSERT OR REPLACE INTO meta (key, value) VALUES ('agent_schema_version', ?)`, String(AGENT_SCHEMA_VERSION));

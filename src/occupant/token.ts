@@ -4,7 +4,7 @@
  * object keeps only its SHA-256 (guarantee 9), so the plaintext exists only in the answer of the
  * mint and on the machine.
  */
-import { randomBase62, sha256Hex } from "../ids";
+import { hexEquals, randomBase62, sha256Hex } from "../ids";
 
 export const LEASE_TOKEN_PREFIX = "lsl_";
 const SECRET_BYTES = 32;
@@ -26,13 +26,5 @@ export const hashLeaseToken = (token: string): Promise<string> => sha256Hex(toke
  */
 export async function verifyLeaseToken(presented: string, storedHash: string | null): Promise<boolean> {
   if (storedHash === null || !looksLikeLeaseToken(presented)) return false;
-  return hashesEqual(await hashLeaseToken(presented), storedHash);
-}
-
-/** Constant-time equality of two hex digests (different lengths are simply unequal). */
-export function hashesEqual(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return diff === 0;
+  return hexEquals(await hashLeaseToken(presented), storedHash);
 }

@@ -2,7 +2,7 @@
  * How a machine starts lessor's agent, the same on every provider: the pieces the adapters share.
  *
  * The agent is a POSIX sh script served at `<LESSOR_URL>/v1/agent/agent.sh`. It reads its lease
- * from the environment (AGENT_ENV_NAMES) and runs the lease's command itself (LESSOR_CMD). The
+ * from the environment (LESSOR_URL, LESSOR_LEASE_ID, LESSOR_LEASE_TOKEN: agentEnv) and runs the lease's command itself (LESSOR_CMD). The
  * machine is given:
  *
  * - an environment: the lease's own variables, then lessor's four, which win (agentEnv);
@@ -45,9 +45,6 @@ export function agentAccess(env: Pick<Env, "LESSOR_PUBLIC_URL">, leaseId: string
 /** The agent script's path under LESSOR_URL. */
 export const AGENT_SCRIPT_PATH = "/v1/agent/agent.sh";
 
-/** The variables lessor sets for its agent; a lease's own variable of the same name is overridden. */
-export const AGENT_ENV_NAMES = ["LESSOR_URL", "LESSOR_LEASE_ID", "LESSOR_LEASE_TOKEN", "LESSOR_CMD"] as const;
-
 /** A name a POSIX shell can export (and Docker's `-e NAME=value` accepts). */
 export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -71,6 +68,15 @@ export function startScript(input: Pick<CreateMachineInput, "agent" | "cmd">): s
 /** `value` as one shell word, whatever it holds: single-quoted, each `'` closed, escaped and reopened. */
 export function shQuote(value: string): string {
   return `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * A lease's `cmd` (or the start line) as the argument string of a container (RunPod's `args`,
+ * Vast's `args_str`): `sh -c '<cmd>'`, quoted by shQuote, so that `cmd` means the same on every
+ * provider: one shell command line, run by `sh -c` in the image (Lambda: agentUserData).
+ */
+export function shellArgs(cmd: string): string {
+  return `sh -c ${shQuote(cmd)}`;
 }
 
 /**
@@ -112,7 +118,7 @@ export function shellExports(env: Record<string, string>): string {
  *
  * What runs: the agent when `agent` is given (it runs `cmd`), else `cmd` alone through `sh -c`.
  */
-export function agentUserData(input: Pick<CreateMachineInput, "agent" | "env" | "cmd" | "image">, provider = "lambda"): string | null {
+export function agentUserData(input: Pick<CreateMachineInput, "agent" | "env" | "cmd" | "image">, provider: string): string | null {
   const script = startScript(input);
   const env = agentEnv(provider, input);
   const pairs = Object.entries(env).map(([name, value]) => `${name}=${value}`);

@@ -6,7 +6,6 @@
  * Rules kept here (contract.ts): a create is never sent through `retrying`; a transport failure
  * is a `TransportError`, which a read turns into `unavailable` and a create into `ambiguous`.
  */
-import { shQuote } from "./agent-start";
 import { errorText } from "../errors";
 import { ProviderError } from "./contract";
 
@@ -202,12 +201,3 @@ export function num(x: unknown): number | null {
   return typeof x === "number" && Number.isFinite(x) ? x : null;
 }
 
-/**
- * A lease's `cmd` as the argument string of a container (RunPod's `args`, Vast's `args_str`):
- * `sh -c '<cmd>'`, the command single-quoted for the shell (a `'` inside it closed, escaped and
- * reopened), so that `cmd` means the same on every provider: one shell command line, run by
- * `sh -c` in the image (Lambda runs `docker run <image> sh -c <cmd>`, lambdaUserData).
- */
-export function shellArgs(cmd: string): string {
-  return `sh -c ${shQuote(cmd)}`;
-}

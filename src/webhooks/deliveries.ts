@@ -4,7 +4,9 @@
  * request waiting): it is set to the earliest `next_at` of a pending delivery after every change.
  */
 import { z } from "@hono/zod-openapi";
+import { errorText } from "../errors";
 import { newId } from "../ids";
+import { iso } from "../time";
 import type { OrgEvent } from "../events/org-events";
 import { ALL_EVENTS } from "./endpoints";
 import type { AttemptOutcome } from "./schedule";
@@ -52,8 +54,6 @@ export const DeliverySchema = z
   .openapi("WebhookDelivery");
 export type DeliveryView = z.infer<typeof DeliverySchema>;
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-
 export function renderDelivery(d: DeliveryRow): DeliveryView {
   return {
     id: d.id,
@@ -66,7 +66,7 @@ export function renderDelivery(d: DeliveryRow): DeliveryView {
     latency_ms: d.latency_ms,
     attempted_at: iso(d.attempted_at),
     next_attempt_at: iso(d.next_at),
-    created_at: iso(d.created_at)!,
+    created_at: iso(d.created_at),
   };
 }
 
@@ -211,7 +211,7 @@ export async function send(url: string, headers: Record<string, string>, body: s
     await res.body?.cancel().catch(() => undefined);
     return { outcome: { status: res.status, error: null }, latency_ms: Date.now() - started };
   } catch (e) {
-    const error = (e as Error)?.name === "TimeoutError" ? `no answer within ${DELIVERY_TIMEOUT_MS / 1000} s` : `could not connect: ${String((e as Error)?.message ?? e).slice(0, 200)}`;
+    const error = (e as Error)?.name === "TimeoutError" ? `no answer within ${DELIVERY_TIMEOUT_MS / 1000} s` : `could not connect: ${errorText(e).slice(0, 200)}`;
     return { outcome: { status: null, error }, latency_ms: Date.now() - started };
   }
 }

@@ -10,7 +10,8 @@ import type { Env } from "../env";
 import { ApiError, notFound } from "../errors";
 import { newId } from "../ids";
 import { masterKeyConfigured, masterKeyMissing } from "../providers/credentials";
-import { deleteEndpoint, endpointOf, insertEndpointWithinLimit, updateEndpoint, type EndpointChange } from "./repo";
+import { deleteEndpoint, endpointOf, insertEndpointWithinLimit, rotateEndpointSecret, updateEndpoint, type EndpointChange } from "./repo";
+import { iso } from "../time";
 import { newSecret, openSecret, sealSecret } from "./secrets";
 import { checkTarget, loopbackAllowed, MAX_URL_LENGTH } from "./target";
 
@@ -57,8 +58,6 @@ export const WebhookWithSecretSchema = WebhookSchema.extend({
   secret: z.string().describe("`whsec_` + base64: verify deliveries with it; shown in this answer only"),
 }).openapi("WebhookWithSecret");
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-
 export function renderWebhook(row: WebhookEndpointRow, now: number): WebhookView {
   return {
     id: row.id,
@@ -69,8 +68,8 @@ export function renderWebhook(row: WebhookEndpointRow, now: number): WebhookView
     disabled_at: iso(row.disabled_at),
     failing_since: iso(row.failing_since),
     previous_secret_until: row.previous_secret_until !== null && row.previous_secret_until > now ? iso(row.previous_secret_until) : null,
-    created_at: iso(row.created_at)!,
-    updated_at: iso(row.updated_at)!,
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
   };
 }
 
@@ -86,14 +85,15 @@ export function acceptedUrl(env: WebhookEnv, url: string): string {
 /** `*` alone when it is given: it already means every type. */
 const normalEvents = (events: string[]) => JSON.stringify(events.includes(ALL_EVENTS) ? [ALL_EVENTS] : events);
 
-export async function createWebhook(env: WebhookEnv, db: Db, orgId: string, body: z.infer<typeof CreateWebhookSchema>, now: number) {
+export async function createWebhook(env: WebhookEnv, orgId: string, body: z.infer<typeof CreateWebhookSchema>, now: number) {
   if (!masterKeyConfigured(env)) throw masterKeyMissing();
   const url = acceptedUrl(env, body.url);
   const id = newId("wh", now);
   const secret = newSecret();
   const row = { id, org_id: orgId, url, events: normalEvents(body.events), secret_ciphertext: await sealSecret(env, orgId, id, secret), created_at: now };
-  if (!(await insertEndpointWithinLimit(env.DB, row))) throw limitReached("webhook_endpoints");
-  return { ...renderWebhook((await endpointOf(db, orgId, id))!, now), secret };
+  const stored = await insertEndpointWithinLimit(env.DB, row);
+  if (!stored) throw limitReached("webhook_endpoints");
+  return { ...renderWebhook(stored, now), secret };
 }
 
 export async function updateWebhook(env: WebhookEnv, db: Db, orgId: string, id: string, body: z.infer<typeof UpdateWebhookSchema>, now: number) {
@@ -112,21 +112,17 @@ export async function removeWebhook(db: Db, orgId: string, id: string, now: numb
   return renderWebhook(row, now);
 }
 
-/** A new secret, shown once; the current one keeps signing beside it for ROTATION_OVERLAP_MS. */
+/**
+ * A new secret, shown once; the current one keeps signing beside it for ROTATION_OVERLAP_MS. One
+ * UPDATE moves the stored secret to `previous_secret_ciphertext` (SQLite's SET reads the row as it
+ * was), so of two rotations at once the later one keeps the earlier one's secret as its previous.
+ */
 export async function rotateSecret(env: WebhookEnv, db: Db, orgId: string, id: string, now: number) {
   if (!masterKeyConfigured(env)) throw masterKeyMissing();
-  const row = await endpointOf(db, orgId, id);
-  if (!row) throw notFound("webhook", id);
   const secret = newSecret();
-  const updated = await updateEndpoint(
-    db,
-    orgId,
-    id,
-    { secret_ciphertext: await sealSecret(env, orgId, id, secret), previous_secret_ciphertext: row.secret_ciphertext, previous_secret_until: now + ROTATION_OVERLAP_MS },
-    now,
-  );
-  if (!updated) throw notFound("webhook", id);
-  return { ...renderWebhook(updated, now), secret };
+  const row = await rotateEndpointSecret(db, orgId, id, await sealSecret(env, orgId, id, secret), now + ROTATION_OVERLAP_MS, now);
+  if (!row) throw notFound("webhook", id);
+  return { ...renderWebhook(row, now), secret };
 }
 
 /** The secrets that sign a delivery now: the current one, and the previous one during a rotation. */

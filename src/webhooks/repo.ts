@@ -6,18 +6,23 @@ import { MAX_WEBHOOK_ENDPOINTS } from "../auth/limits";
 const INSERT_ENDPOINT = `
   INSERT INTO webhook_endpoints (id, org_id, url, events, secret_ciphertext, previous_secret_ciphertext, previous_secret_until, disabled_at, disabled_reason, failing_since, created_at, updated_at)
   SELECT ?1, ?2, ?3, ?4, ?5, NULL, NULL, NULL, NULL, NULL, ?6, ?6
-  WHERE (SELECT COUNT(*) FROM webhook_endpoints WHERE org_id = ?2) < ?7`;
+  WHERE (SELECT COUNT(*) FROM webhook_endpoints WHERE org_id = ?2) < ?7
+  RETURNING *`;
 
 /**
- * Inserts an endpoint unless its org holds MAX_WEBHOOK_ENDPOINTS already; false when it does.
- * Counted and inserted in one statement, so concurrent creates cannot pass the limit (src/auth/limits.ts).
+ * Inserts an endpoint unless its org holds MAX_WEBHOOK_ENDPOINTS already, and returns the stored
+ * row; undefined when the org is at the limit. Counted and inserted in one statement, so concurrent
+ * creates cannot pass the limit (src/auth/limits.ts).
  */
-export async function insertEndpointWithinLimit(d1: D1Database, row: Pick<WebhookEndpointRow, "id" | "org_id" | "url" | "events" | "secret_ciphertext" | "created_at">): Promise<boolean> {
-  const res = await d1
+export async function insertEndpointWithinLimit(
+  d1: D1Database,
+  row: Pick<WebhookEndpointRow, "id" | "org_id" | "url" | "events" | "secret_ciphertext" | "created_at">,
+): Promise<WebhookEndpointRow | undefined> {
+  const stored = await d1
     .prepare(INSERT_ENDPOINT)
     .bind(row.id, row.org_id, row.url, row.events, row.secret_ciphertext, row.created_at, MAX_WEBHOOK_ENDPOINTS)
-    .run();
-  return res.meta.changes === 1;
+    .first<WebhookEndpointRow>();
+  return stored ?? undefined;
 }
 
 export function endpointOf(db: Db, orgId: string, id: string): Promise<WebhookEndpointRow | undefined> {
@@ -41,6 +46,17 @@ export async function updateEndpoint(db: Db, orgId: string, id: string, change: 
   return db
     .updateTable("webhook_endpoints")
     .set({ ...change, updated_at: now })
+    .where("org_id", "=", orgId)
+    .where("id", "=", id)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Puts `sealed` in as the secret and the stored one in as the previous, signing until `until`; undefined: no such endpoint. */
+export async function rotateEndpointSecret(db: Db, orgId: string, id: string, sealed: string, until: number, now: number): Promise<WebhookEndpointRow | undefined> {
+  return db
+    .updateTable("webhook_endpoints")
+    .set((eb) => ({ secret_ciphertext: sealed, previous_secret_ciphertext: eb.ref("secret_ciphertext"), previous_secret_until: until, updated_at: now }))
     .where("org_id", "=", orgId)
     .where("id", "=", id)
     .returningAll()

@@ -9,7 +9,7 @@ import path from "node:path";
 import { repoRoot, startServer, stopServer, removeStateDir, type Server } from "../e2e/server";
 import { benchReap, benchThroughput, client, tick } from "./http";
 import { benchSelection, benchSweep, median } from "./in-process";
-import { benchOccupant, FOLLOW_P99_TARGET_MS, occupantRows } from "./occupant";
+import { benchOccupant, FOLLOW_P99_TARGET_MS, followMet, occupantRows } from "./occupant";
 // @ts-ignore plain JavaScript module, typed by JSDoc
 import { measureStartup } from "../../scripts/cli-startup.mjs";
 
@@ -175,7 +175,7 @@ const results = {
     selection_median_ms: { target: `< ${TARGETS.selection_median_ms}`, measured: worstSelection, met: worstSelection < TARGETS.selection_median_ms },
     sweep_ratio: { target: `<= ${TARGETS.sweep_ratio}`, measured: sweep.ratio, met: sweep.ratio <= TARGETS.sweep_ratio },
     cli_version_ms: { target: `< ${TARGETS.cli_version_ms}`, measured: cliVersionMs, met: cliVersionMs < TARGETS.cli_version_ms },
-    follow_p99_ms: { target: `< ${FOLLOW_P99_TARGET_MS}`, measured: occupant.follow.p99_ms, met: occupant.follow.p99_ms < FOLLOW_P99_TARGET_MS },
+    follow_p99_ms: { target: `< ${FOLLOW_P99_TARGET_MS}`, measured: occupant.follow.p99_ms, met: followMet(occupant.follow) },
   },
 };
 mkdirSync(path.join(repoRoot, "bench"), { recursive: true });

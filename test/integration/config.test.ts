@@ -31,7 +31,7 @@ describe("an installation that is not configured to serve", () => {
   });
 
   it("in production, refuses sim and the default installation id", async () => {
-    const res = await get("/v1/healthz", { LESSOR_ENVIRONMENT: "production", LESSOR_PROVIDERS: "sim,runpod", LESSOR_INSTALLATION_ID: "dev" });
+    const res = await get("/v1/healthz", { LESSOR_ENVIRONMENT: "production", LESSOR_PROVIDERS: "sim,runpod", LESSOR_INSTALLATION_ID: "dev", LESSOR_PUBLIC_URL: undefined });
     expect(res.status).toBe(503);
     const body = (await res.json()) as { error: { details: { problems: string[] } } };
     expect(body.error.details.problems).toEqual([

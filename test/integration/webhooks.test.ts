@@ -266,6 +266,19 @@ describe("deliveries", () => {
     await expectError(await call("POST", `/v1/webhooks/${hook.id}/rotate-secret`, { key: readKey }), 403, "insufficient_scope");
   });
 
+  it("of two rotations at once, the later one keeps the earlier one's secret signing", async () => {
+    const hook = await addWebhook("/rotate-twice");
+    const [a, b] = await Promise.all([0, 1].map(async () => json(await call("POST", `/v1/webhooks/${hook.id}/rotate-secret`, { key: admin }))));
+    expect(a.secret).not.toBe(b.secret);
+    await emit();
+    const [got] = await arrivals("/rotate-twice", 1);
+    // Both secrets shown sign; the one no answer shows any more does not.
+    verify(a.secret, got!);
+    verify(b.secret, got!);
+    expect(() => verify(hook.secret, got!)).toThrow();
+    await expectError(await call("POST", "/v1/webhooks/wh_00000000000000000000000000/rotate-secret", { key: admin }), 404, "not_found");
+  });
+
   it("delivers a real lease's events", async () => {
     await refreshCatalog();
     await fastSim();

@@ -16,13 +16,13 @@ import {
   agentUserData,
   redactSecrets,
   secretsOf,
+  shellArgs,
   shellExports,
   shQuote,
   startScript,
   withSecretsRedacted,
 } from "../../src/providers/agent-start";
 import { ProviderError } from "../../src/providers/contract";
-import { shellArgs } from "../../src/providers/http";
 
 const AGENT = { url: "https://lessor.example.com", lease_id: "ls_01jagent", token: "lt_s3cr3t-t0ken-value" };
 
@@ -32,8 +32,8 @@ const HOSTILE = [
   "plain",
   "it's",
   `"double"`,
-  "'; touch /tmp/pwned; '",
-  "$(touch /tmp/pwned)",
+  "'; touch pwned; '",
+  "$(touch pwned)",
   "`id`",
   "$HOME ${PATH}",
   "back\\slash\\",
@@ -185,7 +185,7 @@ describe("agentUserData (Lambda)", () => {
   const env = Object.fromEntries(HOSTILE.map((v, n) => [`V${n}`, v]));
 
   it("with an image: docker runs it detached, each variable one -e argument, the agent as its command", () => {
-    const argv = runcmd(agentUserData({ image: "vllm/vllm-openai@sha256:abc", agent: AGENT, cmd: "serve 'x'", env })!);
+    const argv = runcmd(agentUserData({ image: "vllm/vllm-openai@sha256:abc", agent: AGENT, cmd: "serve 'x'", env }, "lambda")!);
     const image = argv.indexOf("vllm/vllm-openai@sha256:abc");
     expect(argv.slice(0, 3)).toEqual(["docker", "run", "-d"]);
     expect(argv.slice(image + 1)).toEqual(["sh", "-c", AGENT_START]);
@@ -194,20 +194,20 @@ describe("agentUserData (Lambda)", () => {
   });
 
   it("without an image: env(1) sets the variables for the agent on the VM itself", () => {
-    const argv = runcmd(agentUserData({ agent: AGENT, cmd: "serve", env })!);
+    const argv = runcmd(agentUserData({ agent: AGENT, cmd: "serve", env }, "lambda")!);
     const all = agentEnv("lambda", { agent: AGENT, cmd: "serve", env });
     expect(argv).toEqual(["env", ...Object.entries(all).map(([k, v]) => `${k}=${v}`), "sh", "-c", AGENT_START]);
   });
 
   it("without the agent: the cmd alone, through sh -c, as before", () => {
-    expect(runcmd(agentUserData({ cmd: "a; b" })!)).toEqual(["sh", "-c", "a; b"]);
-    expect(runcmd(agentUserData({ image: "img", cmd: "a" })!).slice(-4)).toEqual(["img", "sh", "-c", "a"]);
-    expect(agentUserData({})).toBeNull();
-    expect(agentUserData({ env: { A: "1" } })).toBeNull();
+    expect(runcmd(agentUserData({ cmd: "a; b" }, "lambda")!)).toEqual(["sh", "-c", "a; b"]);
+    expect(runcmd(agentUserData({ image: "img", cmd: "a" }, "lambda")!).slice(-4)).toEqual(["img", "sh", "-c", "a"]);
+    expect(agentUserData({}, "lambda")).toBeNull();
+    expect(agentUserData({ env: { A: "1" } }, "lambda")).toBeNull();
   });
 
   it("keeps the runcmd entry on one line whatever the values hold (JSON strings are YAML flow scalars)", () => {
-    const ud = agentUserData({ agent: AGENT, cmd: "x\ny", env })!;
+    const ud = agentUserData({ agent: AGENT, cmd: "x\ny", env }, "lambda")!;
     expect(ud.split("\n")).toHaveLength(4);
   });
 });

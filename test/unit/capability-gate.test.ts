@@ -4,7 +4,8 @@
  * `capability_missing`) when none it may use can.
  */
 import { describe, expect, it } from "vitest";
-import { capabilitiesNeeded, providersWithCapabilities, type Capability } from "../../src/catalog/eligible-providers";
+import { capabilitiesNeeded, providersWithCapabilities } from "../../src/catalog/eligible-providers";
+import type { CapabilityName } from "../../src/providers/contract";
 import { ApiError } from "../../src/errors";
 import type { ProviderCapabilities } from "../../src/providers/contract";
 import { KNOWN_PROVIDERS, providerCapabilities } from "../../src/providers/registry";
@@ -33,7 +34,7 @@ describe("capabilitiesNeeded", () => {
 });
 
 describe("providersWithCapabilities", () => {
-  const TABLE: Array<[string, string[], Capability[], string[] | "capability_missing"]> = [
+  const TABLE: Array<[string, string[], CapabilityName[], string[] | "capability_missing"]> = [
     ["nothing needed: every candidate, in order", ["unable", "able"], [], ["unable", "able"]],
     ["run_agent: the incapable ones are left out, the order kept", ["unable", "able2", "unable2", "able"], ["run_agent"], ["able2", "able"]],
     ["run_agent, every candidate able", ["able", "able2"], ["run_agent"], ["able", "able2"]],

@@ -104,6 +104,7 @@ interface Seen {
 }
 
 /** Answers `routes["METHOD /path"]` with 200, else 404 in the API's envelope; records each request. */
+/** A route answers its body, or, as a function, the body for the request's query. */
 function fakeApi(routes: Record<string, unknown>) {
   const seen: Seen[] = [];
   vi.stubGlobal("fetch", async (request: Request) => {
@@ -114,7 +115,8 @@ function fakeApi(routes: Record<string, unknown>) {
     if (!(key in routes)) {
       return Response.json({ error: { code: "not_found", message: `no route for ${key}`, details: {} }, request_id: "req_1" }, { status: 404 });
     }
-    return Response.json(routes[key], { status: 200 });
+    const route = routes[key];
+    return Response.json(typeof route === "function" ? route(Object.fromEntries(url.searchParams)) : route, { status: 200 });
   });
   return seen;
 }
@@ -204,6 +206,8 @@ describe("lease commands", () => {
           { seq: 1, at: at(-6), type: "created", from: null, to: "pending", reason: null, detail: {} },
           { seq: 2, at: at(-5), type: "ready", from: "booting", to: "ready", reason: null, detail: {} },
         ],
+        next_after: null,
+        released: false,
       },
     });
     expect((await run(["events", ID])).out.split("\n")).toEqual([
@@ -212,6 +216,18 @@ describe("lease commands", () => {
       "  2  5 min ago  ready    booting -> ready",
       "",
     ]);
+  });
+
+  it("events: follows next_after to the last page, every event once", async () => {
+    const created = { seq: 1, at: at(-6), type: "created", from: null, to: "pending", reason: null, detail: {} };
+    const ready = { seq: 2, at: at(-5), type: "ready", from: "booting", to: "ready", reason: null, detail: {} };
+    const seen = fakeApi({
+      [`GET /v1/leases/${ID}/events`]: ({ after }: { after: string }) =>
+        after === "0" ? { data: [created], next_after: 1, released: false } : { data: [ready], next_after: null, released: false },
+    });
+    const r = await run(["events", ID, "--json"]);
+    expect(seen.map((s) => s.query)).toEqual([{ after: "0" }, { after: "1" }]);
+    expect(JSON.parse(r.out)).toEqual({ data: [created, ready], next_after: null, released: false });
   });
 });
 
@@ -304,6 +320,16 @@ describe("money and admin commands", () => {
       },
     });
     expect((await run(["receipts"])).out).toMatch(new RegExp(`^rc_1 +${ID} +sim +l40s +settled +\\$1\\.50 +\\$1\\.45 +\\$0\\.05 +30 min ago$`, "m"));
+  });
+
+  it("keys ls: 200 a page unless --limit says otherwise; --cursor asks for the page its hint named", async () => {
+    const key: S["ApiKey"] = { id: "key_1", name: "ci", prefix: "lsr_ab", scope: "read", created_at: at(-30), revoked_at: null };
+    const seen = fakeApi({ "GET /v1/keys": { data: [key], next_cursor: "c2" } });
+    const first = await run(["keys", "ls"]);
+    expect(first.out).toMatch(/^key_1 +ci +read +lsr_ab +30 min ago/m);
+    expect(first.err).toBe("more: lessor keys ls --cursor c2\n");
+    expect((await run(["keys", "ls", "--limit", "5", "--cursor", "c2"])).code).toBe(0);
+    expect(seen.map((s) => s.query)).toEqual([{ limit: "200" }, { limit: "5", cursor: "c2" }]);
   });
 
   it("providers set: the key from stdin into the body, never onto the output", async () => {

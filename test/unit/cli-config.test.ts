@@ -2,7 +2,7 @@
  * Where the CLI finds its URL and key: flags, then the environment, then the file `lessor login`
  * writes (XDG_CONFIG_HOME respected), which is readable by its owner only.
  */
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -66,10 +66,10 @@ describe("resolveConfig", () => {
 describe("writeConfigFile", () => {
   it("writes mode 0600, also over a file that was readable by others", () => {
     const file = path.join(dir, "deep", "lessor", "config.json");
-    writeFileSync(path.join(dir, "x"), "");
     writeConfigFile(file, { url: "http://a", api_key: "lsr_1" });
     expect(statSync(file).mode & 0o777).toBe(0o600);
-    writeFileSync(file, "{}", { mode: 0o644 });
+    chmodSync(file, 0o644);
+    expect(statSync(file).mode & 0o777).toBe(0o644);
     writeConfigFile(file, { url: "http://b", api_key: "lsr_2" });
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ url: "http://b", api_key: "lsr_2" });

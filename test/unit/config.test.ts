@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BOOTSTRAP_TOKEN_MIN_LENGTH, configProblems, publicUrl } from "../../src/config";
+import { BOOTSTRAP_TOKEN_MIN_LENGTH, configProblems, configProblemsCached, publicUrl } from "../../src/config";
 import { agentAccess } from "../../src/providers/agent-start";
 
 const good = {
@@ -11,6 +11,15 @@ const good = {
 };
 
 describe("configProblems (src/config.ts)", () => {
+  it("cached: a change to any setting it reads is a new answer, the loopback-webhook one included", () => {
+    const prod = { ...good, LESSOR_ENVIRONMENT: "production" };
+    expect(configProblemsCached(prod)).toEqual([]);
+    expect(configProblemsCached({ ...prod, LESSOR_WEBHOOKS_ALLOW_LOOPBACK_HTTP: "1" })).toEqual([
+      expect.stringMatching(/^LESSOR_WEBHOOKS_ALLOW_LOOPBACK_HTTP must not be set in production/),
+    ]);
+    expect(configProblemsCached(prod)).toEqual([]);
+  });
+
   it("accepts a development installation with the defaults", () => {
     expect(configProblems({ LESSOR_BOOTSTRAP_TOKEN: "b".repeat(32), LESSOR_INSTALLATION_ID: "dev", LESSOR_PROVIDERS: "sim,runpod" })).toEqual([]);
     expect(configProblems({})).toEqual([]);

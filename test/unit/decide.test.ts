@@ -261,6 +261,11 @@ describe("decide: the command's exit and the signals", () => {
     expect(guardOf(job(), agentObs({ last_heartbeat_at: T0 }), T0 + AGENT_SILENT_MS - 1).agent_silent_since).toBeNull();
     expect(guardOf(job(), agentObs({ last_heartbeat_at: T0 }), T0 + AGENT_SILENT_MS).agent_silent_since).toBe(new Date(T0).toISOString());
   });
+  it("the guard looks past the silence watchdog a heartbeat re-arms, to the policy's next move; a due report is shown", () => {
+    const scratch = lease("ready", { ttl_deadline: T0 + H, policy: { ...lease("ready").policy, idle_timeout: null } });
+    expect(guardOf(scratch, agentObs({ last_heartbeat_at: T0 }), T0 + S)).toMatchObject({ action: "release", reason: "ttl_expired", due: false });
+    expect(guardOf(scratch, agentObs({ last_heartbeat_at: T0 }), T0 + AGENT_SILENT_MS)).toMatchObject({ action: "report_silent", due: true });
+  });
 });
 
 describe("kill: what it answers before it signals", () => {

@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { render, SOURCE, TARGET } from "../../scripts/gen-agent-script.mjs";
 import { sha256Hex } from "../../src/ids";
 import { chunksToDrop, droppedMarker, LOG_CAP_BYTES, LOG_MAX_CHUNKS, planAppend, type LogLedger } from "../../src/occupant/logs";
-import { hashesEqual, hashLeaseToken, LEASE_TOKEN_FORMAT, looksLikeLeaseToken, mintLeaseToken, verifyLeaseToken } from "../../src/occupant/token";
+import { hashLeaseToken, LEASE_TOKEN_FORMAT, looksLikeLeaseToken, mintLeaseToken, verifyLeaseToken } from "../../src/occupant/token";
 import { AGENT_SCRIPT } from "../../src/agent/script";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -49,14 +49,6 @@ describe("the lease token", () => {
     // The hash itself is no token, and a malformed token is refused before hashing.
     expect(await verifyLeaseToken(h, h)).toBe(false);
     expect(await verifyLeaseToken(t.slice(0, -1), await hashLeaseToken(t.slice(0, -1)))).toBe(false);
-  });
-
-  it("compares hashes by every character", () => {
-    const a = "a".repeat(64);
-    expect(hashesEqual(a, a)).toBe(true);
-    expect(hashesEqual(a, `${"a".repeat(63)}b`)).toBe(false);
-    expect(hashesEqual(a, `b${"a".repeat(63)}`)).toBe(false);
-    expect(hashesEqual(a, "a".repeat(63))).toBe(false);
   });
 });
 

@@ -4,7 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { leasePrefix, machineLabel } from "../../src/lease/label";
-import { LAMBDA_READ_WAIT_MS, LambdaProvider, lambdaUserData } from "../../src/providers/lambda/adapter";
+import { LAMBDA_READ_WAIT_MS, LambdaProvider } from "../../src/providers/lambda/adapter";
 import { ContractStub, loadContract, type StubAnswer, type StubCall } from "../support/contract-stub";
 import type { InstanceType } from "../support/stub-clouds/lambda";
 
@@ -164,7 +164,7 @@ describe.skipIf(!contract)("Lambda adapter against lambda-cloud-openapi.json", (
     expect(created).toMatchObject({ label: label(1), status: "starting", region: "us-east-1", hourly_usd: 3.29, stopped_hourly_usd: 0, offer_id: "us-east-1:gpu_1x_h100_sxm5" });
     const sent = stub.callsOf("launchInstance")[0]!.body as Record<string, unknown>;
     expect(sent).toMatchObject({ region_name: "us-east-1", instance_type_name: "gpu_1x_h100_sxm5", ssh_key_names: [SSH_KEY], name: label(1) });
-    expect(sent.user_data).toBe(lambdaUserData("vllm/vllm-openai@sha256:abc", "vllm serve x; echo 'done'"));
+    expect(sent.user_data).toBe(`#cloud-config\nruncmd:\n  - ["docker","run","-d","--restart","unless-stopped","--gpus","all","--network","host","vllm/vllm-openai@sha256:abc","sh","-c","vllm serve x; echo 'done'"]\n`);
   });
 
   it("429 on a read waits about a second (Lambda's 1 request/s) and succeeds", async () => {
@@ -199,9 +199,10 @@ describe.skipIf(!contract)("Lambda adapter against lambda-cloud-openapi.json", (
     expect(await provider.listMachines(leasePrefix(INSTALLATION, LEASE))).toEqual([]);
   });
 
-  it("writes cloud-init that runs the container without a shell of its own", () => {
-    expect(lambdaUserData(undefined, undefined)).toBeNull();
-    const ud = lambdaUserData("img@sha256:1", "a; b");
-    expect(ud).toBe('#cloud-config\nruncmd:\n  - ["docker","run","-d","--restart","unless-stopped","--gpus","all","--network","host","img@sha256:1","sh","-c","a; b"]\n');
+  it("a launch with neither image nor cmd sends no cloud-init", async () => {
+    await provider.createMachine({ label: label(1), offer_id: "us-east-1:gpu_1x_h100_sxm5" });
+    const sent = stub.callsOf("launchInstance")[0]!.body as Record<string, unknown>;
+    expect(sent).toMatchObject({ instance_type_name: "gpu_1x_h100_sxm5" });
+    expect(sent).not.toHaveProperty("user_data");
   });
 });

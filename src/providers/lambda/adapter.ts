@@ -323,11 +323,6 @@ export class LambdaProvider implements Provider {
   }
 }
 
-/** `cmd` (and `image`) alone as user data, without the agent: agent-start.ts agentUserData. */
-export function lambdaUserData(image: string | undefined, cmd: string | undefined): string | null {
-  return agentUserData({ image, cmd });
-}
-
 function isInstance(x: unknown): x is LambdaInstance {
   return isRecord(x) && typeof x.id === "string" && typeof x.status === "string";
 }

@@ -22,8 +22,8 @@ import {
   type Provider,
   type ProviderCapabilities,
 } from "../contract";
-import { agentEnv, startScript, withSecretsRedacted } from "../agent-start";
-import { isRecord, num, ProviderHttp, retryAfterMs, shellArgs, str, usd, type HttpAnswer, type HttpProviderOptions } from "../http";
+import { agentEnv, shellArgs, startScript, withSecretsRedacted } from "../agent-start";
+import { isRecord, num, ProviderHttp, retryAfterMs, str, usd, type HttpAnswer, type HttpProviderOptions } from "../http";
 import { rfc3339 } from "../../time";
 
 export const RUNPOD_BASE_URL = "https://api.runpod.io";
@@ -433,7 +433,6 @@ function podBillingRecord(r: unknown): BillingRecord {
   };
 }
 
-/** RFC 3339 as the document's examples write it ("2026-06-01T00:00:00Z"). */
 function podPath(id: string): string {
   return `/v2/pods/${encodeURIComponent(id)}`;
 }

@@ -37,6 +37,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { intSetting, type Env } from "../../env";
+import { errorText } from "../../errors";
 import { ENV_NAME } from "../agent-start";
 import { mergeFaults, SIM_DEFAULT_FAULTS, type SimFaults } from "./faults";
 import {
@@ -540,7 +541,7 @@ export class SimCloud extends DurableObject<Env> {
             this.ctx.storage.sql.exec(`DELETE FROM machine_execs WHERE machine_id = ?`, row.id);
           });
         } else {
-          console.warn(`sim: agent of ${row.id} will retry: ${e instanceof Error ? e.message : String(e)}`);
+          console.warn(`sim: agent of ${row.id} will retry: ${errorText(e)}`);
         }
       }
     }

@@ -25,8 +25,8 @@ import {
   type Provider,
   type ProviderCapabilities,
 } from "../contract";
-import { agentEnv, startScript, shellExports, withSecretsRedacted } from "../agent-start";
-import { isRecord, num, ProviderHttp, retryAfterMs, shellArgs, str, usd, type HttpAnswer, type HttpProviderOptions, type Query } from "../http";
+import { agentEnv, shellArgs, startScript, shellExports, withSecretsRedacted } from "../agent-start";
+import { isRecord, num, ProviderHttp, retryAfterMs, str, usd, type HttpAnswer, type HttpProviderOptions, type Query } from "../http";
 
 export const VAST_BASE_URL = "https://console.vast.ai";
 /**
