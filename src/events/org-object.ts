@@ -19,7 +19,7 @@ import type { LeaseEvent } from "../lease/object";
 import type { EventsAnswer } from "./follow";
 import { ORG_LOG_RETAINED, orgEventFrame, type OrgEvent } from "./org-events";
 import { MAX_EVENT_PAGE } from "./lease-events";
-import { Followers } from "./sse";
+import { Followers, overRpc } from "./sse";
 import { database } from "../db";
 import { DeliveryQueue, renderDelivery, type DeliveryView } from "../webhooks/deliveries";
 import { runDueDeliveries, type Disabled } from "../webhooks/dispatch";
@@ -98,7 +98,7 @@ export class OrgEventsObject extends DurableObject<Env> {
 
   /** A stream of the events after `after`, then each new one; gone as `page` says. */
   follow(after: number): EventsAnswer<ReadableStream<Uint8Array>> {
-    return this.#gone(after) ?? { ok: true, value: this.#followers.open(after) };
+    return this.#gone(after) ?? { ok: true, value: overRpc(this.#followers.open(after)) };
   }
 
   /** An endpoint's deliveries, newest first, before the delivery id `before`. */

@@ -214,3 +214,15 @@ export class Followers<T> {
     }, this.#keepaliveMs);
   }
 }
+
+/**
+ * A stream as a Durable Object hands it over RPC. The object's stream is piped into a native
+ * stream, so that a reader who goes away ends the pipe here, where its error is expected and
+ * dropped (the follower is then cancelled and let go), instead of as an uncaught "Network
+ * connection lost" in the runtime's own pump of a JavaScript stream.
+ */
+export function overRpc(stream: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+  const { readable, writable } = new IdentityTransformStream();
+  void stream.pipeTo(writable).catch(() => undefined);
+  return readable;
+}

@@ -42,6 +42,7 @@ import { LeaseStore, type LeaseEvent } from "./store";
 import { renderLease, type LeaseView } from "./view";
 import type { LeaseEventPage } from "../events/lease-events";
 import { LeaseEventsOut } from "../events/lease-stream";
+import { overRpc } from "../events/sse";
 import { EXEC_MAX_WAIT_MS, execView, execWaitMs, type ExecView } from "../occupant/exec";
 import { USE_EVERY_MS } from "../occupant/follow";
 import { logsExpireAt } from "../occupant/logs";
@@ -102,7 +103,7 @@ export class LeaseObject extends DurableObject<Env> {
 
   /** A Server-Sent Events stream of the events after `after`, ending once the lease is released. */
   follow(orgId: string, after: number): ReadableStream<Uint8Array> | null {
-    return this.#leaseOf(orgId) ? this.#out.follow(after) : null;
+    return this.#leaseOf(orgId) ? overRpc(this.#out.follow(after)) : null;
   }
 
   /**
@@ -588,7 +589,7 @@ export class LeaseObject extends DurableObject<Env> {
     if (expired !== null) return { expired_at: new Date(expired).toISOString() };
     this.#use(orgId);
     const released = () => this.#store.state() === "released";
-    return this.#agent()!.follow(after, released, () => this.#use(orgId));
+    return overRpc(this.#agent()!.follow(after, released, () => this.#use(orgId)));
   }
 
   /**
