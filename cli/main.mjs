@@ -123,13 +123,16 @@ export function buildProgram(io, act) {
     .option("-f, --follow", "then each new one as it happens, until the lease is released")
     .action(act("events"));
 
-  program
-    .command("logs")
-    .description("what the lease's command printed")
-    .argument("<lease>", "lease id or name")
-    .option("-f, --follow", "then each new output as it comes, until the command exits or the lease is released")
-    .option("--tail <n>", "only the last N lines")
-    .action(act("logs"));
+  /** `logs`, and `scratch logs` the same. @param {Command} parent */
+  const logsCommand = (parent) =>
+    parent
+      .command("logs")
+      .description("what the lease's command printed")
+      .argument("<lease>", "lease id or name")
+      .option("-f, --follow", "then each new output as it comes, until the command exits or the lease is released")
+      .option("--tail <n>", "only the last N lines")
+      .action(act("logs"));
+  logsCommand(program);
 
   program
     .command("run")
@@ -170,13 +173,7 @@ export function buildProgram(io, act) {
     .option("--cursor <cursor>", "the page after the one that printed this cursor")
     .addOption(new Option("--kind <kind>").default("scratch").hideHelp())
     .action(act("ls"));
-  scratch
-    .command("logs")
-    .description("what ran on the session's machine printed")
-    .argument("<lease>", "lease id or name")
-    .option("-f, --follow", "then each new output as it comes")
-    .option("--tail <n>", "only the last N lines")
-    .action(act("logs"));
+  logsCommand(scratch);
   scratch
     .command("exec")
     .description("run a command on the session's machine; its output, and its exit code as the CLI's")
