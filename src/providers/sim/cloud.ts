@@ -531,8 +531,12 @@ export class SimCloud extends DurableObject<Env> {
 
   /** One round of every agent; one machine's failure is retried on the next round and does not stop the others. */
   async #agentTick(now: number): Promise<void> {
-    for (const stale of this.#agentRows()) {
-      const row = this.#observe(stale, now);
+    for (const { id } of this.#agentRows()) {
+      // Read again at its turn: the machine may have been destroyed while an agent before it
+      // awaited its lease, and advancing the row read before that would bring it back.
+      const fresh = this.#row(id);
+      if (fresh === null || fresh.status === "TERMINATED") continue;
+      const row = this.#observe(fresh, now);
       if (row.status === "TERMINATED") continue;
       try {
         await this.#actFor(row, now);
