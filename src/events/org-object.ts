@@ -1,7 +1,7 @@
 /**
  * One Durable Object per org (named by the org's id): the org's event log and its fan-out.
  *
- * Every lease's object forwards each event it appends here (src/lease/object.ts `#forward`). The
+ * Every lease's object forwards each event it appends here (src/events/lease-stream.ts `forward`). The
  * forward is best effort and level-triggered: the lease remembers the last event the log took
  * (`forwarded_seq`) and sends everything after it again on its next change or alarm, and the log
  * keys each event by `<lease id>.<seq>`, so a repeated forward adds nothing. The log keeps the

@@ -82,6 +82,12 @@ export class LeaseStore {
     return row ? upgradeRecord(JSON.parse(row.record) as LeaseRecord) : null;
   }
 
+  /** The lease when it belongs to `orgId` (null: the operator, who reads any org's); else null (guarantee 8). */
+  loadFor(orgId: string | null): LeaseRecord | null {
+    const l = this.load();
+    return l && (orgId === null || l.org_id === orgId) ? l : null;
+  }
+
   /** Whether the lease exists, without reading its record. */
   exists(): boolean {
     return this.state() !== null;
