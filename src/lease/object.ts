@@ -63,6 +63,7 @@ export class LeaseObject extends DurableObject<Env> {
       finish: (now) => this.#finish(now),
       bringAlarmForward: (at) => this.#bringAlarmForward(at),
       heartbeat: (orgId) => ctx.waitUntil(this.act(orgId, "heartbeat").catch(() => undefined)),
+      commandQueued: (l) => ctx.waitUntil(this.#runner.commandQueued(l).catch(() => undefined)),
     });
     ctx.blockConcurrencyWhile(async () => this.#store.open());
   }

@@ -32,6 +32,8 @@ export interface OccupantHost {
   bringAlarmForward(at: number): Promise<void>;
   /** Counts as the lease's use, as a user's heartbeat does (refused where a heartbeat is). */
   heartbeat(orgId: string): void;
+  /** A command was queued for the lease's machine: its provider is told (LeaseRunner `commandQueued`). */
+  commandQueued(l: LeaseRecord): void;
 }
 
 export class OccupantSide {
@@ -116,6 +118,7 @@ export class OccupantSide {
     if (start !== "signal") return start;
     for (const signal of opts.escalate ? (["TERM", "KILL"] as const) : (["TERM"] as const)) {
       if (!agent.queue({ kind: "signal", signal }, Date.now())) return "unknown";
+      this.#host.commandQueued(l);
       if (await this.#exitWithin(agent, opts.timeout_ms)) return "stopped";
     }
     return "still_alive";
@@ -141,7 +144,10 @@ export class OccupantSide {
     const l = this.#store.loadFor(orgId);
     if (!l) return null;
     if (l.state === "released") return "released";
-    return this.occupant()!.queue(command, Date.now()) ?? "full";
+    const queued = this.occupant()!.queue(command, Date.now());
+    if (!queued) return "full";
+    this.#host.commandQueued(l);
+    return queued;
   }
 
   // ---- the user's side of the agent: logs and exec (docs/agent.md "The user's side") -------

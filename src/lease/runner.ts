@@ -289,6 +289,13 @@ export class LeaseRunner {
    * The lease's provider, acting with its org's own key (ProviderError `auth` when it has none),
    * and the account that key is (registry.ts `accountOf`).
    */
+  /** Tells the lease's provider a command waits for its machine's agent (contract.ts `commandQueued`). */
+  async commandQueued(l: LeaseRecord): Promise<void> {
+    if (l.machine_id === null) return;
+    const { provider } = await this.#providerAccount(l);
+    await provider.commandQueued?.(l.machine_id);
+  }
+
   #providerAccount(l: LeaseRecord): Promise<{ provider: Provider; account: string }> {
     // Built (and its key decrypted) once per run and provider: a run takes several steps, and a
     // lease that moves to a fallback offer may change provider between them.

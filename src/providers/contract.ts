@@ -127,6 +127,12 @@ export interface Provider {
    * Vast) measures its lag back from it, and reports only windows final by then.
    */
   listBillingRecords?(window: { from: number; to: number }): Promise<BillingListing>;
+  /**
+   * Told that a command (an exec, a signal) waits for this machine's agent. A real machine's agent
+   * long-polls for commands and needs nothing; the sim, which plays every machine's agent in
+   * rounds, takes the command at once instead of at the machine's next heartbeat.
+   */
+  commandQueued?(machineId: string): Promise<void>;
 }
 
 /** One provider-authoritative charge: what one machine cost in one closed billing window. */

@@ -133,6 +133,25 @@ describe("exec", () => {
     expect(snap.log).toBe("main\n");
     expect(snap.exit).toBeNull();
   });
+
+  it("an idle machine's agent takes an exec when it is queued, not at its next heartbeat", async () => {
+    await sim().setFaults({ agent_heartbeat_ms: 600_000 });
+    const lease = await createLease(key, { kind: "scratch", spec: SPEC });
+    await waitForState(key, lease.id, "ready");
+    await waitFor("the first heartbeat", async () => (await snapshot(lease.id)).last_heartbeat_at);
+    const res = await call("POST", `/v1/leases/${lease.id}/exec`, { key, body: { cmd: "echo now", timeout: "1s" } });
+    const exec = await json(res);
+    const done = await waitFor(
+      "the exec's result",
+      async () => {
+        const r = await json(await call("GET", `/v1/leases/${lease.id}/exec/${exec.exec_id}`, { key }));
+        return r.state === "done" ? r : null;
+      },
+      10_000,
+    );
+    // Asked for within the wait above, far inside the ten minutes to the next heartbeat.
+    expect(done).toMatchObject({ exit_code: 0, output: "now\n" });
+  });
 });
 
 describe("heartbeats and release", () => {

@@ -68,8 +68,10 @@ export class SimProvider implements Provider {
   readonly name = "sim";
   readonly capabilities: ProviderCapabilities = SIM_CAPABILITIES;
   readonly #http: ProviderHttp;
+  readonly #env: Env;
 
   constructor(env: Env, options: SimProviderOptions = {}) {
+    this.#env = env;
     this.#http = new ProviderHttp("sim", SIM_ORIGIN, {
       apiKey: null,
       fetch: (input, init) => simStub(env).fetch(input instanceof Request ? input : String(input), init) as unknown as Promise<Response>,
@@ -158,6 +160,10 @@ export class SimProvider implements Provider {
    * The sim's billing records for closed, published windows overlapping [from, to), with the
    * sim's own word on how far they are complete. Read-only, so retried like any read.
    */
+  async commandQueued(machineId: string): Promise<void> {
+    await simStub(this.#env).commandQueued(machineId);
+  }
+
   async listBillingRecords(window: { from: number; to: number }): Promise<BillingListing> {
     const path = `/v1/billing?from=${Math.max(0, Math.floor(window.from))}&to=${Math.max(0, Math.ceil(window.to))}`;
     const body = await this.#http.retrying(() => this.#expect<{ complete_through: number; records: SimBillingRecord[] }>("GET", path));

@@ -236,6 +236,8 @@ export class SimCloud extends DurableObject<Env> {
    * through. In memory only: an evicted sim forgets, which only makes it more lenient.
    */
   readonly #promised = new Map<string, number>();
+  /** Machines whose lease has a command waiting (an exec, a signal): their agent asks for it in the next round. */
+  readonly #commandsWaiting = new Set<string>();
   /** The failure each machine's agent last logged: a failure that repeats every round is logged once. */
   readonly #agentFailures = new Map<string, string>();
 
@@ -255,6 +257,16 @@ export class SimCloud extends DurableObject<Env> {
       // A call that may have created, started or stopped a machine (or changed the heartbeat).
       if (request.method !== "GET") await this.#scheduleAgent(Date.now());
     }
+  }
+
+  /**
+   * A command waits for a machine's agent (contract.ts `commandQueued`): the next round, at once,
+   * asks for it, as a real agent's long poll would take it. In memory: a sim that forgets it falls
+   * back to the machine's next heartbeat.
+   */
+  async commandQueued(machineId: string): Promise<void> {
+    this.#commandsWaiting.add(machineId);
+    await this.ctx.storage.setAlarm(Date.now());
   }
 
   /** The agents' work (STYLE.md rule 7: rescheduled in `finally`, from the stored state). */
@@ -571,7 +583,8 @@ export class SimCloud extends DurableObject<Env> {
     const program = row.cmd === null || row.run_started_at === null ? null : programOf(row.cmd);
 
     // Commands: asked for on every pass of a busy machine, and with each heartbeat of an idle one.
-    if (running && (heartbeat || this.#busy(row))) {
+    const waiting = this.#commandsWaiting.delete(row.id);
+    if (running && (heartbeat || waiting || this.#busy(row))) {
       const { commands } = await call({ op: "commands", wait_ms: 0 });
       for (const command of commands) {
         if (command.kind === "signal") {
