@@ -134,16 +134,19 @@ export function buildProgram(io, act) {
       .action(act("logs"));
   logsCommand(program);
 
-  program
-    .command("run")
+  /** The flags of a new lease that `run` and `scratch run` share. @param {Command} command */
+  const leaseFlags = (command) =>
+    command
+      .requiredOption("--gpu <class>", "`class:count` (`l4`, `l40s:2`)")
+      .option("--ttl <duration>", "end the lease after this long whatever happens: `30m`, `2h`")
+      .option("--env <NAME=value>", "an environment variable for the command (repeatable; values are never shown)", collect, [])
+      .option("--name <name>", "a name for the lease");
+
+  leaseFlags(program.command("run"))
     .description("run a command as a job on a new machine, stream its output, and exit with its exit code")
     .usage("--gpu <class> [options] -- <cmd...>")
-    .requiredOption("--gpu <class>", "`class:count` (`l4`, `l40s:2`)")
-    .option("--ttl <duration>", "end the lease after this long whatever happens: `30m`, `2h`")
     .option("--max-runtime <duration>", "TERM the command after it has run this long")
     .option("--max-inactivity <duration>", "TERM the command after this long without output")
-    .option("--env <NAME=value>", "an environment variable for the command (repeatable; values are never shown)", collect, [])
-    .option("--name <name>", "a name for the lease")
     .option("--rm", "Ctrl-C ends the lease instead of detaching")
     .argument("[cmd...]", "the command, after `--`: one argument is a shell line (`'echo hi; exit 3'`), several are words")
     .action(act("run"));
@@ -157,13 +160,8 @@ export function buildProgram(io, act) {
     .action(act("kill"));
 
   const scratch = program.command("scratch").description("scratch sessions: a machine to exec commands on");
-  scratch
-    .command("run")
+  leaseFlags(scratch.command("run"))
     .description("rent a machine for a scratch session and wait until it is ready")
-    .requiredOption("--gpu <class>", "`class:count` (`l4`, `l40s:2`)")
-    .option("--ttl <duration>", "end the lease after this long: `30m`, `2h`")
-    .option("--env <NAME=value>", "an environment variable for what runs there (repeatable)", collect, [])
-    .option("--name <name>", "a name for the lease")
     .action(act("scratchRun"));
   scratch
     .command("ls")

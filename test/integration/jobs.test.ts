@@ -6,21 +6,16 @@
  * ready (provisioning mints the machine's own).
  */
 import { env, runInDurableObject } from "cloudflare:test";
-import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { BOOTSTRAP, call, createKey, createOrg, expectError, json, refreshCatalog, type TestOrg } from "./helpers";
-import { createLease, events, fastSim, getLease, waitFor, waitForState } from "./lease-helpers";
+import { describe, expect, it } from "vitest";
+import { BOOTSTRAP, call, createKey, expectError, json, type TestOrg } from "./helpers";
+import { createLease, leaseSuite, events, getLease, waitFor, waitForState } from "./lease-helpers";
 
 let org: TestOrg;
 let key: string;
 
-beforeAll(async () => {
-  org = await createOrg();
-  key = (await createKey(org, "write")).secret;
-  await refreshCatalog();
-});
-
-beforeEach(async () => {
-  await fastSim();
+leaseSuite((o, k) => {
+  org = o;
+  key = k;
 });
 
 const SPEC = { gpu: "l40s:1" };

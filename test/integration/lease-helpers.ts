@@ -1,9 +1,9 @@
 /** Steps shared by the lease tests: create, wait for a state, read the sim's ledger. */
 import { env } from "cloudflare:test";
-import { expect } from "vitest";
+import { beforeAll, beforeEach, expect } from "vitest";
 import { simAdmin } from "../../src/providers/sim/adapter";
 import type { SimLedgerMachine } from "../../src/providers/sim/machines";
-import { call, json } from "./helpers";
+import { call, createKey, createOrg, json, refreshCatalog, type TestOrg } from "./helpers";
 
 export const sim = () => simAdmin(env);
 
@@ -61,3 +61,18 @@ export async function machinesOf(leaseId: string): Promise<SimLedgerMachine[]> {
 }
 
 export { maxAliveAtOnce } from "../../src/providers/sim/machines";
+
+/**
+ * The usual setup of a lease test file: an org with a write key and the catalog refreshed once
+ * (handed to `ready`), and a fast sim before each test.
+ */
+export function leaseSuite(ready: (org: TestOrg, key: string) => void): void {
+  beforeAll(async () => {
+    const org = await createOrg();
+    ready(org, (await createKey(org, "write")).secret);
+    await refreshCatalog();
+  });
+  beforeEach(async () => {
+    await fastSim();
+  });
+}

@@ -3,10 +3,10 @@
  * `GET /v1/leases?name=`, claimed race-free in D1 (`lease_names`).
  */
 import { env } from "cloudflare:test";
-import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { PENDING_MS } from "../../src/billing/budget";
-import { call, createKey, createOrg, expectError, json, refreshCatalog, type TestOrg } from "./helpers";
-import { createLease, fastSim, waitForState } from "./lease-helpers";
+import { call, createKey, createOrg, expectError, json, type TestOrg } from "./helpers";
+import { createLease, leaseSuite, waitForState } from "./lease-helpers";
 
 let org: TestOrg;
 let key: string;
@@ -28,14 +28,9 @@ async function end(k: string, id: string) {
   return waitForState(k, id, "released");
 }
 
-beforeAll(async () => {
-  org = await createOrg();
-  key = (await createKey(org, "write")).secret;
-  await refreshCatalog();
-});
-
-beforeEach(async () => {
-  await fastSim();
+leaseSuite((o, k) => {
+  org = o;
+  key = k;
 });
 
 describe("lease names", () => {

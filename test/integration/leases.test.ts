@@ -1,19 +1,14 @@
 import { env, runInDurableObject } from "cloudflare:test";
-import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { call, createKey, createOrg, expectError, json, refreshCatalog, type TestOrg } from "./helpers";
-import { createLease, events, fastSim, machinesOf, waitFor, waitForState } from "./lease-helpers";
+import { describe, expect, it } from "vitest";
+import { call, createOrg, expectError, json, type TestOrg } from "./helpers";
+import { createLease, leaseSuite, events, machinesOf, waitFor, waitForState } from "./lease-helpers";
 
 let org: TestOrg;
 let key: string;
 
-beforeAll(async () => {
-  org = await createOrg();
-  key = (await createKey(org, "write")).secret;
-  await refreshCatalog();
-});
-
-beforeEach(async () => {
-  await fastSim();
+leaseSuite((o, k) => {
+  org = o;
+  key = k;
 });
 
 const SPEC = { gpu: "l40s:1" };

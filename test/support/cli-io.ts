@@ -1,6 +1,7 @@
 /** An in-memory `Io` for running the CLI's `main` in a unit test: what it wrote, and nothing of the process's. */
 import { Readable } from "node:stream";
-import type { Io } from "../../cli/main.mjs";
+import { expect } from "vitest";
+import { buildProgram, type Io } from "../../cli/main.mjs";
 
 export interface CapturedIo extends Io {
   out(): string;
@@ -20,4 +21,17 @@ export function captureIo(options: { env?: Record<string, string | undefined>; s
     out: () => out,
     err: () => err,
   };
+}
+
+/** Parses `argv` with an `act` that records the one command it runs and its arguments, instead of running it. */
+export async function parsed(argv: string[]) {
+  const io = captureIo();
+  const calls: Array<{ name: string; args: unknown[]; flags: Record<string, unknown> }> = [];
+  const program = buildProgram(io, (name) => async (...args: unknown[]) => {
+    const command = args[args.length - 1] as { optsWithGlobals(): Record<string, unknown> };
+    calls.push({ name, args: args.slice(0, -2), flags: command.optsWithGlobals() });
+  });
+  await program.parseAsync(argv, { from: "user" });
+  expect(calls).toHaveLength(1);
+  return calls[0]!;
 }

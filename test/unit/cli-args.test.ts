@@ -4,22 +4,10 @@
  * stderr (and, with --json, one error document on stdout).
  */
 import { describe, expect, it } from "vitest";
-import { buildProgram, exitCodesText, main } from "../../cli/main.mjs";
+import { exitCodesText, main } from "../../cli/main.mjs";
 import { parseCap, parseLimit, parsePairs, parseUsd } from "../../cli/commands.mjs";
-import { captureIo } from "../support/cli-io";
+import { captureIo, parsed } from "../support/cli-io";
 
-/** Parses `argv` with an `act` that records the command and its arguments instead of running it. */
-async function parsed(argv: string[]) {
-  const io = captureIo();
-  const calls: Array<{ name: string; args: unknown[]; flags: Record<string, unknown> }> = [];
-  const program = buildProgram(io, (name) => async (...args: unknown[]) => {
-    const command = args[args.length - 1] as { optsWithGlobals(): Record<string, unknown> };
-    calls.push({ name, args: args.slice(0, -2), flags: command.optsWithGlobals() });
-  });
-  await program.parseAsync(argv, { from: "user" });
-  expect(calls).toHaveLength(1);
-  return calls[0]!;
-}
 
 describe("lessor's command line", () => {
   it.each([

@@ -6,22 +6,11 @@
  */
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { buildProgram, main } from "../../cli/main.mjs";
+import { main } from "../../cli/main.mjs";
 import { commandLine, exitCodeOf, exitCodeOfRelease, KILL_EXIT } from "../../cli/occupant.mjs";
 import { sseFrames } from "../../cli/stream.mjs";
-import { captureIo } from "../support/cli-io";
+import { captureIo, parsed } from "../support/cli-io";
 
-async function parsed(argv: string[]) {
-  const io = captureIo();
-  const calls: Array<{ name: string; args: unknown[]; flags: Record<string, unknown> }> = [];
-  const program = buildProgram(io, (name) => async (...args: unknown[]) => {
-    const command = args[args.length - 1] as { optsWithGlobals(): Record<string, unknown> };
-    calls.push({ name, args: args.slice(0, -2), flags: command.optsWithGlobals() });
-  });
-  await program.parseAsync(argv, { from: "user" });
-  expect(calls).toHaveLength(1);
-  return calls[0]!;
-}
 
 const sh = (line: string) => execFileSync("sh", ["-c", `printf '%s\\n' ${line}`], { encoding: "utf8" });
 
