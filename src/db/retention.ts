@@ -4,7 +4,8 @@
  * - quotes that expired more than 24 hours ago and that no lease refers to. A quote a lease was
  *   created from is kept as long as the lease (`GET /v1/quotes/:id` still answers it) and marked
  *   `kept`, which takes it out of the index the next run reads;
- * - idempotency records older than their 24-hour window (src/idempotency.ts).
+ * - idempotency records older than their 24-hour window (src/idempotency.ts);
+ * - provider webhook event ids older than their 24-hour de-duplication window (src/ingress/).
  *
  * Each statement touches at most RETENTION_BATCH rows, found through an index in age order
  * (migrations/0007_markets_retention.sql), so a run costs the same however much is stored; what a
@@ -14,6 +15,7 @@
 import { sql } from "kysely";
 import type { Db } from "./index";
 import { IDEMPOTENCY_WINDOW_MS } from "../idempotency";
+import { INGRESS_DEDUP_WINDOW_MS } from "../ingress/dedup";
 
 /** How long an expired quote is kept before it may be deleted. */
 export const QUOTE_RETENTION_MS = 24 * 3_600_000;
@@ -24,6 +26,7 @@ export interface RetentionReport {
   quotes_deleted: number;
   quotes_kept: number;
   idempotency_deleted: number;
+  ingress_events_deleted: number;
 }
 
 const count = (n: bigint | undefined) => Number(n ?? 0n);
@@ -70,9 +73,25 @@ export async function runRetention(db: Db, now: number, batchSize = RETENTION_BA
     )
     .executeTakeFirst();
 
+  // Through `ingress_events_age`, oldest first, as above.
+  const ingress = await db
+    .deleteFrom("ingress_events")
+    .where(
+      sql`rowid`,
+      "in",
+      db
+        .selectFrom("ingress_events")
+        .select(sql`rowid`.as("r"))
+        .where("received_at", "<", now - INGRESS_DEDUP_WINDOW_MS)
+        .orderBy("received_at")
+        .limit(batchSize),
+    )
+    .executeTakeFirst();
+
   return {
     quotes_deleted: count(deleted.numDeletedRows),
     quotes_kept: count(kept.numUpdatedRows),
     idempotency_deleted: count(idempotency.numDeletedRows),
+    ingress_events_deleted: count(ingress.numDeletedRows),
   };
 }

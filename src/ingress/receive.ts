@@ -1,0 +1,128 @@
+/**
+ * `POST /v1/ingress/:provider/:token`: a provider's webhook, taken as a hint to reconcile and never
+ * as the truth (guarantee 11; STYLE.md rule 8). What it may do is poke the lease that holds the
+ * machine it names: the lease's object then reads the machine back from the provider, as its alarm
+ * and the cron backstop do, and acts on what it reads. Nothing in the payload is kept as state.
+ *
+ * In order: ingress off (no LESSOR_INGRESS_TOKEN) or a provider it does not take -> 404; a wrong
+ * token -> 401; the provider's proof (verify.ts) fails -> 401; an event id seen in the last 24 h
+ * -> 200, nothing done; a body that is not JSON -> 400; no machine named, or one no live lease
+ * holds -> 202, ignored; else 202 and the lease is poked after the answer (docs/ingress.md).
+ */
+import type { Env } from "../env";
+import { database } from "../db";
+import { ApiError, badRequest } from "../errors";
+import { secretEquals } from "../ids";
+import { listedProviderNames } from "../providers/names";
+import { firstDelivery } from "./dedup";
+import { simSigningSecret } from "./sim-key";
+import { vastSecrets, verifyStandard, verifyVast, type Proof, type Verified } from "./verify";
+
+/** The providers ingress takes webhooks from, how each proves itself, and where its payload names the machine. */
+const INGRESS_PROVIDERS: Record<string, { proof: Proof; machineFields: readonly string[] }> = {
+  sim: { proof: "standard", machineFields: ["machine_id"] },
+  // Vast's documents describe the signature, not the payload: an instance id is looked for where
+  // its instance objects carry one.
+  vast: { proof: "vast", machineFields: ["instance_id"] },
+  runpod: { proof: "none", machineFields: ["podId", "pod_id"] },
+};
+
+/** The most leases one event pokes (a machine is held by one live lease; this only bounds a bad index). */
+const MAX_POKES = 10;
+
+export type IngressResult = "accepted" | "ignored" | "duplicate";
+
+export interface IngressAnswer {
+  result: IngressResult;
+  /** The provider's id for the event, when it gives one. */
+  event_id: string | null;
+  /** For `ignored`: why. */
+  reason: "no_machine" | "unknown_machine" | null;
+}
+
+export interface IngressOutcome {
+  status: 200 | 202;
+  answer: IngressAnswer;
+  /** The leases to poke once the answer is sent. */
+  leases: string[];
+}
+
+export interface IngressRequest {
+  provider: string;
+  token: string;
+  headers: Headers;
+  body: string;
+}
+
+const notFound = (path: string) => new ApiError(404, "not_found", `no route for POST ${path}`);
+
+/** Whether ingress is on, and the provider is one this installation rents from and takes webhooks of. */
+function providerOf(env: Env, provider: string) {
+  const spec = Object.hasOwn(INGRESS_PROVIDERS, provider) ? INGRESS_PROVIDERS[provider]! : null;
+  if (!spec || !listedProviderNames(env.LESSOR_PROVIDERS).includes(provider)) return null;
+  return spec;
+}
+
+export async function receiveIngress(env: Env, req: IngressRequest, now: number): Promise<IngressOutcome> {
+  const token = env.LESSOR_INGRESS_TOKEN;
+  // Off, or a provider it does not take: as if the route did not exist (its path is not shown).
+  const spec = token ? providerOf(env, req.provider) : null;
+  if (!token || !spec) throw notFound("/v1/ingress/...");
+  if (!(await secretEquals(req.token, token))) throw new ApiError(401, "unauthenticated", "the ingress token is not this installation's");
+
+  let verified: Verified;
+  if (spec.proof === "standard") verified = await verifyStandard(req.headers, req.body, await simSigningSecret(token), now);
+  else if (spec.proof === "vast") verified = await verifyVast(req.headers, req.body, vastSecrets(env.LESSOR_VAST_WEBHOOK_SECRET), now);
+  else verified = { event_id: null };
+
+  const db = database(env.DB);
+  const event_id = verified.event_id;
+  if (event_id !== null && !(await firstDelivery(db, req.provider, event_id, now))) {
+    return { status: 200, answer: { result: "duplicate", event_id, reason: null }, leases: [] };
+  }
+  const machineId = machineOf(parseBody(req.body), spec.machineFields);
+  if (machineId === null) return { status: 202, answer: { result: "ignored", event_id, reason: "no_machine" }, leases: [] };
+  const rows = await db
+    .selectFrom("leases")
+    .select("id")
+    .where("provider", "=", req.provider)
+    .where("machine_id", "=", machineId)
+    .where("state", "!=", "released")
+    .limit(MAX_POKES)
+    .execute();
+  if (rows.length === 0) return { status: 202, answer: { result: "ignored", event_id, reason: "unknown_machine" }, leases: [] };
+  return { status: 202, answer: { result: "accepted", event_id, reason: null }, leases: rows.map((r) => r.id) };
+}
+
+function parseBody(body: string): unknown {
+  try {
+    return JSON.parse(body);
+  } catch {
+    throw badRequest("invalid_request", "the body is not valid JSON");
+  }
+}
+
+/** The machine id the payload names, at its top level or under `data`; null when none. */
+function machineOf(payload: unknown, fields: readonly string[]): string | null {
+  for (const where of [payload, (payload as { data?: unknown } | null)?.data]) {
+    if (typeof where !== "object" || where === null || Array.isArray(where)) continue;
+    for (const field of fields) {
+      const value = (where as Record<string, unknown>)[field];
+      if (typeof value === "string" && value.length > 0 && value.length <= 256) return value;
+      if (typeof value === "number" && Number.isSafeInteger(value)) return String(value);
+    }
+  }
+  return null;
+}
+
+/**
+ * Pokes each lease's object to run its policy now (the `tick()` the cron backstop calls): it reads
+ * its machine back and acts on what it reads. Failures are logged; the alarm and the backstop
+ * still come.
+ */
+export async function pokeLeases(env: Env, leaseIds: readonly string[]): Promise<void> {
+  const results = await Promise.allSettled(leaseIds.map((id) => env.LEASE.get(env.LEASE.idFromName(id)).tick()));
+  results.forEach((r, i) => {
+    if (r.status === "rejected") console.warn(JSON.stringify({ msg: "ingress: poke failed", lease_id: leaseIds[i], error: String(r.reason) }));
+  });
+}
