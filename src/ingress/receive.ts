@@ -15,17 +15,7 @@ import { ApiError, badRequest } from "../errors";
 import { secretEquals } from "../ids";
 import { listedProviderNames } from "../providers/names";
 import { firstDelivery } from "./dedup";
-import { simSigningSecret } from "./sim-key";
-import { vastSecrets, verifyStandard, verifyVast, type Proof, type Verified } from "./verify";
-
-/** The providers ingress takes webhooks from, how each proves itself, and where its payload names the machine. */
-const INGRESS_PROVIDERS: Record<string, { proof: Proof; machineFields: readonly string[] }> = {
-  sim: { proof: "standard", machineFields: ["machine_id"] },
-  // Vast's documents describe the signature, not the payload: an instance id is looked for where
-  // its instance objects carry one.
-  vast: { proof: "vast", machineFields: ["instance_id"] },
-  runpod: { proof: "none", machineFields: ["podId", "pod_id"] },
-};
+import { ingressProvider } from "./providers";
 
 /** The most leases one event pokes (a machine is held by one live lease; this only bounds a bad index). */
 const MAX_POKES = 10;
@@ -58,7 +48,7 @@ const notFound = (path: string) => new ApiError(404, "not_found", `no route for 
 
 /** Whether ingress is on, and the provider is one this installation rents from and takes webhooks of. */
 function providerOf(env: Env, provider: string) {
-  const spec = Object.hasOwn(INGRESS_PROVIDERS, provider) ? INGRESS_PROVIDERS[provider]! : null;
+  const spec = ingressProvider(provider);
   if (!spec || !listedProviderNames(env.LESSOR_PROVIDERS).includes(provider)) return null;
   return spec;
 }
@@ -70,13 +60,8 @@ export async function receiveIngress(env: Env, req: IngressRequest, now: number)
   if (!token || !spec) throw notFound("/v1/ingress/...");
   if (!(await secretEquals(req.token, token))) throw new ApiError(401, "unauthenticated", "the ingress token is not this installation's");
 
-  let verified: Verified;
-  if (spec.proof === "standard") verified = await verifyStandard(req.headers, req.body, await simSigningSecret(token), now);
-  else if (spec.proof === "vast") verified = await verifyVast(req.headers, req.body, vastSecrets(env.LESSOR_VAST_WEBHOOK_SECRET), now);
-  else verified = { event_id: null };
-
+  const { event_id } = await spec.verify(env, token, req.headers, req.body, now);
   const db = database(env.DB);
-  const event_id = verified.event_id;
   if (event_id !== null && !(await firstDelivery(db, req.provider, event_id, now))) {
     return { status: 200, answer: { result: "duplicate", event_id, reason: null }, leases: [] };
   }

@@ -3,13 +3,13 @@
  * time is passed in (STYLE.md rule 1). A proof that fails is a 401 in the one envelope; its message
  * says which check failed, never what was expected.
  *
- * - `standard`: Standard Webhooks 1.0, as lessor's own outbound webhooks are signed
+ * - Standard Webhooks 1.0, as lessor's own outbound webhooks are signed
  *   (src/webhooks/secrets.ts): `webhook-id`, `webhook-timestamp` (seconds), `webhook-signature`
  *   (`v1,<base64 HMAC-SHA256 over "<id>.<timestamp>.<body>">`, several separated by spaces).
- * - `vast`: `X-Vast-Timestamp` (seconds), `X-Vast-Signature-256: sha256=<hex HMAC-SHA256 over
+ * - Vast: `X-Vast-Timestamp` (seconds), `X-Vast-Signature-256: sha256=<hex HMAC-SHA256 over
  *   "<timestamp>.<raw body>">`, and `X-Vast-Event-Id` for de-duplication (not covered by the
  *   signature: a changed id only makes a replay one more hint, which is harmless).
- * - `none`: RunPod signs nothing; the URL's token is the only proof, so its payload is a hint.
+ * - RunPod signs nothing; the URL's token is the only proof, so its payload is a hint.
  */
 import { ApiError, badRequest } from "../errors";
 import { hexEquals, toHex } from "../ids";
@@ -19,8 +19,6 @@ import { hmacSha256, sign } from "../webhooks/secrets";
 export const INGRESS_TOLERANCE_S = 5 * 60;
 /** The longest event id taken; a longer one is refused (400). */
 export const MAX_EVENT_ID = 256;
-
-export type Proof = "standard" | "vast" | "none";
 
 /** What a verified delivery says of itself: its id (null when the provider gives none). */
 export interface Verified {
