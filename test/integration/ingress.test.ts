@@ -11,6 +11,7 @@ import { Webhook } from "standardwebhooks";
 import { afterEach, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import worker from "../../functions/index";
 import type { Env } from "../../src/env";
+import { INGRESS_DEDUP_WINDOW_MS } from "../../src/ingress/dedup";
 import { simSigningSecret } from "../../src/ingress/sim-key";
 import { providerWith } from "../../src/providers/registry";
 import { STUB_API_KEYS } from "../support/stub-clouds-admin";
@@ -145,6 +146,10 @@ describe("the sim's signature (Standard Webhooks)", () => {
     expect(again.event_id).toBe(d.headers["webhook-id"]);
     const rows = await env.DB.prepare("SELECT provider, event_id FROM ingress_events WHERE event_id = ?").bind(d.headers["webhook-id"]).all();
     expect(rows.results).toEqual([{ provider: "sim", event_id: d.headers["webhook-id"] }]);
+    // Past its 24 h window, the same id is a new event again.
+    await env.DB.prepare("UPDATE ingress_events SET received_at = ? WHERE event_id = ?").bind(Date.now() - INGRESS_DEDUP_WINDOW_MS - 1, d.headers["webhook-id"]).run();
+    await expectAnswer(await post("sim", d), 202, "ignored", "unknown_machine");
+    await expectAnswer(await post("sim", d), 200, "duplicate");
     // The same id from another provider is another event.
     const vast = await vastDelivery({ instance_id: 1 }, { id: d.headers["webhook-id"] });
     await expectAnswer(await post("vast", vast), 202, "ignored", "unknown_machine");
@@ -213,6 +218,9 @@ describe("a lease's machine", () => {
     forwardIngress(false);
   });
 
+  /** Long enough after the machine first runs for its lease to be ready, and done reading it back. */
+  const VANISH_MS = 3_000;
+
   /** A ready lease whose sim machine vanishes `vanishMs` after it first runs. */
   async function leaseThatVanishes(vanishMs: number) {
     await fastSim({ vanish_rate: 1, vanish_min_ms: vanishMs, vanish_max_ms: vanishMs });
@@ -223,7 +231,7 @@ describe("a lease's machine", () => {
 
   it("an accepted event pokes the lease: a sim machine that vanishes reaches its lease through ingress, no cron, before its own alarm", async () => {
     forwardIngress(true);
-    const { id, machineId, nextDeadline } = await leaseThatVanishes(3_000);
+    const { id, machineId, nextDeadline } = await leaseThatVanishes(VANISH_MS);
     const released = await waitForState(key, id, "released", 15_000);
     expect(released.release_reason).toBe("provider_lost");
     const lost = (await events(key, id)).find((e) => e.reason === "provider_lost");
@@ -238,9 +246,9 @@ describe("a lease's machine", () => {
   });
 
   it("without ingress reaching the Worker, the same vanishing leaves the lease ready for a while: the test above can fail", async () => {
-    const { id, machineId } = await leaseThatVanishes(1_000);
+    const { id, machineId } = await leaseThatVanishes(VANISH_MS);
     await waitFor("the sim to tell of the vanishing", async () => takeIngressDeliveries().some((d) => JSON.parse(d.body).machine_id === machineId && JSON.parse(d.body).status === "TERMINATED"));
-    await new Promise((r) => setTimeout(r, 1_500));
+    await new Promise((r) => setTimeout(r, 2_000));
     expect((await getLease(key, id)).state).toBe("ready");
     await call("POST", `/v1/leases/${id}/end`, { key, body: {} });
   });
