@@ -67,29 +67,26 @@ const vars = { ...devVars };
 for (const [k, v] of Object.entries(process.env)) if (k.startsWith("LESSOR_") && v !== undefined) vars[k] = v;
 delete vars.LESSOR_STATE_DIR;
 delete vars.LESSOR_CRON_INTERVAL_S;
-if (!vars.LESSOR_BOOTSTRAP_TOKEN) {
-  const token = `lsrb_${randomBytes(32).toString("base64url")}`;
+/** Appends `name=value` to `.dev.vars` (made if missing, readable by this user only) and uses it. */
+function keepGenerated(name, value) {
   const prefix = existsSync(devVarsPath) ? readFileSync(devVarsPath, "utf8").replace(/\n?$/, "\n") : "";
-  writeFileSync(devVarsPath, `${prefix}LESSOR_BOOTSTRAP_TOKEN=${token}\n`, { mode: 0o600 });
-  vars.LESSOR_BOOTSTRAP_TOKEN = token;
-  log(`generated a bootstrap token and wrote it to .dev.vars (git-ignored):\n\n  LESSOR_BOOTSTRAP_TOKEN=${token}\n`);
+  writeFileSync(devVarsPath, `${prefix}${name}=${value}\n`, { mode: 0o600 });
+  vars[name] = value;
+}
+if (!vars.LESSOR_BOOTSTRAP_TOKEN) {
+  keepGenerated("LESSOR_BOOTSTRAP_TOKEN", `lsrb_${randomBytes(32).toString("base64url")}`);
+  log(`generated a bootstrap token and wrote it to .dev.vars (git-ignored):\n\n  LESSOR_BOOTSTRAP_TOKEN=${vars.LESSOR_BOOTSTRAP_TOKEN}\n`);
 }
 if (!vars.LESSOR_MASTER_KEY) {
   // Provider keys are encrypted under it. Not printed: nobody needs to type it, only to keep it.
-  const key = randomBytes(32).toString("base64url");
-  const prefix = existsSync(devVarsPath) ? readFileSync(devVarsPath, "utf8").replace(/\n?$/, "\n") : "";
-  writeFileSync(devVarsPath, `${prefix}LESSOR_MASTER_KEY=${key}\n`, { mode: 0o600 });
-  vars.LESSOR_MASTER_KEY = key;
+  keepGenerated("LESSOR_MASTER_KEY", randomBytes(32).toString("base64url"));
   log("generated LESSOR_MASTER_KEY (encrypts provider keys) and wrote it to .dev.vars (git-ignored)");
 }
-
 if (!vars.LESSOR_INGRESS_TOKEN) {
-  // Providers' webhooks come in under it (docs/ingress.md); the sim signs its own with a key derived
-  // from it, so with it the sim's webhooks run the whole ingress path. Not printed: only the sim uses it locally.
-  const token = randomBytes(32).toString("hex");
-  const prefix = existsSync(devVarsPath) ? readFileSync(devVarsPath, "utf8").replace(/\n?$/, "\n") : "";
-  writeFileSync(devVarsPath, `${prefix}LESSOR_INGRESS_TOKEN=${token}\n`, { mode: 0o600 });
-  vars.LESSOR_INGRESS_TOKEN = token;
+  // Providers' webhooks come in under it (docs/ingress.md); the sim signs its own with a key
+  // derived from it, so the sim's webhooks run the whole ingress path. Not printed: locally only
+  // the sim uses it.
+  keepGenerated("LESSOR_INGRESS_TOKEN", randomBytes(32).toString("hex"));
   log("generated LESSOR_INGRESS_TOKEN (provider webhooks, docs/ingress.md) and wrote it to .dev.vars (git-ignored)");
 }
 

@@ -31,6 +31,20 @@ export interface RetentionReport {
 
 const count = (n: bigint | undefined) => Number(n ?? 0n);
 
+/** The tables whose rows go once they are older than a window, each by its own time column (and index). */
+const AGED = { idempotency: "created_at", ingress_events: "received_at" } as const;
+
+/**
+ * Deletes at most `batchSize` of `table`'s rows older than `cutoff`, oldest first, through the
+ * index on its time column; by rowid, since each table's own key is a composite primary key.
+ */
+async function deleteOldest(db: Db, table: keyof typeof AGED, cutoff: number, batchSize: number): Promise<number> {
+  const t = sql.table(table);
+  const at = sql.ref(AGED[table]);
+  const result = await sql`DELETE FROM ${t} WHERE rowid IN (SELECT rowid FROM ${t} WHERE ${at} < ${cutoff} ORDER BY ${at} LIMIT ${batchSize})`.execute(db);
+  return count(result.numAffectedRows);
+}
+
 export async function runRetention(db: Db, now: number, batchSize = RETENTION_BATCH): Promise<RetentionReport> {
   const quoteCutoff = now - QUOTE_RETENTION_MS;
   // The oldest quotes not yet known to be kept, through the partial index `quotes_expiry`
@@ -58,40 +72,14 @@ export async function runRetention(db: Db, now: number, batchSize = RETENTION_BA
     .where(sql<boolean>`not ${referenced}`)
     .executeTakeFirst();
 
-  // Through `idempotency_age`; the rowid is the table's own (its key is a composite primary key).
-  const idempotency = await db
-    .deleteFrom("idempotency")
-    .where(
-      sql`rowid`,
-      "in",
-      db
-        .selectFrom("idempotency")
-        .select(sql`rowid`.as("r"))
-        .where("created_at", "<", now - IDEMPOTENCY_WINDOW_MS)
-        .orderBy("created_at")
-        .limit(batchSize),
-    )
-    .executeTakeFirst();
-
-  // Through `ingress_events_age`, oldest first, as above.
-  const ingress = await db
-    .deleteFrom("ingress_events")
-    .where(
-      sql`rowid`,
-      "in",
-      db
-        .selectFrom("ingress_events")
-        .select(sql`rowid`.as("r"))
-        .where("received_at", "<", now - INGRESS_DEDUP_WINDOW_MS)
-        .orderBy("received_at")
-        .limit(batchSize),
-    )
-    .executeTakeFirst();
+  // Through `idempotency_age` and `ingress_events_age`.
+  const idempotency = await deleteOldest(db, "idempotency", now - IDEMPOTENCY_WINDOW_MS, batchSize);
+  const ingress = await deleteOldest(db, "ingress_events", now - INGRESS_DEDUP_WINDOW_MS, batchSize);
 
   return {
     quotes_deleted: count(deleted.numDeletedRows),
     quotes_kept: count(kept.numUpdatedRows),
-    idempotency_deleted: count(idempotency.numDeletedRows),
-    ingress_events_deleted: count(ingress.numDeletedRows),
+    idempotency_deleted: idempotency,
+    ingress_events_deleted: ingress,
   };
 }

@@ -13,6 +13,7 @@ import type { Env } from "../env";
 import { database } from "../db";
 import { ApiError, badRequest } from "../errors";
 import { secretEquals } from "../ids";
+import { pokeAll } from "../lease/reaper";
 import { listedProviderNames } from "../providers/names";
 import { firstDelivery } from "./dedup";
 import { ingressProvider } from "./providers";
@@ -101,13 +102,11 @@ function machineOf(payload: unknown, fields: readonly string[]): string | null {
 }
 
 /**
- * Pokes each lease's object to run its policy now (the `tick()` the cron backstop calls): it reads
- * its machine back and acts on what it reads. Failures are logged; the alarm and the backstop
- * still come.
+ * Pokes each lease's object to run its policy now, as the cron backstop does (src/lease/reaper.ts):
+ * it reads its machine back and acts on what it reads. A failed poke is logged; the lease's alarm
+ * and the backstop still come.
  */
 export async function pokeLeases(env: Env, leaseIds: readonly string[]): Promise<void> {
-  const results = await Promise.allSettled(leaseIds.map((id) => env.LEASE.get(env.LEASE.idFromName(id)).tick()));
-  results.forEach((r, i) => {
-    if (r.status === "rejected") console.warn(JSON.stringify({ msg: "ingress: poke failed", lease_id: leaseIds[i], error: String(r.reason) }));
-  });
+  const failed = await pokeAll(env, leaseIds);
+  if (failed > 0) console.warn(JSON.stringify({ msg: "ingress: pokes failed", failed, leases: leaseIds }));
 }

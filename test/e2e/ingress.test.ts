@@ -7,7 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bootstrapTokenFromDevVars, removeStateDir, runningServers, startServer, stopServer, type Server } from "./server";
+import { apiCall, bootstrapTokenFromDevVars, removeStateDir, runningServers, startServer, stopServer, type Server } from "./server";
 
 let server: Server;
 let bootstrap: string;
@@ -25,14 +25,7 @@ afterAll(async () => {
   }
 });
 
-async function api(method: string, route: string, bearer: string, body?: unknown) {
-  const res = await fetch(`${server.base}${route}`, {
-    method,
-    headers: { authorization: `Bearer ${bearer}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, json: (await res.json()) as any };
-}
+const api = (method: string, route: string, bearer: string, body?: unknown) => apiCall(server, method, route, bearer, body);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
