@@ -5307,7 +5307,7 @@ export interface paths {
                     after?: string;
                     /** @description a page holds at most this many events (default and most: 200) */
                     limit?: number;
-                    /** @description 1: answer a Server-Sent Events stream instead of a page (so does `Accept: text/event-stream`) */
+                    /** @description 1: answer a Server-Sent Events stream (so does `Accept: text/event-stream` without `follow`); 0: never */
                     follow?: "0" | "1";
                 };
                 header?: {
@@ -6936,13 +6936,13 @@ export interface paths {
                 query?: {
                     /** @description only the last N lines (the text answer); default all */
                     tail?: number | null;
-                    /** @description stream the log as Server-Sent Events */
-                    follow?: "0" | "1" | "true" | "false";
+                    /** @description 1: answer a Server-Sent Events stream (so does `Accept: text/event-stream` without `follow`); 0: never */
+                    follow?: "0" | "1";
                 };
                 header?: {
-                    accept?: string;
-                    /** @description resume a follow after this event's chunk */
+                    /** @description where a reconnecting stream resumes; wins over `after` */
                     "last-event-id"?: string;
+                    accept?: string;
                 };
                 path: {
                     id: string;
@@ -6951,7 +6951,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description text/plain: the log (the dropped-output marker first when output was dropped), with Lessor-Log-Bytes and Lessor-Log-Dropped-Bytes. text/event-stream: one event per chunk (`id:` its sequence number, `data:` its text), a `dropped` event when output it would have sent is gone, a comment every 15 s, and an `end` event (`data:` `{reason: "exited", exit}` or `{reason: "released"}`) before the stream ends */
+                /** @description text/plain: the log (the dropped-output marker first when output was dropped), with Lessor-Log-Bytes and Lessor-Log-Dropped-Bytes. text/event-stream: `retry:` first, then one event per chunk (`id:` its sequence number, `data:` its text), a `dropped` event when output it would have sent is gone, a `: keepalive` comment every 15 s, and an `end` event (`data:` `{reason: "exited", exit}` or `{reason: "released"}`) before the stream ends */
                 200: {
                     headers: {
                         /** @description text/plain only: bytes the log holds */
@@ -6965,13 +6965,25 @@ export interface paths {
                         "text/event-stream": string;
                     };
                 };
-                /** @description invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8 */
+                /** @description invalid_request: the query does not match the schema; invalid_last_event_id: Last-Event-ID is not an event id */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "invalid_request" | "invalid_last_event_id";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
                     };
                 };
                 /** @description unauthenticated: no valid credential */
@@ -8230,7 +8242,7 @@ export interface paths {
                     after?: string;
                     /** @description a page holds at most this many events (default and most: 200) */
                     limit?: number;
-                    /** @description 1: answer a Server-Sent Events stream instead of a page (so does `Accept: text/event-stream`) */
+                    /** @description 1: answer a Server-Sent Events stream (so does `Accept: text/event-stream` without `follow`); 0: never */
                     follow?: "0" | "1";
                 };
                 header?: {
@@ -8262,7 +8274,19 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "invalid_request" | "invalid_last_event_id";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
                     };
                 };
                 /** @description unauthenticated: no valid credential */

@@ -8,6 +8,9 @@ import { checkUrl, configFile, resolveConfig, writeConfigFile } from "./config.m
 import { CliError, EXIT, usageError } from "./exit-codes.mjs";
 import { fields, hourly, money, painter, relative, stateText, table, wantsColor } from "./format.mjs";
 import { readLine, readSecret } from "./secret.mjs";
+import { follow } from "./stream.mjs";
+
+export { kill, logs, run, scratchExec, scratchRun } from "./occupant.mjs";
 
 /** @typedef {import("./main.mjs").Io} Io */
 /** @typedef {import("./main.mjs").GlobalFlags} GlobalFlags */
@@ -21,6 +24,7 @@ import { readLine, readSecret } from "./secret.mjs";
  *   json: boolean,
  *   paint: import("./format.mjs").Paint,
  *   api: () => Api,
+ *   config: () => { url: string, apiKey?: string },
  *   print: (doc: unknown, human: () => string) => void,
  *   note: (text: string) => void,
  * }} Ctx
@@ -31,12 +35,16 @@ export function context(io, flags) {
   const json = flags.json === true;
   /** @type {Api | null} */
   let client = null;
+  /** @type {{ url: string, apiKey?: string } | null} */
+  let settings = null;
+  const config = () => (settings ??= resolveConfig(flags, io.env));
   return {
     io,
     flags,
     json,
     paint: painter(!json && wantsColor(io.stdout, io.env)),
-    api: () => (client ??= apiClient(resolveConfig(flags, io.env), io.version)),
+    api: () => (client ??= apiClient(config(), io.version)),
+    config,
     print: (doc, human) => {
       const text = json ? JSON.stringify(doc, null, 2) : human();
       if (text) io.stdout.write(`${text}\n`);
@@ -249,9 +257,10 @@ export function guardText(guard, now) {
   return `${guard.action} ${when}${guard.reason ? ` (${guard.reason})` : ""}`;
 }
 
-/** @param {Ctx} ctx @param {string[]} args */
-export async function events(ctx, [ref]) {
+/** @param {Ctx} ctx @param {string[]} args @param {Record<string, any>} f */
+export async function events(ctx, [ref], f = {}) {
   const id = await leaseIdOf(ctx, /** @type {string} */ (ref));
+  if (f.follow) return followEvents(ctx, id);
   // Every page, following `next_after` (the route also streams; without `follow` it answers JSON).
   /** @typedef {Exclude<Awaited<ReturnType<typeof eventsPage>>, string>} EventsPage */
   const eventsPage = (/** @type {number} */ after) => call(ctx.api().GET("/v1/leases/{id}/events", { params: { path: { id }, query: { after: String(after) } } }));
@@ -271,6 +280,20 @@ export async function events(ctx, [ref]) {
       { right: ["SEQ"] },
     ),
   );
+}
+
+/**
+ * A lease's events as they happen, from its first, until it is released: one line each (with
+ * `--json`, one event document per line).
+ * @param {Ctx} ctx @param {string} id
+ */
+async function followEvents(ctx, id) {
+  for await (const frame of follow(ctx.config(), ctx.io.version, `/v1/leases/${id}/events`)) {
+    if (frame.event === "end") return;
+    const e = /** @type {Schemas["LeaseEvent"]} */ (JSON.parse(frame.data));
+    const line = [String(e.seq).padStart(4), e.at.slice(11, 19), e.type, e.from || e.to ? `${e.from ?? "-"} -> ${e.to ?? "-"}` : "", e.reason ?? ""];
+    ctx.io.stdout.write(`${ctx.json ? JSON.stringify(e) : line.join("  ").trimEnd()}\n`);
+  }
 }
 
 /**

@@ -29,7 +29,7 @@ export const EXIT_CODE_TABLE = [
   [EXIT.PROVIDER, "provider error: a provider refused a key or did not answer"],
   [EXIT.AUTH, "authentication or scope: the API key is not valid, or its scope does not allow the command"],
   [EXIT.NO_CAPACITY, "no capacity: no offer fits the request"],
-  [EXIT.PROVISIONING, "provisioning failed (no command returns it yet)"],
+  [EXIT.PROVISIONING, "provisioning failed: the lease was released before its command ran (boot or start timeout, host failed, provider refused or lost it)"],
   [EXIT.TIMEOUT, "timeout: the server did not answer in time"],
   [EXIT.UNSUPPORTED, "unsupported: this installation or provider cannot do that"],
   [EXIT.OVER_BUDGET, "over budget: the request would pass one of the org's caps; nothing changed"],

@@ -18,6 +18,7 @@ import { CliError, EXIT, EXIT_CODE_TABLE, usageError } from "./exit-codes.mjs";
  *   env: Record<string, string | undefined>,
  *   now: () => number,
  *   version: string,
+ *   onInterrupt?: (handler: () => void) => () => void,
  * }} Io
  */
 
@@ -27,8 +28,9 @@ import { CliError, EXIT, EXIT_CODE_TABLE, usageError } from "./exit-codes.mjs";
  */
 
 /**
- * A command's action: its positional arguments, then its flags (with the global ones).
- * @typedef {(ctx: import("./commands.mjs").Ctx, args: string[], flags: Record<string, any>) => Promise<void>} Action
+ * A command's action: its positional arguments, then its flags (with the global ones). It answers
+ * the exit code when that is not 0 on success (`run`: the job's own; `kill`: the outcome's).
+ * @typedef {(ctx: import("./commands.mjs").Ctx, args: string[], flags: Record<string, any>) => Promise<number | void>} Action
  */
 
 /**
@@ -114,7 +116,73 @@ export function buildProgram(io, act) {
     .argument("<lease>", "lease id (`ls_...`) or name")
     .action(act("status"));
 
-  program.command("events").description("every transition of a lease, oldest first").argument("<lease>", "lease id or name").action(act("events"));
+  program
+    .command("events")
+    .description("every transition of a lease, oldest first")
+    .argument("<lease>", "lease id or name")
+    .option("-f, --follow", "then each new one as it happens, until the lease is released")
+    .action(act("events"));
+
+  /** `logs`, and `scratch logs` the same. @param {Command} parent */
+  const logsCommand = (parent) =>
+    parent
+      .command("logs")
+      .description("what the lease's command printed")
+      .argument("<lease>", "lease id or name")
+      .option("-f, --follow", "then each new output as it comes, until the command exits or the lease is released")
+      .option("--tail <n>", "only the last N lines")
+      .action(act("logs"));
+  logsCommand(program);
+
+  program
+    .command("run")
+    .description("run a command as a job on a new machine, stream its output, and exit with its exit code")
+    .usage("--gpu <class> [options] -- <cmd...>")
+    .requiredOption("--gpu <class>", "`class:count` (`l4`, `l40s:2`)")
+    .option("--ttl <duration>", "end the lease after this long whatever happens: `30m`, `2h`")
+    .option("--max-runtime <duration>", "TERM the command after it has run this long")
+    .option("--max-inactivity <duration>", "TERM the command after this long without output")
+    .option("--env <NAME=value>", "an environment variable for the command (repeatable; values are never shown)", collect, [])
+    .option("--name <name>", "a name for the lease")
+    .option("--rm", "Ctrl-C ends the lease instead of detaching")
+    .argument("[cmd...]", "the command, after `--`: one argument is a shell line (`'echo hi; exit 3'`), several are words")
+    .action(act("run"));
+
+  program
+    .command("kill")
+    .description("end the lease's command: TERM, then KILL after the timeout (exit 0 stopped, 2 unknown, 3 still alive)")
+    .argument("<lease>", "lease id or name")
+    .option("--timeout <duration>", "how long to wait for the exit after TERM (default 10s)")
+    .option("--no-escalate", "never send KILL")
+    .action(act("kill"));
+
+  const scratch = program.command("scratch").description("scratch sessions: a machine to exec commands on");
+  scratch
+    .command("run")
+    .description("rent a machine for a scratch session and wait until it is ready")
+    .requiredOption("--gpu <class>", "`class:count` (`l4`, `l40s:2`)")
+    .option("--ttl <duration>", "end the lease after this long: `30m`, `2h`")
+    .option("--env <NAME=value>", "an environment variable for what runs there (repeatable)", collect, [])
+    .option("--name <name>", "a name for the lease")
+    .action(act("scratchRun"));
+  scratch
+    .command("ls")
+    .description("scratch leases, newest first")
+    .addOption(new Option("--state <state>", "only leases in this state").choices(CHOICES.leaseState))
+    .option("--limit <n>", "leases per page")
+    .option("--cursor <cursor>", "the page after the one that printed this cursor")
+    .addOption(new Option("--kind <kind>").default("scratch").hideHelp())
+    .action(act("ls"));
+  logsCommand(scratch);
+  scratch
+    .command("exec")
+    .description("run a command on the session's machine; its output, and its exit code as the CLI's")
+    .usage("<lease> [--timeout 30s] -- <cmd...>")
+    .argument("<lease>", "lease id or name")
+    .argument("[cmd...]", "the command, after `--`")
+    .option("--timeout <duration>", "how long to wait for the result (default 30s)")
+    .action(act("scratchExec"));
+  scratch.command("end").description("end the session: destroy its machine").argument("<lease>", "lease id or name").action(act("end"));
 
   for (const [name, what] of /** @type {const} */ ([
     ["end", "end a lease: destroy its machine (repeating it is harmless)"],
@@ -227,21 +295,24 @@ export function exitCodesText() {
  * @param {Io} io
  */
 export async function main(argv, io) {
-  const json = argv.includes("--json");
-  if (json && argv.some((a) => a === "--version" || a === "-V")) {
+  // What follows `--` is a command's own words (`lessor run -- tool --json`), never a flag of the CLI's.
+  const own = argv.includes("--") ? argv.slice(0, argv.indexOf("--")) : argv;
+  const json = own.includes("--json");
+  if (json && own.some((a) => a === "--version" || a === "-V")) {
     io.stdout.write(`${JSON.stringify({ version: io.version })}\n`);
     return EXIT.OK;
   }
+  let code = /** @type {number} */ (EXIT.OK);
   const program = buildProgram(io, (name) => async (...args) => {
     const command = /** @type {Command} */ (args[args.length - 1]);
     const flags = command.optsWithGlobals();
     const commands = await import("./commands.mjs");
     const action = /** @type {Action} */ (/** @type {Record<string, unknown>} */ (commands)[name]);
-    await action(commands.context(io, /** @type {GlobalFlags} */ (flags)), /** @type {string[]} */ (args.slice(0, -2).flat()), flags);
+    code = (await action(commands.context(io, /** @type {GlobalFlags} */ (flags)), /** @type {string[]} */ (args.slice(0, -2).flat()), flags)) ?? EXIT.OK;
   });
   try {
     await program.parseAsync(argv, { from: "user" });
-    return EXIT.OK;
+    return code;
   } catch (e) {
     return report(e, json, io);
   }

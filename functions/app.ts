@@ -29,8 +29,8 @@ import { simRoutes } from "./v1/sim";
 import { usageRoutes } from "./v1/usage";
 import { webhookRoutes } from "./v1/webhooks";
 import type { Context } from "hono";
+import { MAX_BODY_BYTES } from "../src/body-limit";
 
-export const MAX_BODY_BYTES = 1024 * 1024;
 /** How much of an oversized body is read (and dropped) before its 413 is answered. */
 const DRAIN_MAX_BYTES = 16 * 1024 * 1024;
 export const VERSION = "0.1.0";

@@ -66,6 +66,11 @@ export const COMMON_ERRORS = {
   429: errorResponse("rate_limited: over the credential's request budget; see Retry-After", ["rate_limited"]),
 } as const;
 
+/** The 400 of every stream route (the lease's and the org's events, the lease's log). */
+export const STREAM_400 = {
+  400: errorResponse("invalid_request: the query does not match the schema; invalid_last_event_id: Last-Event-ID is not an event id", ["invalid_request", "invalid_last_event_id"]),
+} as const;
+
 export const BEARER = [{ bearer: [] }];
 
 export const IdParam = (prefix: string) =>

@@ -13,5 +13,10 @@ if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
   process.stdout.write(`${version}\n`);
 } else {
   const { main } = await import("../main.mjs");
-  process.exitCode = await main(argv, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, now: Date.now, version });
+  /** Ctrl-C goes to the running command's handler while it has one (`run` detaches), else ends the CLI. */
+  const onInterrupt = (/** @type {() => void} */ handler) => {
+    process.on("SIGINT", handler);
+    return () => void process.off("SIGINT", handler);
+  };
+  process.exitCode = await main(argv, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, now: Date.now, version, onInterrupt });
 }

@@ -136,9 +136,6 @@ export const agentRoutes = router()
         throw new ApiError(415, "unsupported_media_type", "a log chunk is sent as text/plain (or application/octet-stream)");
       }
       const data = new Uint8Array(await c.req.arrayBuffer());
-      if (data.byteLength > LOG_CHUNK_MAX_BYTES) {
-        throw new ApiError(413, "payload_too_large", `a log chunk is at most ${LOG_CHUNK_MAX_BYTES} bytes`, { max_bytes: LOG_CHUNK_MAX_BYTES });
-      }
       const seq = Number(c.req.valid("header")[LOG_SEQ_HEADER]);
       const { stored, duplicate } = await agentCall(c, { op: "log", seq, data });
       return c.json({ seq, stored, duplicate }, 200);

@@ -13,17 +13,17 @@ import { idempotent } from "../../src/idempotency";
 import { KILL_OUTCOMES, KILL_TIMEOUT_DEFAULT_MS, KILL_TIMEOUT_MAX_MS } from "../../src/lease/command";
 import { createLease, LeaseEnvSchema } from "../../src/lease/create";
 import type { ActResult, UserAction } from "../../src/lease/object";
-import { LeaseEventSchema, MAX_EVENT_PAGE, type LeaseEventBody, type LeaseEventPage } from "../../src/events/lease-events";
-import { eventAnswers, EventHeaders, EventQuery, resumeAfter, streamResponse, wantsStream } from "../../src/events/follow";
+import { LeaseEventSchema, type LeaseEventBody, type LeaseEventPage } from "../../src/events/lease-events";
+import { answerEvents, eventAnswers, EventHeaders, EventQuery, resumeAfter, streamResponse, wantsStream, type EventsAnswer } from "../../src/events/follow";
 import { GuardedLeaseSchema, LeaseSchema, type LeaseView } from "../../src/lease/view";
 import { listLeaseBodies } from "../../src/lease/list-repo";
 import { LeaseNameSchema } from "../../src/lease/names";
 import { LEASE_KINDS, parseDurationField, PolicyInputSchema } from "../../src/lease/policy";
 import { LEASE_STATES } from "../../src/lease/state";
 import { EXEC_CMD_MAX_BYTES, EXEC_DEFAULT_TIMEOUT_MS, EXEC_MAX_WAIT_MS, ExecSchema, utf8Bytes, type ExecView } from "../../src/occupant/exec";
-import { LOG_RETENTION_MS, LOG_SEQ_MAX, TAIL_MAX_LINES } from "../../src/occupant/logs";
+import { LOG_RETENTION_MS, TAIL_MAX_LINES } from "../../src/occupant/logs";
 import { decodeCursor, DEFAULT_PAGE, pageOf, PageQuery } from "../../src/pagination";
-import { BEARER, COMMON_ERRORS, errorResponse, IdParam, jsonResponse, router, type AppEnv } from "../context";
+import { BEARER, COMMON_ERRORS, errorResponse, IdParam, jsonResponse, router, STREAM_400, type AppEnv } from "../context";
 import { requireScope } from "../middleware";
 
 const LEASE_ID = /^ls_[0-9a-z]{26}$/;
@@ -177,24 +177,21 @@ const app = router()
           "A page of events (`next_after`: ask `after=` it for the next; null at the end), or the stream",
         ),
         ...COMMON_ERRORS,
-        400: errorResponse("invalid_request: the query does not match the schema; invalid_last_event_id: Last-Event-ID is not an event id", ["invalid_request", "invalid_last_event_id"]),
+        ...STREAM_400,
       },
     }),
     async (c) => {
       const { id } = c.req.valid("param");
-      const { after, limit = MAX_EVENT_PAGE, follow } = c.req.valid("query");
-      const headers = c.req.valid("header");
-      const from = resumeAfter(after, headers["last-event-id"]);
       const stub = stubOf(c, id);
       const org = c.var.principal.org_id;
-      if (wantsStream(follow, headers.accept)) {
-        const stream = await stub.follow(org, from);
-        if (!stream) throw notFound("lease", id);
-        return streamResponse(stream as ReadableStream<Uint8Array>);
-      }
-      const page = (await stub.eventsAfter(org, from, limit)) as LeaseEventPage<LeaseEventBody> | null;
-      if (!page) throw notFound("lease", id);
-      return c.json(page, 200);
+      const found = <T>(value: T | null): EventsAnswer<T> => {
+        if (value === null) throw notFound("lease", id);
+        return { ok: true, value };
+      };
+      return answerEvents(c.req.valid("query"), c.req.valid("header"), {
+        follow: async (after) => found((await stub.follow(org, after)) as ReadableStream<Uint8Array> | null),
+        page: async (after, limit) => found((await stub.eventsAfter(org, after, limit)) as LeaseEventPage<LeaseEventBody> | null),
+      });
     },
   );
 
@@ -303,22 +300,14 @@ app
         params: IdParam("ls"),
         query: z.object({
           tail: z.coerce.number().int().min(0).max(TAIL_MAX_LINES).optional().describe("only the last N lines (the text answer); default all"),
-          follow: z.enum(["1", "0", "true", "false"]).optional().describe("stream the log as Server-Sent Events"),
+          follow: EventQuery.follow,
         }),
-        headers: z.object({
-          accept: z.string().optional(),
-          "last-event-id": z
-            .string()
-            .regex(/^[0-9]{1,16}$/)
-            .refine((v) => Number(v) <= LOG_SEQ_MAX, { message: `at most ${LOG_SEQ_MAX}` })
-            .optional()
-            .describe("resume a follow after this event's chunk"),
-        }),
+        headers: EventHeaders,
       },
       responses: {
         200: {
           description:
-            "text/plain: the log (the dropped-output marker first when output was dropped), with Lessor-Log-Bytes and Lessor-Log-Dropped-Bytes. text/event-stream: one event per chunk (`id:` its sequence number, `data:` its text), a `dropped` event when output it would have sent is gone, a comment every 15 s, and an `end` event (`data:` `{reason: \"exited\", exit}` or `{reason: \"released\"}`) before the stream ends",
+            "text/plain: the log (the dropped-output marker first when output was dropped), with Lessor-Log-Bytes and Lessor-Log-Dropped-Bytes. text/event-stream: `retry:` first, then one event per chunk (`id:` its sequence number, `data:` its text), a `dropped` event when output it would have sent is gone, a `: keepalive` comment every 15 s, and an `end` event (`data:` `{reason: \"exited\", exit}` or `{reason: \"released\"}`) before the stream ends",
           headers: z.object({
             "lessor-log-bytes": z.string().optional().describe("text/plain only: bytes the log holds"),
             "lessor-log-dropped-bytes": z.string().optional().describe("text/plain only: bytes dropped from its start"),
@@ -329,6 +318,7 @@ app
           },
         },
         ...COMMON_ERRORS,
+        ...STREAM_400,
         410: errorResponse(`logs_expired: the lease was released more than ${LOG_RETENTION_MS / 86_400_000} days ago and its log deleted (details: expired_at); the lease itself still answers`, ["logs_expired"]),
       },
     }),
@@ -338,12 +328,13 @@ app
       const headers = c.req.valid("header");
       const stub = stubOf(c, id);
       const orgId = c.var.principal.org_id;
-      if (follow === "1" || follow === "true" || (follow === undefined && (headers.accept ?? "").includes("text/event-stream"))) {
-        const after = headers["last-event-id"] === undefined ? -1 : Number(headers["last-event-id"]);
+      if (wantsStream(follow, headers.accept)) {
+        // Without Last-Event-ID, the whole log (-1: before its first chunk).
+        const after = resumeAfter(undefined, headers["last-event-id"], -1);
         const stream = (await stub.followLog(orgId, after)) as ReadableStream<Uint8Array> | { expired_at: string } | null;
         if (!stream) throw notFound("lease", id);
         if (!(stream instanceof ReadableStream)) throw logsExpired(stream.expired_at);
-        return c.body(stream, 200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", "x-accel-buffering": "no" });
+        return streamResponse(stream);
       }
       const log = await stub.logTail(orgId, tail ?? null);
       if (!log) throw notFound("lease", id);

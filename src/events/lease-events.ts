@@ -5,7 +5,7 @@
  */
 import { z } from "@hono/zod-openapi";
 import { LeaseEventSchema } from "../lease/event-schema";
-import { eventFrame } from "./sse";
+import { sseFrame } from "./sse";
 
 /** One schema per event type, with the detail each carries (src/lease/event-schema.ts). */
 export { LeaseEventSchema };
@@ -24,7 +24,7 @@ export interface LeaseEventPage<E> {
 
 /** The stream's last frame: the lease is released, nothing more will come, and the stream ends. */
 export function leaseEndFrame(leaseId: string): string {
-  return eventFrame(null, { lease_id: leaseId, state: "released" }, "end");
+  return sseFrame({ event: "end" }, JSON.stringify({ lease_id: leaseId, state: "released" }));
 }
 
-export const leaseEventFrame = (e: { seq: number }) => eventFrame(e.seq, e);
+export const leaseEventFrame = (e: { seq: number }) => sseFrame({ id: e.seq }, JSON.stringify(e));

@@ -1,30 +1,40 @@
 /**
  * A lease's events going out of its object (docs/events.md): pages, the open Server-Sent Events
- * streams its object pushes to as it writes, and the forward to the org's event log. The object
- * calls `appended` on its one write path and `forward` from its `#finish`, which retries a failed
- * forward on the alarm like an index write; the org's log drops what it already holds.
+ * streams its object pushes to as it writes (src/events/sse.ts), and the forward to the org's event
+ * log. The object calls `appended` on its one write path, and `forward` and, once the lease is
+ * released, `released` from its `#finish`, which retries a failed forward on the alarm like an
+ * index write; the org's log drops what it already holds.
  */
 import type { Env } from "../env";
 import type { LeaseRecord } from "../lease/state";
 import type { LeaseEvent, LeaseStore } from "../lease/store";
 import { forwardLeaseEvents } from "./forward";
-import { leaseEndFrame, leaseEventFrame, type LeaseEventPage } from "./lease-events";
+import { leaseEndFrame, leaseEventFrame, MAX_EVENT_PAGE, type LeaseEventPage } from "./lease-events";
 import { Followers } from "./sse";
 
 /** How many events one forward to the org's log carries. */
 const FORWARD_BATCH = 100;
 
 export class LeaseEventsOut {
-  readonly #followers = new Followers();
-  /** The last event written to the open streams. */
-  #followedSeq = 0;
+  readonly #followers: Followers<LeaseEvent>;
   #forwarding: Promise<void> | null = null;
 
   constructor(
     private readonly store: LeaseStore,
     private readonly env: Env,
     private readonly waitUntil: (p: Promise<unknown>) => void,
-  ) {}
+  ) {
+    this.#followers = new Followers<LeaseEvent>({
+      // A follower behind reads a page of events at a time.
+      itemsAfter: (seq) => store.eventsAfter(seq, MAX_EVENT_PAGE),
+      cursorOf: (e) => e.seq,
+      writer: () => leaseEventFrame,
+      ended: () => {
+        const l = store.load();
+        return l?.state === "released" ? leaseEndFrame(l.id) : null;
+      },
+    });
+  }
 
   /** The events after `after`, at most `limit`. */
   page(l: LeaseRecord, after: number, limit: number): LeaseEventPage<LeaseEvent> {
@@ -35,20 +45,19 @@ export class LeaseEventsOut {
   }
 
   /** A stream of the events after `after`, then each one as it is written; it ends once the lease is released. */
-  follow(l: LeaseRecord, after: number): ReadableStream<Uint8Array> {
-    this.#followedSeq = Math.max(this.#followedSeq, this.store.lastSeq());
-    const backlog = this.store.eventsAfter(after, -1).map(leaseEventFrame);
-    return this.#followers.open(backlog, l.state === "released" ? leaseEndFrame(l.id) : null);
+  follow(after: number): ReadableStream<Uint8Array> {
+    return this.#followers.open(after);
   }
 
   /** After an event is written: pushed to the open streams at once, and to the org's log. */
   appended(l: LeaseRecord): void {
-    if (this.#followers.size > 0) {
-      const fresh = this.store.eventsAfter(this.#followedSeq, -1);
-      this.#followedSeq = fresh.at(-1)?.seq ?? this.#followedSeq;
-      this.#followers.publish(fresh.map(leaseEventFrame), l.state === "released" ? leaseEndFrame(l.id) : null);
-    }
+    this.#followers.wake();
     this.waitUntil(this.forward(l.org_id, l.id).catch(() => undefined));
+  }
+
+  /** The lease is released: every stream ends (one still reading what it missed, when it has read it). */
+  released(): void {
+    this.#followers.end();
   }
 
   /** Sends the org's log every event it has not acknowledged, one call at a time. */

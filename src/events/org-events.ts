@@ -1,7 +1,7 @@
 /** An org's event as its stream and its pages answer it: a lease's event, with the org log's own id. */
 import { z } from "@hono/zod-openapi";
 import { LeaseEventSchema } from "./lease-events";
-import { eventFrame } from "./sse";
+import { sseFrame } from "./sse";
 
 const ORG_ID = z.number().int().describe("the event's id in the org's log: pages and streams resume after it");
 
@@ -50,4 +50,4 @@ export interface OrgEvent {
 /** How many of the newest events an org's log keeps; a reader resuming before them gets 410. */
 export const ORG_LOG_RETAINED = 1000;
 
-export const orgEventFrame = (e: OrgEvent) => eventFrame(e.id, e);
+export const orgEventFrame = (e: OrgEvent) => sseFrame({ id: e.id }, JSON.stringify(e));

@@ -1,12 +1,13 @@
 /**
  * One Durable Object per org (named by the org's id): the org's event log and its fan-out.
  *
- * Every lease's object forwards each event it appends here (src/lease/object.ts `#forward`). The
+ * Every lease's object forwards each event it appends here (src/events/lease-stream.ts `forward`). The
  * forward is best effort and level-triggered: the lease remembers the last event the log took
  * (`forwarded_seq`) and sends everything after it again on its next change or alarm, and the log
  * keys each event by `<lease id>.<seq>`, so a repeated forward adds nothing. The log keeps the
  * newest ORG_LOG_RETAINED events with their own increasing ids; open streams get each new event as
- * it lands; a reader resuming before the oldest kept id is told the events are gone (410).
+ * it lands (src/events/sse.ts); a reader resuming before the oldest kept id is told the events are
+ * gone (410), and a stream that falls that far behind is closed, so its reconnect is told the same.
  *
  * It also delivers the org's outbound webhooks: each new event becomes one pending delivery per
  * endpoint that subscribes to its type (src/webhooks/deliveries.ts), and the object's one alarm,
@@ -15,8 +16,10 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../env";
 import type { LeaseEvent } from "../lease/object";
+import type { EventsAnswer } from "./follow";
 import { ORG_LOG_RETAINED, orgEventFrame, type OrgEvent } from "./org-events";
-import { Followers } from "./sse";
+import { MAX_EVENT_PAGE } from "./lease-events";
+import { Followers, overRpc } from "./sse";
 import { database } from "../db";
 import { DeliveryQueue, renderDelivery, type DeliveryView } from "../webhooks/deliveries";
 import { runDueDeliveries, type Disabled } from "../webhooks/dispatch";
@@ -24,16 +27,21 @@ import { enabledEndpoints } from "../webhooks/repo";
 
 const SCHEMA_VERSION = 1;
 
-export type OrgEventsAnswer<T> = { ok: true; value: T } | { ok: false; gone: true; oldest: number };
-
 export class OrgEventsObject extends DurableObject<Env> {
   readonly #sql: SqlStorage;
-  readonly #followers = new Followers();
+  readonly #followers: Followers<OrgEvent>;
   readonly #deliveries: DeliveryQueue;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.#sql = ctx.storage.sql;
+    this.#followers = new Followers<OrgEvent>({
+      // A page of events at a time; null once what the follower had not read is no longer kept.
+      itemsAfter: (id) => (this.#gone(id) === null ? this.#after(id, MAX_EVENT_PAGE) : null),
+      cursorOf: (e) => e.id,
+      writer: () => orgEventFrame,
+      ended: () => null,
+    });
     this.#deliveries = new DeliveryQueue(this.#sql);
     ctx.blockConcurrencyWhile(async () => this.#ensureSchema());
   }
@@ -79,9 +87,9 @@ export class OrgEventsObject extends DurableObject<Env> {
   }
 
   /** The events after `after`, at most `limit`, or gone when some after it are no longer kept. */
-  page(after: number, limit: number): OrgEventsAnswer<{ data: OrgEvent[]; next_after: number | null }> {
-    const oldest = this.#oldest();
-    if (oldest !== null && after < oldest - 1) return { ok: false, gone: true, oldest };
+  page(after: number, limit: number): EventsAnswer<{ data: OrgEvent[]; next_after: number | null }> {
+    const gone = this.#gone(after);
+    if (gone) return gone;
     const data = this.#after(after, limit + 1);
     const more = data.length > limit;
     if (more) data.pop();
@@ -89,10 +97,8 @@ export class OrgEventsObject extends DurableObject<Env> {
   }
 
   /** A stream of the events after `after`, then each new one; gone as `page` says. */
-  follow(after: number): OrgEventsAnswer<ReadableStream<Uint8Array>> {
-    const oldest = this.#oldest();
-    if (oldest !== null && after < oldest - 1) return { ok: false, gone: true, oldest };
-    return { ok: true, value: this.#followers.open(this.#after(after, -1).map(orgEventFrame), null) };
+  follow(after: number): EventsAnswer<ReadableStream<Uint8Array>> {
+    return this.#gone(after) ?? { ok: true, value: overRpc(this.#followers.open(after)) };
   }
 
   /** An endpoint's deliveries, newest first, before the delivery id `before`. */
@@ -135,7 +141,7 @@ export class OrgEventsObject extends DurableObject<Env> {
     this.#sql.exec(`INSERT OR IGNORE INTO meta (key, value) VALUES ('org_id', ?)`, orgId);
     if (fresh.length > 0) {
       this.#sql.exec(`DELETE FROM log WHERE id <= (SELECT MAX(id) FROM log) - ?`, ORG_LOG_RETAINED);
-      this.#followers.publish(fresh.map(orgEventFrame));
+      for (const e of fresh) this.#followers.push(e);
     }
     await this.#queueDeliveries(orgId);
   }
@@ -181,8 +187,10 @@ export class OrgEventsObject extends DurableObject<Env> {
     return this.#sql.exec<{ value: string }>(`SELECT value FROM meta WHERE key = 'org_id'`).toArray()[0]?.value ?? null;
   }
 
-  #oldest(): number | null {
-    return this.#sql.exec<{ id: number | null }>(`SELECT MIN(id) AS id FROM log`).toArray()[0]?.id ?? null;
+  /** Gone when some event after `after` is no longer kept; null when all are. */
+  #gone(after: number): { ok: false; gone: true; oldest: number } | null {
+    const oldest = this.#sql.exec<{ id: number | null }>(`SELECT MIN(id) AS id FROM log`).toArray()[0]?.id ?? null;
+    return oldest !== null && after < oldest - 1 ? { ok: false, gone: true, oldest } : null;
   }
 
   #after(after: number, limit: number): OrgEvent[] {

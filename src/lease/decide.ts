@@ -7,21 +7,27 @@ import { sessionBudgetDeadline } from "../billing/accrual";
 import { usdToMicros } from "../billing/money";
 import { hasMachine, inSession, NO_AGENT, NO_JOB_PROGRESS, type AgentFacts, type LeaseRecord, type Observation, type Reason } from "./state";
 
-export type Action =
-  | "none" // nothing to do, ever (released)
-  | "wait" // nothing to do until `at`
-  | "provision" // create (or adopt, after listing by label) a machine
-  | "poll" // read the machine back from the provider
-  | "mark_ready"
-  | "mark_stopped"
-  | "stop"
-  | "start"
-  | "replace_host" // destroy this machine, exclude its host, rent the next fallback
-  | "mark_exited" // record the exit the agent reported
-  | "signal" // queue `signal` (TERM, then KILL) for the command through the agent
-  | "diagnose" // a stall: record `stalled`, queue the diagnostics exec
-  | "report_silent" // the agent's heartbeats stopped: record `agent_silent`
-  | "release"; // destroy every machine of the lease, then released
+/** What the policy can ask the run loop to do; a step that fails is recorded as `<action>_failed`. */
+export const STEP_ACTIONS = [
+  "provision", // create (or adopt, after listing by label) a machine
+  "poll", // read the machine back from the provider
+  "mark_ready",
+  "mark_stopped",
+  "stop",
+  "start",
+  "replace_host", // destroy this machine, exclude its host, rent the next fallback
+  "mark_exited", // record the exit the agent reported
+  "signal", // queue `signal` (TERM, then KILL) for the command through the agent
+  "diagnose", // a stall: record `stalled`, queue the diagnostics exec
+  "report_silent", // the agent's heartbeats stopped: record `agent_silent`
+  "release", // destroy every machine of the lease, then released
+] as const;
+
+/** What a lease's guard may name (`guardOf`): a step, or `none` (nothing to do, ever: released). */
+export const GUARD_ACTIONS = ["none", ...STEP_ACTIONS] as const;
+
+/** The policy's answer: a step, `none`, or `wait` (nothing to do until `at`). */
+export type Action = (typeof GUARD_ACTIONS)[number] | "wait";
 
 export interface Decision {
   action: Action;
@@ -109,7 +115,7 @@ export function hardCapDeadlines(l: LeaseRecord): Candidate[] {
  * in use while its command runs (null: no end yet), and counts its exit as activity; silence is
  * `max_inactivity`'s business, and the agent's heartbeats are liveness, never use.
  */
-export function inUseUntil(l: LeaseRecord, agent: AgentFacts = NO_AGENT): number | null {
+export function inUseUntil(l: LeaseRecord, agent: AgentFacts): number | null {
   const exit = exitOf(l, agent);
   if (l.kind === "job" && l.cmd !== null && exit === null) return null;
   const last = Math.max(l.last_activity_at ?? l.ready_at ?? l.state_since, exit?.at ?? 0);
@@ -295,11 +301,11 @@ export type Move =
 export function nextMove(l: LeaseRecord | null, obs: Observation, now: number): Move {
   if (!l || l.state === "released") return { move: "done" };
   const waiting = l.retry_at !== null && l.retry_at > now;
-  const releaseDue = decide(l, { machine: undefined, agent: obs.agent }, now).action === "release" && !waiting;
-  if (obs.machine === undefined && hasMachine(l) && !waiting && !releaseDue) return { move: "observe" };
+  // Not yet read, the machine says nothing to `decide`: a release due now is due whatever it says.
   const d = decide(l, obs, now);
-  if (d.action === "wait" || d.action === "none") return { move: "done" };
-  if (d.action === "poll") return obs.machine !== undefined || waiting ? { move: "done" } : { move: "observe" };
+  if (obs.machine === undefined && hasMachine(l) && !waiting && d.action !== "release") return { move: "observe" };
+  // A poll falls due only in a state that holds a machine and outside a backoff: read above, so done.
+  if (d.action === "wait" || d.action === "none" || d.action === "poll") return { move: "done" };
   return { move: "act", decision: d };
 }
 
@@ -307,7 +313,7 @@ export function nextMove(l: LeaseRecord | null, obs: Observation, now: number): 
  * When the lease's one alarm is set (STYLE.md rule 7): at the nearest deadline `decide` returns,
  * and for an action already due, at once or when its backoff ends. null: no alarm.
  */
-export function alarmAt(l: LeaseRecord, now: number, agent: AgentFacts = NO_AGENT): number | null {
+export function alarmAt(l: LeaseRecord, now: number, agent: AgentFacts): number | null {
   const d = decide(l, { machine: undefined, agent }, now);
   if (d.action !== "wait" && d.action !== "none") return Math.max(now, l.retry_at ?? now);
   return d.at;

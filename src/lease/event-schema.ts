@@ -1,13 +1,13 @@
 /**
  * A lease's event as `GET /v1/leases/:id/events` answers it: one schema per event type, each with
- * the `detail` that type carries (src/lease/transitions.ts and src/lease/object.ts write them).
+ * the `detail` that type carries (the pure rules of src/lease/ make them, the lease's object stores them).
  * The object types an event's `type` as a string and its `detail` as a record, so the compile-time
  * check below runs the other way from `sameShape`'s usual one: every event this schema admits
  * fits what the object stores. That the object writes nothing this schema leaves out is checked
  * at run time, on every answer the tests receive (test/support/response-check.ts).
  */
 import { z } from "@hono/zod-openapi";
-import type { Action } from "./decide";
+import { STEP_ACTIONS } from "./decide";
 import type { LeaseEvent } from "./object";
 import { LEASE_KINDS } from "./policy";
 import { LEASE_STATES } from "./state";
@@ -33,9 +33,7 @@ function event<T extends readonly [string, ...string[]], D extends z.ZodRawShape
 const FAILED_TYPES = [
   "run_failed",
   "observe_failed",
-  ...(["provision", "poll", "mark_ready", "mark_stopped", "stop", "start", "replace_host", "mark_exited", "signal", "diagnose", "report_silent", "release"] as const satisfies readonly Action[]).map(
-    (a) => `${a}_failed` as const,
-  ),
+  ...STEP_ACTIONS.map((a) => `${a}_failed` as const),
 ] as [`${string}_failed`, ...`${string}_failed`[]];
 
 export const LeaseEventSchema = z

@@ -82,6 +82,12 @@ export class LeaseStore {
     return row ? upgradeRecord(JSON.parse(row.record) as LeaseRecord) : null;
   }
 
+  /** The lease when it belongs to `orgId` (null: the operator, who reads any org's); else null (guarantee 8). */
+  loadFor(orgId: string | null): LeaseRecord | null {
+    const l = this.load();
+    return l && (orgId === null || l.org_id === orgId) ? l : null;
+  }
+
   /** Whether the lease exists, without reading its record. */
   exists(): boolean {
     return this.state() !== null;
@@ -142,10 +148,6 @@ export class LeaseStore {
     return record;
   }
 
-  events(): LeaseEvent[] {
-    return this.eventsAfter(0, -1);
-  }
-
   /** The events after `after`, oldest first; `limit` -1: all of them. */
   eventsAfter(after: number, limit: number): LeaseEvent[] {
     return this.#sql
@@ -164,11 +166,6 @@ export class LeaseStore {
         reason: e.reason,
         detail: JSON.parse(e.detail) as Record<string, unknown>,
       }));
-  }
-
-  /** The newest event's seq, 0 when none. */
-  lastSeq(): number {
-    return this.#sql.exec<{ seq: number | null }>(`SELECT MAX(seq) AS seq FROM events`).toArray()[0]?.seq ?? 0;
   }
 
   /** How far the org's event log has acknowledged this lease's events (docs/events.md). */

@@ -2,7 +2,7 @@
  * The lease's transitions (STYLE.md rule 6): what each one changes in the record, and which user
  * action is allowed in which state. Pure, like decide.ts (STYLE.md rule 1: no I/O, no clock, `now`
  * is passed in): decide.ts says what falls due, these say what the record becomes, and the lease's
- * object (object.ts) only stores the result and calls the provider.
+ * object only stores the result and calls the provider (its run loop, runner.ts).
  */
 import type { Offer } from "../catalog/offer";
 import type { Spec } from "../catalog/spec";

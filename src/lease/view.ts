@@ -9,7 +9,7 @@ import { renderOffer } from "../catalog/offers-repo";
 import { MACHINE_STATUSES } from "../providers/contract";
 import { sameShape } from "../same-shape";
 import { renderBilling } from "./billing";
-import type { Action, guardOf } from "./decide";
+import { GUARD_ACTIONS, type guardOf } from "./decide";
 import { INACTIVITY_ACTIONS, LEASE_KINDS, ON_EXIT, renderPolicy } from "./policy";
 import { LEASE_STATES, REASONS, type LeaseRecord } from "./state";
 import { iso } from "../time";
@@ -51,11 +51,6 @@ export function renderLease(l: LeaseRecord, now: number = Date.now()) {
 }
 
 export type LeaseView = ReturnType<typeof renderLease>;
-
-/** What a lease's `guard` may name: every action of the policy but `wait`, which names what it waits for instead. */
-const GUARD_ACTIONS = [
-  "none", "provision", "poll", "mark_ready", "mark_stopped", "stop", "start", "replace_host", "mark_exited", "signal", "diagnose", "report_silent", "release",
-] as const satisfies readonly Exclude<Action, "wait">[];
 
 const Time = z.string().describe("ISO 8601, UTC");
 const Shown = z.string().describe("a duration: `90s`, `15m`, `2h`, `1d`");

@@ -4,9 +4,10 @@
  * the log keeps at most LOG_CAP_BYTES (and LOG_MAX_CHUNKS chunks), dropping the oldest chunks
  * and counting the bytes it dropped, which a reader sees as one marker line.
  */
+import { MAX_BODY_BYTES } from "../body-limit";
 
-/** At most this much in one chunk (the body limit of every /v1 request is the same). */
-export const LOG_CHUNK_MAX_BYTES = 1024 * 1024;
+/** At most this much in one chunk: the body limit of every request, which answers the 413. */
+export const LOG_CHUNK_MAX_BYTES = MAX_BODY_BYTES;
 /** What one lease's log keeps. */
 export const LOG_CAP_BYTES = 16 * 1024 * 1024;
 /** A log of tiny chunks costs a row each: past this many the oldest are dropped too. */

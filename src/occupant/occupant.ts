@@ -9,7 +9,8 @@ import { newId } from "../ids";
 import type { AgentFacts } from "../lease/state";
 import { chunksToDrop, droppedMarker, newlines, planAppend, tailLines, type StoredChunk } from "./logs";
 import { COMMAND_KINDS, ensureAgentSchema } from "./schema";
-import { Followers, type FollowEnd, type StoredLogChunk } from "./follow";
+import type { Followers } from "../events/sse";
+import { logFollowers, type FollowEnd, type LogItem, type StoredLogChunk } from "./follow";
 import { hashLeaseToken, mintLeaseToken, verifyLeaseToken } from "./token";
 
 export const COMMAND_SIGNALS = ["TERM", "KILL"] as const;
@@ -117,7 +118,7 @@ export class Occupant {
   /** Kills waiting for the command's exit (in memory, like the polls). */
   readonly #exitWaiters = new Set<() => void>();
   /** The open follows of the log; made by the first. */
-  #followers: Followers | null = null;
+  #followers: Followers<LogItem> | null = null;
 
   constructor(storage: DurableObjectStorage) {
     this.#storage = storage;
@@ -159,7 +160,7 @@ export class Occupant {
         return { ok: true, op: "heartbeat", last_heartbeat_at: iso(now)! };
       case "log": {
         const appended = this.#appendLog(call.seq, call.data, now);
-        if (appended.stored) this.#followers?.chunk(call.seq, call.data);
+        if (appended.stored) this.#followers?.push({ seq: call.seq, data: call.data });
         return { ok: true, op: "log", seq: call.seq, ...appended };
       }
       case "exit":
@@ -361,7 +362,7 @@ export class Occupant {
   /** A new follow of the log after `cursor` (-1: from its start); `released` says whether the lease is released now. */
   follow(cursor: number, released: () => boolean, keepalive: () => void): ReadableStream<Uint8Array> {
     this.#ensure();
-    this.#followers ??= new Followers(
+    this.#followers ??= logFollowers(
       {
         chunksAfter: (after, maxBytes) => this.#chunksAfter(after, maxBytes),
         dropped: () => {

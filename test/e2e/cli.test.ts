@@ -62,21 +62,34 @@ interface Run {
  * from the test runner; `env` adds to that, by default the server's URL and the org's admin key.
  */
 function lessor(args: string[], options: { env?: Record<string, string>; stdin?: string; configured?: boolean } = {}): Promise<Run> {
+  return started(args, options).done;
+}
+
+/** The CLI started and still running: its output so far, and its end. */
+function started(args: string[], options: { env?: Record<string, string>; stdin?: string; configured?: boolean } = {}) {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith("LESSOR_") && k !== "XDG_CONFIG_HOME") env[k] = v;
   Object.assign(env, { HOME: home, NO_COLOR: "1" });
   if (options.configured !== false) Object.assign(env, { LESSOR_URL: server.base, LESSOR_API_KEY: adminKey });
   Object.assign(env, options.env ?? {});
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ["pipe", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
+  const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ["pipe", "pipe", "pipe"] });
+  const out = { stdout: "", stderr: "" };
+  child.stdout.on("data", (d) => (out.stdout += d));
+  child.stderr.on("data", (d) => (out.stderr += d));
+  child.stdin.end(options.stdin ?? "");
+  const done = new Promise<Run>((resolve, reject) => {
     child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(options.stdin ?? "");
+    child.on("close", (code) => resolve({ code, ...out }));
   });
+  /** Waits until the output so far matches `pattern`. */
+  const until = async (pattern: RegExp, which: "stdout" | "stderr" = "stdout") => {
+    const deadline = Date.now() + 60_000;
+    while (!pattern.test(out[which])) {
+      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`never printed ${pattern}: exit ${child.exitCode}\n${out.stdout}\n${out.stderr}`);
+      await sleep(100);
+    }
+  };
+  return { child, out, done, until };
 }
 
 const shown = (r: Run) => `exit ${r.code}\n--- stdout ---\n${r.stdout}\n--- stderr ---\n${r.stderr}`;
@@ -220,6 +233,86 @@ describe("the lessor CLI against wrangler dev", () => {
     expect(again.code, shown(again)).toBe(0);
     // A state the action does not apply to: the API's invalid_state, a usage error.
     await fails(["stop", id], 2);
+  });
+
+  it("run: a job's output streamed and its exit code as the CLI's, on the sim", async () => {
+    const r = await lessor(["run", "--gpu", "l4", "--ttl", "10m", "--", "echo hi; exit 3"]);
+    expect(r.code, shown(r)).toBe(3);
+    expect(r.stdout).toBe("hi\n");
+    expect(r.stderr).toMatch(/^lease ls_[0-9a-z]{26} \(sim l4 x1, .+\): following its output; Ctrl-C detaches$/m);
+
+    // --json: one document per line, the chunks and then the exit; the job's words after `--`
+    // are its own (the sim's `echo` prints its words as given; a real shell's quoting is unit-tested).
+    const j = await lessor(["run", "--json", "--gpu", "l4", "--ttl", "10m", "--", "echo", "--json", "words"]);
+    expect(j.code, shown(j)).toBe(0);
+    const docs = j.stdout.trim().split("\n").map((line) => JSON.parse(line));
+    expect(docs.map((d) => d.data).join("")).toBe("--json words\n");
+    expect(docs.at(-1)).toMatchObject({ lease_id: expect.stringMatching(/^ls_/), exit: { code: 0, signal: null }, exit_code: 0 });
+  });
+
+  it("run, logs -f, kill, events -f: a killed job exits 128 + TERM; Ctrl-C detaches, or ends the lease with --rm", async () => {
+    const job = started(["run", "--gpu", "l4", "--ttl", "10m", "--name", "cli-long", "--", "echo started; sleep 600"]);
+    await job.until(/^started$/m);
+    const id = /lease (ls_[0-9a-z]{26})/.exec(job.out.stderr)![1]!;
+    const follower = started(["logs", "cli-long", "-f"]);
+    await follower.until(/^started$/m);
+    const events = started(["events", id, "-f", "--json"]);
+    await events.until(/"type":"ready"/);
+
+    const killed = await json(["kill", "cli-long", "--timeout", "5s"], "post", `/v1/leases/${id}/kill`, 200);
+    expect(killed.outcome).toBe("stopped");
+    const ran = await job.done;
+    expect(ran.code, shown(ran)).toBe(143);
+    expect(ran.stderr).toMatch(/ended by SIGTERM/);
+    const followed = await follower.done;
+    expect(followed.code, shown(followed)).toBe(0);
+    expect(followed.stdout).toBe("started\n");
+    // The job's lease is released once its command exits; the event follow ends there.
+    const evented = await events.done;
+    expect(evented.code, shown(evented)).toBe(0);
+    const types = evented.stdout.trim().split("\n").map((line) => JSON.parse(line).type);
+    expect(types[0]).toBe("created");
+    expect(types.at(-1)).toBe("released");
+    const tail = await lessor(["logs", id, "--tail", "1"]);
+    expect(tail.stdout).toBe("started\n");
+    // Killing what has ended answers stopped again.
+    expect((await lessor(["kill", id])).code).toBe(0);
+
+    // Ctrl-C: detached, the job goes on; then with --rm, the lease ends.
+    const detached = started(["run", "--gpu", "l4", "--ttl", "10m", "--", "echo up; hang"]);
+    await detached.until(/^up$/m);
+    detached.child.kill("SIGINT");
+    const d = await detached.done;
+    expect(d.code, shown(d)).toBe(130);
+    const detachedId = /lease (ls_[0-9a-z]{26})/.exec(d.stderr)![1]!;
+    expect(d.stderr).toContain(`lessor logs ${detachedId} -f`);
+    expect((await json(["status", detachedId], "get", `/v1/leases/${detachedId}`, 200)).state).toBe("ready");
+    await json(["end", detachedId], "post", `/v1/leases/${detachedId}/end`, 200);
+
+    const removed = started(["run", "--rm", "--gpu", "l4", "--ttl", "10m", "--", "echo up; hang"]);
+    await removed.until(/^up$/m);
+    removed.child.kill("SIGINT");
+    const rm = await removed.done;
+    expect(rm.code, shown(rm)).toBe(130);
+    const removedId = /lease (ls_[0-9a-z]{26})/.exec(rm.stderr)![1]!;
+    expect(rm.stderr).toContain(`ended lease ${removedId}`);
+    expect((await json(["status", removedId], "get", `/v1/leases/${removedId}`, 200)).state).toMatch(/^releas/);
+  });
+
+  it("scratch: run waits for the machine, exec answers the command's output and exit code, ls, logs, end", async () => {
+    const lease = await json(["scratch", "run", "--gpu", "l40s:1", "--ttl", "30m", "--name", "cli-scratch"], "get", "/v1/leases/{id}", 200);
+    expect(lease.state).toBe("ready");
+    const ran = await lessor(["scratch", "exec", "cli-scratch", "--", "echo there; exit 4"]);
+    expect(ran.code, shown(ran)).toBe(4);
+    expect(ran.stdout).toBe("there\n");
+    const execJson = await json(["scratch", "exec", lease.id, "--", "echo again"], "post", `/v1/leases/${lease.id}/exec`, 200);
+    expect(execJson).toMatchObject({ state: "done", exit_code: 0, output: "again\n" });
+    const listed = await json(["scratch", "ls"], "get", "/v1/leases", 200);
+    expect(listed.data.every((l: any) => l.kind === "scratch")).toBe(true);
+    expect(listed.data.map((l: any) => l.id)).toContain(lease.id);
+    expect((await lessor(["scratch", "logs", lease.id])).code).toBe(0);
+    const ended = await json(["scratch", "end", "cli-scratch"], "post", `/v1/leases/${lease.id}/end`, 200);
+    expect(ended.state).toMatch(/^releas/);
   });
 
   it("money: usage, receipts, budget", async () => {

@@ -16,9 +16,9 @@ import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloud
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import worker from "../../functions/index";
+import { MAX_BODY_BYTES } from "../../src/body-limit";
 import { BASE, BOOTSTRAP, expectError, refreshCatalog } from "./helpers";
 
-const MAX_BODY_BYTES = 1024 * 1024;
 /** Runs per property. Each operation gets about 200 requests; the whole file stays near 30 s. */
 const RUNS = { bodies: 60, headers: 30, params: 40, query: 40, paths: 150, wire: 60, quotes: 60 } as const;
 const TIMEOUT_MS = 60_000;

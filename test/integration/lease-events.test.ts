@@ -1,6 +1,5 @@
 /** `GET /v1/leases/:id/events`: pages after an event id, and the live stream (docs/events.md). */
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { HEARTBEAT_MS } from "../../src/events/sse";
 import { call, createKey, createOrg, expectError, json, refreshCatalog, type TestOrg } from "./helpers";
 import { createLease, fastSim, waitForState } from "./lease-helpers";
 import { SseReader } from "./sse-reader";
@@ -116,14 +115,5 @@ describe("stream", () => {
     expect(got.at(-2) && JSON.parse(got.at(-2)!.data!).type).toBe("released");
     expect(got.at(-1)!.event).toBe("end");
     expect(r.ended).toBe(true);
-  });
-
-  it(`sends a comment every ${HEARTBEAT_MS / 1000} s while nothing happens`, async () => {
-    const r = await follow(lease.id, {}, "?follow=1&after=4");
-    expect((await r.next())?.retry).toBe("3000");
-    // One timer beats every open stream of the object, so the first comment may come sooner.
-    const beat = await r.next(HEARTBEAT_MS + 5_000);
-    expect(beat?.comments).toEqual(["keepalive"]);
-    expect(beat?.data).toBeUndefined();
   });
 });

@@ -83,7 +83,8 @@ class SseReader {
         const block = this.#buffer.slice(0, end);
         this.#buffer = this.#buffer.slice(end + 2);
         const lines = block.split("\n").filter((l) => !l.startsWith(":"));
-        if (lines.length === 0) continue;
+        // As an EventSource does: a frame without data (`retry:`, a comment) dispatches nothing.
+        if (!lines.some((l) => l.startsWith("data:"))) continue;
         const field = (name: string) => lines.filter((l) => l.startsWith(`${name}: `)).map((l) => l.slice(name.length + 2));
         return { event: field("event")[0] ?? "message", id: field("id")[0] ?? null, data: field("data").join("\n") };
       }

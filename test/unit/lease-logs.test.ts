@@ -5,7 +5,8 @@
  */
 import { describe, expect, it, vi } from "vitest";
 import { cutOutput, EXEC_MAX_WAIT_MS, EXEC_OUTPUT_MAX_BYTES, execView, execWaitMs } from "../../src/occupant/exec";
-import { endEvent, FOLLOW_BATCH_BYTES, Followers, KEEPALIVE_COMMENT, sseEvent, type FollowEnd, type StoredLogChunk } from "../../src/occupant/follow";
+import { KEEPALIVE_COMMENT, RECONNECT_MS, sseFrame } from "../../src/events/sse";
+import { endEvent, FOLLOW_BATCH_BYTES, logFollowers, type FollowEnd, type StoredLogChunk } from "../../src/occupant/follow";
 import { tailLines } from "../../src/occupant/logs";
 import type { CommandView } from "../../src/occupant/occupant";
 
@@ -23,8 +24,8 @@ describe("tailLines", () => {
 
 describe("events", () => {
   it("writes one data line per line of the text, so any line break survives as LF", () => {
-    expect(sseEvent({ id: 7 }, "a\nb\n")).toBe("id: 7\ndata: a\ndata: b\ndata: \n\n");
-    expect(sseEvent({ id: 8 }, "x\r\ny\rz")).toBe("id: 8\ndata: x\ndata: y\ndata: z\n\n");
+    expect(sseFrame({ id: 7 }, "a\nb\n")).toBe("id: 7\ndata: a\ndata: b\ndata: \n\n");
+    expect(sseFrame({ id: 8 }, "x\r\ny\rz")).toBe("id: 8\ndata: x\ndata: y\ndata: z\n\n");
     expect(endEvent({ reason: "released" })).toBe('event: end\ndata: {"reason":"released"}\n\n');
   });
 });
@@ -62,19 +63,22 @@ async function readAll(stream: ReadableStream<Uint8Array>): Promise<string> {
   return new Response(stream).text();
 }
 
-describe("Followers", () => {
+const RETRY = `retry: ${RECONNECT_MS}\n\n`;
+
+describe("log followers", () => {
   it("sends the stored log, then pushes each new chunk, and ends when told", async () => {
     const mem = memorySource();
     mem.chunks.push({ seq: 1, data: bytes("one\n") });
-    const followers = new Followers(mem.source, () => undefined);
+    const followers = logFollowers(mem.source, () => undefined);
     const stream = followers.open(-1);
     const reader = stream.getReader();
     const decoder = new TextDecoder();
+    expect(decoder.decode((await reader.read()).value)).toBe(RETRY);
     expect(decoder.decode((await reader.read()).value)).toBe("id: 1\ndata: one\ndata: \n\n");
     mem.chunks.push({ seq: 2, data: bytes("two") });
-    followers.chunk(2, bytes("two"));
+    followers.push({ seq: 2, data: bytes("two") });
     expect(decoder.decode((await reader.read()).value)).toBe("id: 2\ndata: two\n\n");
-    followers.chunk(2, bytes("two")); // already sent: not again
+    followers.push({ seq: 2, data: bytes("two") }); // already sent: not again
     mem.setEnd({ reason: "released" });
     followers.end();
     expect(decoder.decode((await reader.read()).value)).toContain("event: end");
@@ -86,19 +90,19 @@ describe("Followers", () => {
     const mem = memorySource();
     mem.chunks.push({ seq: 5, data: bytes("five\n") }, { seq: 6, data: bytes("six\n") });
     mem.setEnd({ reason: "released" });
-    const followers = new Followers(mem.source, () => undefined);
-    expect(await readAll(followers.open(5))).toBe(`id: 6\ndata: six\ndata: \n\n${endEvent({ reason: "released" })}`);
+    const followers = logFollowers(mem.source, () => undefined);
+    expect(await readAll(followers.open(5))).toBe(`${RETRY}id: 6\ndata: six\ndata: \n\n${endEvent({ reason: "released" })}`);
     mem.dropped.through = 4;
     mem.dropped.bytes = 40;
     const text = await readAll(followers.open(2));
-    expect(text.startsWith("event: dropped\ndata: [lessor: 40 bytes")).toBe(true);
+    expect(text.startsWith(`${RETRY}event: dropped\ndata: [lessor: 40 bytes`)).toBe(true);
     expect(text).toContain("id: 5\n");
     expect(await readAll(followers.open(4))).not.toContain("dropped");
   });
 
   it("keeps a slow reader's queue bounded: behind, it is fed from storage and loses nothing", async () => {
     const mem = memorySource();
-    const followers = new Followers(mem.source, () => undefined);
+    const followers = logFollowers(mem.source, () => undefined);
     const stream = followers.open(-1);
     const reader = stream.getReader();
     await new Promise((r) => setTimeout(r, 0)); // its first pull finds the log empty: it is caught up
@@ -106,7 +110,7 @@ describe("Followers", () => {
     const fromStorage = vi.spyOn(mem.source, "chunksAfter");
     for (let seq = 0; seq < 40; seq++) {
       mem.chunks.push({ seq, data: big });
-      followers.chunk(seq, big);
+      followers.push({ seq, data: big });
     }
     const ids: string[] = [];
     mem.setEnd({ reason: "exited", exit: { code: 0, signal: null, at: "2026-01-01T00:00:00.000Z" } });
@@ -131,12 +135,16 @@ describe("Followers", () => {
     try {
       const mem = memorySource();
       const ticks = vi.fn();
-      const followers = new Followers(mem.source, ticks, 1000);
+      const followers = logFollowers(mem.source, ticks, 1000);
       const a = followers.open(-1).getReader();
       const b = followers.open(-1).getReader();
-      vi.advanceTimersByTime(1000);
-      expect(ticks).toHaveBeenCalledTimes(1);
       const decoder = new TextDecoder();
+      expect(decoder.decode((await a.read()).value)).toBe(RETRY);
+      expect(decoder.decode((await b.read()).value)).toBe(RETRY);
+      vi.advanceTimersByTime(999);
+      expect(ticks).not.toHaveBeenCalled();
+      vi.advanceTimersByTime(1);
+      expect(ticks).toHaveBeenCalledTimes(1);
       expect(decoder.decode((await a.read()).value)).toBe(KEEPALIVE_COMMENT);
       expect(decoder.decode((await b.read()).value)).toBe(KEEPALIVE_COMMENT);
       await a.cancel();

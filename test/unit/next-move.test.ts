@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { alarmAt, nextMove } from "../../src/lease/decide";
-import type { Observation } from "../../src/lease/state";
+import { NO_AGENT, type Observation } from "../../src/lease/state";
 import { lease, M, machine, T0 } from "../support/lease-fixture";
 
 const NOW = T0 + 10 * M;
@@ -50,15 +50,15 @@ describe("nextMove: the run loop's next move", () => {
 });
 
 describe("alarmAt: the one alarm", () => {
-  it("released: none", () => expect(alarmAt(lease("released", { machine_id: null }), NOW)).toBeNull());
-  it("an action due: now", () => expect(alarmAt(lease("pending", { machine_id: null }), NOW)).toBe(NOW));
+  it("released: none", () => expect(alarmAt(lease("released", { machine_id: null }), NOW, NO_AGENT)).toBeNull());
+  it("an action due: now", () => expect(alarmAt(lease("pending", { machine_id: null }), NOW, NO_AGENT)).toBe(NOW));
   it("an action due while backing off: when the backoff ends", () => {
-    expect(alarmAt(lease("releasing", { release_reason: "user_end", retry_at: NOW + 5_000 }), NOW)).toBe(NOW + 5_000);
+    expect(alarmAt(lease("releasing", { release_reason: "user_end", retry_at: NOW + 5_000 }), NOW, NO_AGENT)).toBe(NOW + 5_000);
   });
   it("a backoff already over: now", () => {
-    expect(alarmAt(lease("releasing", { release_reason: "user_end", retry_at: NOW - 5_000 }), NOW)).toBe(NOW);
+    expect(alarmAt(lease("releasing", { release_reason: "user_end", retry_at: NOW - 5_000 }), NOW, NO_AGENT)).toBe(NOW);
   });
   it("nothing due: the nearest deadline (ready: idle after activity + grace + idle timeout)", () => {
-    expect(alarmAt(lease("ready"), NOW)).toBe(T0 + 2 * M + 30 * M);
+    expect(alarmAt(lease("ready"), NOW, NO_AGENT)).toBe(T0 + 2 * M + 30 * M);
   });
 });

@@ -253,6 +253,8 @@ export class SimCloud extends DurableObject<Env> {
    * through. In memory only: an evicted sim forgets, which only makes it more lenient.
    */
   readonly #promised = new Map<string, number>();
+  /** The failure each machine's agent last logged: a failure that repeats every round is logged once. */
+  readonly #agentFailures = new Map<string, string>();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -605,19 +607,25 @@ export class SimCloud extends DurableObject<Env> {
 
   /** One round of every agent; one machine's failure is retried on the next round and does not stop the others. */
   async #agentTick(now: number): Promise<void> {
-    for (const stale of this.#agentRows()) {
-      const row = this.#observe(stale, now);
+    for (const { id } of this.#agentRows()) {
+      // Read again at its turn: the machine may have been destroyed while an agent before it
+      // awaited its lease, and advancing the row read before that would bring it back.
+      const fresh = this.#row(id);
+      if (fresh === null || fresh.status === "TERMINATED") continue;
+      const row = this.#observe(fresh, now);
       if (row.status === "TERMINATED") continue;
       try {
         await this.#actFor(row, now);
+        this.#agentFailures.delete(row.id);
       } catch (e) {
         if (e instanceof LeaseGone) {
           this.ctx.storage.transactionSync(() => {
             this.ctx.storage.sql.exec(`UPDATE machines SET agent_gone = 1 WHERE id = ?`, row.id);
             this.ctx.storage.sql.exec(`DELETE FROM machine_execs WHERE machine_id = ?`, row.id);
           });
-        } else {
-          console.warn(`sim: agent of ${row.id} will retry: ${errorText(e)}`);
+        } else if (this.#agentFailures.get(row.id) !== errorText(e)) {
+          this.#agentFailures.set(row.id, errorText(e));
+          console.warn(`sim: agent of ${row.id} will retry until it is answered: ${errorText(e)}`);
         }
       }
     }

@@ -1,0 +1,250 @@
+// @ts-check
+/**
+ * The commands that use what runs on a lease's machine (docs/agent.md): `run` a job and stream
+ * its output, `logs` (`-f` to follow), `kill` its command, and scratch sessions (`scratch run`,
+ * `scratch exec`). Loaded through cli/commands.mjs.
+ */
+import { constants } from "node:os";
+import { call } from "./client.mjs";
+import { CliError, EXIT, usageError } from "./exit-codes.mjs";
+import { fields, hourly, relative, stateText } from "./format.mjs";
+import { leaseIdOf } from "./commands.mjs";
+import { follow } from "./stream.mjs";
+
+/** @typedef {import("./commands.mjs").Ctx} Ctx */
+/** @typedef {import("./api-types").components["schemas"]} Schemas */
+/** @typedef {{ code: number | null, signal: string | null, at: string }} Exit */
+/** @typedef {{ reason: "exited", exit: Exit } | { reason: "released" }} LogEnd */
+
+/** What a shell answers for an interrupted foreground command: 128 + SIGINT's number. */
+export const DETACHED_EXIT = 130;
+
+/**
+ * The exit code a shell gives a command that ended so: its own code, or 128 + the number of the
+ * signal that ended it (an unknown signal's number is taken as 0).
+ * @param {Exit} exit
+ */
+export function exitCodeOf(exit) {
+  if (exit.code !== null) return exit.code;
+  const number = /** @type {Record<string, number | undefined>} */ (constants.signals)[`SIG${exit.signal ?? ""}`] ?? 0;
+  return 128 + number;
+}
+
+/**
+ * The CLI's exit code for a lease released before its command exited, by the release's reason.
+ * @param {string | null} reason
+ */
+export function exitCodeOfRelease(reason) {
+  if (reason === "no_capacity") return EXIT.NO_CAPACITY;
+  if (reason === "budget_exceeded") return EXIT.OVER_BUDGET;
+  if (reason === "boot_timeout" || reason === "startup_timeout" || reason === "host_failed" || reason === "provider_refused" || reason === "provider_lost") {
+    return EXIT.PROVISIONING;
+  }
+  return EXIT.UNEXPECTED;
+}
+
+/** A word for sh: as it is when it needs no quoting, else in single quotes. @param {string} word */
+export function shellWord(word) {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The command line the agent runs (`sh -c`): one argument as it is (`'echo hi; exit 3'`), several
+ * quoted word by word, as a shell would have passed them.
+ * @param {string[]} words
+ */
+export function commandLine(words) {
+  if (words.length === 0) throw usageError("a command is needed after `--`, e.g. lessor run --gpu l4 -- python train.py");
+  return words.length === 1 ? /** @type {string} */ (words[0]) : words.map(shellWord).join(" ");
+}
+
+/**
+ * The policy fields among the flags, as the API takes them (only the ones given).
+ * @param {Record<string, any>} f
+ */
+function policyOf(f) {
+  /** @type {Record<string, string>} */
+  const policy = {};
+  if (f.ttl) policy.ttl = f.ttl;
+  if (f.maxRuntime) policy.max_runtime = f.maxRuntime;
+  if (f.maxInactivity) policy.max_inactivity = f.maxInactivity;
+  return Object.keys(policy).length ? { policy } : {};
+}
+
+/** `K=V` flags into the lease's env. @param {string[]} pairs */
+function envOf(pairs) {
+  /** @type {Record<string, string>} */
+  const env = {};
+  for (const pair of pairs) {
+    const eq = pair.indexOf("=");
+    if (eq <= 0) throw usageError(`--env: "${pair}" is not NAME=value`);
+    env[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  return Object.keys(env).length ? { env } : {};
+}
+
+/**
+ * Follows a lease's log until its end: each chunk onto stdout as it arrives (with `--json`, one
+ * `{seq, data}` document per line). Answers how the log ended, or null when `signal` stopped it.
+ * @param {Ctx} ctx
+ * @param {string} id
+ * @param {AbortSignal} [signal]
+ * @returns {Promise<LogEnd | null>}
+ */
+export async function followLog(ctx, id, signal) {
+  const out = ctx.io.stdout;
+  for await (const frame of follow(ctx.config(), ctx.io.version, `/v1/leases/${id}/logs`, { signal })) {
+    if (frame.event === "end") return /** @type {LogEnd} */ (JSON.parse(frame.data));
+    if (frame.event === "dropped") out.write(ctx.json ? `${JSON.stringify({ dropped: frame.data })}\n` : `${frame.data}\n`);
+    else out.write(ctx.json ? `${JSON.stringify({ seq: Number(frame.id), data: frame.data })}\n` : frame.data);
+  }
+  return null;
+}
+
+/**
+ * Runs `handler` on Ctrl-C while `work` runs; answers whether Ctrl-C came, with work's result.
+ * @template T
+ * @param {Ctx} ctx
+ * @param {(signal: AbortSignal) => Promise<T>} work
+ */
+async function interruptible(ctx, work) {
+  const controller = new AbortController();
+  const off = ctx.io.onInterrupt?.(() => controller.abort()) ?? (() => undefined);
+  try {
+    const result = await work(controller.signal);
+    return { interrupted: controller.signal.aborted, result };
+  } finally {
+    off();
+  }
+}
+
+/** @param {Ctx} ctx @param {string} id */
+async function releasedEarly(ctx, id) {
+  const l = await call(ctx.api().GET("/v1/leases/{id}", { params: { path: { id } } }));
+  const reason = l.release_reason ?? null;
+  return new CliError(`lease ${id} was released (${reason ?? "no reason given"}) before its command exited`, exitCodeOfRelease(reason), {
+    code: reason ?? "released",
+    details: { lease_id: id, release_reason: reason },
+  });
+}
+
+/** @param {Schemas["Lease"]} l */
+const machineText = (l) => `${l.provider}${l.offer ? ` ${l.offer.gpu} x${l.offer.gpu_count}, ${l.offer.region}` : ""}, ${hourly(l.hourly_usd)}`;
+
+/**
+ * `lessor run --gpu l4 -- CMD...`: a job lease for CMD, its output streamed, and the job's own exit
+ * code as the CLI's. Ctrl-C detaches (the job goes on) and says how to come back; with `--rm` it
+ * ends the lease instead.
+ * @param {Ctx} ctx @param {string[]} words @param {Record<string, any>} f
+ */
+export async function run(ctx, words, f) {
+  /** @type {Schemas["CreateLeaseForSpec"]} */
+  const body = { kind: "job", spec: { gpu: f.gpu }, cmd: commandLine(words), ...(f.name ? { name: f.name } : {}), ...envOf(f.env ?? []), ...policyOf(f) };
+  const lease = await call(ctx.api().POST("/v1/leases", { body }));
+  ctx.note(`lease ${lease.id} (${machineText(lease)}): following its output; Ctrl-C ${f.rm ? "ends the lease" : "detaches"}`);
+  const { interrupted, result: end } = await interruptible(ctx, (signal) => followLog(ctx, lease.id, signal));
+  if (interrupted || end === null) {
+    if (f.rm) {
+      await call(ctx.api().POST("/v1/leases/{id}/end", { params: { path: { id: lease.id } } }));
+      ctx.note(`ended lease ${lease.id}`);
+    } else {
+      ctx.note(`detached; the job goes on. Follow it again: lessor logs ${lease.id} -f   End it: lessor end ${lease.id}`);
+    }
+    return DETACHED_EXIT;
+  }
+  if (end.reason !== "exited") throw await releasedEarly(ctx, lease.id);
+  const code = exitCodeOf(end.exit);
+  if (ctx.json) ctx.io.stdout.write(`${JSON.stringify({ lease_id: lease.id, exit: end.exit, exit_code: code })}\n`);
+  else if (end.exit.signal !== null) ctx.note(`the command was ended by SIG${end.exit.signal}`);
+  return code;
+}
+
+/**
+ * `lessor logs LEASE [--tail N] [-f]`: the log as it is, or followed until the command exits or
+ * the lease is released.
+ * @param {Ctx} ctx @param {string[]} args @param {Record<string, any>} f
+ */
+export async function logs(ctx, [ref], f) {
+  const id = await leaseIdOf(ctx, /** @type {string} */ (ref));
+  if (f.follow) {
+    const end = await followLog(ctx, id);
+    if (ctx.json && end) ctx.io.stdout.write(`${JSON.stringify({ end })}\n`);
+    return;
+  }
+  const tail = f.tail === undefined ? undefined : Number(f.tail);
+  if (tail !== undefined && !(Number.isInteger(tail) && tail >= 0)) throw usageError(`--tail: "${f.tail}" is not a whole number of lines`);
+  const { data, error, response } = await ctx.api().GET("/v1/leases/{id}/logs", { params: { path: { id }, query: { tail } }, parseAs: "text" });
+  const text = await call(Promise.resolve({ data, error, response }));
+  ctx.print({ lease_id: id, text, log_bytes: Number(response.headers.get("lessor-log-bytes") ?? 0), dropped_bytes: Number(response.headers.get("lessor-log-dropped-bytes") ?? 0) }, () => text.replace(/\n$/, ""));
+}
+
+/** `kill`'s exit code by outcome (README "Exit codes"). */
+export const KILL_EXIT = /** @type {const} */ ({ stopped: 0, unknown: 2, still_alive: 3 });
+
+const KILL_TEXT = {
+  stopped: "stopped: the command has ended",
+  unknown: "unknown: the machine's agent could not be reached; assume nothing was stopped",
+  still_alive: "still alive: no exit came within the timeout (kill again without --no-escalate to send KILL)",
+};
+
+/**
+ * `lessor kill LEASE [--timeout 10s] [--no-escalate]`: TERM, then KILL; the exit code is the
+ * outcome's: 0 stopped, 2 unknown, 3 still alive.
+ * @param {Ctx} ctx @param {string[]} args @param {Record<string, any>} f
+ */
+export async function kill(ctx, [ref], f) {
+  const id = await leaseIdOf(ctx, /** @type {string} */ (ref));
+  const body = { ...(f.timeout ? { timeout: f.timeout } : {}), ...(f.escalate === false ? { escalate: false } : {}) };
+  const r = await call(ctx.api().POST("/v1/leases/{id}/kill", { params: { path: { id } }, body }));
+  ctx.print(r, () => `${id}: ${KILL_TEXT[r.outcome]}`);
+  return KILL_EXIT[r.outcome];
+}
+
+/** How often `scratch run` reads the lease while it waits for the machine. */
+const READY_POLL_MS = 1_000;
+
+/**
+ * `lessor scratch run --gpu G`: a scratch lease, waited for until its machine is ready.
+ * @param {Ctx} ctx @param {string[]} _args @param {Record<string, any>} f
+ */
+export async function scratchRun(ctx, _args, f) {
+  /** @type {Schemas["CreateLeaseForSpec"]} */
+  const body = { kind: "scratch", spec: { gpu: f.gpu }, ...(f.name ? { name: f.name } : {}), ...envOf(f.env ?? []), ...policyOf(f) };
+  const created = await call(ctx.api().POST("/v1/leases", { body }));
+  ctx.note(`lease ${created.id} (${machineText(created)}): waiting for its machine; Ctrl-C stops waiting (the lease goes on)`);
+  const { interrupted, result: lease } = await interruptible(ctx, async (signal) => {
+    for (;;) {
+      const l = await call(ctx.api().GET("/v1/leases/{id}", { params: { path: { id: created.id } } }));
+      if (l.state === "ready" || l.state === "released" || signal.aborted) return l;
+      await new Promise((r) => setTimeout(r, READY_POLL_MS));
+    }
+  });
+  if (lease.state === "released") throw await releasedEarly(ctx, lease.id);
+  const now = ctx.io.now();
+  ctx.print(lease, () =>
+    fields([
+      ["lease", lease.name ? `${lease.id} (${lease.name})` : lease.id],
+      ["state", stateText(lease.state, ctx.paint)],
+      ["machine", `${machineText(lease)}${lease.machine ? ` (${lease.machine.id})` : ""}`],
+      ["ttl", lease.ttl_expires_at ? `ends ${relative(lease.ttl_expires_at, now)}` : "none"],
+      ["exec", `lessor scratch exec ${lease.id} -- CMD`],
+      ["end", `lessor scratch end ${lease.id}`],
+    ]),
+  );
+  return interrupted ? DETACHED_EXIT : EXIT.OK;
+}
+
+/**
+ * `lessor scratch exec LEASE [--timeout 30s] -- CMD...`: runs CMD on the machine and prints its
+ * output; the exit code is CMD's.
+ * @param {Ctx} ctx @param {string[]} args @param {Record<string, any>} f
+ */
+export async function scratchExec(ctx, [ref, ...words], f) {
+  const id = await leaseIdOf(ctx, /** @type {string} */ (ref));
+  const body = { cmd: commandLine(words), ...(f.timeout ? { timeout: f.timeout } : {}) };
+  const r = await call(ctx.api().POST("/v1/leases/{id}/exec", { params: { path: { id } }, body }));
+  if (ctx.json) ctx.print(r, () => "");
+  else if (r.output) ctx.io.stdout.write(r.output);
+  if (r.exit_code === null) throw new CliError(`the agent could not run the command (exec ${r.exec_id}: ${r.state})`, EXIT.UNEXPECTED, { code: "exec_failed", details: { exec_id: r.exec_id } });
+  return r.exit_code;
+}

@@ -1,0 +1,227 @@
+/**
+ * The lease object's side of its machine agent (src/occupant/, docs/agent.md): the lease token,
+ * the agent's calls, a kill, queued commands, and the user's side (the log and exec). The object
+ * (object.ts) forwards each of these RPCs here in one line; this reads the lease's storage and
+ * writes through the object's lock, and every rule it follows is pure (command.ts, exec.ts,
+ * logs.ts, decide.ts `alarmAt`).
+ */
+import { intSetting, type Env } from "../env";
+import { EXEC_MAX_WAIT_MS, execView, execWaitMs, type ExecView } from "../occupant/exec";
+import { USE_EVERY_MS } from "../occupant/follow";
+import { logsExpireAt } from "../occupant/logs";
+import { Occupant, REFUSED, type AgentAnswer, type AgentCall, type AgentSnapshot, type CommandView, type NewCommand } from "../occupant/occupant";
+import { alarmAt } from "./decide";
+import { boundedDiagnostics, killStart, type KillOutcome } from "./command";
+import type { Effect } from "./transitions";
+import type { LeaseRecord } from "./state";
+import type { LeaseStore } from "./store";
+import { overRpc } from "../events/sse";
+
+/** How often a kill waiting for the exit reads the lease again (it may stop holding a running machine meanwhile). */
+const KILL_RECHECK_MS = 1_000;
+
+/** What the agent's side needs of its object. */
+export interface OccupantHost {
+  /** Runs `work` under the object's writer lock. */
+  exclusive<T>(work: () => Promise<T>): Promise<T>;
+  /** Writes `after` over the stored `before` with its event (LeaseRunner `save`). */
+  save(before: LeaseRecord, after: LeaseRecord, effect: Effect | null, now: number): LeaseRecord;
+  /** Writes the index and sets the one alarm. */
+  finish(now: number): Promise<unknown>;
+  /** Moves the alarm to `at` if it is set later (or not set); never later. */
+  bringAlarmForward(at: number): Promise<void>;
+  /** Counts as the lease's use, as a user's heartbeat does (refused where a heartbeat is). */
+  heartbeat(orgId: string): void;
+}
+
+export class OccupantSide {
+  readonly #store: LeaseStore;
+  readonly #storage: DurableObjectStorage;
+  readonly #env: Env;
+  readonly #host: OccupantHost;
+  #occupant: Occupant | null = null;
+
+  constructor(store: LeaseStore, storage: DurableObjectStorage, env: Env, host: OccupantHost) {
+    this.#store = store;
+    this.#storage = storage;
+    this.#env = env;
+    this.#host = host;
+  }
+
+  /**
+   * The agent's side of this lease, or null when there is no lease (no storage is made for it).
+   * Leases are never deleted: once made, it is kept without asking the store again.
+   */
+  occupant(): Occupant | null {
+    if (this.#occupant) return this.#occupant;
+    if (!this.#store.exists()) return null;
+    return (this.#occupant = new Occupant(this.#storage));
+  }
+
+  /** A new lease token for the machine (the one before stops working), shown once; null: no lease. */
+  async mintAgentToken(): Promise<string | "released" | null> {
+    const l = this.#store.load();
+    if (!l) return null;
+    if (l.state === "released") return "released";
+    return this.occupant()!.mint(Date.now());
+  }
+
+  /**
+   * One call of the lease's agent, authenticated by its lease token. An exit is acted on at once:
+   * the run loop is poked (on_exit, or the release after lessor's own TERM or KILL); a stall's
+   * diagnostics are attached to an event when they come back.
+   */
+  async agentCall(token: string, call: AgentCall): Promise<AgentAnswer> {
+    const agent = this.occupant();
+    if (!agent) return REFUSED;
+    const answer = await agent.call(() => this.#store.state(), token, call);
+    if (answer.ok && answer.op === "result" && answer.recorded) await this.#attachDiagnostics(answer.command.id);
+    else if (answer.ok && answer.op !== "commands") await this.#bringAlarmForward(agent);
+    return answer;
+  }
+
+  /**
+   * An agent's report can bring a rule due sooner (an exit, at once) or start a new wait (output
+   * after a stall, a heartbeat after a silence): the alarm moves earlier when the rules say so.
+   * It never moves later here, and takes no writer lock (a busy run must not slow the agent's
+   * calls); the run sets the alarm again when it ends.
+   */
+  async #bringAlarmForward(agent: Occupant): Promise<void> {
+    const l = this.#store.load();
+    if (!l) return;
+    const next = alarmAt(l, Date.now(), agent.facts());
+    if (next !== null) await this.#host.bringAlarmForward(next);
+  }
+
+  async #attachDiagnostics(commandId: string): Promise<void> {
+    await this.#host.exclusive(async () => {
+      const l = this.#store.load();
+      const command = this.occupant()?.command(commandId);
+      if (!l || l.job?.diagnostics_id !== commandId || !command) return;
+      const now = Date.now();
+      this.#host.save(l, { ...l }, { event: "diagnostics", detail: { command_id: commandId, exit_code: command.exit_code, output: boundedDiagnostics(command.output ?? "") } }, now);
+      await this.#host.finish(now);
+    });
+  }
+
+  /**
+   * Ends the lease's command (docs/design.md "The command"): TERM, up to `timeoutMs` for the exit,
+   * then KILL and as long again when `escalate`. Idempotent; null: no such lease for this org.
+   */
+  async kill(orgId: string, opts: { timeout_ms: number; escalate: boolean }): Promise<KillOutcome | null> {
+    const l = this.#store.loadFor(orgId);
+    if (!l) return null;
+    const agent = this.occupant()!;
+    const start = killStart(l, agent.facts(), Date.now());
+    if (start !== "signal") return start;
+    for (const signal of opts.escalate ? (["TERM", "KILL"] as const) : (["TERM"] as const)) {
+      if (!agent.queue({ kind: "signal", signal }, Date.now())) return "unknown";
+      if (await this.#exitWithin(agent, opts.timeout_ms)) return "stopped";
+    }
+    return "still_alive";
+  }
+
+  /**
+   * Whether the agent reports an exit (or the lease stops holding a running machine) within `ms`.
+   * An exit wakes it at once; the lease itself is read again every KILL_RECHECK_MS.
+   */
+  async #exitWithin(agent: Occupant, ms: number): Promise<boolean> {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const l = this.#store.load();
+      if (!l || killStart(l, agent.facts(), Date.now()) === "stopped") return true;
+      const left = deadline - Date.now();
+      if (left <= 0) return false;
+      await agent.awaitExit(Math.min(KILL_RECHECK_MS, left));
+    }
+  }
+
+  /** Queues an exec or signal for the machine (`orgId` null: the operator); null: no such lease (or another org's); "full": too many open. */
+  queueAgentCommand(orgId: string | null, command: NewCommand): CommandView | "full" | "released" | null {
+    const l = this.#store.loadFor(orgId);
+    if (!l) return null;
+    if (l.state === "released") return "released";
+    return this.occupant()!.queue(command, Date.now()) ?? "full";
+  }
+
+  // ---- the user's side of the agent: logs and exec (docs/agent.md "The user's side") -------
+
+  /** The log's last `lines` lines (null: all of it); null: no such lease (or another org's). */
+  logTail(orgId: string, lines: number | null): { text: string; log_bytes: number; dropped_bytes: number } | { expired_at: string } | null {
+    if (!this.#store.loadFor(orgId)) return null;
+    const expired = this.#expired();
+    return expired === null ? this.occupant()!.tail(lines) : { expired_at: new Date(expired).toISOString() };
+  }
+
+  /** A follow of the log after chunk `after` (-1: from its start), as Server-Sent Events; null: no such lease. */
+  followLog(orgId: string, after: number): ReadableStream<Uint8Array> | { expired_at: string } | null {
+    if (!this.#store.loadFor(orgId)) return null;
+    const expired = this.#expired();
+    if (expired !== null) return { expired_at: new Date(expired).toISOString() };
+    this.#use(orgId);
+    const released = () => this.#store.state() === "released";
+    return overRpc(this.occupant()!.follow(after, released, () => this.#use(orgId)));
+  }
+
+  /**
+   * Queues an exec and waits for its result at most `timeoutMs`, the lease's ttl and
+   * EXEC_MAX_WAIT_MS (exec.ts `execWaitMs`); the exec as it is then. null: no such lease.
+   */
+  async exec(orgId: string, cmd: string, timeoutMs: number): Promise<ExecView | "full" | "released" | null> {
+    const queued = this.queueAgentCommand(orgId, { kind: "exec", cmd });
+    if (queued === null || typeof queued === "string") return queued;
+    this.#use(orgId);
+    const maxMs = intSetting(this.#env.LESSOR_EXEC_MAX_WAIT_MS, EXEC_MAX_WAIT_MS);
+    const waitMs = execWaitMs(timeoutMs, this.#store.load()!.ttl_deadline, Date.now(), maxMs);
+    const done = await this.occupant()!.awaitCommand(queued.id, waitMs);
+    return execView(done ?? queued);
+  }
+
+  /** One exec of the lease's, as it is now; null: no such lease, or no such exec. */
+  execResult(orgId: string, execId: string): ExecView | null {
+    if (!this.#store.loadFor(orgId)) return null;
+    const c = this.occupant()!.command(execId);
+    return c && c.kind === "exec" ? execView(c) : null;
+  }
+
+  /** What the agent reported, never the token (`orgId` null: the operator); null: no such lease (or another org's). */
+  agentSnapshot(orgId: string | null): AgentSnapshot | null {
+    if (!this.#store.loadFor(orgId)) return null;
+    return this.occupant()!.snapshot();
+  }
+
+  /** When the released lease's log is to be deleted (logs.ts `logsExpireAt`); null: not released, or deleted already. */
+  logsExpireAt(l: LeaseRecord): number | null {
+    const at = logsExpireAt(l);
+    return at === null || this.occupant()!.expiredAt() !== null ? null : at;
+  }
+
+  /** Deletes the log once it is due (level-triggered: whatever woke the alarm). */
+  expireLogs(now: number): void {
+    const l = this.#store.load();
+    const at = l ? this.logsExpireAt(l) : null;
+    if (at !== null && now >= at) this.occupant()!.expire(now);
+  }
+
+  /** The lease is released: every follow of its log ends. */
+  released(): void {
+    this.#occupant?.released();
+  }
+
+  /** The log deleted after the lease's retention: when; null while it is kept. */
+  #expired(): number | null {
+    return this.occupant()!.expiredAt();
+  }
+
+  /** When a user's exec or follow last counted as the lease's activity (in memory). */
+  #usedAt = 0;
+
+  /** An exec or a follow is the lease's use, as a user's heartbeat is: recorded at most every USE_EVERY_MS. */
+  #use(orgId: string): void {
+    const now = Date.now();
+    if (now - this.#usedAt < USE_EVERY_MS) return;
+    this.#usedAt = now;
+    // Not valid in every state (a stopped lease is not made busy by reading its log): refused then.
+    this.#host.heartbeat(orgId);
+  }
+}
