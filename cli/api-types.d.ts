@@ -2268,7 +2268,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description not_found: ingress is off (no LESSOR_INGRESS_TOKEN), or the installation takes no webhooks from this provider */
+                /** @description not_found: ingress is off (no LESSOR_INGRESS_TOKEN), or (with the right token) the installation takes no webhooks from this provider */
                 404: {
                     headers: {
                         [name: string]: unknown;

@@ -38,7 +38,7 @@ export const ingressRoutes = router().openapi(
       202: jsonResponse(IngressAnswerSchema, "Taken in; a lease that holds the machine is poked after this answer"),
       400: errorResponse("invalid_request: the body is not JSON, or the event id is longer than 256 characters", ["invalid_request"]),
       401: errorResponse("unauthenticated: the token is wrong, or the provider's signature is missing, does not verify, or its timestamp is more than 5 minutes from now", ["unauthenticated"]),
-      404: errorResponse("not_found: ingress is off (no LESSOR_INGRESS_TOKEN), or the installation takes no webhooks from this provider", ["not_found"]),
+      404: errorResponse("not_found: ingress is off (no LESSOR_INGRESS_TOKEN), or (with the right token) the installation takes no webhooks from this provider", ["not_found"]),
       413: errorResponse("payload_too_large: the body is over the limit (details.max_bytes)", ["payload_too_large"]),
       429: errorResponse("rate_limited: too many failed authentications from this address; see Retry-After", ["rate_limited"]),
     },

@@ -4,8 +4,8 @@
  * machine it names: the lease's object then reads the machine back from the provider, as its alarm
  * and the cron backstop do, and acts on what it reads. Nothing in the payload is kept as state.
  *
- * In order: ingress off (no LESSOR_INGRESS_TOKEN) or a provider it does not take -> 404; a wrong
- * token -> 401; the provider's proof (verify.ts) fails -> 401; an event id seen in the last 24 h
+ * In order: ingress off (no LESSOR_INGRESS_TOKEN) -> 404; a wrong token -> 401; a provider it
+ * does not take -> 404; the provider's proof (verify.ts) fails -> 401; an event id seen in the last 24 h
  * -> 200, nothing done; a body that is not JSON -> 400; no machine named, or one no live lease
  * holds -> 202, ignored; else 202 and the lease is poked after the answer (docs/ingress.md).
  */
@@ -56,10 +56,12 @@ function providerOf(env: Env, provider: string) {
 
 export async function receiveIngress(env: Env, req: IngressRequest, now: number): Promise<IngressOutcome> {
   const token = env.LESSOR_INGRESS_TOKEN;
-  // Off, or a provider it does not take: as if the route did not exist (its path is not shown).
-  const spec = token ? providerOf(env, req.provider) : null;
-  if (!token || !spec) throw notFound("/v1/ingress/...");
+  // Off: as if the route did not exist (the path, which holds what was sent as a token, is not shown).
+  if (!token) throw notFound("/v1/ingress/...");
+  // The token first, so that only its holder learns which providers are taken.
   if (!(await secretEquals(req.token, token))) throw new ApiError(401, "unauthenticated", "the ingress token is not this installation's");
+  const spec = providerOf(env, req.provider);
+  if (!spec) throw notFound(`/v1/ingress/${req.provider.slice(0, 32)}/...`);
 
   const { event_id } = await spec.verify(env, token, req.headers, req.body, now);
   const db = database(env.DB);

@@ -80,9 +80,12 @@ describe("who may send", () => {
     await expectAnswer(await post("sim", d), 202, "ignored", "unknown_machine");
   });
 
-  it("takes only providers it knows and the installation rents from: others are 404, token or not", async () => {
+  it("takes only providers it knows and the installation rents from: others are 404 with the token, 401 without", async () => {
     const d = await simDelivery({ machine_id: "sim-m-none" });
-    for (const provider of ["lambda", "nope", "__proto__", "constructor"]) await expectError(await post(provider, d), 404, "not_found");
+    for (const provider of ["lambda", "nope", "__proto__", "constructor"]) {
+      await expectError(await post(provider, d), 404, "not_found");
+      await expectError(await post(provider, d, "x".repeat(40)), 401, "unauthenticated");
+    }
     const res = await withSettings({ LESSOR_PROVIDERS: "runpod" }, at("sim"), { method: "POST", body: d.raw, headers: d.headers });
     await expectError(res, 404, "not_found");
   });
