@@ -5,9 +5,9 @@
  * and the cron backstop do, and acts on what it reads. Nothing in the payload is kept as state.
  *
  * In order: ingress off (no LESSOR_INGRESS_TOKEN) -> 404; a wrong token -> 401; a provider it
- * does not take -> 404; the provider's proof (verify.ts) fails -> 401; an event id seen in the last 24 h
- * -> 200, nothing done; a body that is not JSON -> 400; no machine named, or one no live lease
- * holds -> 202, ignored; else 202 and the lease is poked after the answer (docs/ingress.md).
+ * does not take -> 404; the provider's proof (verify.ts) fails -> 401; an event id seen in the
+ * last 24 h -> 200, nothing done; a body that is not JSON -> 400; no machine named, or one no live
+ * lease holds -> 202, ignored; else 202 and the lease is poked after the answer (docs/ingress.md).
  */
 import type { Env } from "../env";
 import { database } from "../db";
@@ -47,7 +47,7 @@ export interface IngressRequest {
 
 const notFound = (path: string) => new ApiError(404, "not_found", `no route for POST ${path}`);
 
-/** Whether ingress is on, and the provider is one this installation rents from and takes webhooks of. */
+/** The ingress entry of `provider` when ingress takes its webhooks and this installation rents from it; else null. */
 function providerOf(env: Env, provider: string) {
   const spec = ingressProvider(provider);
   if (!spec || !listedProviderNames(env.LESSOR_PROVIDERS).includes(provider)) return null;
