@@ -52,6 +52,10 @@ export default defineConfig(async () => {
                   // Provisioning hands machines lessor's agent access only with a public URL; the
                   // sim's machines then report through the agent protocol (docs/sim.md "The agent").
                   LESSOR_PUBLIC_URL: "https://lessor.test",
+                  // Provider webhooks are taken in (docs/ingress.md), and the sim sends its own to
+                  // the public URL above: test/integration/ingress-sink.ts answers them.
+                  LESSOR_INGRESS_TOKEN: "test-ingress-token-0123456789abcdefghijkl",
+                  LESSOR_VAST_WEBHOOK_SECRET: "test-vast-webhook-secret",
                   // An exec waits at most 1 s for its result, so that the fuzz's execs (which
                   // no agent answers) do not each hold a request for a minute.
                   LESSOR_EXEC_MAX_WAIT_MS: "1000",
@@ -64,7 +68,7 @@ export default defineConfig(async () => {
             include: ["test/integration/**/*.test.ts"],
             // Lease tests wait for real alarms and the sim's real boot delays.
             testTimeout: 60_000,
-            setupFiles: ["./test/integration/apply-migrations.ts"],
+            setupFiles: ["./test/integration/apply-migrations.ts", "./test/integration/ingress-sink.ts"],
             globalSetup: ["./test/support/stub-clouds-global-setup.ts"],
             // One file at a time: the stub clouds are one process shared by every file, and a
             // file that resets a provider's account must not wipe another file's machines.

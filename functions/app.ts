@@ -16,6 +16,7 @@ import { agentRoutes } from "./v1/agent";
 import { issuerRoutes } from "./v1/auth";
 import { catalogRoutes } from "./v1/catalog";
 import { eventRoutes } from "./v1/events";
+import { ingressRoutes } from "./v1/ingress";
 import { keyRoutes } from "./v1/keys";
 import { leaseRoutes } from "./v1/leases";
 import { budgetRoutes } from "./v1/budget";
@@ -198,6 +199,8 @@ export function createApp() {
   app.route("/v1", simRoutes);
   // The machine agent authenticates with its lease token, never with a key (functions/v1/agent.ts).
   app.route("/v1", agentRoutes);
+  // Providers' webhooks prove themselves by the installation's ingress token and their signature.
+  app.route("/v1", ingressRoutes);
   app.use("/v1/*", authenticate);
   app.route("/v1", orgRoutes);
   app.route("/v1", keyRoutes);

@@ -4,7 +4,8 @@
  *
  * 1. Finds the bootstrap token in the environment or `.dev.vars`; where neither has one, generates
  *    one, writes it to `.dev.vars` (git-ignored) and prints it once. LESSOR_MASTER_KEY, which
- *    encrypts orgs' provider keys, is found or generated the same way (and not printed).
+ *    encrypts orgs' provider keys, and LESSOR_INGRESS_TOKEN, under which providers' webhooks (the
+ *    sim's too) come in, are found or generated the same way (and not printed).
  * 2. Applies the D1 migrations to the local database.
  * 3. Runs `wrangler dev --test-scheduled` and, because wrangler dev never fires cron triggers by
  *    itself, drives the cron handler through `/__scheduled` at start (which seeds the offer cache
@@ -66,20 +67,27 @@ const vars = { ...devVars };
 for (const [k, v] of Object.entries(process.env)) if (k.startsWith("LESSOR_") && v !== undefined) vars[k] = v;
 delete vars.LESSOR_STATE_DIR;
 delete vars.LESSOR_CRON_INTERVAL_S;
-if (!vars.LESSOR_BOOTSTRAP_TOKEN) {
-  const token = `lsrb_${randomBytes(32).toString("base64url")}`;
+/** Appends `name=value` to `.dev.vars` (made if missing, readable by this user only) and uses it. */
+function keepGenerated(name, value) {
   const prefix = existsSync(devVarsPath) ? readFileSync(devVarsPath, "utf8").replace(/\n?$/, "\n") : "";
-  writeFileSync(devVarsPath, `${prefix}LESSOR_BOOTSTRAP_TOKEN=${token}\n`, { mode: 0o600 });
-  vars.LESSOR_BOOTSTRAP_TOKEN = token;
-  log(`generated a bootstrap token and wrote it to .dev.vars (git-ignored):\n\n  LESSOR_BOOTSTRAP_TOKEN=${token}\n`);
+  writeFileSync(devVarsPath, `${prefix}${name}=${value}\n`, { mode: 0o600 });
+  vars[name] = value;
+}
+if (!vars.LESSOR_BOOTSTRAP_TOKEN) {
+  keepGenerated("LESSOR_BOOTSTRAP_TOKEN", `lsrb_${randomBytes(32).toString("base64url")}`);
+  log(`generated a bootstrap token and wrote it to .dev.vars (git-ignored):\n\n  LESSOR_BOOTSTRAP_TOKEN=${vars.LESSOR_BOOTSTRAP_TOKEN}\n`);
 }
 if (!vars.LESSOR_MASTER_KEY) {
   // Provider keys are encrypted under it. Not printed: nobody needs to type it, only to keep it.
-  const key = randomBytes(32).toString("base64url");
-  const prefix = existsSync(devVarsPath) ? readFileSync(devVarsPath, "utf8").replace(/\n?$/, "\n") : "";
-  writeFileSync(devVarsPath, `${prefix}LESSOR_MASTER_KEY=${key}\n`, { mode: 0o600 });
-  vars.LESSOR_MASTER_KEY = key;
+  keepGenerated("LESSOR_MASTER_KEY", randomBytes(32).toString("base64url"));
   log("generated LESSOR_MASTER_KEY (encrypts provider keys) and wrote it to .dev.vars (git-ignored)");
+}
+if (!vars.LESSOR_INGRESS_TOKEN) {
+  // Providers' webhooks come in under it (docs/ingress.md); the sim signs its own with a key
+  // derived from it, so the sim's webhooks run the whole ingress path. Not printed: locally only
+  // the sim uses it.
+  keepGenerated("LESSOR_INGRESS_TOKEN", randomBytes(32).toString("hex"));
+  log("generated LESSOR_INGRESS_TOKEN (provider webhooks, docs/ingress.md) and wrote it to .dev.vars (git-ignored)");
 }
 
 // Where machines reach lessor (src/env.ts): this local URL unless one is given, so that the sim's
@@ -97,6 +105,7 @@ if (vars.LESSOR_WEBHOOKS_ALLOW_LOOPBACK_HTTP === undefined) vars.LESSOR_WEBHOOKS
 const problems = [];
 if (vars.LESSOR_BOOTSTRAP_TOKEN.length < 32) problems.push("LESSOR_BOOTSTRAP_TOKEN must be at least 32 characters (remove it from .dev.vars and the environment to have one generated)");
 if (vars.LESSOR_MASTER_KEY.length < 32) problems.push("LESSOR_MASTER_KEY must be at least 32 characters (remove it from .dev.vars and the environment to have one generated)");
+if (!/^[A-Za-z0-9._~-]{32,}$/.test(vars.LESSOR_INGRESS_TOKEN)) problems.push("LESSOR_INGRESS_TOKEN must be at least 32 characters of A-Z, a-z, 0-9, '-', '_', '.', '~' (remove it from .dev.vars and the environment to have one generated)");
 if (vars.LESSOR_INSTALLATION_ID !== undefined && !/^[a-z0-9]{1,24}$/.test(vars.LESSOR_INSTALLATION_ID)) problems.push("LESSOR_INSTALLATION_ID must be 1 to 24 lowercase letters and digits");
 if (!/^https?:\/\/[^/?#@\s]+\/?$/.test(vars.LESSOR_PUBLIC_URL)) problems.push("LESSOR_PUBLIC_URL must be an http or https origin (scheme, host, port), e.g. https://lessor.example.com");
 if (problems.length > 0) fail(`refusing to start:\n  ${problems.join("\n  ")}`);

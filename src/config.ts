@@ -13,6 +13,8 @@ import { listedProviderNames } from "./providers/names";
 
 /** The shortest bootstrap token accepted: it creates orgs, so it must not be guessable. */
 export const BOOTSTRAP_TOKEN_MIN_LENGTH = 32;
+/** The shortest ingress token accepted: it is the only proof a RunPod webhook carries. */
+export const INGRESS_TOKEN_MIN_LENGTH = 32;
 /** The installation id every development checkout shares; a production installation has its own. */
 export const DEFAULT_INSTALLATION_ID = "dev";
 
@@ -21,11 +23,13 @@ export function installationId(env: Pick<Env, "LESSOR_INSTALLATION_ID">): string
   return env.LESSOR_INSTALLATION_ID ?? DEFAULT_INSTALLATION_ID;
 }
 const INSTALLATION_ID = /^[a-z0-9]{1,24}$/;
+const INGRESS_TOKEN = /^[A-Za-z0-9._~-]+$/;
 
 /** Every setting `configProblems` reads; the cache below is keyed by all of them. */
 const CONFIG_KEYS = [
   "LESSOR_ENVIRONMENT",
   "LESSOR_BOOTSTRAP_TOKEN",
+  "LESSOR_INGRESS_TOKEN",
   "LESSOR_MASTER_KEY",
   "LESSOR_INSTALLATION_ID",
   "LESSOR_PROVIDERS",
@@ -72,6 +76,12 @@ export function configProblems(env: ConfigEnv): string[] {
   // Unset is allowed: it disables POST /v1/orgs (403 bootstrap_disabled). Set, it must be strong.
   if (token !== undefined && token !== "" && token.length < BOOTSTRAP_TOKEN_MIN_LENGTH) {
     problems.push(`LESSOR_BOOTSTRAP_TOKEN must be at least ${BOOTSTRAP_TOKEN_MIN_LENGTH} characters (e.g. \`openssl rand -base64 32\`)`);
+  }
+  const ingress = env.LESSOR_INGRESS_TOKEN;
+  // Unset is allowed: it turns ingress off (404). Set, it must be as strong as the bootstrap token.
+  // It is a URL path segment, so only characters that need no escaping there.
+  if (ingress !== undefined && ingress !== "" && (ingress.length < INGRESS_TOKEN_MIN_LENGTH || !INGRESS_TOKEN.test(ingress))) {
+    problems.push(`LESSOR_INGRESS_TOKEN must be at least ${INGRESS_TOKEN_MIN_LENGTH} characters of A-Z, a-z, 0-9, '-', '_', '.', '~' (e.g. \`openssl rand -hex 32\`)`);
   }
   const master = env.LESSOR_MASTER_KEY;
   if (master !== undefined && master !== "" && master.length < MASTER_KEY_MIN_LENGTH) {

@@ -37,6 +37,17 @@ export interface Env {
    * local URL; unset elsewhere in development, machines are started without the agent.
    */
   LESSOR_PUBLIC_URL?: string;
+  /**
+   * Secret (at least 32 characters): the last path segment of `POST /v1/ingress/:provider/:token`,
+   * where providers send their webhooks (docs/ingress.md). Unset: ingress answers 404. The sim
+   * signs its webhooks with a key derived from it (src/ingress/sim-key.ts).
+   */
+  LESSOR_INGRESS_TOKEN?: string;
+  /**
+   * Secret: the signing secret(s) Vast showed when its notification webhook was created, separated
+   * by commas (one per Vast account, or two during a rotation). Unset: Vast's webhooks answer 401.
+   */
+  LESSOR_VAST_WEBHOOK_SECRET?: string;
   /** Tags this installation's machine labels (src/lease/label.ts); its own value in production. */
   LESSOR_INSTALLATION_ID?: string;
   LESSOR_SIM_OFFERS?: string;

@@ -4,7 +4,8 @@
  * - quotes that expired more than 24 hours ago and that no lease refers to. A quote a lease was
  *   created from is kept as long as the lease (`GET /v1/quotes/:id` still answers it) and marked
  *   `kept`, which takes it out of the index the next run reads;
- * - idempotency records older than their 24-hour window (src/idempotency.ts).
+ * - idempotency records older than their 24-hour window (src/idempotency.ts);
+ * - provider webhook event ids older than their 24-hour de-duplication window (src/ingress/).
  *
  * Each statement touches at most RETENTION_BATCH rows, found through an index in age order
  * (migrations/0007_markets_retention.sql), so a run costs the same however much is stored; what a
@@ -14,6 +15,7 @@
 import { sql } from "kysely";
 import type { Db } from "./index";
 import { IDEMPOTENCY_WINDOW_MS } from "../idempotency";
+import { INGRESS_DEDUP_WINDOW_MS } from "../ingress/dedup";
 
 /** How long an expired quote is kept before it may be deleted. */
 export const QUOTE_RETENTION_MS = 24 * 3_600_000;
@@ -24,9 +26,24 @@ export interface RetentionReport {
   quotes_deleted: number;
   quotes_kept: number;
   idempotency_deleted: number;
+  ingress_events_deleted: number;
 }
 
 const count = (n: bigint | undefined) => Number(n ?? 0n);
+
+/** The tables whose rows go once they are older than a window, each by its own time column (and index). */
+const AGED = { idempotency: "created_at", ingress_events: "received_at" } as const;
+
+/**
+ * Deletes at most `batchSize` of `table`'s rows older than `cutoff`, oldest first, through the
+ * index on its time column; by rowid, since each table's own key is a composite primary key.
+ */
+async function deleteOldest(db: Db, table: keyof typeof AGED, cutoff: number, batchSize: number): Promise<number> {
+  const t = sql.table(table);
+  const at = sql.ref(AGED[table]);
+  const result = await sql`DELETE FROM ${t} WHERE rowid IN (SELECT rowid FROM ${t} WHERE ${at} < ${cutoff} ORDER BY ${at} LIMIT ${batchSize})`.execute(db);
+  return count(result.numAffectedRows);
+}
 
 export async function runRetention(db: Db, now: number, batchSize = RETENTION_BATCH): Promise<RetentionReport> {
   const quoteCutoff = now - QUOTE_RETENTION_MS;
@@ -55,24 +72,14 @@ export async function runRetention(db: Db, now: number, batchSize = RETENTION_BA
     .where(sql<boolean>`not ${referenced}`)
     .executeTakeFirst();
 
-  // Through `idempotency_age`; the rowid is the table's own (its key is a composite primary key).
-  const idempotency = await db
-    .deleteFrom("idempotency")
-    .where(
-      sql`rowid`,
-      "in",
-      db
-        .selectFrom("idempotency")
-        .select(sql`rowid`.as("r"))
-        .where("created_at", "<", now - IDEMPOTENCY_WINDOW_MS)
-        .orderBy("created_at")
-        .limit(batchSize),
-    )
-    .executeTakeFirst();
+  // Through `idempotency_age` and `ingress_events_age`.
+  const idempotency = await deleteOldest(db, "idempotency", now - IDEMPOTENCY_WINDOW_MS, batchSize);
+  const ingress = await deleteOldest(db, "ingress_events", now - INGRESS_DEDUP_WINDOW_MS, batchSize);
 
   return {
     quotes_deleted: count(deleted.numDeletedRows),
     quotes_kept: count(kept.numUpdatedRows),
-    idempotency_deleted: count(idempotency.numDeletedRows),
+    idempotency_deleted: idempotency,
+    ingress_events_deleted: ingress,
   };
 }

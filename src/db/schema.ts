@@ -156,6 +156,13 @@ export interface SweepLocksTable {
   until: number;
 }
 
+/** Provider webhook event ids already taken in (migrations/0015), kept 24 h (src/db/retention.ts). */
+export interface IngressEventsTable {
+  provider: string;
+  event_id: string;
+  received_at: number;
+}
+
 export interface LeaseMachinesTable {
   provider: string;
   machine_id: string;
@@ -252,6 +259,7 @@ export interface Database {
   offer_markets: OfferMarketsTable;
   catalog: CatalogTable;
   lease_machines: LeaseMachinesTable;
+  ingress_events: IngressEventsTable;
   billing_records: BillingRecordsTable;
   billing_cursors: BillingCursorsTable;
   receipts: ReceiptsTable;

@@ -90,7 +90,8 @@ async function withSweepLock<T>(env: Env, name: string, now: number, run: () => 
   }
 }
 
-async function pokeAll(env: Env, ids: readonly string[]): Promise<number> {
+/** Runs each lease's policy now (its object's `tick()`), a few at a time; answers how many failed. */
+export async function pokeAll(env: Env, ids: readonly string[]): Promise<number> {
   let failed = 0;
   for (let i = 0; i < ids.length; i += POKE_CONCURRENCY) {
     const results = await Promise.allSettled(ids.slice(i, i + POKE_CONCURRENCY).map((id) => env.LEASE.get(env.LEASE.idFromName(id)).tick()));

@@ -15,7 +15,13 @@ import type { Env } from "../env";
 export const SECRET_PREFIX = "whsec_";
 const SECRET_BYTES = 24;
 
-const base64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
+export const base64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
+
+/** HMAC-SHA256 of `message` (UTF-8) under `key`. */
+export async function hmacSha256(key: Uint8Array, message: string): Promise<Uint8Array> {
+  const k = await crypto.subtle.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  return new Uint8Array(await crypto.subtle.sign("HMAC", k, new TextEncoder().encode(message)));
+}
 
 export function newSecret(): string {
   return SECRET_PREFIX + base64(crypto.getRandomValues(new Uint8Array(SECRET_BYTES)));
@@ -32,9 +38,7 @@ export const openSecret = (env: Pick<Env, "LESSOR_MASTER_KEY">, orgId: string, e
 /** `v1,<base64>` for one secret. */
 export async function sign(secret: string, msgId: string, timestamp: number, body: string): Promise<string> {
   const raw = Uint8Array.from(atob(secret.slice(SECRET_PREFIX.length)), (c) => c.charCodeAt(0));
-  const key = await crypto.subtle.importKey("raw", raw, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  const mac = await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`${msgId}.${timestamp}.${body}`));
-  return `v1,${base64(new Uint8Array(mac))}`;
+  return `v1,${base64(await hmacSha256(raw, `${msgId}.${timestamp}.${body}`))}`;
 }
 
 /** The three Standard Webhooks headers for one attempt; `timestamp` in seconds. */

@@ -277,3 +277,13 @@ export function bootstrapTokenFromDevVars(): string {
   }
   return values[0];
 }
+
+/** A JSON call to `server` with a bearer credential: its status and parsed body. */
+export async function apiCall(server: Server, method: string, route: string, bearer: string, body?: unknown): Promise<{ status: number; json: any }> {
+  const res = await fetch(`${server.base}${route}`, {
+    method,
+    headers: { authorization: `Bearer ${bearer}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, json: (await res.json()) as any };
+}

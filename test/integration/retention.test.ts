@@ -1,6 +1,6 @@
 /**
- * Retention (docs/design.md "Retention"): expired quotes no lease refers to and idempotency records go after
- * 24 hours, in bounded batches run by the cron; quotes leases refer to stay.
+ * Retention (docs/design.md "Retention"): expired quotes no lease refers to, idempotency records and
+ * provider webhook event ids go after 24 hours, in bounded batches run by the cron; quotes leases refer to stay.
  */
 import { createScheduledController, env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -8,6 +8,7 @@ import worker from "../../functions/index";
 import { database } from "../../src/db";
 import { QUOTE_RETENTION_MS, runRetention } from "../../src/db/retention";
 import { IDEMPOTENCY_WINDOW_MS } from "../../src/idempotency";
+import { INGRESS_DEDUP_WINDOW_MS } from "../../src/ingress/dedup";
 import { call, createKey, createOrg, json, refreshCatalog, type TestOrg } from "./helpers";
 import { createLease, fastSim, waitForState } from "./lease-helpers";
 
@@ -108,6 +109,24 @@ describe("retention", () => {
     expect(refs).toContain("leases_quote");
     const idem = await plan("SELECT rowid FROM idempotency WHERE created_at < ? ORDER BY created_at LIMIT 500");
     expect(idem).toContain("idempotency_age");
+    const ingress = await plan("SELECT rowid FROM ingress_events WHERE received_at < ? ORDER BY received_at LIMIT 500");
+    expect(ingress).toContain("ingress_events_age");
+    // Ingress finds the lease of a provider's machine through its own index.
+    const machine = JSON.stringify(
+      (await env.DB.prepare("EXPLAIN QUERY PLAN SELECT id FROM leases WHERE provider = ? AND machine_id = ? AND state != 'released' LIMIT 10").bind("sim", "m").all()).results.map((r: any) => r.detail),
+    );
+    expect(machine).toContain("leases_machine");
+  });
+
+  it("deletes provider webhook event ids after their 24 h window, and only those", async () => {
+    const now = Date.now();
+    const insert = (id: string, at: number) => env.DB.prepare("INSERT INTO ingress_events (provider, event_id, received_at) VALUES ('sim', ?, ?)").bind(id, at).run();
+    await insert("ret-old", now - INGRESS_DEDUP_WINDOW_MS - 1);
+    await insert("ret-edge", now - INGRESS_DEDUP_WINDOW_MS);
+    await insert("ret-new", now - HOUR);
+    while ((await runRetention(database(env.DB), now)).ingress_events_deleted > 0);
+    const left = await env.DB.prepare("SELECT event_id FROM ingress_events WHERE event_id LIKE 'ret-%' ORDER BY event_id").all();
+    expect(left.results.map((r: any) => r.event_id)).toEqual(["ret-edge", "ret-new"]);
   });
 
   it("the cron trigger runs it", async () => {

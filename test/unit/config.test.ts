@@ -31,10 +31,23 @@ describe("configProblems (src/config.ts)", () => {
     expect(configProblems({ LESSOR_BOOTSTRAP_TOKEN: undefined })).toEqual([]);
   });
 
+  it("refuses an ingress token of 31 characters or one that is not a plain path segment; accepts 32; unset turns ingress off instead", () => {
+    const refused = [expect.stringMatching(/^LESSOR_INGRESS_TOKEN must be at least 32 characters/)];
+    expect(configProblems({ LESSOR_INGRESS_TOKEN: "i".repeat(31) })).toEqual(refused);
+    for (const bad of [`${"i".repeat(32)}/`, `${"i".repeat(32)} `, `${"i".repeat(32)}%2F`, `${"i".repeat(32)}?`]) {
+      expect(configProblems({ LESSOR_INGRESS_TOKEN: bad }), bad).toEqual(refused);
+    }
+    expect(configProblems({ LESSOR_INGRESS_TOKEN: "i".repeat(32) })).toEqual([]);
+    expect(configProblems({ LESSOR_INGRESS_TOKEN: "aZ09-_.~".repeat(4) })).toEqual([]);
+    expect(configProblems({ LESSOR_INGRESS_TOKEN: undefined })).toEqual([]);
+    expect(configProblems({ LESSOR_INGRESS_TOKEN: "" })).toEqual([]);
+  });
+
   it("never echoes a secret's value", () => {
-    const text = configProblems({ LESSOR_BOOTSTRAP_TOKEN: "shortsecret", LESSOR_MASTER_KEY: "alsoshort" }).join(" ");
+    const text = configProblems({ LESSOR_BOOTSTRAP_TOKEN: "shortsecret", LESSOR_MASTER_KEY: "alsoshort", LESSOR_INGRESS_TOKEN: "shortingress" }).join(" ");
     expect(text).not.toContain("shortsecret");
     expect(text).not.toContain("alsoshort");
+    expect(text).not.toContain("shortingress");
   });
 
   it("refuses a malformed installation id", () => {

@@ -7,6 +7,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { signedWebhooks } from "../../src/ingress/providers";
 import { installationPrefix, latestAttempt, leasePrefix, machineLabel, parseLabel } from "../../src/lease/label";
 import { ProviderError, type BillingRecord, type Provider } from "../../src/providers/contract";
 import { LAMBDA_NAME_MAX } from "../../src/providers/lambda/adapter";
@@ -204,8 +205,8 @@ describe("capabilities say only what is true", () => {
     expect((await provider.listMachines(PREFIX)).map((x) => x.id).includes(m.id)).toBe(caps.list_by_label);
     // billing_records: the adapter has the method the core calls.
     expect(typeof provider.listBillingRecords === "function").toBe(caps.billing_records);
-    // webhooks: no adapter implements a receiver (the contract has no ingress for one yet).
-    expect(caps.webhooks).toBe(false);
+    // webhooks: declared exactly where ingress checks the provider's signature (src/ingress/).
+    expect(caps.webhooks).toBe(signedWebhooks(p));
     // stop and start: they work where declared, and are refused where not.
     if (caps.stop) {
       await provider.stopMachine(m.id);

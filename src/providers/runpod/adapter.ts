@@ -144,7 +144,7 @@ export function parseRunpodOfferId(id: string): { cloud: Cloud; dataCenterId: st
 
 /** What this provider can do (contract.ts); the same for every account. */
 export const RUNPOD_CAPABILITIES = declareCapabilities(["stop", "start", "list_by_label", "billing_records", "run_agent"], {
-  webhooks: "The document describes no webhooks for pods.",
+  webhooks: "The document describes no signed webhooks for pods: ingress takes RunPod's only as an unsigned hint (docs/ingress.md).",
   stop_ends_billing: "A stop keeps the pod's disk (podAction), and the kept disk bills (RUNPOD_STOPPED_USD_PER_GB_HOUR).",
   spot: "CreatePodRequest has no interruptible/bid field in REST v2.",
 });

@@ -61,6 +61,9 @@ import {
   type SimTransition,
 } from "./machines";
 import { nextRandom } from "../../random";
+import { simSigningSecret } from "../../ingress/sim-key";
+import { signedHeaders } from "../../webhooks/secrets";
+import { afterAttempt, nextClockChangeAt, SIM_WEBHOOK_BATCH, simWebhookBody, simWebhookTarget } from "./webhooks";
 import { generateSimOffers, type SimOffer } from "./offers";
 import { parseScript, runScript, scriptErrorText, type DeliveredSignal, type ScriptProgram } from "./script";
 import { agentDueAt, chunkBytes, chunkEnd, execResult, heartbeatDue, parseSignals, runLines, SIM_AGENT_TICK_MS } from "./agent";
@@ -176,6 +179,18 @@ const MIGRATIONS: readonly (readonly string[])[] = [
       PRIMARY KEY (machine_id, command_id)
     )`,
   ],
+  [
+    // The sim's webhooks (webhooks.ts): each status change, until it is delivered or given up.
+    `CREATE TABLE webhook_outbox (
+      id TEXT PRIMARY KEY,
+      machine_id TEXT NOT NULL,
+      status TEXT NOT NULL CHECK (status IN (${STATUS_CHECK})),
+      at INTEGER NOT NULL,
+      attempts INTEGER NOT NULL DEFAULT 0 CHECK (attempts >= 0),
+      next_at INTEGER NOT NULL
+    )`,
+    `CREATE INDEX webhook_outbox_due ON webhook_outbox (next_at)`,
+  ],
 ];
 
 /** A `machines` row: the machine as the API answers it (machines.ts), and its clock. */
@@ -196,6 +211,8 @@ type MachineRow = { [K in keyof SimMachineJson]: SimMachineJson[K] } & {
   heartbeat_at: number | null;
   agent_gone: number;
 };
+
+type OutboxRow = { id: string; machine_id: string; status: SimStatus; at: number; attempts: number; next_at: number };
 
 type ExecRow = { machine_id: string; command_id: string; cmd: string; started_at: number; killed_at: number | null };
 
@@ -254,8 +271,9 @@ export class SimCloud extends DurableObject<Env> {
       console.error("sim: internal error", e);
       return json({ error: { code: "internal", message: "sim: internal error" } }, 500);
     } finally {
-      // A call that may have created, started or stopped a machine (or changed the heartbeat).
-      if (request.method !== "GET") await this.#scheduleAgent(Date.now());
+      // A call that may have created, started or stopped a machine (or changed the heartbeat); with
+      // webhooks on, any call, since a read that observes a transition has one to send.
+      if (request.method !== "GET" || this.#webhookTarget()) await this.#scheduleAgent(Date.now());
     }
   }
 
@@ -269,9 +287,10 @@ export class SimCloud extends DurableObject<Env> {
     await this.ctx.storage.setAlarm(Date.now());
   }
 
-  /** The agents' work (STYLE.md rule 7: rescheduled in `finally`, from the stored state). */
+  /** The webhooks' and the agents' work (STYLE.md rule 7: rescheduled in `finally`, from the stored state). */
   override async alarm(): Promise<void> {
     try {
+      await this.#sendWebhooks(Date.now());
       await this.#agentTick(Date.now());
     } finally {
       await this.#scheduleAgent(Date.now());
@@ -461,6 +480,12 @@ export class SimCloud extends DurableObject<Env> {
     const all = [...before, ...transitions];
     if (all.length === 0) return;
     this.#runTransitions(id, all);
+    if (this.#webhookTarget()) {
+      // Sent by the alarm, soon after: in the same transaction as the change, so none is lost.
+      for (const t of all) {
+        sql.exec(`INSERT INTO webhook_outbox (id, machine_id, status, at, next_at) VALUES (?, ?, ?, ?, ?)`, `msg_${randomHex(12)}`, id, t.status, t.at, t.at);
+      }
+    }
     const intervals = applyTransitions(this.#intervals(id), all);
     sql.exec(`DELETE FROM machine_intervals WHERE machine_id = ?`, id);
     intervals.forEach((i, seq) => {
@@ -528,17 +553,68 @@ export class SimCloud extends DurableObject<Env> {
     return this.ctx.storage.sql.exec(`SELECT 1 FROM machine_execs WHERE machine_id = ? LIMIT 1`, row.id).toArray().length > 0;
   }
 
-  /** Sets the one alarm to the earliest agent's next act, or clears it when none has anything to do. */
+  /**
+   * Sets the one alarm to the earliest agent's next act or, with webhooks on, the earliest delivery
+   * due or machine status that time alone will change (so a vanishing is told when it happens, not
+   * when someone next looks); clears it when nothing is to be done.
+   */
   async #scheduleAgent(now: number): Promise<void> {
     const opts = { tick_ms: SIM_AGENT_TICK_MS, heartbeat_ms: this.#faults().agent_heartbeat_ms };
-    let next: number | null = null;
+    const dues: (number | null)[] = [];
     for (const row of this.#agentRows()) {
       const nextTransition = row.status === "PROVISIONING" ? row.status_since + row.provision_ms : row.status === "STARTING" ? row.status_since + row.boot_ms : null;
-      const due = agentDueAt({ status: row.status, next_transition_at: nextTransition, busy: this.#busy(row), heartbeat_at: row.heartbeat_at }, now, opts);
-      if (due !== null && (next === null || due < next)) next = due;
+      dues.push(agentDueAt({ status: row.status, next_transition_at: nextTransition, busy: this.#busy(row), heartbeat_at: row.heartbeat_at }, now, opts));
     }
+    if (this.#webhookTarget()) {
+      const sql = this.ctx.storage.sql;
+      dues.push(sql.exec<{ due: number | null }>(`SELECT MIN(next_at) AS due FROM webhook_outbox`).one().due);
+      for (const row of sql.exec<MachineRow>(`SELECT * FROM machines WHERE status != 'TERMINATED'`)) dues.push(nextClockChangeAt(clockOf(row)));
+    }
+    const next = dues.reduce<number | null>((min, d) => (d !== null && (min === null || d < min) ? d : min), null);
     if (next === null) await this.ctx.storage.deleteAlarm();
     else if ((await this.ctx.storage.getAlarm()) !== next) await this.ctx.storage.setAlarm(next);
+  }
+
+  /** Where the sim's webhooks go; null: ingress is not configured, and the sim sends none. */
+  #webhookTarget() {
+    return simWebhookTarget(this.env);
+  }
+
+  /**
+   * Observes every live machine (so what time alone did is stored, and queued to be told), then
+   * sends the deliveries that are due, oldest first, one at a time.
+   */
+  async #sendWebhooks(now: number): Promise<void> {
+    const target = this.#webhookTarget();
+    const sql = this.ctx.storage.sql;
+    if (!target) {
+      sql.exec(`DELETE FROM webhook_outbox`);
+      return;
+    }
+    for (const row of sql.exec<MachineRow>(`SELECT * FROM machines WHERE status != 'TERMINATED'`).toArray()) this.#observe(row, now);
+    const due = sql.exec<OutboxRow>(`SELECT * FROM webhook_outbox WHERE next_at <= ? ORDER BY at, id LIMIT ?`, now, SIM_WEBHOOK_BATCH).toArray();
+    if (due.length === 0) return;
+    const secret = await simSigningSecret(target.token);
+    for (const row of due) {
+      const body = simWebhookBody(row);
+      const headers = await signedHeaders([secret], row.id, Math.floor(Date.now() / 1000), body);
+      let status: number | null = null;
+      try {
+        const res = await fetch(target.url, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body });
+        status = res.status;
+        await res.body?.cancel();
+      } catch (e) {
+        console.warn(`sim: webhook ${row.id} not delivered: ${errorText(e)}`);
+      }
+      const attempts = row.attempts + 1;
+      const next = afterAttempt(status, attempts, Date.now());
+      if (next.done) {
+        if (status === null || status >= 300) console.warn(`sim: webhook ${row.id} given up after ${attempts} attempts (last status ${status ?? "none"})`);
+        sql.exec(`DELETE FROM webhook_outbox WHERE id = ?`, row.id);
+      } else {
+        sql.exec(`UPDATE webhook_outbox SET attempts = ?, next_at = ? WHERE id = ?`, attempts, next.next_at, row.id);
+      }
+    }
   }
 
   /** One round of every agent; one machine's failure is retried on the next round and does not stop the others. */
@@ -779,6 +855,7 @@ export class SimCloud extends DurableObject<Env> {
     this.ctx.storage.transactionSync(() => {
       sql.exec(`DELETE FROM machine_intervals`);
       sql.exec(`DELETE FROM machine_execs`);
+      sql.exec(`DELETE FROM webhook_outbox`);
       sql.exec(`DELETE FROM machines`);
       this.#writeFaults(SIM_DEFAULT_FAULTS, true);
     });

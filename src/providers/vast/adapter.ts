@@ -117,8 +117,8 @@ interface VastInstance {
 
 /** What this provider can do (contract.ts); the same for every account. */
 // billing_records: GET /api/v0/charges, one UTC day at a time (listBillingRecords).
-export const VAST_CAPABILITIES = declareCapabilities(["stop", "start", "list_by_label", "billing_records", "run_agent"], {
-  webhooks: "Vast signs notification webhooks, but lessor has no receiver for them yet: false until ingress exists.",
+// webhooks: signed notifications, checked by ingress (src/ingress/verify.ts, docs/ingress.md).
+export const VAST_CAPABILITIES = declareCapabilities(["stop", "start", "list_by_label", "billing_records", "webhooks", "run_agent"], {
   stop_ends_billing: "A stopped instance keeps its disk, and the disk keeps billing.",
   spot: "Interruptible (bid) instances exist, but lessor's create carries no bid price yet: only on-demand offers are listed.",
 });

@@ -1,0 +1,297 @@
+/**
+ * Provider webhook ingress, `POST /v1/ingress/:provider/:token` (docs/ingress.md; guarantee 11):
+ * the token and each provider's proof, the 5-minute window, de-duplication by event id, events
+ * for machines lessor does not hold, RunPod's unsigned hint, and the whole path from a machine
+ * vanishing on the sim to its lease, with no cron and no alarm of the lease's own in between.
+ * Signatures are made here from the providers' published formats (the `standardwebhooks` package
+ * for the sim), not with lessor's own signer, so a verifier that drifted from them fails.
+ */
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import { Webhook } from "standardwebhooks";
+import { afterEach, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
+import worker from "../../functions/index";
+import type { Env } from "../../src/env";
+import { INGRESS_DEDUP_WINDOW_MS } from "../../src/ingress/dedup";
+import { simSigningSecret } from "../../src/ingress/sim-key";
+import { providerWith } from "../../src/providers/registry";
+import { STUB_API_KEYS } from "../support/stub-clouds-admin";
+import { BASE, call, checkAnswer, createKey, createOrg, expectError, json, orgOnStubCloud, refreshCatalog } from "./helpers";
+import { forwardIngress, takeIngressDeliveries } from "./ingress-sink";
+import { createLease, events, fastSim, getLease, waitFor, waitForState } from "./lease-helpers";
+
+const TOKEN = env.LESSOR_INGRESS_TOKEN!;
+const VAST_SECRET = env.LESSOR_VAST_WEBHOOK_SECRET!;
+const at = (provider: string, token = TOKEN) => `/v1/ingress/${provider}/${token}`;
+const nowS = () => Math.floor(Date.now() / 1000);
+let serial = 0;
+const eventId = (p: string) => `${p}_${Date.now()}_${++serial}`;
+
+/** A sim delivery signed as Standard Webhooks says, with the key derived from the ingress token. */
+async function simDelivery(payload: unknown, opts: { id?: string; ts?: number; secret?: string } = {}) {
+  const raw = JSON.stringify(payload);
+  const id = opts.id ?? eventId("msg");
+  const ts = opts.ts ?? nowS();
+  const signature = new Webhook(opts.secret ?? (await simSigningSecret(TOKEN))).sign(id, new Date(ts * 1000), raw);
+  return { raw, headers: { "webhook-id": id, "webhook-timestamp": String(ts), "webhook-signature": signature } };
+}
+
+/** A Vast delivery: `sha256=<hex HMAC-SHA256(secret, "<ts>.<raw body>")>`, from the contract's words. */
+async function vastDelivery(payload: unknown, opts: { id?: string; ts?: string; secret?: string } = {}) {
+  const raw = JSON.stringify(payload);
+  const ts = opts.ts ?? String(nowS());
+  const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(opts.secret ?? VAST_SECRET), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`${ts}.${raw}`)));
+  const hex = [...mac].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return { raw, headers: { "x-vast-timestamp": ts, "x-vast-signature-256": `sha256=${hex}`, "x-vast-event-id": opts.id ?? eventId("vast") } };
+}
+
+const post = (provider: string, d: { raw: string; headers: Record<string, string> }, token = TOKEN) =>
+  call("POST", at(provider, token), { raw: d.raw, headers: d.headers });
+
+async function expectAnswer(res: Response, status: number, result: string, reason: string | null = null) {
+  const body = await json(res);
+  expect(res.status, JSON.stringify(body)).toBe(status);
+  expect(body).toMatchObject({ result, reason });
+  return body;
+}
+
+/** When the lease's object must act next by itself (its alarm), as the D1 index says; null: never. */
+async function nextDeadline(leaseId: string): Promise<number | null> {
+  const row = await env.DB.prepare("SELECT next_deadline FROM leases WHERE id = ?").bind(leaseId).first<{ next_deadline: number | null }>();
+  return row!.next_deadline;
+}
+
+/** The Worker's own handler with settings changed, as a deploy with them would run it. */
+async function withSettings(overrides: Partial<Env>, path: string, init: RequestInit) {
+  const ctx = createExecutionContext();
+  const res = await worker.fetch(new Request(`${BASE}${path}`, init), { ...(env as Env), ...overrides } as Env, ctx);
+  await waitOnExecutionContext(ctx);
+  await checkAnswer("POST", path, res);
+  return res;
+}
+
+describe("who may send", () => {
+  it("is off, 404 not_found, without LESSOR_INGRESS_TOKEN; on with it", async () => {
+    const d = await simDelivery({ machine_id: "sim-m-none" });
+    for (const off of [undefined, ""]) {
+      const res = await withSettings({ LESSOR_INGRESS_TOKEN: off }, at("sim"), { method: "POST", body: d.raw, headers: d.headers });
+      await expectError(res, 404, "not_found");
+    }
+    await expectAnswer(await post("sim", d), 202, "ignored", "unknown_machine");
+  });
+
+  it("takes only providers it knows and the installation rents from: others are 404 with the token, 401 without", async () => {
+    const d = await simDelivery({ machine_id: "sim-m-none" });
+    for (const provider of ["lambda", "nope", "__proto__", "constructor"]) {
+      await expectError(await post(provider, d), 404, "not_found");
+      await expectError(await post(provider, d, "x".repeat(40)), 401, "unauthenticated");
+    }
+    const res = await withSettings({ LESSOR_PROVIDERS: "runpod" }, at("sim"), { method: "POST", body: d.raw, headers: d.headers });
+    await expectError(res, 404, "not_found");
+  });
+
+  it("answers a wrong token 401, whatever the provider's proof, and never echoes it", async () => {
+    const d = await simDelivery({ machine_id: "sim-m-none" });
+    for (const token of [TOKEN.slice(0, -1), `${TOKEN}x`, "x", TOKEN.toUpperCase()]) {
+      const res = await post("sim", d, token);
+      const error = await expectError(res, 401, "unauthenticated");
+      expect(JSON.stringify(error)).not.toContain(TOKEN.slice(10));
+    }
+    await expectError(await call("POST", at("runpod", "nope"), { body: { podId: "p" } }), 401, "unauthenticated");
+  });
+
+  it("refuses a misconfigured token: too short, or not a plain path segment", async () => {
+    for (const bad of ["short", `${"a".repeat(40)}/x`]) {
+      const res = await worker.fetch(new Request(`${BASE}/v1/healthz`), { ...(env as Env), LESSOR_INGRESS_TOKEN: bad } as Env, createExecutionContext());
+      expect(res.status).toBe(503);
+      expect(JSON.stringify(await res.json())).toContain("LESSOR_INGRESS_TOKEN must be at least 32 characters");
+    }
+  });
+});
+
+describe("the sim's signature (Standard Webhooks)", () => {
+  it("accepts a good signature; refuses a bad or missing one, 401", async () => {
+    await expectAnswer(await post("sim", await simDelivery({ machine_id: "sim-m-none" })), 202, "ignored", "unknown_machine");
+    const good = await simDelivery({ machine_id: "sim-m-none" });
+    // Another key; the body changed after signing; the id changed after signing.
+    const otherKey = await simDelivery({ machine_id: "sim-m-none" }, { secret: `whsec_${btoa("another key, 24 bytes!!!")}` });
+    await expectError(await post("sim", otherKey), 401, "unauthenticated");
+    await expectError(await post("sim", { ...good, raw: good.raw.replace("none", "nonf") }), 401, "unauthenticated");
+    await expectError(await post("sim", { ...good, headers: { ...good.headers, "webhook-id": "msg_other" } }), 401, "unauthenticated");
+    for (const missing of ["webhook-id", "webhook-timestamp", "webhook-signature"]) {
+      const headers = { ...good.headers };
+      delete headers[missing as keyof typeof headers];
+      const error = await expectError(await post("sim", { ...good, headers }), 401, "unauthenticated");
+      expect(error.message).toContain(missing);
+    }
+  });
+
+  it("takes any one good signature of several (a key rotation)", async () => {
+    const d = await simDelivery({ machine_id: "sim-m-none" });
+    const headers = { ...d.headers, "webhook-signature": `v1,${btoa("not it")} ${d.headers["webhook-signature"]}` };
+    await expectAnswer(await post("sim", { ...d, headers }), 202, "ignored", "unknown_machine");
+  });
+
+  it("refuses a timestamp more than 5 minutes old or ahead; takes one just within", async () => {
+    for (const ts of [nowS() - 301, nowS() + 301, 0]) {
+      const error = await expectError(await post("sim", await simDelivery({ machine_id: "sim-m-none" }, { ts })), 401, "unauthenticated");
+      expect(error.message).toMatch(/5 minutes/);
+    }
+    for (const ts of [nowS() - 295, nowS() + 295]) {
+      await expectAnswer(await post("sim", await simDelivery({ machine_id: "sim-m-none" }, { ts })), 202, "ignored", "unknown_machine");
+    }
+  });
+
+  it("a replayed event id is 200 duplicate and does nothing; the id is kept in D1", async () => {
+    const d = await simDelivery({ machine_id: "sim-m-none" });
+    await expectAnswer(await post("sim", d), 202, "ignored", "unknown_machine");
+    const again = await expectAnswer(await post("sim", d), 200, "duplicate");
+    expect(again.event_id).toBe(d.headers["webhook-id"]);
+    const rows = await env.DB.prepare("SELECT provider, event_id FROM ingress_events WHERE event_id = ?").bind(d.headers["webhook-id"]).all();
+    expect(rows.results).toEqual([{ provider: "sim", event_id: d.headers["webhook-id"] }]);
+    // Past its 24 h window, the same id is a new event again.
+    await env.DB.prepare("UPDATE ingress_events SET received_at = ? WHERE event_id = ?").bind(Date.now() - INGRESS_DEDUP_WINDOW_MS - 1, d.headers["webhook-id"]).run();
+    await expectAnswer(await post("sim", d), 202, "ignored", "unknown_machine");
+    await expectAnswer(await post("sim", d), 200, "duplicate");
+    // The same id from another provider is another event.
+    const vast = await vastDelivery({ instance_id: 1 }, { id: d.headers["webhook-id"] });
+    await expectAnswer(await post("vast", vast), 202, "ignored", "unknown_machine");
+  });
+
+  it("a verified body that is not JSON is 400; one that names no machine is 202 ignored", async () => {
+    await expectError(await post("sim", await simDeliveryRaw("{not json")), 400, "invalid_request");
+    await expectAnswer(await post("sim", await simDelivery({ type: "ping" })), 202, "ignored", "no_machine");
+    await expectAnswer(await post("sim", await simDelivery([1, 2])), 202, "ignored", "no_machine");
+  });
+});
+
+/** A sim delivery of a raw body as is (not JSON). */
+async function simDeliveryRaw(raw: string) {
+  const id = eventId("msg");
+  const ts = nowS();
+  const signature = new Webhook(await simSigningSecret(TOKEN)).sign(id, new Date(ts * 1000), raw);
+  return { raw, headers: { "webhook-id": id, "webhook-timestamp": String(ts), "webhook-signature": signature } };
+}
+
+describe("Vast's signature", () => {
+  it("accepts a good one; refuses another secret, a changed body, a malformed or missing header, a stale timestamp", async () => {
+    await expectAnswer(await post("vast", await vastDelivery({ instance_id: 424242 })), 202, "ignored", "unknown_machine");
+    await expectError(await post("vast", await vastDelivery({ instance_id: 1 }, { secret: "another-secret" })), 401, "unauthenticated");
+    const good = await vastDelivery({ instance_id: 1 });
+    await expectError(await post("vast", { ...good, raw: good.raw.replace("1", "2") }), 401, "unauthenticated");
+    await expectError(await post("vast", { ...good, headers: { ...good.headers, "x-vast-signature-256": good.headers["x-vast-signature-256"].slice(7) } }), 401, "unauthenticated");
+    for (const missing of ["x-vast-timestamp", "x-vast-signature-256"]) {
+      const headers: Record<string, string> = { ...good.headers };
+      delete headers[missing];
+      await expectError(await post("vast", { ...good, headers }), 401, "unauthenticated");
+    }
+    await expectError(await post("vast", await vastDelivery({ instance_id: 1 }, { ts: String(nowS() - 301) })), 401, "unauthenticated");
+    await expectAnswer(await post("vast", await vastDelivery({ instance_id: 1 }, { ts: `${nowS() - 5}.25` })), 202, "ignored", "unknown_machine");
+  });
+
+  it("is refused without LESSOR_VAST_WEBHOOK_SECRET; takes any one of several secrets", async () => {
+    const d = await vastDelivery({ instance_id: 1 });
+    const path = at("vast");
+    await expectError(await withSettings({ LESSOR_VAST_WEBHOOK_SECRET: undefined }, path, { method: "POST", body: d.raw, headers: d.headers }), 401, "unauthenticated");
+    const both = await withSettings({ LESSOR_VAST_WEBHOOK_SECRET: ` old-secret , ${VAST_SECRET}` }, path, { method: "POST", body: d.raw, headers: d.headers });
+    await expectAnswer(both, 202, "ignored", "unknown_machine");
+  });
+
+  it("de-duplicates by X-Vast-Event-Id", async () => {
+    const d = await vastDelivery({ data: { instance_id: "77" } });
+    await expectAnswer(await post("vast", d), 202, "ignored", "unknown_machine");
+    await expectAnswer(await post("vast", d), 200, "duplicate");
+  });
+});
+
+describe("a lease's machine", () => {
+  let key: string;
+
+  beforeAll(async () => {
+    const org = await createOrg();
+    key = (await createKey(org, "write")).secret;
+    await refreshCatalog();
+  });
+
+  beforeEach(() => {
+    takeIngressDeliveries();
+  });
+
+  afterEach(() => {
+    forwardIngress(false);
+  });
+
+  /** Long enough after the machine first runs for its lease to be ready, and done reading it back. */
+  const VANISH_MS = 3_000;
+
+  /** A ready lease whose sim machine vanishes `vanishMs` after it first runs. */
+  async function leaseThatVanishes(vanishMs: number) {
+    await fastSim({ vanish_rate: 1, vanish_min_ms: vanishMs, vanish_max_ms: vanishMs });
+    const lease = await createLease(key, { kind: "scratch", spec: { gpu: "l40s:1", providers: ["sim"] }, policy: { idle_timeout: null } });
+    const ready = await waitForState(key, lease.id, "ready");
+    return { id: lease.id as string, machineId: ready.machine.id as string, nextDeadline: await nextDeadline(lease.id) };
+  }
+
+  it("an accepted event pokes the lease: a sim machine that vanishes reaches its lease through ingress, no cron, before its own alarm", async () => {
+    forwardIngress(true);
+    const { id, machineId, nextDeadline } = await leaseThatVanishes(VANISH_MS);
+    const released = await waitForState(key, id, "released", 15_000);
+    expect(released.release_reason).toBe("provider_lost");
+    const lost = (await events(key, id)).find((e) => e.reason === "provider_lost");
+    // The lease's own alarm was not what found it: it was due later.
+    expect(nextDeadline === null || Date.parse(lost.at) < nextDeadline).toBe(true);
+    // The sim told ingress, signed, and ingress accepted it for this lease.
+    const told = takeIngressDeliveries().filter((d) => JSON.parse(d.body).machine_id === machineId);
+    expect(told.map((d) => JSON.parse(d.body).status)).toEqual(expect.arrayContaining(["PROVISIONING", "RUNNING", "TERMINATED"]));
+    const terminated = told.find((d) => JSON.parse(d.body).status === "TERMINATED")!;
+    expect(terminated.status).toBe(202);
+    expect(terminated.url).toBe(`${BASE}${at("sim")}`);
+  });
+
+  it("without ingress reaching the Worker, the same vanishing leaves the lease ready for a while: the test above can fail", async () => {
+    const { id, machineId } = await leaseThatVanishes(VANISH_MS);
+    await waitFor("the sim to tell of the vanishing", async () => takeIngressDeliveries().some((d) => JSON.parse(d.body).machine_id === machineId && JSON.parse(d.body).status === "TERMINATED"));
+    await new Promise((r) => setTimeout(r, 2_000));
+    expect((await getLease(key, id)).state).toBe("ready");
+    await call("POST", `/v1/leases/${id}/end`, { key, body: {} });
+  });
+
+  it("an event of a machine with a live lease is 202 accepted, and a replay of it 200", async () => {
+    await fastSim();
+    const lease = await createLease(key, { kind: "scratch", spec: { gpu: "l40s:1", providers: ["sim"] } });
+    const ready = await waitForState(key, lease.id, "ready");
+    const d = await simDelivery({ machine_id: ready.machine.id, status: "TERMINATED" });
+    await expectAnswer(await post("sim", d), 202, "accepted");
+    await expectAnswer(await post("sim", d), 200, "duplicate");
+    // A hint only: the machine still runs, and the lease read it back so.
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await getLease(key, lease.id)).state).toBe("ready");
+    await call("POST", `/v1/leases/${lease.id}/end`, { key, body: {} });
+  });
+});
+
+describe("RunPod (unsigned: the token is the only proof)", () => {
+  const stubs = inject("stubClouds");
+  const served = stubs?.providers.includes("runpod") ?? false;
+
+  it("takes a payload without any signature as a hint; one naming no pod lessor holds is ignored", async () => {
+    await expectAnswer(await call("POST", at("runpod"), { body: { podId: "pod-nobody-holds" } }), 202, "ignored", "unknown_machine");
+    await expectAnswer(await call("POST", at("runpod"), { body: { event: "ping" } }), 202, "ignored", "no_machine");
+    // No id to de-duplicate by: the same hint again is taken again (a read-back is idempotent).
+    await expectAnswer(await call("POST", at("runpod"), { body: { podId: "pod-nobody-holds" } }), 202, "ignored", "unknown_machine");
+  });
+
+  it.skipIf(!served)("a pod terminated behind lessor's back reaches its lease through an unsigned hint", async () => {
+    const { key } = await orgOnStubCloud("runpod");
+    const lease = await createLease(key, { kind: "scratch", spec: { gpu: "l40s-runpod:1" }, policy: { idle_timeout: null } });
+    const ready = await waitForState(key, lease.id, "ready", 30_000);
+    const due = await nextDeadline(lease.id);
+    await providerWith(env, "runpod", { api_key: STUB_API_KEYS.runpod, options: {} }).destroyMachine(ready.machine.id);
+    // What the payload says is not believed: "RUNNING" here, but the lease reads the pod back.
+    await expectAnswer(await call("POST", at("runpod"), { body: { podId: ready.machine.id, desiredStatus: "RUNNING" } }), 202, "accepted");
+    const released = await waitForState(key, lease.id, "released", 15_000);
+    expect(released.release_reason).toBe("provider_lost");
+    const lost = (await events(key, lease.id)).find((e) => e.reason === "provider_lost");
+    expect(due === null || Date.parse(lost.at) < due).toBe(true);
+  });
+});
