@@ -29,6 +29,10 @@ async function withServer<T>(env: Record<string, string>, run: (s: Server) => Pr
   const server = await startServer({ env, cronIntervalS: 100_000 });
   try {
     return await run(server);
+  } catch (err) {
+    // The server's log goes with its state dir: what it said last is shown first.
+    console.error(server.log().split("\n").filter((l) => !/^\[wrangler:info\] (GET|POST|PUT) /.test(l)).slice(-40).join("\n"));
+    throw err;
   } finally {
     await stopServer(server);
     removeStateDir(server);
