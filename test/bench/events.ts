@@ -5,7 +5,7 @@
  * event's own `at` (written by the lease's object) to the client or receiver having it, so it holds
  * the forward to the org's log as well as the fan-out.
  */
-import { createServer, type IncomingMessage } from "node:http";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { SseReader } from "../integration/sse-reader";
@@ -164,21 +164,13 @@ export async function benchFanOut(server: Server, c: Client, clients = FAN_OUT_C
   }
 }
 
-const readBody = (req: IncomingMessage) =>
-  new Promise<string>((resolve, reject) => {
-    let text = "";
-    req.setEncoding("utf8");
-    req.on("data", (chunk: string) => (text += chunk));
-    req.on("end", () => resolve(text));
-    req.on("error", reject);
-  });
-
 export async function benchWebhooks(server: Server, c: Client, leases = WEBHOOK_LEASES): Promise<WebhookResult> {
   const arrivals: Array<{ id: string; at: number; event_at: number }> = [];
   let secret = "";
   let rejected = 0;
   const receiver = createServer(async (req, res) => {
-    const body = await readBody(req);
+    let body = "";
+    for await (const chunk of req.setEncoding("utf8")) body += chunk;
     const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
     try {
       const payload = new Webhook(secret).verify(body, headers) as { timestamp: string };
