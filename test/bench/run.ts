@@ -7,9 +7,10 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { repoRoot, startServer, stopServer, removeStateDir, type Server } from "../e2e/server";
-import { benchReap, benchThroughput, client, tick } from "./http";
+import { benchReap, benchThroughput, client, tick, type Client } from "./http";
 import { benchSelection, benchSweep, median } from "./in-process";
 import { benchOccupant, FOLLOW_P99_TARGET_MS, followMet, occupantRows } from "./occupant";
+import { benchEvents, eventsRows, FAN_OUT_P99_TARGET_MS, fanOutMet, webhooksMet } from "./events";
 // @ts-ignore plain JavaScript module, typed by JSDoc
 import { measureStartup } from "../../scripts/cli-startup.mjs";
 
@@ -28,6 +29,10 @@ async function withServer<T>(env: Record<string, string>, run: (s: Server) => Pr
   const server = await startServer({ env, cronIntervalS: 100_000 });
   try {
     return await run(server);
+  } catch (err) {
+    // The server's log goes with its state dir: what it said last is shown first.
+    console.error(server.log().split("\n").filter((l) => !/^\[wrangler:info\] (GET|POST|PUT) /.test(l)).slice(-40).join("\n"));
+    throw err;
   } finally {
     await stopServer(server);
     removeStateDir(server);
@@ -55,18 +60,23 @@ const HEADER = ["benchmark", "measure", "figure", "target", "met"];
 /**
  * `npm run bench -- --only=throughput [--repeat=N] [--routes=org,lease,leases,quote,quote-wide]`:
  * only the API throughput, N times against one server, each figure the median across the runs;
- * `--only=occupant`: only the log ingest and follow figures, against one server. Either leaves
+ * `--only=occupant`: only the log ingest and follow figures, against one server; `--only=events`:
+ * only the org event stream's fan-out and the webhook deliveries, against one server. Each leaves
  * bench/results.json alone.
  */
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, "").split("=") as [string, string]));
-if (args.has("only") && !["throughput", "occupant"].includes(args.get("only")!)) throw new Error(`--only: only "throughput" and "occupant" are known`);
-if (args.get("only") === "occupant") {
-  const occupant = await withServer(BASE_ENV, async (server) => benchOccupant(server, await client(server), log));
-  console.log(`\noccupant\n`);
-  printTable([HEADER, ...occupantRows(occupant)]);
-  console.log(`\n${JSON.stringify(occupant, null, 2)}`);
+/** One part alone, against one server: its table and its figures, and bench/results.json left alone. */
+async function runOnly<T>(name: string, run: (server: Server, c: Client, log: (msg: string) => void) => Promise<T>, rows: (result: T) => string[][]) {
+  const result = await withServer(BASE_ENV, async (server) => run(server, await client(server), log));
+  console.log(`\n${name}\n`);
+  printTable([HEADER, ...rows(result)]);
+  console.log(`\n${JSON.stringify(result, null, 2)}`);
   process.exit(0);
 }
+const ONLY = ["throughput", "occupant", "events"];
+if (args.has("only") && !ONLY.includes(args.get("only")!)) throw new Error(`--only: only ${ONLY.map((k) => `"${k}"`).join(", ")} are known`);
+if (args.get("only") === "occupant") await runOnly("occupant", benchOccupant, occupantRows);
+if (args.get("only") === "events") await runOnly("events", benchEvents, eventsRows);
 if (args.get("only") === "throughput") {
   const repeat = Number(args.get("repeat") ?? 1);
   const routes = args.get("routes")?.split(",");
@@ -111,6 +121,9 @@ const { reapAlarm, reapAlarmQuiet, throughput } = await withServer(BASE_ENV, asy
 
 log("occupant: log ingest and follow");
 const occupant = await withServer(BASE_ENV, async (server) => benchOccupant(server, await client(server), log));
+
+log("events: org stream fan-out and webhook deliveries");
+const events = await withServer(BASE_ENV, async (server) => benchEvents(server, await client(server), log));
 
 log(`reap latency with alarms off (cron backstop every 60 s): ${LEASES} leases`);
 // The default market here: the offer count matters to quotes, not to reaping.
@@ -163,6 +176,7 @@ const results = {
   sweep,
   cli_startup: cliStartup,
   occupant,
+  events,
   targets: {
     reap_alarm_p99_ms: {
       target: `<= ${TARGETS.reap_alarm_p99_ms}`,
@@ -176,6 +190,8 @@ const results = {
     sweep_ratio: { target: `<= ${TARGETS.sweep_ratio}`, measured: sweep.ratio, met: sweep.ratio <= TARGETS.sweep_ratio },
     cli_version_ms: { target: `< ${TARGETS.cli_version_ms}`, measured: cliVersionMs, met: cliVersionMs < TARGETS.cli_version_ms },
     follow_p99_ms: { target: `< ${FOLLOW_P99_TARGET_MS}`, measured: occupant.follow.p99_ms, met: followMet(occupant.follow) },
+    event_fan_out_p99_ms: { target: `< ${FAN_OUT_P99_TARGET_MS}, none lost`, measured: { p99_ms: events.fan_out.p99_ms, lost: events.fan_out.lost }, met: fanOutMet(events.fan_out) },
+    webhooks_complete: { target: "all verified, none lost or twice", measured: { lost: events.webhooks.lost, duplicates: events.webhooks.duplicates, unverified: events.webhooks.received - events.webhooks.verified }, met: webhooksMet(events.webhooks) },
   },
 };
 mkdirSync(path.join(repoRoot, "bench"), { recursive: true });
@@ -195,6 +211,7 @@ const rows: string[][] = [
   ["node -e \"\"", "median ms to exit", f(cliStartup.node_ms, 0), "-", "-"],
   ...cliStartup.cli_ms.map((c) => [`lessor ${c.line}`, "median ms to exit", f(c.ms, 0), c.line === "--version" ? `< ${TARGETS.cli_version_ms}` : "-", c.line === "--version" ? String(results.targets.cli_version_ms.met) : "-"]),
   ...occupantRows(occupant),
+  ...eventsRows(events),
 ];
 console.log(`\nlessor benchmarks, ${results.date}, ${machine.cpu}, ${machine.cores} cores, node ${machine.node}\n`);
 printTable(rows);
