@@ -16,11 +16,12 @@ export const KILL_TIMEOUT_DEFAULT_MS = 10_000;
 
 /**
  * What a kill answers before it signals anything, or `signal` when it must: a lease without a
- * running machine, or whose command exited, is stopped (a kill is idempotent); an agent that never
- * beat this session, or went silent, cannot be reached.
+ * running machine, without a command, or whose command exited, is stopped (a kill is idempotent,
+ * and nothing runs that could be ended); an agent that never beat this session, or went silent,
+ * cannot be reached.
  */
 export function killStart(l: LeaseRecord, agent: AgentFacts, now: number): KillOutcome | "signal" {
-  if (!hasMachine(l) || l.state === "stopped" || exitOf(l, agent) !== null) return "stopped";
+  if (!hasMachine(l) || l.state === "stopped" || l.cmd === null || exitOf(l, agent) !== null) return "stopped";
   const beat = agent.last_heartbeat_at;
   if (beat === null || beat < (l.session_started_at ?? 0) || agentSilentSince(l, agent, now) !== null) return "unknown";
   return "signal";

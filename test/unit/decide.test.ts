@@ -272,6 +272,9 @@ describe("kill: what it answers before it signals", () => {
   it("stopped without a running machine or after the exit; unknown when the agent is silent or never beat", () => {
     expect(killStart(lease("released", { machine_id: null }), NO_AGENT, T0)).toBe("stopped");
     expect(killStart(lease("stopped"), NO_AGENT, T0)).toBe("stopped");
+    // A lease without a command (a scratch session) runs nothing a kill could end.
+    expect(killStart(lease("ready", { cmd: null }), { ...NO_AGENT, last_heartbeat_at: T0 }, T0 + S)).toBe("stopped");
+    expect(killStart(job(), { ...NO_AGENT, last_heartbeat_at: T0 }, T0 + S)).toBe("signal");
     expect(killStart(job(), { ...NO_AGENT, last_heartbeat_at: T0, exit: exitAt(T0 + S) }, T0 + 2 * S)).toBe("stopped");
     expect(killStart(job(), NO_AGENT, T0)).toBe("unknown");
     expect(killStart(job(), { ...NO_AGENT, last_heartbeat_at: T0 }, T0 + AGENT_SILENT_MS - 1)).toBe("signal");
