@@ -222,10 +222,8 @@ describe("Money 3: a stopped lease whose machine is running again is guarded aga
 });
 
 describe("Money 4: a 404 for a machine lessor created is not read as gone without the account that created it", () => {
-  let org: TestOrg;
   let writer: string;
-  leaseSuite((o, k) => {
-    org = o;
+  leaseSuite((_org, k) => {
     writer = k;
   });
 
