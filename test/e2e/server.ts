@@ -51,17 +51,17 @@ export async function freePort(): Promise<number> {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Children of `pid` (Linux /proc); empty where /proc is not available. */
-function childPids(pid: number): number[] {
+/** Every process's pid, state, parent and group (Linux /proc); empty where /proc is not available. */
+function processes(): Array<{ pid: number; state: string; ppid: number; pgrp: number }> {
   if (!existsSync("/proc")) return [];
-  const out: number[] = [];
+  const out = [];
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
       // pid (comm) state ppid pgrp ...; comm may hold spaces and parentheses, so split after the last ")".
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (Number(fields[1]) === pid) out.push(Number(entry));
+      const [state, ppid, pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      out.push({ pid: Number(entry), state: state!, ppid: Number(ppid), pgrp: Number(pgrp) });
     } catch {
       // the process went away while we looked
     }
@@ -69,23 +69,11 @@ function childPids(pid: number): number[] {
   return out;
 }
 
-/** Pids of live processes in process group `pgid` (Linux /proc); empty where /proc is not available. */
-export function groupMembers(pgid: number): number[] {
-  if (!existsSync("/proc")) return [];
-  const out: number[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      // zombies (state Z) have exited already; they only wait for their parent to reap them
-      if (Number(fields[2]) === pgid && fields[0] !== "Z") out.push(Number(entry));
-    } catch {
-      // gone
-    }
-  }
-  return out;
-}
+/** Children of `pid`. */
+const childPids = (pid: number): number[] => processes().filter((p) => p.ppid === pid).map((p) => p.pid);
+
+/** Pids of live processes in process group `pgid`: zombies (state Z) have exited already and only wait for their parent. */
+export const groupMembers = (pgid: number): number[] => processes().filter((p) => p.pgrp === pgid && p.state !== "Z").map((p) => p.pid);
 
 /** What a caller may change about the server it starts; nothing given starts it as before. */
 export interface StartOptions {

@@ -15,7 +15,7 @@ import type { LeaseRecord } from "../../src/lease/state";
 import { runReconciler } from "../../src/lease/reaper";
 import { STUB_API_KEYS, stubCloudAdmin } from "../support/stub-clouds-admin";
 import { BOOTSTRAP, call, createKey, createOrg, expectError, json, refreshCatalog, type TestOrg } from "./helpers";
-import { createLease, events, fastSim, getLease, machinesOf, sim, waitFor, waitForState } from "./lease-helpers";
+import { createLease, events, fastSim, getLease, leaseSuite, machinesOf, sim, waitFor, waitForState } from "./lease-helpers";
 
 const H = 3_600_000;
 const stubOf = (id: string) => env.LEASE.get(env.LEASE.idFromName(id));
@@ -174,13 +174,9 @@ describe("Money 2: a fallback from another provider is rented from that provider
 describe("Money 3: a stopped lease whose machine is running again is guarded again", () => {
   let org: TestOrg;
   let writer: string;
-  beforeAll(async () => {
-    await refreshCatalog();
-    org = await createOrg();
-    writer = (await createKey(org, "write")).secret;
-  });
-  beforeEach(async () => {
-    await fastSim();
+  leaseSuite((o, k) => {
+    org = o;
+    writer = k;
   });
 
   async function stoppedLease() {
@@ -226,15 +222,9 @@ describe("Money 3: a stopped lease whose machine is running again is guarded aga
 });
 
 describe("Money 4: a 404 for a machine lessor created is not read as gone without the account that created it", () => {
-  let org: TestOrg;
   let writer: string;
-  beforeAll(async () => {
-    await refreshCatalog();
-    org = await createOrg();
-    writer = (await createKey(org, "write")).secret;
-  });
-  beforeEach(async () => {
-    await fastSim();
+  leaseSuite((_org, k) => {
+    writer = k;
   });
 
   it("the lease records which account created its machine; a key that cannot see the machine neither loses nor forgets it", async () => {
