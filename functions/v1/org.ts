@@ -10,30 +10,30 @@ import { requireScope } from "../middleware";
 
 export const orgRoutes = router()
   .openapi(
-  createRoute({
-    method: "get",
-    path: "/org",
-    summary: "The caller's org and how the caller is authenticated",
-    security: BEARER,
-    // A JWT without a lessor scope authenticates but "may call nothing" (src/auth/jwt.ts); without
-    // this check it could still read its org here.
-    middleware: [requireScope("read")] as const,
-    responses: {
-      200: jsonResponse(
-        OrgSchema.extend({
-          caller: z.object({ kind: z.enum(["api_key", "jwt"]), scope: z.string().nullable(), subject: z.string() }),
-        }),
-        "The org",
-      ),
-      ...COMMON_ERRORS,
+    createRoute({
+      method: "get",
+      path: "/org",
+      summary: "The caller's org and how the caller is authenticated",
+      security: BEARER,
+      // A JWT without a lessor scope authenticates but "may call nothing" (src/auth/jwt.ts); without
+      // this check it could still read its org here.
+      middleware: [requireScope("read")] as const,
+      responses: {
+        200: jsonResponse(
+          OrgSchema.extend({
+            caller: z.object({ kind: z.enum(["api_key", "jwt"]), scope: z.string().nullable(), subject: z.string() }),
+          }),
+          "The org",
+        ),
+        ...COMMON_ERRORS,
+      },
+    }),
+    async (c) => {
+      const p = c.var.principal;
+      const org = orgOrGone(await getOrg(database(c.env.DB), p.org_id));
+      return c.json({ ...renderOrg(org), caller: { kind: p.kind, scope: p.scope, subject: p.subject } }, 200);
     },
-  }),
-  async (c) => {
-    const p = c.var.principal;
-    const org = orgOrGone(await getOrg(database(c.env.DB), p.org_id));
-    return c.json({ ...renderOrg(org), caller: { kind: p.kind, scope: p.scope, subject: p.subject } }, 200);
-  },
-)
+  )
   .openapi(
     createRoute({
       method: "get",

@@ -18,15 +18,19 @@ async function simMachineCount(): Promise<number> {
   return (await sim().getLedger()).machines.length;
 }
 
+/** A new org and a write key of it; the sim fast and the catalog read once per file. */
+let simReady: Promise<void> | undefined;
+async function writerOrg(): Promise<{ org: TestOrg; key: string }> {
+  simReady ??= fastSim().then(() => refreshCatalog()).then(() => undefined);
+  await simReady;
+  const org = await createOrg();
+  return { org, key: (await createKey(org, "write")).secret };
+}
+
 describe("POST /v1/leases/validate", () => {
   let org: TestOrg;
   let key: string;
-  beforeAll(async () => {
-    await fastSim();
-    await refreshCatalog();
-    org = await createOrg();
-    key = (await createKey(org, "write")).secret;
-  });
+  beforeAll(async () => ({ org, key } = await writerOrg()));
 
   it("answers the warnings and rents, reserves and names nothing", async () => {
     const body = {
@@ -72,12 +76,7 @@ describe("POST /v1/leases/validate", () => {
 describe("org settings: require_image_digest", () => {
   let org: TestOrg;
   let key: string;
-  beforeAll(async () => {
-    await fastSim();
-    await refreshCatalog();
-    org = await createOrg();
-    key = (await createKey(org, "write")).secret;
-  });
+  beforeAll(async () => ({ org, key } = await writerOrg()));
 
   it("is off by default, readable with read scope, and changed only by an admin", async () => {
     const reader = (await createKey(org, "read")).secret;
