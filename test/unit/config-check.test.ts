@@ -1,7 +1,6 @@
-/** The configuration check's rules, each on both sides of its boundary; and the orphan schedule. */
+/** The configuration check's rules (src/lease/config-check.ts), each on both sides of its boundary. */
 import { describe, expect, it } from "vitest";
 import { configWarnings, isPinnedImage, type ConfigCheckInput, type WarningCode } from "../../src/lease/config-check";
-import { orphanRule, orphanSchedule } from "../../src/lease/reaper";
 
 const S = 1_000;
 const M = 60 * S;
@@ -60,30 +59,5 @@ describe("configWarnings", () => {
     expect(isPinnedImage(`${PIN}0`)).toBe(false);
     expect(isPinnedImage(`app@sha256:${"A".repeat(64)}`)).toBe(false);
     expect(isPinnedImage("app:sha256")).toBe(false);
-  });
-});
-
-describe("orphanSchedule: the times orphanRule acts at", () => {
-  const T0 = 1_700_000_000_000;
-  const limits = { grace_ms: 5 * M, stopped_ttl_ms: 1 * H, can_stop: true };
-  it("a running orphan: stopped at its grace's end, destroyed a stopped ttl later", () => {
-    const seen = { status: "running" as const, first_seen_at: T0, stopped_at: null };
-    const due = orphanSchedule(seen, limits, T0 + M);
-    expect(due).toMatchObject({ stop_at: T0 + 5 * M, destroy_at: T0 + 5 * M + H });
-    expect(orphanRule(seen, limits, due.stop_at! - 1).action).toBe("none");
-    expect(orphanRule(seen, limits, due.stop_at!).action).toBe("stop");
-  });
-  it("a stopped orphan: destroyed a stopped ttl after its stop", () => {
-    const seen = { status: "stopped" as const, first_seen_at: T0, stopped_at: T0 + 5 * M };
-    const due = orphanSchedule(seen, limits, T0 + 6 * M);
-    expect(due).toMatchObject({ stop_at: null, destroy_at: T0 + 5 * M + H });
-    expect(orphanRule(seen, limits, due.destroy_at - 1).action).toBe("none");
-    expect(orphanRule(seen, limits, due.destroy_at).action).toBe("destroy");
-  });
-  it("where the provider cannot stop: destroyed at its grace's end; first seen now when unseen", () => {
-    const seen = { status: "running" as const, first_seen_at: null, stopped_at: null };
-    const cannot = { ...limits, can_stop: false };
-    expect(orphanSchedule(seen, cannot, T0)).toMatchObject({ stop_at: null, destroy_at: T0 + 5 * M });
-    expect(orphanRule({ ...seen, first_seen_at: T0 }, cannot, T0 + 5 * M).action).toBe("destroy");
   });
 });
