@@ -19,6 +19,7 @@ import { eventRoutes } from "./v1/events";
 import { ingressRoutes } from "./v1/ingress";
 import { keyRoutes } from "./v1/keys";
 import { leaseRoutes } from "./v1/leases";
+import { machineRoutes } from "./v1/machines";
 import { budgetRoutes } from "./v1/budget";
 import { orgRoutes } from "./v1/org";
 import { bootstrapRoutes } from "./v1/orgs";
@@ -209,6 +210,7 @@ export function createApp() {
   app.route("/v1", catalogRoutes);
   app.route("/v1", quoteRoutes);
   app.route("/v1", leaseRoutes);
+  app.route("/v1", machineRoutes);
   app.route("/v1", budgetRoutes);
   app.route("/v1", usageRoutes);
   app.route("/v1", receiptRoutes);

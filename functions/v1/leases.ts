@@ -1,5 +1,5 @@
 /**
- * `POST/GET /v1/leases`, `GET /v1/leases/:id`, `GET /v1/leases/:id/events`,
+ * `POST/GET /v1/leases`, `POST /v1/leases/validate`, `GET /v1/leases/:id`, `GET /v1/leases/:id/events`,
  * `POST /v1/leases/:id/{end,stop,start,extend,lock,unlock,heartbeat}`, `POST /v1/leases/:id/kill`.
  * Reads of one lease go to its object; lists go to the D1 index.
  */
@@ -11,7 +11,8 @@ import { DurationSchema } from "../../src/duration";
 import { ApiError, badRequest, notFound } from "../../src/errors";
 import { idempotent } from "../../src/idempotency";
 import { KILL_OUTCOMES, KILL_TIMEOUT_DEFAULT_MS, KILL_TIMEOUT_MAX_MS } from "../../src/lease/command";
-import { createLease, LeaseEnvSchema } from "../../src/lease/create";
+import { ConfigWarningSchema } from "../../src/lease/config-check";
+import { createLease, LeaseEnvSchema, validateLease } from "../../src/lease/create";
 import type { ActResult, UserAction } from "../../src/lease/object";
 import { LeaseEventSchema, type LeaseEventBody, type LeaseEventPage } from "../../src/events/lease-events";
 import { answerEvents, eventAnswers, EventHeaders, EventQuery, resumeAfter, streamResponse, wantsStream, type EventsAnswer } from "../../src/events/follow";
@@ -52,10 +53,14 @@ const CreateLeaseSchema = z
 const IDEMPOTENCY_422 = {
   422: errorResponse("idempotency_mismatch: this Idempotency-Key was used with a different body", ["idempotency_mismatch"]),
 } as const;
+/** What a create and a validate both refuse, before anything is rented. */
+const PLAN_409 =
+  "quote_expired; quote_drift: the offer's price rose beyond the quote's tolerance; provider_not_configured: the org cannot rent from the spec's or the quote's providers; capability_missing: a lease with a cmd, and no provider it may use runs lessor's agent (details: capabilities, providers); no_capacity: nothing fits (details name the constraint); image_not_pinned: the org requires images pinned by digest (PUT /v1/org/settings `require_image_digest`) and the image is not, or none is named (details: field)";
+const PLAN_CODES = ["quote_expired", "quote_drift", "provider_not_configured", "capability_missing", "no_capacity", "image_not_pinned"] as const;
 const CREATE_ERRORS = {
   409: errorResponse(
-    "quote_expired; quote_drift: the offer's price rose beyond the quote's tolerance; name_taken: a live lease of the org has this name (details: lease_id); provider_not_configured: the org cannot rent from the spec's or the quote's providers; capability_missing: a lease with a cmd, and no provider it may use runs lessor's agent (details: capabilities, providers); no_capacity: nothing fits (details name the constraint); idempotency_in_progress: a request with this Idempotency-Key is still running",
-    ["quote_expired", "quote_drift", "name_taken", "provider_not_configured", "capability_missing", "no_capacity", "idempotency_in_progress"],
+    `${PLAN_409}; name_taken: a live lease of the org has this name (details: lease_id); idempotency_in_progress: a request with this Idempotency-Key is still running`,
+    [...PLAN_CODES, "name_taken", "idempotency_in_progress"],
   ),
   ...IDEMPOTENCY_422,
 } as const;
@@ -119,6 +124,24 @@ const app = router()
       if (answer.replayed) c.header("Idempotent-Replayed", "true");
       return c.json(answer.body as LeaseView, answer.status as 202);
     },
+  )
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/leases/validate",
+      summary: "Check a lease body without renting anything: the warnings its lease would carry, or the refusal its create would meet",
+      description:
+        "Takes the body of POST /v1/leases. Warnings: `stopped_disk_unbounded` (stopped_ttl null on a provider whose stopped machines bill for disk), `idle_timeout_unreachable` (idle_timeout longer than max_lifetime), `mutable_image_tag` (an image not pinned by `@sha256:`), `ttl_shorter_than_boot` (a ttl shorter than the policy's boot_timeout, the boot lessor allows: it keeps no boot estimate per offer). Nothing is rented, reserved or named.",
+      security: BEARER,
+      middleware: [requireScope("write")] as const,
+      request: { body: { content: { "application/json": { schema: CreateLeaseSchema } }, required: true } },
+      responses: {
+        200: jsonResponse(z.object({ warnings: z.array(ConfigWarningSchema) }), "The warnings (empty: none)"),
+        409: errorResponse(PLAN_409, [...PLAN_CODES]),
+        ...COMMON_ERRORS,
+      },
+    }),
+    async (c) => c.json({ warnings: await validateLease(database(c.env.DB), c.env, c.var.principal.org_id, c.req.valid("json"), c.var.now) }, 200),
   )
   .openapi(
     createRoute({

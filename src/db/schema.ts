@@ -5,6 +5,8 @@ export interface OrgsTable {
   id: string;
   name: string;
   created_at: number;
+  /** 1: a lease's image must be pinned by digest (src/orgs/settings.ts). */
+  require_image_digest: Generated<0 | 1>;
 }
 
 export interface ApiKeysTable {

@@ -14,12 +14,14 @@ import type { Spec } from "../catalog/spec";
 import type { Db } from "../db";
 import type { Env } from "../env";
 import { z } from "@hono/zod-openapi";
-import { badRequest } from "../errors";
+import { badRequest, conflict } from "../errors";
 import { newId } from "../ids";
 import { ENV_NAME } from "../providers/agent-start";
 import { providerCapabilities } from "../providers/registry";
 import { claimLeaseName, freeLeaseName } from "./names";
-import { resolvePolicy, type LeaseKind, type PolicyInput } from "./policy";
+import { orgSettings } from "../orgs/settings";
+import { configWarnings, isPinnedImage, type ConfigWarning } from "./config-check";
+import { resolvePolicy, type LeaseKind, type Policy, type PolicyInput } from "./policy";
 import type { LeaseView } from "./view";
 
 /** A lease's environment: at most this many variables, each value at most ENV_VALUE_MAX_BYTES. */
@@ -51,14 +53,38 @@ interface LeaseRequestCommon {
 /** Exactly one of `spec` and `quote_id`: a lease for a spec, or for the offers a quote answered. */
 export type LeaseRequest = LeaseRequestCommon & ({ spec: Spec } | { quote_id: string });
 
-/** The warnings a lease is created with: an image named by a mutable tag may not run what was tested. */
-function imageWarnings(image: string | undefined): string[] {
-  if (image === undefined || image.includes("@sha256:")) return [];
-  return [`image "${image}" is a mutable tag; pin it by digest (@sha256:...) to run what you tested`];
+/** What a lease request resolves to before anything is rented. */
+interface LeasePlan {
+  offers: Offer[];
+  spec: Spec | null;
+  policy: Policy;
+  warnings: ConfigWarning[];
 }
 
-export async function createLease(db: Db, env: Env, orgId: string, req: LeaseRequest, now: number): Promise<LeaseView> {
+/**
+ * Refuses an image that is not pinned by digest (or no image: the providers' defaults are tags)
+ * when the org's settings require pins (src/orgs/settings.ts).
+ */
+async function requirePinnedImage(db: Db, orgId: string, image: string | undefined): Promise<void> {
+  if (image !== undefined && isPinnedImage(image)) return;
+  if (!(await orgSettings(db, orgId))?.require_image_digest) return;
+  throw conflict(
+    "image_not_pinned",
+    image === undefined
+      ? "this org requires images pinned by digest (require_image_digest): name an image as name@sha256:<64 hex digits>"
+      : `this org requires images pinned by digest (require_image_digest); "${image}" is not: name it as name@sha256:<64 hex digits>`,
+    { field: "image" },
+  );
+}
+
+/**
+ * A request's offers, spec, policy and configuration warnings, read and never rented: the part of
+ * `POST /v1/leases` that `POST /v1/leases/validate` answers. It refuses what a create refuses
+ * before its budget admission.
+ */
+async function planLease(db: Db, env: Env, orgId: string, req: LeaseRequest, now: number): Promise<LeasePlan> {
   if (req.kind === "job" && req.cmd === undefined) throw badRequest("cmd_required", "a job needs a `cmd`: the command it runs", { field: "cmd" });
+  await requirePinnedImage(db, orgId, req.image);
   let offers: Offer[];
   let policyInput = req.policy ?? {};
   // Where the lease may run, also when it comes from a quote: a machine placed elsewhere is replaced (src/lease/placement.ts).
@@ -82,6 +108,17 @@ export async function createLease(db: Db, env: Env, orgId: string, req: LeaseReq
     offers = [selection.chosen, ...selection.fallbacks];
   }
   const policy = resolvePolicy(req.kind, policyInput);
+  const providers = [...new Set(offers.map((o) => o.provider))].map((name) => ({ name, capabilities: providerCapabilities(name) }));
+  return { offers, spec, policy, warnings: configWarnings({ policy, image: req.image ?? null, providers }) };
+}
+
+/** `POST /v1/leases/validate`: the warnings a create with this body would carry; nothing is rented. */
+export async function validateLease(db: Db, env: Env, orgId: string, req: LeaseRequest, now: number): Promise<ConfigWarning[]> {
+  return (await planLease(db, env, orgId, req, now)).warnings;
+}
+
+export async function createLease(db: Db, env: Env, orgId: string, req: LeaseRequest, now: number): Promise<LeaseView> {
+  const { offers, spec, policy, warnings } = await planLease(db, env, orgId, req, now);
   const id = newId("ls", now);
   const stub = env.LEASE.get(env.LEASE.idFromName(id));
   // The name first: of two creates with one name, the loser reserves nothing (src/lease/names.ts).
@@ -103,7 +140,7 @@ export async function createLease(db: Db, env: Env, orgId: string, req: LeaseReq
       cmd: req.cmd ?? null,
       env: req.env ?? null,
       name: req.name ?? null,
-      warnings: imageWarnings(req.image),
+      warnings: warnings.map((w) => w.message),
       reserved,
       now,
     });

@@ -18,7 +18,7 @@ import { installationId } from "../config";
 import { database, type Db } from "../db";
 import { intSetting, type Env } from "../env";
 import { newId } from "../ids";
-import type { Machine } from "../providers/contract";
+import type { Machine, Provider } from "../providers/contract";
 import { providerAccounts, type ProviderAccount } from "../providers/registry";
 import { dueLeases } from "./index-repo";
 import { installationPrefix, parseLabel } from "./label";
@@ -41,18 +41,63 @@ export interface OrphanLimits {
 }
 
 /**
+ * When the orphan rule acts on an orphan, pure: `stop_at` (null where it is stopped already, or
+ * the provider cannot stop) and `destroy_at` (for a running orphan that can be stopped, counted
+ * from `stop_at`: the reconciler runs each minute, so either may come up to a run later).
+ * `first_seen_at` null means it is first seen at `now`.
+ */
+export function orphanSchedule(o: OrphanSeen, limits: OrphanLimits, now: number): { stop_at: number | null; destroy_at: number; stopped_at: number | null } {
+  const firstSeen = o.first_seen_at ?? now;
+  const stoppedAt = o.status === "stopped" || o.status === "error" ? (o.stopped_at ?? now) : null;
+  if (stoppedAt !== null) return { stop_at: null, destroy_at: stoppedAt + limits.stopped_ttl_ms, stopped_at: stoppedAt };
+  const graceEnds = firstSeen + limits.grace_ms;
+  if (!limits.can_stop) return { stop_at: null, destroy_at: graceEnds, stopped_at: o.stopped_at };
+  return { stop_at: graceEnds, destroy_at: graceEnds + limits.stopped_ttl_ms, stopped_at: o.stopped_at };
+}
+
+/**
  * The orphan rule (guarantee 6), pure: a machine no live lease owns is stopped once `grace_ms`
  * has passed since it was first seen, and destroyed `stopped_ttl_ms` after it was stopped (at
  * once past its grace where the provider cannot stop). `stopped_at` is what the `orphans` row
  * should hold after the action: its stopped time-to-live counts from lessor's stop, or from when
- * it was first seen stopped.
+ * it was first seen stopped. The times are `orphanSchedule`'s.
  */
 export function orphanRule(o: OrphanSeen, limits: OrphanLimits, now: number): { action: "none" | "stop" | "destroy"; stopped_at: number | null } {
-  const firstSeen = o.first_seen_at ?? now;
-  const stoppedAt = o.status === "stopped" || o.status === "error" ? (o.stopped_at ?? now) : null;
-  if (stoppedAt !== null) return { action: now - stoppedAt >= limits.stopped_ttl_ms ? "destroy" : "none", stopped_at: stoppedAt };
-  if (now - firstSeen < limits.grace_ms) return { action: "none", stopped_at: o.stopped_at };
-  return limits.can_stop ? { action: "stop", stopped_at: now } : { action: "destroy", stopped_at: o.stopped_at };
+  const due = orphanSchedule(o, limits, now);
+  if (due.stop_at !== null) return now >= due.stop_at ? { action: "stop", stopped_at: now } : { action: "none", stopped_at: due.stopped_at };
+  return { action: now >= due.destroy_at ? "destroy" : "none", stopped_at: due.stopped_at };
+}
+
+/** The reconciler's orphan limits on a provider (LESSOR_ORPHAN_GRACE_S, LESSOR_ORPHAN_STOPPED_TTL_S). */
+export function orphanLimits(env: Env, provider: Pick<Provider, "capabilities">): OrphanLimits {
+  return {
+    grace_ms: intSetting(env.LESSOR_ORPHAN_GRACE_S, 300) * 1000,
+    stopped_ttl_ms: intSetting(env.LESSOR_ORPHAN_STOPPED_TTL_S, 86_400) * 1000,
+    can_stop: provider.capabilities.stop,
+  };
+}
+
+export interface LabelledLease {
+  id: string;
+  org_id: string;
+  state: string;
+  machine_id: string | null;
+}
+
+/** The leases this installation's machines are labelled with, from the index (90 ids a query). */
+export async function leasesOfMachines(db: Db, installation: string, machines: readonly Machine[]): Promise<Map<string, LabelledLease>> {
+  const leaseIds = [...new Set(machines.map((m) => parseLabel(installation, m.label)?.leaseId).filter((x): x is string => !!x))];
+  const leases = new Map<string, LabelledLease>();
+  for (let i = 0; i < leaseIds.length; i += 90) {
+    const rows = await db.selectFrom("leases").select(["id", "org_id", "state", "machine_id"]).where("id", "in", leaseIds.slice(i, i + 90)).execute();
+    for (const r of rows) leases.set(r.id, r);
+  }
+  return leases;
+}
+
+/** A machine no live lease owns: its lease is unknown to the index, or released (guarantee 6). */
+export function isOrphan(lease: LabelledLease | undefined): boolean {
+  return !lease || lease.state === "released";
 }
 
 /** How many due leases one backstop run pokes; the rest are due again next minute. */
@@ -144,18 +189,11 @@ export async function runReconciler(env: Env, now: number) {
 async function reconcileAccount(env: Env, { provider, account, org_id }: ProviderAccount, now: number, report: ReconcileReport): Promise<void> {
   const db = database(env.DB);
   const installation = installationId(env);
-  const graceMs = intSetting(env.LESSOR_ORPHAN_GRACE_S, 300) * 1000;
-  const stoppedTtlMs = intSetting(env.LESSOR_ORPHAN_STOPPED_TTL_S, 86_400) * 1000;
   // Only this installation's machines are listed; the parse below is a second guard.
   const machines = (await provider.listMachines(installationPrefix(installation))).filter((m) => m.status !== "terminated");
   report.machines = machines.length;
 
-  const leaseIds = [...new Set(machines.map((m) => parseLabel(installation, m.label)?.leaseId).filter((x): x is string => !!x))];
-  const leases = new Map<string, { state: string; machine_id: string | null }>();
-  for (let i = 0; i < leaseIds.length; i += 90) {
-    const rows = await db.selectFrom("leases").select(["id", "state", "machine_id"]).where("id", "in", leaseIds.slice(i, i + 90)).execute();
-    for (const r of rows) leases.set(r.id, r);
-  }
+  const leases = await leasesOfMachines(db, installation, machines);
 
   const seen = new Set<string>();
   const restarted: string[] = [];
@@ -165,7 +203,7 @@ async function reconcileAccount(env: Env, { provider, account, org_id }: Provide
     const lease = leases.get(parsed.leaseId);
     if (lease?.state === "stopped" && lease.machine_id === m.id && m.status !== "stopped" && m.status !== "error") restarted.push(parsed.leaseId);
     // A live lease owns every machine with its label: its object destroys any extra itself.
-    if (lease && lease.state !== "released") continue;
+    if (!isOrphan(lease)) continue;
     seen.add(m.id);
     const known = await db
       .selectFrom("orphans")
@@ -184,7 +222,7 @@ async function reconcileAccount(env: Env, { provider, account, org_id }: Provide
     }
     const verdict = orphanRule(
       { status: m.status, first_seen_at: known?.first_seen_at ?? null, stopped_at: known?.stopped_at ?? null },
-      { grace_ms: graceMs, stopped_ttl_ms: stoppedTtlMs, can_stop: provider.capabilities.stop },
+      orphanLimits(env, provider),
       now,
     );
     if (verdict.action === "destroy") {
