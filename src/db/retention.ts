@@ -4,7 +4,9 @@
  * - quotes that expired more than 24 hours ago and that no lease refers to. A quote a lease was
  *   created from is kept as long as the lease (`GET /v1/quotes/:id` still answers it) and marked
  *   `kept`, which takes it out of the index the next run reads;
- * - idempotency records older than their 24-hour window (src/idempotency.ts).
+ * - idempotency records older than their 24-hour window (src/idempotency.ts);
+ * - bad hosts whose time has run out (src/catalog/bad-hosts.ts): selections read only those in
+ *   force, so this only keeps the table small.
  *
  * Each statement touches at most RETENTION_BATCH rows, found through an index in age order
  * (migrations/0007_markets_retention.sql), so a run costs the same however much is stored; what a
@@ -24,6 +26,7 @@ export interface RetentionReport {
   quotes_deleted: number;
   quotes_kept: number;
   idempotency_deleted: number;
+  bad_hosts_deleted: number;
 }
 
 const count = (n: bigint | undefined) => Number(n ?? 0n);
@@ -70,9 +73,20 @@ export async function runRetention(db: Db, now: number, batchSize = RETENTION_BA
     )
     .executeTakeFirst();
 
+  // Through `bad_hosts_until`; the rowid is the table's own, as above.
+  const badHosts = await db
+    .deleteFrom("bad_hosts")
+    .where(
+      sql`rowid`,
+      "in",
+      db.selectFrom("bad_hosts").select(sql`rowid`.as("r")).where("until", "<=", now).orderBy("until").limit(batchSize),
+    )
+    .executeTakeFirst();
+
   return {
     quotes_deleted: count(deleted.numDeletedRows),
     quotes_kept: count(kept.numUpdatedRows),
     idempotency_deleted: count(idempotency.numDeletedRows),
+    bad_hosts_deleted: count(badHosts.numDeletedRows),
   };
 }

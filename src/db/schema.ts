@@ -62,6 +62,17 @@ export interface CatalogTable {
   generation: string;
 }
 
+/** A host that failed one of an org's leases, left out of the org's selections until `until` (migrations/0015). */
+export interface BadHostsTable {
+  org_id: string;
+  provider: string;
+  host_id: string;
+  reason: "boot_timeout" | "host_failed" | "provider_lost";
+  lease_id: string;
+  until: number;
+  created_at: number;
+}
+
 export interface QuotesTable {
   id: string;
   org_id: string;
@@ -251,6 +262,7 @@ export interface Database {
   quotes: QuotesTable;
   offer_markets: OfferMarketsTable;
   catalog: CatalogTable;
+  bad_hosts: BadHostsTable;
   lease_machines: LeaseMachinesTable;
   billing_records: BillingRecordsTable;
   billing_cursors: BillingCursorsTable;
