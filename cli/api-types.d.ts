@@ -9725,6 +9725,16 @@ export interface components {
             refreshed_at: string;
             /** @description the provider's market has not been read for more than 10 minutes: the offer may be gone, and no quote picks it */
             stale: boolean;
+            /** @description the offer's host failed one of this org's leases: no quote or lease of the org picks it until `until`; null: it did not */
+            bad_host: {
+                /**
+                 * @description how the host failed one of this org's leases
+                 * @enum {string}
+                 */
+                reason: "boot_timeout" | "host_failed" | "provider_lost";
+                /** @description when this org's quotes and leases may pick it again */
+                until: string;
+            } | null;
         };
         Offer: {
             id: string;
