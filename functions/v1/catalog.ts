@@ -47,6 +47,11 @@ const OfferQuery = z.object({
   provider: z.string().max(64).optional(),
   max_hourly_usd: num.optional(),
   spot: z.enum(["true", "false"]).optional(),
+  // Facts only some providers state: an offer that does not state one is never listed under a filter on it.
+  min_cuda: z.coerce.number().finite().min(1).max(100).optional(),
+  min_reliability: z.coerce.number().finite().min(0).max(1).optional(),
+  min_inet_down_mbps: num.optional(),
+  min_inet_up_mbps: num.optional(),
   ...PageQuery,
 });
 
@@ -99,6 +104,10 @@ export const catalogRoutes = router()
           provider: q.provider?.toLowerCase(),
           max_hourly_usd: q.max_hourly_usd,
           spot: q.spot === undefined ? undefined : q.spot === "true",
+          min_cuda: q.min_cuda,
+          min_reliability: q.min_reliability,
+          min_inet_down_mbps: q.min_inet_down_mbps,
+          min_inet_up_mbps: q.min_inet_up_mbps,
         },
         { after: cursor as { k: number; id: string } | null, limit },
         now,

@@ -60,6 +60,18 @@ export function hostOutlasts(o: Offer, holdMs: number, now: number | undefined):
   return readAt + o.host_duration_s * 1000 >= (now ?? readAt) + holdMs;
 }
 
+/** The spec's minimums of facts only some providers state, and the offer field each is judged on. */
+const STATED_MINIMUMS = [
+  ["min_reliability", "reliability"],
+  ["min_inet_down_mbps", "inet_down_mbps"],
+  ["min_inet_up_mbps", "inet_up_mbps"],
+] as const satisfies ReadonlyArray<readonly [keyof Spec, keyof Offer]>;
+
+/** Whether a stated fact reaches `min`: one not stated never does (never guessed). */
+export function atLeast(value: number | undefined, min: number): boolean {
+  return value !== undefined && value >= min;
+}
+
 /** Whether the host runs CUDA `need` (null: no need): an offer that does not say never does. */
 export function runsCuda(o: Offer, need: number | null): boolean {
   if (need === null) return true;
@@ -110,6 +122,10 @@ export function constraintsOf(
   const excludedHosts = spec.exclude_hosts ? new Set(spec.exclude_hosts) : null;
   if (excludedHosts) out.push({ name: "exclude_hosts", test: (o) => !excludedHosts.has(o.host_id) });
   if (max_hourly_usd !== undefined) out.push({ name: "max_hourly_usd", test: (o) => o.hourly_usd <= max_hourly_usd });
+  for (const [name, fact] of STATED_MINIMUMS) {
+    const min = spec[name];
+    if (min !== undefined) out.push({ name, test: (o) => atLeast(o[fact], min) });
+  }
   const now = options.now;
   const hold = options.placement?.hold_ms ?? null;
   if (hold !== null) out.push({ name: HOST_DURATION, test: (o) => hostOutlasts(o, hold, now) });

@@ -54,6 +54,10 @@ export interface OffersTable {
   cuda_max: number | null;
   inet_down_usd_per_gb: number | null;
   inet_up_usd_per_gb: number | null;
+  /** migrations/0016: the host's reliability score (0-1) and internet speeds (Mbps); null: not stated. */
+  reliability: number | null;
+  inet_down_mbps: number | null;
+  inet_up_mbps: number | null;
 }
 
 /** One row (id 1): the offer cache's generation, rewritten by every refresh (migrations/0005). */
