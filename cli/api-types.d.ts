@@ -4124,6 +4124,10 @@ export interface paths {
                     provider?: string;
                     max_hourly_usd?: number | null;
                     spot?: "true" | "false";
+                    min_cuda?: number;
+                    min_reliability?: number | null;
+                    min_inet_down_mbps?: number | null;
+                    min_inet_up_mbps?: number | null;
                     limit?: number;
                     cursor?: string;
                 };
@@ -9763,6 +9767,12 @@ export interface components {
             inet_down_usd_per_gb: number | null;
             /** @description upload billed, $ per GB; null: not billed */
             inet_up_usd_per_gb: number | null;
+            /** @description the host's reliability score as its provider states it, 0 to 1; null: not stated */
+            reliability: number | null;
+            /** @description the host's measured download speed, Mbps; null: not stated */
+            inet_down_mbps: number | null;
+            /** @description the host's measured upload speed, Mbps; null: not stated */
+            inet_up_mbps: number | null;
         };
         Quote: {
             id: string;
@@ -9837,6 +9847,12 @@ export interface components {
             spot?: boolean;
             /** @description the CUDA version the image needs (`12.8`): only hosts known to run it; an offer that does not state its CUDA never passes */
             min_cuda?: number;
+            /** @description the least reliability score (0 to 1) the host's provider states for it; an offer that does not state one never passes */
+            min_reliability?: number;
+            /** @description the host's measured download speed, Mbps; an offer that does not state it never passes */
+            min_inet_down_mbps?: number;
+            /** @description the host's measured upload speed, Mbps; an offer that does not state it never passes */
+            min_inet_up_mbps?: number;
         };
         QuoteRequest: {
             spec: components["schemas"]["Spec"];
