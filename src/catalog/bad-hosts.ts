@@ -1,5 +1,5 @@
 /**
- * The org's bad hosts in D1 (migrations/0015_bad_hosts.sql, docs/design.md "Placement"): written
+ * The org's bad hosts in D1 (migrations/0016_bad_hosts.sql, docs/design.md "Placement"): written
  * by the lease's runner when it replaces a host that failed (src/lease/bad-host.ts decides which),
  * read by every selection of the org and by its catalog listing.
  */

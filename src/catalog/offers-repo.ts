@@ -60,7 +60,7 @@ export function rowToOffer(r: OfferRow): Offer {
   };
 }
 
-/** The optional fields of an offer (migrations/0012, 0016), each left out where the row has none. */
+/** The optional fields of an offer (migrations/0012, 0017), each left out where the row has none. */
 const OPTIONAL = ["host_duration_s", "cuda_max", "inet_down_usd_per_gb", "inet_up_usd_per_gb", "reliability", "inet_down_mbps", "inet_up_mbps"] as const;
 
 function placementOf(r: Pick<OfferRow, (typeof OPTIONAL)[number]>): Partial<Offer> {

@@ -54,7 +54,7 @@ export interface OffersTable {
   cuda_max: number | null;
   inet_down_usd_per_gb: number | null;
   inet_up_usd_per_gb: number | null;
-  /** migrations/0016: the host's reliability score (0-1) and internet speeds (Mbps); null: not stated. */
+  /** migrations/0017: the host's reliability score (0-1) and internet speeds (Mbps); null: not stated. */
   reliability: number | null;
   inet_down_mbps: number | null;
   inet_up_mbps: number | null;
@@ -66,7 +66,7 @@ export interface CatalogTable {
   generation: string;
 }
 
-/** A host that failed one of an org's leases, left out of the org's selections until `until` (migrations/0015). */
+/** A host that failed one of an org's leases, left out of the org's selections until `until` (migrations/0016). */
 export interface BadHostsTable {
   org_id: string;
   provider: string;

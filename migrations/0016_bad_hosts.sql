@@ -1,4 +1,4 @@
--- lessor D1 index, part 15: hosts that failed one of an org's leases (a boot that timed out, a
+-- lessor D1 index, part 16: hosts that failed one of an org's leases (a boot that timed out, a
 -- machine in error, a machine that vanished), left out of the org's selections until `until`.
 -- See docs/storage.md and docs/design.md "Placement".
 CREATE TABLE bad_hosts (
