@@ -2181,6 +2181,164 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/ingress/{provider}/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A provider's webhook: a hint that one of its machines changed; the lease holding it reads it back */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    provider: string;
+                    /** @description the installation's LESSOR_INGRESS_TOKEN */
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            responses: {
+                /** @description A delivery of an event already taken in: nothing done */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["IngressAnswer"];
+                    };
+                };
+                /** @description Taken in; a lease that holds the machine is poked after this answer */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["IngressAnswer"];
+                    };
+                };
+                /** @description invalid_request: the body is not JSON, or the event id is longer than 256 characters */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "invalid_request";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description unauthenticated: the token is wrong, or the provider's signature is missing, does not verify, or its timestamp is more than 5 minutes from now */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "unauthenticated";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description not_found: ingress is off (no LESSOR_INGRESS_TOKEN), or (with the right token) the installation takes no webhooks from this provider */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "not_found";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description payload_too_large: the body is over the limit (details.max_bytes) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "payload_too_large";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description rate_limited: too many failed authentications from this address; see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "rate_limited";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/org": {
         parameters: {
             query?: never;
@@ -4415,6 +4573,10 @@ export interface paths {
                     provider?: string;
                     max_hourly_usd?: number | null;
                     spot?: "true" | "false";
+                    min_cuda?: number;
+                    min_reliability?: number | null;
+                    min_inet_down_mbps?: number | null;
+                    min_inet_up_mbps?: number | null;
                     limit?: number;
                     cursor?: string;
                 };
@@ -10255,6 +10417,20 @@ export interface components {
             /** @default  */
             output?: string;
         };
+        IngressAnswer: {
+            /**
+             * @description accepted: the lease holding the machine reads it back now; ignored: see reason; duplicate: this event id was taken in within 24 h, nothing done
+             * @enum {string}
+             */
+            result: "accepted" | "ignored" | "duplicate";
+            /** @description the provider's id for the event; null when it gives none (RunPod) */
+            event_id: string | null;
+            /**
+             * @description why it was ignored: the payload names no machine, or no live lease holds the one it names
+             * @enum {string|null}
+             */
+            reason: "no_machine" | "unknown_machine" | null;
+        };
         OrgSettings: {
             /** @description refuse a lease whose image is not pinned by digest (`@sha256:`), or that names no image, with 409 image_not_pinned */
             require_image_digest: boolean;
@@ -10353,6 +10529,16 @@ export interface components {
             refreshed_at: string;
             /** @description the provider's market has not been read for more than 10 minutes: the offer may be gone, and no quote picks it */
             stale: boolean;
+            /** @description the offer's host failed one of this org's leases: no quote or lease of the org picks it until `until`; null: it did not */
+            bad_host: {
+                /**
+                 * @description how the host failed one of this org's leases
+                 * @enum {string}
+                 */
+                reason: "boot_timeout" | "host_failed" | "provider_lost";
+                /** @description when this org's quotes and leases may pick it again */
+                until: string;
+            } | null;
         };
         Offer: {
             id: string;
@@ -10381,6 +10567,12 @@ export interface components {
             inet_down_usd_per_gb: number | null;
             /** @description upload billed, $ per GB; null: not billed */
             inet_up_usd_per_gb: number | null;
+            /** @description the host's reliability score as its provider states it, 0 to 1; null: not stated */
+            reliability: number | null;
+            /** @description the host's measured download speed, Mbps; null: not stated */
+            inet_down_mbps: number | null;
+            /** @description the host's measured upload speed, Mbps; null: not stated */
+            inet_up_mbps: number | null;
         };
         Quote: {
             id: string;
@@ -10455,6 +10647,12 @@ export interface components {
             spot?: boolean;
             /** @description the CUDA version the image needs (`12.8`): only hosts known to run it; an offer that does not state its CUDA never passes */
             min_cuda?: number;
+            /** @description the least reliability score (0 to 1) the host's provider states for it; an offer that does not state one never passes */
+            min_reliability?: number;
+            /** @description the host's measured download speed, Mbps; an offer that does not state it never passes */
+            min_inet_down_mbps?: number;
+            /** @description the host's measured upload speed, Mbps; an offer that does not state it never passes */
+            min_inet_up_mbps?: number;
         };
         QuoteRequest: {
             spec: components["schemas"]["Spec"];

@@ -8,6 +8,7 @@
  * The messages name settings, never their values: a wrong secret must not be echoed to a caller.
  */
 import type { Env } from "./env";
+import { badHostTtlMs } from "./lease/bad-host";
 import { MASTER_KEY_MIN_LENGTH } from "./providers/credentials";
 import { listedProviderNames } from "./providers/names";
 
@@ -35,6 +36,7 @@ const CONFIG_KEYS = [
   "LESSOR_PROVIDERS",
   "LESSOR_PUBLIC_URL",
   "LESSOR_WEBHOOKS_ALLOW_LOOPBACK_HTTP",
+  "LESSOR_BAD_HOST_TTL",
 ] as const satisfies readonly (keyof Env)[];
 
 type ConfigEnv = Pick<Env, (typeof CONFIG_KEYS)[number]>;
@@ -90,6 +92,9 @@ export function configProblems(env: ConfigEnv): string[] {
   const installation = env.LESSOR_INSTALLATION_ID;
   if (installation !== undefined && installation !== "" && !INSTALLATION_ID.test(installation)) {
     problems.push("LESSOR_INSTALLATION_ID must be 1 to 24 lowercase letters and digits");
+  }
+  if (badHostTtlMs(env.LESSOR_BAD_HOST_TTL) === null) {
+    problems.push("LESSOR_BAD_HOST_TTL must be a duration (e.g. `24h`, `90m`) or `0` to remember no failed host");
   }
   if (production) {
     // Two installations that share a provider account tell their machines apart by this id

@@ -64,6 +64,11 @@ export interface Env {
   LESSOR_EXEC_MAX_WAIT_MS?: string;
   /** Seconds a stopped orphan is kept before it is destroyed (default 86400). */
   LESSOR_ORPHAN_STOPPED_TTL_S?: string;
+  /**
+   * How long a host that failed one of an org's leases is left out of the org's selections: a
+   * duration (`24h`, the default; `90m`), or `0` to remember none (src/lease/bad-host.ts).
+   */
+  LESSOR_BAD_HOST_TTL?: string;
 }
 
 export function intSetting(value: string | undefined, fallback: number): number {

@@ -6,6 +6,8 @@ import { isStale, OFFER_MAX_AGE_MS } from "../../src/catalog/offer";
 import { OfferSchema } from "../../src/catalog/offer-schema";
 import type { OfferRow } from "../../src/db/schema";
 import { renderOffer, rowToOffer } from "../../src/catalog/offers-repo";
+import { renderBadHost } from "../../src/catalog/bad-hosts";
+import { BAD_HOST_REASONS } from "../../src/lease/bad-host";
 import { database } from "../../src/db";
 import { badRequest } from "../../src/errors";
 import { decodeCursor, DEFAULT_PAGE, pageOf, PageQuery } from "../../src/pagination";
@@ -18,6 +20,13 @@ const CatalogOfferSchema = OfferSchema.extend({
   stale: z
     .boolean()
     .describe(`the provider's market has not been read for more than ${OFFER_MAX_AGE_MS / 60_000} minutes: the offer may be gone, and no quote picks it`),
+  bad_host: z
+    .object({
+      reason: z.enum(BAD_HOST_REASONS).describe("how the host failed one of this org's leases"),
+      until: z.string().describe("when this org's quotes and leases may pick it again"),
+    })
+    .nullable()
+    .describe("the offer's host failed one of this org's leases: no quote or lease of the org picks it until `until`; null: it did not"),
 }).openapi("CatalogOffer");
 
 const GpuClassSchema = z
@@ -38,6 +47,11 @@ const OfferQuery = z.object({
   provider: z.string().max(64).optional(),
   max_hourly_usd: num.optional(),
   spot: z.enum(["true", "false"]).optional(),
+  // Facts only some providers state: an offer that does not state one is never listed under a filter on it.
+  min_cuda: z.coerce.number().finite().min(1).max(100).optional(),
+  min_reliability: z.coerce.number().finite().min(0).max(1).optional(),
+  min_inet_down_mbps: num.optional(),
+  min_inet_up_mbps: num.optional(),
   ...PageQuery,
 });
 
@@ -77,7 +91,8 @@ export const catalogRoutes = router()
       const cursor = decodeCursor(q.cursor);
       if (cursor && typeof cursor.k !== "number") throw badRequest("invalid_cursor", "the cursor is not one this service issued");
       const limit = q.limit ?? DEFAULT_PAGE;
-      const rows = await offersFor(
+      const now = c.var.now;
+      const { rows, badHosts } = await offersFor(
         database(c.env.DB),
         c.env,
         c.var.principal.org_id,
@@ -89,11 +104,20 @@ export const catalogRoutes = router()
           provider: q.provider?.toLowerCase(),
           max_hourly_usd: q.max_hourly_usd,
           spot: q.spot === undefined ? undefined : q.spot === "true",
+          min_cuda: q.min_cuda,
+          min_reliability: q.min_reliability,
+          min_inet_down_mbps: q.min_inet_down_mbps,
+          min_inet_up_mbps: q.min_inet_up_mbps,
         },
         { after: cursor as { k: number; id: string } | null, limit },
+        now,
       );
-      const now = c.var.now;
-      const render = (r: OfferRow) => ({ ...renderOffer(rowToOffer(r)), refreshed_at: new Date(r.refreshed_at).toISOString(), stale: isStale(r.refreshed_at, now) });
+      const render = (r: OfferRow) => ({
+        ...renderOffer(rowToOffer(r)),
+        refreshed_at: new Date(r.refreshed_at).toISOString(),
+        stale: isStale(r.refreshed_at, now),
+        bad_host: renderBadHost(badHosts, r.provider, r.host_id),
+      });
       return c.json(pageOf(rows, limit, (r) => ({ k: r.hourly_usd, id: r.id }), render), 200);
     },
   );

@@ -7,6 +7,7 @@ import type { Db } from "../db";
 import type { OfferRow } from "../db/schema";
 import type { Env } from "../env";
 import { usableProviderNames } from "../providers/registry";
+import { badHostsOf, type BadHosts } from "./bad-hosts";
 import { GPU_CLASS_NAMES, GPU_CLASSES } from "./gpu-classes";
 import { listOffers, summarizeClasses, type OfferFilters } from "./offers-repo";
 
@@ -21,13 +22,18 @@ export async function gpuClassesFor(db: Db, env: Env, orgId: string) {
   }));
 }
 
-/** A page of the offers the org can rent, cheapest first; one row more than `limit`. */
+/**
+ * A page of the offers the org can rent, cheapest first (one row more than `limit`), and the org's
+ * bad hosts at `now`: their offers are listed, marked, since no selection of the org picks them.
+ */
 export async function offersFor(
   db: Db,
   env: Env,
   orgId: string,
   filters: OfferFilters,
   page: { after: { k: number; id: string } | null; limit: number },
-): Promise<OfferRow[]> {
-  return listOffers(db, filters, await usableProviderNames(env, db, orgId), page.limit, page.after);
+  now: number,
+): Promise<{ rows: OfferRow[]; badHosts: BadHosts }> {
+  const [providers, badHosts] = await Promise.all([usableProviderNames(env, db, orgId), badHostsOf(db, orgId, now)]);
+  return { rows: await listOffers(db, filters, providers, page.limit, page.after), badHosts };
 }

@@ -39,6 +39,14 @@ export interface Offer {
   inet_down_usd_per_gb?: number;
   inet_up_usd_per_gb?: number;
   /**
+   * What the provider states of the host, each absent where it says nothing, and then never passed
+   * by a filter on it (never guessed): its reliability score, 0 to 1 (Vast's `reliability2`, else
+   * `reliability`), and its measured internet speeds in Mbps (Vast's `inet_down`, `inet_up`).
+   */
+  reliability?: number;
+  inet_down_mbps?: number;
+  inet_up_mbps?: number;
+  /**
    * When the catalog refresh last read it from its provider: set on offers read from the offer
    * cache (offers-repo.ts `rowToOffer`), never rendered. Absent on what an adapter returns.
    */

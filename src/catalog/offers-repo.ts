@@ -9,7 +9,7 @@ import type { GpuClass } from "./gpu-classes";
 import type { GpuToken, Spec } from "./spec";
 import { OFFER_MAX_AGE_MS, type Offer } from "./offer";
 
-const COLUMNS = 19;
+const COLUMNS = 22;
 const ROWS_PER_INSERT = Math.floor(D1_MAX_PARAMS / COLUMNS);
 
 export function offerToRow(o: Offer, now: number): NewOfferRow {
@@ -33,6 +33,9 @@ export function offerToRow(o: Offer, now: number): NewOfferRow {
     cuda_max: o.cuda_max ?? null,
     inet_down_usd_per_gb: o.inet_down_usd_per_gb ?? null,
     inet_up_usd_per_gb: o.inet_up_usd_per_gb ?? null,
+    reliability: o.reliability ?? null,
+    inet_down_mbps: o.inet_down_mbps ?? null,
+    inet_up_mbps: o.inet_up_mbps ?? null,
   };
 }
 
@@ -57,13 +60,15 @@ export function rowToOffer(r: OfferRow): Offer {
   };
 }
 
-/** The optional fields of an offer (migrations/0012), left out where the row has none. */
-function placementOf(r: Pick<OfferRow, "host_duration_s" | "cuda_max" | "inet_down_usd_per_gb" | "inet_up_usd_per_gb">): Partial<Offer> {
+/** The optional fields of an offer (migrations/0012, 0017), each left out where the row has none. */
+const OPTIONAL = ["host_duration_s", "cuda_max", "inet_down_usd_per_gb", "inet_up_usd_per_gb", "reliability", "inet_down_mbps", "inet_up_mbps"] as const;
+
+function placementOf(r: Pick<OfferRow, (typeof OPTIONAL)[number]>): Partial<Offer> {
   const out: Partial<Offer> = {};
-  if (r.host_duration_s !== null) out.host_duration_s = r.host_duration_s;
-  if (r.cuda_max !== null) out.cuda_max = r.cuda_max;
-  if (r.inet_down_usd_per_gb !== null) out.inet_down_usd_per_gb = r.inet_down_usd_per_gb;
-  if (r.inet_up_usd_per_gb !== null) out.inet_up_usd_per_gb = r.inet_up_usd_per_gb;
+  for (const field of OPTIONAL) {
+    const value = r[field];
+    if (value !== null) out[field] = value;
+  }
   return out;
 }
 
@@ -99,6 +104,9 @@ export async function replaceProviderOffers(db: Db, d1: D1Database, provider: st
             cuda_max: eb.ref("excluded.cuda_max"),
             inet_down_usd_per_gb: eb.ref("excluded.inet_down_usd_per_gb"),
             inet_up_usd_per_gb: eb.ref("excluded.inet_up_usd_per_gb"),
+            reliability: eb.ref("excluded.reliability"),
+            inet_down_mbps: eb.ref("excluded.inet_down_mbps"),
+            inet_up_mbps: eb.ref("excluded.inet_up_mbps"),
           })),
         ),
     );
@@ -218,6 +226,10 @@ export interface OfferFilters {
   provider?: string | undefined;
   max_hourly_usd?: number | undefined;
   spot?: boolean | undefined;
+  min_cuda?: number | undefined;
+  min_reliability?: number | undefined;
+  min_inet_down_mbps?: number | undefined;
+  min_inet_up_mbps?: number | undefined;
 }
 
 /** A page of offers in price order, filtered in SQL. */
@@ -236,6 +248,11 @@ export async function listOffers(
   if (f.provider !== undefined) q = q.where("provider", "=", f.provider);
   if (f.max_hourly_usd !== undefined) q = q.where("hourly_usd", "<=", f.max_hourly_usd);
   if (f.spot !== undefined) q = q.where("spot", "=", f.spot ? 1 : 0);
+  // A host that does not state a fact (NULL) never passes a filter on it: `NULL >= x` is not true.
+  if (f.min_cuda !== undefined) q = q.where("cuda_max", ">=", f.min_cuda);
+  if (f.min_reliability !== undefined) q = q.where("reliability", ">=", f.min_reliability);
+  if (f.min_inet_down_mbps !== undefined) q = q.where("inet_down_mbps", ">=", f.min_inet_down_mbps);
+  if (f.min_inet_up_mbps !== undefined) q = q.where("inet_up_mbps", ">=", f.min_inet_up_mbps);
   if (after) {
     q = q.where((eb) =>
       eb.or([eb("hourly_usd", ">", after.k), eb.and([eb("hourly_usd", "=", after.k), eb("id", ">", after.id)])]),
@@ -287,6 +304,9 @@ export async function fittingOffers(
   if (spec.min_memory_gb !== undefined) q = q.where("memory_gb", ">=", spec.min_memory_gb);
   if (spec.min_disk_gb !== undefined) q = q.where("disk_gb", ">=", spec.min_disk_gb);
   if (spec.max_hourly_usd !== undefined) q = q.where("hourly_usd", "<=", spec.max_hourly_usd);
+  if (spec.min_reliability !== undefined) q = q.where("reliability", ">=", spec.min_reliability);
+  if (spec.min_inet_down_mbps !== undefined) q = q.where("inet_down_mbps", ">=", spec.min_inet_down_mbps);
+  if (spec.min_inet_up_mbps !== undefined) q = q.where("inet_up_mbps", ">=", spec.min_inet_up_mbps);
   const rows = await q.execute();
   return rows.map(rowToOffer);
 }
@@ -327,5 +347,8 @@ export function renderOffer(o: Offer) {
     cuda_max: o.cuda_max ?? null,
     inet_down_usd_per_gb: o.inet_down_usd_per_gb ?? null,
     inet_up_usd_per_gb: o.inet_up_usd_per_gb ?? null,
+    reliability: o.reliability ?? null,
+    inet_down_mbps: o.inet_down_mbps ?? null,
+    inet_up_mbps: o.inet_up_mbps ?? null,
   };
 }

@@ -19,7 +19,8 @@ import { candidateOffers, catalogGeneration, fittingOffers, offerSnapshots, rend
 import { OFFER_MAX_AGE_MS, type Offer } from "./offer";
 import { BANDWIDTH_GB_PER_HOUR, bandwidthHourlyUsd } from "../billing/bandwidth";
 import { defaultImageMinCuda } from "../providers/registry";
-import { constraintsOf, OFFER_AGE, selectOffer, staleCandidates, type Constraint, type Placement, type Selection } from "./selector";
+import { badHostsOf, type BadHosts } from "./bad-hosts";
+import { BAD_HOSTS, constraintsOf, OFFER_AGE, selectOffer, staleCandidates, type Constraint, type Placement, type Selection } from "./selector";
 import { assertSpecAsksForSomething, parseGpuToken, SpecSchema, type GpuToken, type Spec } from "./spec";
 
 /** How long a quote may be used to lease (docs/design.md: five minutes). */
@@ -55,10 +56,18 @@ function narrowingOf(spec: Spec): { token: GpuToken | null; narrowing: Narrowing
 
 /**
  * 409 `no_capacity` naming the constraint. When only stale offers met the spec, it says so: which
- * providers, and when each market was last read.
+ * providers, and when each market was last read. When only offers on the org's bad hosts did, it
+ * says how many (`excluded_bad_hosts`).
  */
-function noCapacity(selection: Extract<Selection, { ok: false }>, offers: readonly Offer[], constraints: readonly Constraint[]): ApiError {
+export function noCapacity(selection: Extract<Selection, { ok: false }>, offers: readonly Offer[], constraints: readonly Constraint[]): ApiError {
   const details: Record<string, unknown> = { constraint: selection.constraint, candidates_before: selection.candidates_before };
+  if (selection.constraint === BAD_HOSTS) {
+    const n = selection.candidates_before;
+    return new ApiError(409, "no_capacity", `${n} offer(s) fit, but each is on a host that failed one of this org's leases and is left out of its selections for now`, {
+      ...details,
+      excluded_bad_hosts: n,
+    });
+  }
   if (selection.constraint !== OFFER_AGE) {
     return new ApiError(409, "no_capacity", `no offer fits: the "${selection.constraint}" constraint removed the last candidates`, details);
   }
@@ -86,10 +95,13 @@ export function placementFor(policy: Pick<Policy, "ttl" | "max_lifetime">, image
   return { hold_ms: policy.ttl ?? policy.max_lifetime, cuda_need: image === null ? defaultImageMinCuda : () => null };
 }
 
-/** The chosen offer and its ranked fallbacks for a spec, read from D1, or 409 `no_capacity` naming why not. */
-export async function chooseOffers(db: Db, spec: Spec, providers: readonly string[], now: number, placement?: Placement) {
+/**
+ * The chosen offer and its ranked fallbacks for a spec, read from D1, or 409 `no_capacity` naming
+ * why not; never on one of `badHosts` (the org's, `badHostsOf`).
+ */
+export async function chooseOffers(db: Db, spec: Spec, providers: readonly string[], now: number, options: { placement?: Placement; badHosts?: BadHosts } = {}) {
   const { token, narrowing } = narrowingOf(spec);
-  const constraints = constraintsOf(spec, token, providers, { now, ...(placement ? { placement } : {}) });
+  const constraints = constraintsOf(spec, token, providers, { now, ...options });
   let selection = selectOffer(await fittingOffers(db, narrowing, spec, token, providers, now), constraints);
   if (selection.ok) return selection;
   // Nothing fits: read the wider set once more, only to say which constraint removed the last.
@@ -99,18 +111,22 @@ export async function chooseOffers(db: Db, spec: Spec, providers: readonly strin
   return selection;
 }
 
-/** A new quote for the org: chosen among the providers its spec may use for this org (eligible-providers.ts). */
+/**
+ * A new quote for the org: chosen among the providers its spec may use for this org
+ * (eligible-providers.ts), never on the org's bad hosts (read alongside, so no slower).
+ */
 export async function quoteFor(db: Db, env: Env, orgId: string, req: QuoteRequest, now: number): Promise<Quote> {
-  return createQuote(db, orgId, req, await providersForSpec(env, db, orgId, req.spec), now);
+  const [providers, badHosts] = await Promise.all([providersForSpec(env, db, orgId, req.spec), badHostsOf(db, orgId, now)]);
+  return createQuote(db, orgId, req, providers, badHosts, now);
 }
 
-async function createQuote(db: Db, orgId: string, req: QuoteRequest, providers: readonly string[], now: number) {
+async function createQuote(db: Db, orgId: string, req: QuoteRequest, providers: readonly string[], badHosts: BadHosts, now: number) {
   const kind = req.kind ?? "scratch";
   const caps = resolvePolicy(kind, req.policy);
   const { token, narrowing } = narrowingOf(req.spec);
   // A snapshot may be remembered for minutes: the age of its offers is judged at `now`.
   // A quote names no image: the lease it makes runs each provider's default one unless it brings its own.
-  const constraints = constraintsOf(req.spec, token, providers, { now, placement: placementFor(caps, null) });
+  const constraints = constraintsOf(req.spec, token, providers, { now, placement: placementFor(caps, null), badHosts });
   for (let attempt = 1; ; attempt++) {
     const snapshot = await offerSnapshots.get(db, narrowing);
     const selection = selectOffer(snapshot.offers, constraints);

@@ -5,6 +5,7 @@
  * cheapest the best availability hint wins. Fallbacks are ranked by the same rule over what is
  * left, one per host, so that a failed host is never retried through its fallback.
  */
+import { badHostKey, type BadHosts } from "./bad-hosts";
 import type { Offer } from "./offer";
 import { AVAILABILITY_RANK, isStale } from "./offer";
 import type { GpuToken, Spec } from "./spec";
@@ -20,10 +21,18 @@ export interface Constraint {
 }
 
 /**
- * The constraint that keeps stale offers out (docs/design.md "Markets"). It comes last, so when it is the
- * one that removed the last candidates, every offer that met the spec was stale.
+ * The constraint that keeps stale offers out (docs/design.md "Markets"). It comes after every
+ * constraint of the spec, so when it is the one that removed the last candidates, every offer that
+ * met the spec was stale.
  */
 export const OFFER_AGE = "offer_age";
+
+/**
+ * The constraint that keeps the org's bad hosts out (docs/design.md "Placement"). It comes last, so
+ * when it is the one that removed the last candidates, fresh offers met the whole spec and every
+ * one of them was on a host that failed one of the org's leases.
+ */
+export const BAD_HOSTS = "bad_hosts";
 
 /** The constraints named in `no_capacity` when the host's market would not let the lease run there. */
 export const HOST_DURATION = "host_duration";
@@ -51,6 +60,18 @@ export function hostOutlasts(o: Offer, holdMs: number, now: number | undefined):
   return readAt + o.host_duration_s * 1000 >= (now ?? readAt) + holdMs;
 }
 
+/** The spec's minimums of facts only some providers state, and the offer field each is judged on. */
+const STATED_MINIMUMS = [
+  ["min_reliability", "reliability"],
+  ["min_inet_down_mbps", "inet_down_mbps"],
+  ["min_inet_up_mbps", "inet_up_mbps"],
+] as const satisfies ReadonlyArray<readonly [keyof Spec, keyof Offer]>;
+
+/** Whether a stated fact reaches `min`: one not stated never does (never guessed). */
+export function atLeast(value: number | undefined, min: number): boolean {
+  return value !== undefined && value >= min;
+}
+
 /** Whether the host runs CUDA `need` (null: no need): an offer that does not say never does. */
 export function runsCuda(o: Offer, need: number | null): boolean {
   if (need === null) return true;
@@ -59,13 +80,14 @@ export function runsCuda(o: Offer, need: number | null): boolean {
 
 /**
  * The constraints of a spec, in the order they are applied (and reported). With `now`, offers
- * whose provider's market was last read more than OFFER_MAX_AGE_MS before it are left out.
+ * whose provider's market was last read more than OFFER_MAX_AGE_MS before it are left out; with
+ * `badHosts`, offers on the org's bad hosts.
  */
 export function constraintsOf(
   spec: Spec,
   token: GpuToken | null,
   configuredProviders: readonly string[],
-  options: { now?: number; placement?: Placement } = {},
+  options: { now?: number; placement?: Placement; badHosts?: BadHosts } = {},
 ): Constraint[] {
   const out: Constraint[] = [];
   const lower = (xs: readonly string[] | undefined) => (xs ? new Set(xs.map((x) => x.toLowerCase())) : null);
@@ -100,6 +122,10 @@ export function constraintsOf(
   const excludedHosts = spec.exclude_hosts ? new Set(spec.exclude_hosts) : null;
   if (excludedHosts) out.push({ name: "exclude_hosts", test: (o) => !excludedHosts.has(o.host_id) });
   if (max_hourly_usd !== undefined) out.push({ name: "max_hourly_usd", test: (o) => o.hourly_usd <= max_hourly_usd });
+  for (const [name, fact] of STATED_MINIMUMS) {
+    const min = spec[name];
+    if (min !== undefined) out.push({ name, test: (o) => atLeast(o[fact], min) });
+  }
   const now = options.now;
   const hold = options.placement?.hold_ms ?? null;
   if (hold !== null) out.push({ name: HOST_DURATION, test: (o) => hostOutlasts(o, hold, now) });
@@ -114,6 +140,8 @@ export function constraintsOf(
     out.push({ name: CUDA, test: (o) => runsCuda(o, need(o)) });
   }
   if (now !== undefined) out.push({ name: OFFER_AGE, test: (o) => !isStale(o.refreshed_at, now) });
+  const bad = options.badHosts;
+  if (bad && bad.size > 0) out.push({ name: BAD_HOSTS, test: (o) => !bad.has(badHostKey(o.provider, o.host_id)) });
   return out;
 }
 
@@ -192,14 +220,16 @@ function better(a: Offer, b: Offer): boolean {
   return a.id < b.id;
 }
 
-const hostKey = (o: Offer) => `${o.provider}/${o.host_id}`;
+const hostKey = (o: Offer) => badHostKey(o.provider, o.host_id);
 
 /**
  * When OFFER_AGE removed the last candidates: the providers of the offers that met every other
  * constraint, each with when its market was last read (null: never), for `no_capacity` to name.
  */
 export function staleCandidates(offers: readonly Offer[], constraints: readonly Constraint[]): Array<{ provider: string; refreshed_at: number | null }> {
-  const others = constraints.filter((c) => c.name !== OFFER_AGE);
+  // The constraints before it: the spec's own.
+  const age = constraints.findIndex((c) => c.name === OFFER_AGE);
+  const others = age < 0 ? constraints : constraints.slice(0, age);
   const byProvider = new Map<string, number | null>();
   for (const o of offers) {
     if (!others.every((c) => c.test(o))) continue;

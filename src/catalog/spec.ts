@@ -11,6 +11,8 @@ import { GPU_CLASS_NAMES, isGpuClass, type GpuClass } from "./gpu-classes";
 
 const count = (what: string) => z.number().int().min(1).max(1024).describe(what);
 const minimum = (what: string) => z.number().min(0).max(1_000_000).describe(what);
+/** A minimum of a fact only some providers state: an offer that does not state it never passes. */
+const stated = (what: string) => minimum(`${what}; an offer that does not state it never passes`);
 const names = (what: string) => z.array(z.string().min(1).max(128)).max(64).describe(what);
 
 export const SpecSchema = z
@@ -39,6 +41,14 @@ export const SpecSchema = z
       .max(100)
       .optional()
       .describe("the CUDA version the image needs (`12.8`): only hosts known to run it; an offer that does not state its CUDA never passes"),
+    min_reliability: z
+      .number()
+      .min(0)
+      .max(1)
+      .optional()
+      .describe("the least reliability score (0 to 1) the host's provider states for it; an offer that does not state one never passes"),
+    min_inet_down_mbps: stated("the host's measured download speed, Mbps").optional(),
+    min_inet_up_mbps: stated("the host's measured upload speed, Mbps").optional(),
   })
   .openapi("Spec");
 

@@ -6,6 +6,8 @@
  *   `kept`, which takes it out of the index the next run reads;
  * - idempotency records older than their 24-hour window (src/idempotency.ts);
  * - provider webhook event ids older than their 24-hour de-duplication window (src/ingress/).
+ * - bad hosts whose time has run out (src/catalog/bad-hosts.ts): selections read only those in
+ *   force, so this only keeps the table small.
  *
  * Each statement touches at most RETENTION_BATCH rows, found through an index in age order
  * (migrations/0007_markets_retention.sql), so a run costs the same however much is stored; what a
@@ -27,6 +29,7 @@ export interface RetentionReport {
   quotes_kept: number;
   idempotency_deleted: number;
   ingress_events_deleted: number;
+  bad_hosts_deleted: number;
 }
 
 const count = (n: bigint | undefined) => Number(n ?? 0n);
@@ -76,10 +79,21 @@ export async function runRetention(db: Db, now: number, batchSize = RETENTION_BA
   const idempotency = await deleteOldest(db, "idempotency", now - IDEMPOTENCY_WINDOW_MS, batchSize);
   const ingress = await deleteOldest(db, "ingress_events", now - INGRESS_DEDUP_WINDOW_MS, batchSize);
 
+  // Through `bad_hosts_until`; the rowid is the table's own, as above.
+  const badHosts = await db
+    .deleteFrom("bad_hosts")
+    .where(
+      sql`rowid`,
+      "in",
+      db.selectFrom("bad_hosts").select(sql`rowid`.as("r")).where("until", "<=", now).orderBy("until").limit(batchSize),
+    )
+    .executeTakeFirst();
+
   return {
     quotes_deleted: count(deleted.numDeletedRows),
     quotes_kept: count(kept.numUpdatedRows),
     idempotency_deleted: idempotency,
     ingress_events_deleted: ingress,
+    bad_hosts_deleted: count(badHosts.numDeletedRows),
   };
 }

@@ -56,12 +56,27 @@ export interface OffersTable {
   cuda_max: number | null;
   inet_down_usd_per_gb: number | null;
   inet_up_usd_per_gb: number | null;
+  /** migrations/0017: the host's reliability score (0-1) and internet speeds (Mbps); null: not stated. */
+  reliability: number | null;
+  inet_down_mbps: number | null;
+  inet_up_mbps: number | null;
 }
 
 /** One row (id 1): the offer cache's generation, rewritten by every refresh (migrations/0005). */
 export interface CatalogTable {
   id: number;
   generation: string;
+}
+
+/** A host that failed one of an org's leases, left out of the org's selections until `until` (migrations/0016). */
+export interface BadHostsTable {
+  org_id: string;
+  provider: string;
+  host_id: string;
+  reason: "boot_timeout" | "host_failed" | "provider_lost";
+  lease_id: string;
+  until: number;
+  created_at: number;
 }
 
 export interface QuotesTable {
@@ -260,6 +275,7 @@ export interface Database {
   quotes: QuotesTable;
   offer_markets: OfferMarketsTable;
   catalog: CatalogTable;
+  bad_hosts: BadHostsTable;
   lease_machines: LeaseMachinesTable;
   ingress_events: IngressEventsTable;
   billing_records: BillingRecordsTable;

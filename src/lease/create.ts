@@ -8,7 +8,9 @@ import { reservedHourlyUsd } from "../billing/bandwidth";
 import { admissionReservation, reserveBudget } from "../billing/budget";
 import { capabilitiesNeeded, providersForSpec, providersWithCapabilities } from "../catalog/eligible-providers";
 import type { Offer } from "../catalog/offer";
-import { chooseOffers, placementFor } from "../catalog/quote";
+import { badHostKey, badHostsOf, type BadHosts } from "../catalog/bad-hosts";
+import { chooseOffers, noCapacity, placementFor } from "../catalog/quote";
+import { BAD_HOSTS } from "../catalog/selector";
 import { offersOfQuote } from "../catalog/quoted-offers";
 import type { Spec } from "../catalog/spec";
 import type { Db } from "../db";
@@ -62,6 +64,16 @@ interface LeasePlan {
 }
 
 /**
+ * A quote's offers less those on hosts that have failed one of the org's leases since it was
+ * answered (docs/design.md "Placement"); 409 `no_capacity` when that leaves none.
+ */
+function withoutBadHosts(offers: Offer[], badHosts: BadHosts): Offer[] {
+  const kept = offers.filter((o) => !badHosts.has(badHostKey(o.provider, o.host_id)));
+  if (kept.length > 0 || offers.length === 0) return kept;
+  throw noCapacity({ ok: false, constraint: BAD_HOSTS, candidates_before: offers.length }, offers, []);
+}
+
+/**
  * Refuses an image that is not pinned by digest (or no image: the providers' defaults are tags)
  * when the org's settings require pins (src/orgs/settings.ts).
  */
@@ -92,19 +104,19 @@ async function planLease(db: Db, env: Env, orgId: string, req: LeaseRequest, now
   // A lease with a cmd runs only where lessor's agent can start (capability_missing otherwise).
   const needed = capabilitiesNeeded(req);
   if ("quote_id" in req) {
-    const used = await offersOfQuote(env, db, orgId, req.quote_id, now);
+    const [used, badHosts] = await Promise.all([offersOfQuote(env, db, orgId, req.quote_id, now), badHostsOf(db, orgId, now)]);
     const able = providersWithCapabilities([...new Set(used.offers.map((o) => o.provider))], needed, providerCapabilities);
-    offers = used.offers.filter((o) => able.includes(o.provider));
+    offers = withoutBadHosts(used.offers.filter((o) => able.includes(o.provider)), badHosts);
     spec = used.quote.spec;
     policyInput = { ttl: used.quote.policy.ttl, max_lifetime: used.quote.policy.max_lifetime, ...policyInput };
   } else {
     spec = req.spec;
-    const usable = await providersForSpec(env, db, orgId, req.spec, { fresh: true });
+    const [usable, badHosts] = await Promise.all([providersForSpec(env, db, orgId, req.spec, { fresh: true }), badHostsOf(db, orgId, now)]);
     // Judged first among the providers the spec names, so that naming only incapable ones says so.
     const named = req.spec.providers?.map((p) => p.toLowerCase());
     if (named) providersWithCapabilities(usable.filter((p) => named.includes(p)), needed, providerCapabilities);
     const providers = providersWithCapabilities(usable, needed, providerCapabilities);
-    const selection = await chooseOffers(db, req.spec, providers, now, placementFor(resolvePolicy(req.kind, policyInput), req.image ?? null));
+    const selection = await chooseOffers(db, req.spec, providers, now, { placement: placementFor(resolvePolicy(req.kind, policyInput), req.image ?? null), badHosts });
     offers = [selection.chosen, ...selection.fallbacks];
   }
   const policy = resolvePolicy(req.kind, policyInput);

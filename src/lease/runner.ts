@@ -29,6 +29,8 @@ import {
   hostReplaced, isAlive, misplacement, observationOf, rentPlan, writeAhead,
 } from "./provision";
 import { backoff, failureOf, failuresAfter } from "./retry";
+import { badHostMark, badHostTtlMs, DEFAULT_BAD_HOST_TTL_MS } from "./bad-host";
+import { recordBadHost } from "../catalog/bad-hosts";
 import { machined, NO_AGENT, type AgentFacts, type KillCause, type LeaseRecord, type MachinedLease, type Observation, type Reason } from "./state";
 import type { LeaseStore } from "./store";
 
@@ -233,6 +235,21 @@ export class LeaseRunner {
     const replaced = hostReplaced(l, reason, why, canStop, now);
     const stored = this.save(l, { ...l }, replaced.destroyed, now);
     this.step(stored, replaced.then(stored), now);
+    await this.#rememberBadHost(l, reason, why, now);
+  }
+
+  /**
+   * The org's selections leave the failed host out (bad-host.ts). Advisory: a failed write is
+   * logged and the lease goes on, since the machine is already destroyed and its replacement due.
+   */
+  async #rememberBadHost(l: LeaseRecord, reason: Reason, why: Record<string, unknown>, now: number): Promise<void> {
+    const mark = badHostMark(l, reason, why, badHostTtlMs(this.#env.LESSOR_BAD_HOST_TTL) ?? DEFAULT_BAD_HOST_TTL_MS, now);
+    if (!mark) return;
+    try {
+      await recordBadHost(database(this.#env.DB), mark, now);
+    } catch (e) {
+      console.error(JSON.stringify({ msg: "bad host not recorded", lease_id: l.id, provider: mark.provider, host_id: mark.host_id, error: failureOf(e).text }));
+    }
   }
 
   async #stop(l: MachinedLease, provider: Provider, reason: Reason | null, now: number): Promise<void> {

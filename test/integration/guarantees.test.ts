@@ -75,6 +75,9 @@ describe.each(CLOUDS)("on $name", (cloud) => {
   });
 
   beforeEach(async () => {
+    // The faults a test injects mark hosts bad for the org (docs/design.md "Placement"); each test
+    // starts with every host of the cloud rentable again.
+    await database(env.DB).deleteFrom("bad_hosts").where("org_id", "=", org.id).execute();
     // Fast machines and no faults, as most tests want.
     await cloud.admin.reset();
     await cloud.admin.setFaults({ provision_delay_ms: 50, boot_delay_ms: 100 });

@@ -43,6 +43,26 @@ describe("Vast offers: the host's market duration and bandwidth", () => {
     expect(job.details.constraint).toBe("host_duration");
   });
 
+  it.skipIf(!served)("filters on the reliability and internet speeds an ask states; an ask that states none never passes", async () => {
+    const ids = async (query: string) =>
+      (await json(await call("GET", `/v1/catalog/offers?provider=vast&gpu=l40s&limit=50&${query}`, { key }))).data.map((o: any) => o.provider_offer_id).sort();
+    const page = await json(await call("GET", "/v1/catalog/offers?provider=vast&gpu=l40s&limit=50", { key }));
+    expect(page.data.find((o: any) => o.provider_offer_id === "3001")).toMatchObject({ reliability: 0.995, inet_down_mbps: 900, inet_up_mbps: 300 });
+    expect(page.data.find((o: any) => o.provider_offer_id === "3003")).toMatchObject({ reliability: 0.97, inet_down_mbps: null, inet_up_mbps: null });
+    expect(await ids("min_reliability=0.991")).toEqual(["3001", "3002", "3004"]);
+    expect(await ids("min_reliability=0.9911")).toEqual(["3001", "3004"]);
+    expect(await ids("min_inet_down_mbps=200")).toEqual(["3001", "3002"]);
+    expect(await ids("min_inet_down_mbps=200.1")).toEqual(["3001"]);
+    expect(await ids("min_inet_up_mbps=0")).toEqual(["3001", "3002"]);
+    expect(await ids("min_cuda=12.8")).toEqual(["3001", "3002", "3003", "3004"]);
+    expect(await ids("min_cuda=12.9")).toEqual([]);
+    const q = await json(await quote({ spec: { gpu: "l40s-vast:1", min_inet_up_mbps: 300, min_reliability: 0.99 } }));
+    expect(q.offer.provider_offer_id).toBe("3001");
+    expect(q.fallbacks).toEqual([]);
+    const e = await expectError(await quote({ spec: { gpu: "l40s-vast:1", min_inet_up_mbps: 301 } }), 409, "no_capacity");
+    expect(e.details.constraint).toBe("min_inet_up_mbps");
+  });
+
   it.skipIf(!served)("never places an image on a host whose CUDA is older than it needs", async () => {
     expect((await quote({ spec: { gpu: "h100-vast:8", min_cuda: 12.8 } })).status).toBe(201);
     const e = await expectError(await quote({ spec: { gpu: "h100-vast:8", min_cuda: 13 } }), 409, "no_capacity");

@@ -32,6 +32,9 @@ const offer: S["Offer"] = {
   cuda_max: 12.8,
   inet_down_usd_per_gb: null,
   inet_up_usd_per_gb: null,
+  reliability: null,
+  inet_down_mbps: null,
+  inet_up_mbps: null,
 };
 
 const lease: S["Lease"] = {

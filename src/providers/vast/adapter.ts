@@ -547,19 +547,28 @@ export function vastStatus(i: Pick<VastInstance, "actual_status" | "intended_sta
   return "starting";
 }
 
+type VastFacts = Pick<Offer, "cuda_max" | "inet_down_usd_per_gb" | "inet_up_usd_per_gb" | "reliability" | "inet_down_mbps" | "inet_up_mbps">;
+
 /**
- * An ask's CUDA limit and bandwidth prices, each only where stated: `cuda_max_good` ("Maximum
- * supported CUDA version"), `inet_down_cost` and `inet_up_cost` ($/GB), which Vast bills as the
- * charges' `bwd` and `bwu` items.
+ * An ask's CUDA limit, bandwidth prices, reliability and internet speeds, each only where stated:
+ * `cuda_max_good` ("Maximum supported CUDA version"), `inet_down_cost` and `inet_up_cost` ($/GB),
+ * which Vast bills as the charges' `bwd` and `bwu` items, `reliability2` (else `reliability`), a
+ * score from 0 to 1, and `inet_down`, `inet_up` (Mbps).
  */
-function vastPlacement(o: Record<string, unknown>): Pick<Offer, "cuda_max" | "inet_down_usd_per_gb" | "inet_up_usd_per_gb"> {
-  const out: Pick<Offer, "cuda_max" | "inet_down_usd_per_gb" | "inet_up_usd_per_gb"> = {};
+export function vastPlacement(o: Record<string, unknown>): VastFacts {
+  const out: VastFacts = {};
   const cuda = num(o.cuda_max_good);
   if (cuda !== null && cuda > 0) out.cuda_max = cuda;
   const down = num(o.inet_down_cost);
   if (down !== null && down >= 0) out.inet_down_usd_per_gb = down;
   const up = num(o.inet_up_cost);
   if (up !== null && up >= 0) out.inet_up_usd_per_gb = up;
+  const reliability = num(o.reliability2) ?? num(o.reliability);
+  if (reliability !== null && reliability >= 0 && reliability <= 1) out.reliability = reliability;
+  const downMbps = num(o.inet_down);
+  if (downMbps !== null && downMbps >= 0) out.inet_down_mbps = downMbps;
+  const upMbps = num(o.inet_up);
+  if (upMbps !== null && upMbps >= 0) out.inet_up_mbps = upMbps;
   return out;
 }
 

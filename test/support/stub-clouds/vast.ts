@@ -34,6 +34,9 @@ interface Ask {
   /** $/GB moved (default: not billed, 0). */
   inet_down_cost?: number;
   inet_up_cost?: number;
+  /** Measured internet speeds, Mbps (default: not stated). */
+  inet_down?: number;
+  inet_up?: number;
 }
 
 /** Ninety days: every ask outlasts the policies tests use unless it says otherwise. */
@@ -41,12 +44,12 @@ export const VAST_ASK_DURATION_S = 90 * 86_400;
 
 /**
  * The asks. The H100 machine leaves the market in a day and bills bandwidth. L40S and L4 are each sold at one GPU on three machines; one L40S machine also sells
- * four. The 2080 Ti is a GPU no lessor class covers; one 4090 has too little disk for the 50 GB
+ * four; the first two L40S hosts state their internet speeds, the others do not. The 2080 Ti is a GPU no lessor class covers; one 4090 has too little disk for the 50 GB
  * the adapter gives every instance.
  */
 export const VAST_ASKS: readonly Ask[] = [
-  { id: 3001, gpu_name: "L40S", num_gpus: 1, gpu_ram: 46068, dph_base: 0.62, storage_cost: 0.15, disk_space: 400, geolocation: "Washington, US", machine_id: 601, reliability2: 0.995 },
-  { id: 3002, gpu_name: "L40S", num_gpus: 1, gpu_ram: 46068, dph_base: 0.66, storage_cost: 0.15, disk_space: 400, geolocation: "Quebec, CA", machine_id: 602, reliability2: 0.991 },
+  { id: 3001, gpu_name: "L40S", num_gpus: 1, gpu_ram: 46068, dph_base: 0.62, storage_cost: 0.15, disk_space: 400, geolocation: "Washington, US", machine_id: 601, reliability2: 0.995, inet_down: 900, inet_up: 300 },
+  { id: 3002, gpu_name: "L40S", num_gpus: 1, gpu_ram: 46068, dph_base: 0.66, storage_cost: 0.15, disk_space: 400, geolocation: "Quebec, CA", machine_id: 602, reliability2: 0.991, inet_down: 200, inet_up: 50 },
   { id: 3003, gpu_name: "L40S", num_gpus: 1, gpu_ram: 46068, dph_base: 0.7, storage_cost: 0.2, disk_space: 600, geolocation: "Finland, FI", machine_id: 603, reliability2: 0.97 },
   { id: 3004, gpu_name: "L40S", num_gpus: 4, gpu_ram: 46068, dph_base: 2.4, storage_cost: 0.15, disk_space: 1600, geolocation: "Washington, US", machine_id: 601, reliability2: 0.995 },
   { id: 3011, gpu_name: "L4", num_gpus: 1, gpu_ram: 23034, dph_base: 0.31, storage_cost: 0.1, disk_space: 200, geolocation: "Texas, US", machine_id: 611, reliability2: 0.993 },
@@ -393,6 +396,8 @@ function offerJson(a: Ask, storageGb: number) {
     cuda_max_good: a.cuda_max_good ?? 12.8,
     inet_down_cost: a.inet_down_cost ?? 0,
     inet_up_cost: a.inet_up_cost ?? 0,
+    ...(a.inet_down === undefined ? {} : { inet_down: a.inet_down }),
+    ...(a.inet_up === undefined ? {} : { inet_up: a.inet_up }),
   };
 }
 
