@@ -849,3 +849,14 @@ export function formatTable(result: Pick<ChaosResult, "violations" | "stats" | "
   );
   return lines.join("\n");
 }
+
+/**
+ * What a chaos run's server is started with: no rate limit in the way, and bad-host memory on but
+ * short. The sim's faults strike machines at random, not hosts, so each fault marks a healthy
+ * host; a day's memory would empty GPU classes over a run of hundreds of leases.
+ */
+export const CHAOS_SERVER_ENV = {
+  LESSOR_RATE_LIMIT_PER_MINUTE: "1000000",
+  LESSOR_ORG_RATE_LIMIT_PER_MINUTE: "1000000",
+  LESSOR_BAD_HOST_TTL: "2m",
+} as const;

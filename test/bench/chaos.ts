@@ -14,7 +14,7 @@
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { bootstrapTokenFromDevVars, removeStateDir, startServer, stopServer, type Server } from "../e2e/server";
-import { formatTable, runChaos, violationCount, type ChaosFaults } from "./chaos-lib";
+import { CHAOS_SERVER_ENV, formatTable, runChaos, violationCount, type ChaosFaults } from "./chaos-lib";
 
 const { values: args } = parseArgs({
   options: {
@@ -71,11 +71,7 @@ async function main(): Promise<number> {
     const t = Date.now();
     server = await startServer({
       cronIntervalS,
-      env: {
-        LESSOR_RATE_LIMIT_PER_MINUTE: "1000000",
-        LESSOR_ORG_RATE_LIMIT_PER_MINUTE: "1000000",
-        ...(args["log-level"] ? { LESSOR_LOG_LEVEL: args["log-level"] } : {}),
-      },
+      env: { ...CHAOS_SERVER_ENV, ...(args["log-level"] ? { LESSOR_LOG_LEVEL: args["log-level"] } : {}) },
     });
     base = server.base;
     bootstrapToken = bootstrapTokenFromDevVars();

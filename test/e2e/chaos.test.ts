@@ -11,7 +11,7 @@ import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { CHECKS, formatTable, runChaos, type ChaosResult } from "../bench/chaos-lib";
+import { CHAOS_SERVER_ENV, CHECKS, formatTable, runChaos, type ChaosResult } from "../bench/chaos-lib";
 import { bootstrapTokenFromDevVars, removeStateDir, runningServers, startServer, stopServer, type Server } from "./server";
 
 const LEASES = 50;
@@ -20,7 +20,7 @@ const SEED = 50;
 let server: Server | undefined;
 
 beforeAll(async () => {
-  server = await startServer({ cronIntervalS: 3, env: { LESSOR_RATE_LIMIT_PER_MINUTE: "1000000", LESSOR_ORG_RATE_LIMIT_PER_MINUTE: "1000000" } });
+  server = await startServer({ cronIntervalS: 3, env: CHAOS_SERVER_ENV });
 });
 
 afterAll(async () => {
