@@ -9,6 +9,7 @@ import path from "node:path";
 import { repoRoot, startServer, stopServer, removeStateDir, type Server } from "../e2e/server";
 import { benchReap, benchThroughput, client, tick, type Client } from "./http";
 import { benchSelection, benchSweep, median } from "./in-process";
+import { benchIngress, ingressRows } from "./ingress";
 import { benchOccupant, FOLLOW_P99_TARGET_MS, followMet, occupantRows } from "./occupant";
 import { benchEvents, eventsRows, FAN_OUT_P99_TARGET_MS, fanOutMet, webhooksMet } from "./events";
 // @ts-ignore plain JavaScript module, typed by JSDoc
@@ -61,8 +62,9 @@ const HEADER = ["benchmark", "measure", "figure", "target", "met"];
  * `npm run bench -- --only=throughput [--repeat=N] [--routes=org,lease,leases,quote,quote-wide]`:
  * only the API throughput, N times against one server, each figure the median across the runs;
  * `--only=occupant`: only the log ingest and follow figures, against one server; `--only=events`:
- * only the org event stream's fan-out and the webhook deliveries, against one server. Each leaves
- * bench/results.json alone.
+ * only the org event stream's fan-out and the webhook deliveries, against one server;
+ * `--only=ingress`: only how soon a vanished machine reaches its lease, through ingress and by the
+ * cron alone, on two servers. Each leaves bench/results.json alone.
  */
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, "").split("=") as [string, string]));
 /** One part alone, against one server: its table and its figures, and bench/results.json left alone. */
@@ -73,10 +75,17 @@ async function runOnly<T>(name: string, run: (server: Server, c: Client, log: (m
   console.log(`\n${JSON.stringify(result, null, 2)}`);
   process.exit(0);
 }
-const ONLY = ["throughput", "occupant", "events"];
+const ONLY = ["throughput", "occupant", "events", "ingress"];
 if (args.has("only") && !ONLY.includes(args.get("only")!)) throw new Error(`--only: only ${ONLY.map((k) => `"${k}"`).join(", ")} are known`);
 if (args.get("only") === "occupant") await runOnly("occupant", benchOccupant, occupantRows);
 if (args.get("only") === "events") await runOnly("events", benchEvents, eventsRows);
+if (args.get("only") === "ingress") {
+  const result = await benchIngress(log);
+  console.log(`\ningress\n`);
+  printTable([HEADER, ...ingressRows(result)]);
+  console.log(`\n${JSON.stringify(result, null, 2)}`);
+  process.exit(0);
+}
 if (args.get("only") === "throughput") {
   const repeat = Number(args.get("repeat") ?? 1);
   const routes = args.get("routes")?.split(",");
@@ -124,6 +133,8 @@ const occupant = await withServer(BASE_ENV, async (server) => benchOccupant(serv
 
 log("events: org stream fan-out and webhook deliveries");
 const events = await withServer(BASE_ENV, async (server) => benchEvents(server, await client(server), log));
+
+const ingress = await benchIngress(log);
 
 log(`reap latency with alarms off (cron backstop every 60 s): ${LEASES} leases`);
 // The default market here: the offer count matters to quotes, not to reaping.
@@ -174,6 +185,7 @@ const results = {
   throughput,
   selection,
   sweep,
+  ingress,
   cli_startup: cliStartup,
   occupant,
   events,
@@ -212,6 +224,7 @@ const rows: string[][] = [
   ...cliStartup.cli_ms.map((c) => [`lessor ${c.line}`, "median ms to exit", f(c.ms, 0), c.line === "--version" ? `< ${TARGETS.cli_version_ms}` : "-", c.line === "--version" ? String(results.targets.cli_version_ms.met) : "-"]),
   ...occupantRows(occupant),
   ...eventsRows(events),
+  ...ingressRows(ingress),
 ];
 console.log(`\nlessor benchmarks, ${results.date}, ${machine.cpu}, ${machine.cores} cores, node ${machine.node}\n`);
 printTable(rows);

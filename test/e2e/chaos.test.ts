@@ -68,7 +68,8 @@ it(
     for (const check of Object.values(CHECKS)) expect(checks).toContain(check);
     // ...the workload did what it is for...
     expect(result.stats.leases_created).toBe(LEASES);
-    expect(result.stats.machines_created).toBeGreaterThanOrEqual(LEASES);
+    // Every lease rented a machine, but one its user ended before the machine was made.
+    expect(result.stats.machines_created).toBeGreaterThanOrEqual(LEASES - (result.stats.releases_by_reason.user_end ?? 0));
     // ...and nothing was violated.
     expect(result.finished, table).toBe(true);
     expect(
