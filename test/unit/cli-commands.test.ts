@@ -135,6 +135,19 @@ async function run(argv: string[], options: { tty?: boolean; stdin?: string } = 
 }
 
 describe("lease commands", () => {
+  it("kill: the body from the flags, and the outcome as the exit code (0 stopped, 2 unknown, 3 still alive)", async () => {
+    for (const [outcome, code] of [["stopped", 0], ["unknown", 2], ["still_alive", 3]] as const) {
+      const seen = fakeApi({ [`POST /v1/leases/${ID}/kill`]: { outcome } });
+      const r = await run(["kill", ID, "--timeout", "5s", "--no-escalate"]);
+      expect(r.code, outcome).toBe(code);
+      expect(r.out).toMatch(new RegExp(`^${ID}: ${outcome.replace("_", " ")}`));
+      expect(seen[0]!.body).toEqual({ timeout: "5s", escalate: false });
+    }
+    const seen = fakeApi({ [`POST /v1/leases/${ID}/kill`]: { outcome: "stopped" } });
+    await run(["kill", ID]);
+    expect(seen[0]!.body).toEqual({});
+  });
+
   it("ls: one row a lease, money with cents, times relative; the key as a bearer, never printed", async () => {
     const seen = fakeApi({ "GET /v1/leases": { data: [lease], next_cursor: "c1" } });
     const r = await run(["ls", "--state", "ready", "--limit", "5"]);

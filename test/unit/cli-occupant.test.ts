@@ -7,7 +7,7 @@
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { main } from "../../cli/main.mjs";
-import { commandLine, exitCodeOf, exitCodeOfRelease, KILL_EXIT } from "../../cli/occupant.mjs";
+import { commandLine, exitCodeOf, exitCodeOfRelease } from "../../cli/occupant.mjs";
 import { sseFrames } from "../../cli/stream.mjs";
 import { captureIo, parsed } from "../support/cli-io";
 
@@ -40,9 +40,6 @@ describe("exit codes", () => {
     for (const r of ["boot_timeout", "startup_timeout", "host_failed", "provider_refused", "provider_lost"]) expect(exitCodeOfRelease(r)).toBe(7);
     expect(exitCodeOfRelease("user_end")).toBe(1);
     expect(exitCodeOfRelease(null)).toBe(1);
-  });
-  it("kill: 0 stopped, 2 unknown, 3 still alive", () => {
-    expect(KILL_EXIT).toEqual({ stopped: 0, unknown: 2, still_alive: 3 });
   });
 });
 
