@@ -95,6 +95,23 @@ export interface CreateMachineInput {
   env?: Record<string, string>;
   /** Start lessor's agent on the machine (agent-start.ts); `token` is a secret no error may carry. */
   agent?: AgentAccess;
+  /**
+   * TCP ports the machine serves to the outside (a deployment's model server on MODEL_PORT). An
+   * adapter exposes each the way its provider does (a proxy, a mapped host port, an open address)
+   * and answers it from `endpoint`.
+   */
+  ports?: number[];
+}
+
+/** The port a deployment's model server listens on, on every provider. */
+export const MODEL_PORT = 8000;
+
+/** How lessor reaches one port a running machine serves (Provider.endpoint). */
+export interface MachineEndpoint {
+  /** The URL a client outside would use, without a trailing slash (for the record; never an API answer). */
+  url: string;
+  /** Sends one request to the port; `path` begins with "/". Network failures reject, as `fetch` does. */
+  fetch(path: string, init?: RequestInit): Promise<Response>;
 }
 
 export interface Provider {
@@ -133,6 +150,12 @@ export interface Provider {
    * rounds, takes the command at once instead of at the machine's next heartbeat.
    */
   commandQueued?(machineId: string): Promise<void>;
+  /**
+   * How to reach `port` on `machine` (created with it in `ports`), or null while the provider
+   * publishes no way there yet (no address, the port not yet mapped). A real provider's endpoint is
+   * a public URL fetched over the network; the sim's reaches its machine inside the Worker.
+   */
+  endpoint?(machine: Machine, port: number): Promise<MachineEndpoint | null>;
 }
 
 /** One provider-authoritative charge: what one machine cost in one closed billing window. */
