@@ -56,8 +56,17 @@ async function expectAnswer(res: Response, status: number, result: string, reaso
 }
 
 /** When the lease's object must act next by itself (its alarm), as the D1 index says; null: never. */
+/**
+ * The lease's next deadline as the index holds it once the index has caught up with `ready` (the
+ * index is written after the object's own change, so read too early it still holds the booting
+ * read-back's deadline, which a vanishing seconds later is always past).
+ */
 async function nextDeadline(leaseId: string): Promise<number | null> {
-  const row = await env.DB.prepare("SELECT next_deadline FROM leases WHERE id = ?").bind(leaseId).first<{ next_deadline: number | null }>();
+  let row: { state: string; next_deadline: number | null } | null = null;
+  await waitFor("the index to record the lease ready (or past it)", async () => {
+    row = await env.DB.prepare("SELECT state, next_deadline FROM leases WHERE id = ?").bind(leaseId).first();
+    return row !== null && !["pending", "provisioning", "booting"].includes(row.state);
+  });
   return row!.next_deadline;
 }
 
