@@ -12,57 +12,31 @@ import { OFFER_MAX_AGE_MS, type Offer } from "./offer";
 const COLUMNS = 22;
 const ROWS_PER_INSERT = Math.floor(D1_MAX_PARAMS / COLUMNS);
 
+/** The fields an offer, its row and its answer hold under one name and in one form. */
+const SHARED = ["id", "provider", "provider_offer_id", "gpu_count", "vram_gb", "vcpu", "memory_gb", "disk_gb", "region", "host_id", "hourly_usd", "availability"] as const;
+type Shared = Pick<Offer, (typeof SHARED)[number]>;
+
+function sharedOf(o: Shared): Shared {
+  return Object.fromEntries(SHARED.map((field) => [field, o[field]])) as Shared;
+}
+
+/** The optional fields of an offer (migrations/0012, 0017): null in a row and an answer where the provider states none. */
+const OPTIONAL = ["host_duration_s", "cuda_max", "inet_down_usd_per_gb", "inet_up_usd_per_gb", "reliability", "inet_down_mbps", "inet_up_mbps"] as const;
+type Optional = { [K in (typeof OPTIONAL)[number]]: number | null };
+
+function optionalOf(o: Offer): Optional {
+  return Object.fromEntries(OPTIONAL.map((field) => [field, o[field] ?? null])) as Optional;
+}
+
 export function offerToRow(o: Offer, now: number): NewOfferRow {
-  return {
-    id: o.id,
-    provider: o.provider,
-    provider_offer_id: o.provider_offer_id,
-    gpu_class: o.gpu,
-    gpu_count: o.gpu_count,
-    vram_gb: o.vram_gb,
-    vcpu: o.vcpu,
-    memory_gb: o.memory_gb,
-    disk_gb: o.disk_gb,
-    region: o.region,
-    host_id: o.host_id,
-    hourly_usd: o.hourly_usd,
-    availability: o.availability,
-    spot: o.spot ? 1 : 0,
-    refreshed_at: now,
-    host_duration_s: o.host_duration_s ?? null,
-    cuda_max: o.cuda_max ?? null,
-    inet_down_usd_per_gb: o.inet_down_usd_per_gb ?? null,
-    inet_up_usd_per_gb: o.inet_up_usd_per_gb ?? null,
-    reliability: o.reliability ?? null,
-    inet_down_mbps: o.inet_down_mbps ?? null,
-    inet_up_mbps: o.inet_up_mbps ?? null,
-  };
+  return { ...sharedOf(o), gpu_class: o.gpu, spot: o.spot ? 1 : 0, refreshed_at: now, ...optionalOf(o) };
 }
 
 export function rowToOffer(r: OfferRow): Offer {
-  return {
-    id: r.id,
-    provider: r.provider,
-    provider_offer_id: r.provider_offer_id,
-    gpu: r.gpu_class as GpuClass | "cpu",
-    gpu_count: r.gpu_count,
-    vram_gb: r.vram_gb,
-    vcpu: r.vcpu,
-    memory_gb: r.memory_gb,
-    disk_gb: r.disk_gb,
-    region: r.region,
-    host_id: r.host_id,
-    hourly_usd: r.hourly_usd,
-    availability: r.availability,
-    spot: r.spot === 1,
-    refreshed_at: r.refreshed_at,
-    ...placementOf(r),
-  };
+  return { ...sharedOf(r), gpu: r.gpu_class as GpuClass | "cpu", spot: r.spot === 1, refreshed_at: r.refreshed_at, ...placementOf(r) };
 }
 
-/** The optional fields of an offer (migrations/0012, 0017), each left out where the row has none. */
-const OPTIONAL = ["host_duration_s", "cuda_max", "inet_down_usd_per_gb", "inet_up_usd_per_gb", "reliability", "inet_down_mbps", "inet_up_mbps"] as const;
-
+/** The optional fields a row holds, each left out of the offer where the row has none. */
 function placementOf(r: Pick<OfferRow, (typeof OPTIONAL)[number]>): Partial<Offer> {
   const out: Partial<Offer> = {};
   for (const field of OPTIONAL) {
@@ -328,27 +302,5 @@ export async function summarizeClasses(db: Db, providers: readonly string[]): Pr
 }
 
 export function renderOffer(o: Offer) {
-  return {
-    id: o.id,
-    provider: o.provider,
-    provider_offer_id: o.provider_offer_id,
-    gpu: o.gpu,
-    gpu_count: o.gpu_count,
-    vram_gb: o.vram_gb,
-    vcpu: o.vcpu,
-    memory_gb: o.memory_gb,
-    disk_gb: o.disk_gb,
-    region: o.region,
-    host_id: o.host_id,
-    hourly_usd: o.hourly_usd,
-    availability: o.availability,
-    spot: o.spot,
-    host_duration_s: o.host_duration_s ?? null,
-    cuda_max: o.cuda_max ?? null,
-    inet_down_usd_per_gb: o.inet_down_usd_per_gb ?? null,
-    inet_up_usd_per_gb: o.inet_up_usd_per_gb ?? null,
-    reliability: o.reliability ?? null,
-    inet_down_mbps: o.inet_down_mbps ?? null,
-    inet_up_mbps: o.inet_up_mbps ?? null,
-  };
+  return { ...sharedOf(o), gpu: o.gpu, spot: o.spot, ...optionalOf(o) };
 }
