@@ -20,6 +20,7 @@ import { ingressRoutes } from "./v1/ingress";
 import { keyRoutes } from "./v1/keys";
 import { leaseRoutes } from "./v1/leases";
 import { machineRoutes } from "./v1/machines";
+import { meterRoutes } from "./v1/meter";
 import { budgetRoutes } from "./v1/budget";
 import { orgRoutes } from "./v1/org";
 import { bootstrapRoutes } from "./v1/orgs";
@@ -198,6 +199,7 @@ export function createApp() {
 
   app.route("/v1", bootstrapRoutes);
   app.route("/v1", simRoutes);
+  app.route("/v1", meterRoutes);
   // The machine agent authenticates with its lease token, never with a key (functions/v1/agent.ts).
   app.route("/v1", agentRoutes);
   // Providers' webhooks prove themselves by the installation's ingress token and their signature.

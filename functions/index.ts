@@ -1,6 +1,7 @@
 /** The Worker: HTTP, cron, and the Durable Object classes its bindings name (wrangler.toml). */
 import { configProblems } from "../src/config";
 import type { Env } from "../src/env";
+import { countWorkerRequest, meteredEnv } from "../src/metering";
 import { createApp } from "./app";
 import { runScheduled } from "./cron";
 
@@ -13,7 +14,10 @@ export { SimCloud } from "../src/providers/sim/cloud";
 const app = createApp();
 
 export default {
-  fetch: app.fetch,
+  fetch(request: Request, env: Env, ctx: ExecutionContext) {
+    countWorkerRequest();
+    return app.fetch(request, meteredEnv(env), ctx);
+  },
   // Awaited, not handed to waitUntil: whoever drives the trigger (the platform, `npm start`'s
   // ticker, a test) sees the sweep finished when the call returns.
   async scheduled(controller, env) {
@@ -24,6 +28,7 @@ export default {
       console.error(JSON.stringify({ msg: "cron skipped: installation misconfigured", problems }));
       throw new Error(`installation misconfigured: ${problems.join("; ")}`);
     }
-    await runScheduled(controller, env);
+    countWorkerRequest();
+    await runScheduled(controller, meteredEnv(env));
   },
 } satisfies ExportedHandler<Env>;

@@ -10,9 +10,8 @@
  * bucket. An unknown key never reaches an object (keys.ts `admitKey` looks it up in D1 first), so a
  * guessed secret costs one D1 read and creates no object and no storage (docs/design.md "Limits").
  */
-import { DurableObject } from "cloudflare:workers";
+import { MeteredObject } from "../metered-object";
 import { database } from "../db";
-import type { Env } from "../env";
 import { loadKeyRow, revokeKeyRow } from "./keys";
 import type { Principal, Scope } from "./principal";
 import { TokenBucket, type RateDecision } from "./rate-limiter";
@@ -35,7 +34,7 @@ interface LiveKey {
   loaded_at: number;
 }
 
-export class ApiKeyObject extends DurableObject<Env> {
+export class ApiKeyObject extends MeteredObject {
   #key: LiveKey | null = null;
   /** Set before D1 is written, never cleared: a revoked key is never valid again. */
   #revoked = false;

@@ -9,8 +9,7 @@
  * on top of its credentials', docs/design.md "Limits") and one per client address for failed
  * authentications (client-address.ts `authFailureBucket`). None of them writes storage.
  */
-import { DurableObject } from "cloudflare:workers";
-import type { Env } from "../env";
+import { MeteredObject } from "../metered-object";
 
 export interface RateDecision {
   allowed: boolean;
@@ -39,7 +38,7 @@ export class TokenBucket {
   }
 }
 
-export class RateLimiter extends DurableObject<Env> {
+export class RateLimiter extends MeteredObject {
   readonly #bucket = new TokenBucket();
 
   take(limit: number): RateDecision {

@@ -13,7 +13,8 @@
  * endpoint that subscribes to its type (src/webhooks/deliveries.ts), and the object's one alarm,
  * set to the earliest due delivery after every change, sends them (src/webhooks/dispatch.ts).
  */
-import { DurableObject } from "cloudflare:workers";
+import { MeteredObject } from "../metered-object";
+import { meteredAlarm } from "../metering";
 import type { Env } from "../env";
 import type { LeaseEvent } from "../lease/object";
 import type { EventsAnswer } from "./follow";
@@ -27,7 +28,7 @@ import { enabledEndpoints } from "../webhooks/repo";
 
 const SCHEMA_VERSION = 1;
 
-export class OrgEventsObject extends DurableObject<Env> {
+export class OrgEventsObject extends MeteredObject {
   readonly #sql: SqlStorage;
   readonly #followers: Followers<OrgEvent>;
   readonly #deliveries: DeliveryQueue;
@@ -120,6 +121,10 @@ export class OrgEventsObject extends DurableObject<Env> {
   }
 
   override async alarm(): Promise<void> {
+    await meteredAlarm(() => this.#deliver());
+  }
+
+  async #deliver(): Promise<void> {
     try {
       const orgId = this.#orgId();
       if (!orgId) return;

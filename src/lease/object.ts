@@ -11,7 +11,8 @@
  *   calls the provider, one action at a time; its machine agent's RPCs go to occupant-side.ts.
  *   Both run under this object's writer lock, and end with its index write and alarm.
  */
-import { DurableObject } from "cloudflare:workers";
+import { MeteredObject } from "../metered-object";
+import { meteredAlarm } from "../metering";
 import { database } from "../db";
 import type { Env } from "../env";
 import { settleReservation } from "../billing/budget";
@@ -38,7 +39,7 @@ export type ActResult =
   | { ok: true; lease: LeaseView }
   | { ok: false; status: 402 | 404 | 409; code: string; message: string; details: Record<string, unknown> };
 
-export class LeaseObject extends DurableObject<Env> {
+export class LeaseObject extends MeteredObject {
   /** The lease's own storage: its record, events and how far the D1 index has caught up. */
   readonly #store: LeaseStore;
   /** Its events going out: open streams and the org's log (src/events/lease-stream.ts). */
@@ -51,13 +52,13 @@ export class LeaseObject extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.#store = new LeaseStore(ctx.storage);
-    this.#out = new LeaseEventsOut(this.#store, env, (p) => ctx.waitUntil(p));
-    this.#runner = new LeaseRunner(this.#store, env, {
+    this.#out = new LeaseEventsOut(this.#store, this.env, (p) => ctx.waitUntil(p));
+    this.#runner = new LeaseRunner(this.#store, this.env, {
       appended: (stored) => this.#out.appended(stored),
       occupant: () => this.#occupant.occupant(),
       finish: (now) => this.#finish(now),
     });
-    this.#occupant = new OccupantSide(this.#store, ctx.storage, env, {
+    this.#occupant = new OccupantSide(this.#store, ctx.storage, this.env, {
       exclusive: (work) => this.#exclusive(work),
       save: (before, after, effect, now) => this.#runner.save(before, after, effect, now),
       finish: (now) => this.#finish(now),
@@ -143,10 +144,10 @@ export class LeaseObject extends DurableObject<Env> {
   }
 
   override async alarm(): Promise<void> {
-    await this.#exclusive(async () => {
+    await meteredAlarm(() => this.#exclusive(async () => {
       this.#occupant.expireLogs(Date.now());
       await this.#runner.run();
-    });
+    }));
   }
 
   /**

@@ -6,6 +6,7 @@
  * Rules kept here (contract.ts): a create is never sent through `retrying`; a transport failure
  * is a `TransportError`, which a read turns into `unavailable` and a create into `ambiguous`.
  */
+import { countProviderCall } from "../metering";
 import { errorText } from "../errors";
 import { ProviderError } from "./contract";
 
@@ -107,6 +108,7 @@ export class ProviderHttp {
     let res: Response;
     let text: string;
     try {
+      countProviderCall(this.#provider);
       res = await this.#fetch(url.toString(), init);
       text = await res.text();
     } catch (e) {

@@ -35,6 +35,7 @@
  * Faults apply to the machine routes only; the market, config, faults, ledger and billing always
  * answer, so a test can read the truth while the API misbehaves.
  */
+import { meteredEnv } from "../../metering";
 import { DurableObject } from "cloudflare:workers";
 import { intSetting, type Env } from "../../env";
 import { errorText } from "../../errors";
@@ -259,7 +260,8 @@ export class SimCloud extends DurableObject<Env> {
   readonly #agentFailures = new Map<string, string>();
 
   constructor(ctx: DurableObjectState, env: Env) {
-    super(ctx, env);
+    // Its machines' agents call lease objects as a real agent calls the Worker: counted as such.
+    super(ctx, meteredEnv(env, "agent"));
     void ctx.blockConcurrencyWhile(async () => this.#ensureSchema());
   }
 
