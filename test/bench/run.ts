@@ -10,6 +10,7 @@ import { repoRoot, startServer, stopServer, removeStateDir, type Server } from "
 import { benchReap, benchThroughput, client, tick, type Client } from "./http";
 import { benchSelection, benchSweep, median } from "./in-process";
 import { benchIngress, ingressRows } from "./ingress";
+import { benchCost, costRows } from "./cost";
 import { benchOccupant, FOLLOW_P99_TARGET_MS, followMet, occupantRows } from "./occupant";
 import { benchEvents, eventsRows, FAN_OUT_P99_TARGET_MS, fanOutMet, webhooksMet } from "./events";
 // @ts-ignore plain JavaScript module, typed by JSDoc
@@ -64,7 +65,8 @@ const HEADER = ["benchmark", "measure", "figure", "target", "met"];
  * `--only=occupant`: only the log ingest and follow figures, against one server; `--only=events`:
  * only the org event stream's fan-out and the webhook deliveries, against one server;
  * `--only=ingress`: only how soon a vanished machine reaches its lease, through ingress and by the
- * cron alone, on two servers. Each leaves bench/results.json alone.
+ * cron alone, on two servers; `--only=cost`: only what a typical lease and a job cost the control
+ * plane, against one server. Each leaves bench/results.json alone.
  */
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, "").split("=") as [string, string]));
 /** One part alone, against one server: its table and its figures, and bench/results.json left alone. */
@@ -75,10 +77,11 @@ async function runOnly<T>(name: string, run: (server: Server, c: Client, log: (m
   console.log(`\n${JSON.stringify(result, null, 2)}`);
   process.exit(0);
 }
-const ONLY = ["throughput", "occupant", "events", "ingress"];
+const ONLY = ["throughput", "occupant", "events", "ingress", "cost"];
 if (args.has("only") && !ONLY.includes(args.get("only")!)) throw new Error(`--only: only ${ONLY.map((k) => `"${k}"`).join(", ")} are known`);
 if (args.get("only") === "occupant") await runOnly("occupant", benchOccupant, occupantRows);
 if (args.get("only") === "events") await runOnly("events", benchEvents, eventsRows);
+if (args.get("only") === "cost") await runOnly("cost", benchCost, costRows);
 if (args.get("only") === "ingress") {
   const result = await benchIngress(log);
   console.log(`\ningress\n`);
@@ -136,6 +139,9 @@ const events = await withServer(BASE_ENV, async (server) => benchEvents(server, 
 
 const ingress = await benchIngress(log);
 
+log("cost: what a lease and a job cost the control plane");
+const cost = await withServer(BASE_ENV, async (server) => benchCost(server, await client(server), log));
+
 log(`reap latency with alarms off (cron backstop every 60 s): ${LEASES} leases`);
 // The default market here: the offer count matters to quotes, not to reaping.
 const reapCron = await withServer({ LESSOR_RATE_LIMIT_PER_MINUTE: BASE_ENV.LESSOR_RATE_LIMIT_PER_MINUTE, LESSOR_ORG_RATE_LIMIT_PER_MINUTE: BASE_ENV.LESSOR_ORG_RATE_LIMIT_PER_MINUTE, LESSOR_DEV_DISABLE_ALARMS: "1" }, async (server) => {
@@ -189,6 +195,7 @@ const results = {
   cli_startup: cliStartup,
   occupant,
   events,
+  cost,
   targets: {
     reap_alarm_p99_ms: {
       target: `<= ${TARGETS.reap_alarm_p99_ms}`,
@@ -203,6 +210,8 @@ const results = {
     cli_version_ms: { target: `< ${TARGETS.cli_version_ms}`, measured: cliVersionMs, met: cliVersionMs < TARGETS.cli_version_ms },
     follow_p99_ms: { target: `< ${FOLLOW_P99_TARGET_MS}`, measured: occupant.follow.p99_ms, met: followMet(occupant.follow) },
     event_fan_out_p99_ms: { target: `< ${FAN_OUT_P99_TARGET_MS}, none lost`, measured: { p99_ms: events.fan_out.p99_ms, lost: events.fan_out.lost }, met: fanOutMet(events.fan_out) },
+    control_plane_share: { target: "< 0.1% of the GPU time it manages", measured: cost.share_of_gpu_time, met: cost.targets.share_met },
+    provider_calls_typical_lease: { target: "<= 20", measured: cost.typical.projected.provider_calls, met: cost.targets.provider_calls_met },
     webhooks_complete: { target: "all verified, none lost or twice", measured: { lost: events.webhooks.lost, duplicates: events.webhooks.duplicates, unverified: events.webhooks.received - events.webhooks.verified }, met: webhooksMet(events.webhooks) },
   },
 };
@@ -225,6 +234,7 @@ const rows: string[][] = [
   ...occupantRows(occupant),
   ...eventsRows(events),
   ...ingressRows(ingress),
+  ...costRows(cost),
 ];
 console.log(`\nlessor benchmarks, ${results.date}, ${machine.cpu}, ${machine.cores} cores, node ${machine.node}\n`);
 printTable(rows);
