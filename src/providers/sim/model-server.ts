@@ -15,6 +15,12 @@ export const MODEL_MAX_TOKENS = 4096;
 /** A request body longer than this is refused (413). */
 export const MODEL_MAX_BODY_BYTES = 1 << 20;
 
+/**
+ * Marks the sim cloud's answer that nothing listens on a port (502 `port_closed`), which the
+ * adapter turns into the network error a closed port gives (docs/sim.md "The model server").
+ */
+export const SIM_PORT_CLOSED_HEADER = "x-sim-port-closed";
+
 /** OpenAI's error envelope: `{error: {message, type, param, code}}`. */
 export interface ModelErrorBody {
   error: { message: string; type: string; param: string | null; code: string };
