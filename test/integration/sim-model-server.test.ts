@@ -239,6 +239,12 @@ describe("the sim's model server", () => {
     expect(huge.status).toBe(413);
   });
 
+  it("answers while the sim's API fails: injected faults are the API's, not the machine's network", async () => {
+    const e = await endpointOf(await machine());
+    await admin.setFaults({ api_error_rate: 1, rate_limit_rate: 1 });
+    expect((await e.fetch("/v1/models", { headers: auth() })).status).toBe(200);
+  });
+
   it("refuses a create with ports that are not TCP ports", async () => {
     for (const ports of [[0], [65_536], [8000, 8000], ["8000"], 8000]) {
       const res = await env.SIM.get(env.SIM.idFromName("sim")).fetch("https://sim.internal/v1/machines", {
