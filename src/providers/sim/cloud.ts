@@ -741,9 +741,10 @@ export class SimCloud extends DurableObject<Env> {
     const heartbeat = running && heartbeatDue(row.heartbeat_at, now, this.#faults().agent_heartbeat_ms);
     const program = row.cmd === null || row.run_started_at === null ? null : programOf(row.cmd);
 
-    // Commands: asked for on every pass of a busy machine, and with each heartbeat of an idle one.
+    // Commands: asked for when lessor said one waits (commandQueued, as a real agent's long poll
+    // answers at once) and with each heartbeat, which catches one whose word was lost.
     const waiting = this.#commandsWaiting.delete(row.id);
-    if (running && (heartbeat || waiting || this.#busy(row))) {
+    if (running && (heartbeat || waiting)) {
       const { commands } = await call({ op: "commands", wait_ms: 0 });
       for (const command of commands) {
         if (command.kind === "signal") {
