@@ -1,0 +1,97 @@
+/** Pieces every view uses: loading an answer, an error note, a ticking clock, a confirmation, a chart. */
+import type { ComponentChildren } from "preact";
+import { useCallback, useEffect, useRef, useState } from "preact/hooks";
+import uPlot from "uplot";
+import { ApiFailure } from "./api";
+
+/** What `load` answered, its error, and a reload. */
+export function useLoad<T>(load: () => Promise<T>, deps: unknown[] = []) {
+  const [state, setState] = useState<{ value?: T; error?: string; loading: boolean }>({ loading: true });
+  const reload = useCallback(() => {
+    setState((s) => ({ ...s, loading: true }));
+    load().then(
+      (value) => setState({ value, loading: false }),
+      (e) => setState({ error: messageOf(e), loading: false }),
+    );
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, deps);
+  useEffect(reload, [reload]);
+  return { ...state, reload };
+}
+
+export const messageOf = (e: unknown): string =>
+  e instanceof ApiFailure ? `${e.message} (${e.code})` : e instanceof Error ? e.message : String(e);
+
+export function ErrorNote({ error }: { error?: string | null | undefined }) {
+  return error ? (
+    <p class="error" role="alert">
+      {error}
+    </p>
+  ) : null;
+}
+
+/** Date.now(), updated every `ms`. */
+export function useNow(ms = 1000): number {
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    const t = setInterval(() => setNow(Date.now()), ms);
+    return () => clearInterval(t);
+  }, [ms]);
+  return now;
+}
+
+/**
+ * A modal confirmation (the native dialog: focus moves into it, Escape cancels): says what will
+ * happen and what it costs before `onConfirm` runs.
+ */
+export function Confirm(props: { title: string; confirmLabel: string; onConfirm: () => void; onCancel: () => void; children: ComponentChildren }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current!;
+    dialog.showModal();
+    return () => dialog.close();
+  }, []);
+  return (
+    <dialog ref={ref} aria-labelledby="confirm-title" onCancel={props.onCancel}>
+      <h2 id="confirm-title">{props.title}</h2>
+      {props.children}
+      <div class="buttons">
+        <button type="button" onClick={props.onCancel}>
+          Cancel
+        </button>
+        <button type="button" class="danger" onClick={props.onConfirm}>
+          {props.confirmLabel}
+        </button>
+      </div>
+    </dialog>
+  );
+}
+
+export function CopyButton({ text, label }: { text: string; label: string }) {
+  const [done, setDone] = useState(false);
+  return (
+    <button
+      type="button"
+      aria-label={label}
+      onClick={() => void navigator.clipboard.writeText(text).then(() => setDone(true), () => setDone(false))}
+    >
+      {done ? "Copied" : "Copy"}
+    </button>
+  );
+}
+
+/** A uPlot chart, named for assistive technology by `label` (the numbers are also in a table beside it). */
+export function Chart({ label, options, data }: { label: string; options: Omit<uPlot.Options, "width" | "height">; data: uPlot.AlignedData }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const el = ref.current!;
+    const chart = new uPlot({ ...options, width: Math.max(320, el.clientWidth || 640), height: 260 }, data, el);
+    return () => chart.destroy();
+  }, [options, data]);
+  return (
+    <figure class="chart">
+      <div ref={ref} role="img" aria-label={label} />
+      <figcaption>{label}</figcaption>
+    </figure>
+  );
+}
