@@ -21,21 +21,18 @@ async function offers(): Promise<Schemas["CatalogOffer"][]> {
   return all;
 }
 
-/** Categories along x (their index), one series per name: the points-only chart both views draw. */
-export function categoryOptions(categories: string[], series: string[], yLabel: string, bars = false): Omit<uPlot.Options, "width" | "height"> {
+/** Dollars on an axis: as many digits as small amounts need. */
+export const dollarAxis = (label: string): uPlot.Axis => ({ label, size: 70, values: (_u, splits) => splits.map((v) => `$${Number(v.toPrecision(3))}`) });
+
+/** Categories along x (their index), one series of points per name: what both the catalog's and the usage's charts draw. */
+export function categoryOptions(categories: string[], series: string[], yLabel: string): Omit<uPlot.Options, "width" | "height"> {
   return {
-    scales: { x: { time: false, range: [-0.5, categories.length - 0.5] } },
-    axes: [{ values: (_u, splits) => splits.map((i) => categories[i] ?? ""), splits: () => categories.map((_c, i) => i) }, { label: yLabel }],
+    legend: { live: false },
+    scales: { x: { time: false, range: [-0.5, categories.length - 0.5] }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] } },
+    axes: [{ values: (_u, splits) => splits.map((i) => categories[i] ?? ""), splits: () => categories.map((_c, i) => i) }, dollarAxis(yLabel)],
     series: [
       { label: "class" },
-      ...series.map((name, i) => ({
-        label: name,
-        stroke: PALETTE[i % PALETTE.length],
-        fill: bars ? PALETTE[i % PALETTE.length] : undefined,
-        width: bars ? 0 : 2,
-        points: { show: true, size: 8 },
-        paths: bars ? undefined : () => null,
-      })),
+      ...series.map((name, i) => ({ label: name, stroke: PALETTE[i % PALETTE.length], width: 2, points: { show: true, size: 8 }, paths: () => null })),
     ],
   };
 }

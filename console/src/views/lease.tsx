@@ -182,7 +182,7 @@ function Logs({ id }: { id: string }) {
     void follow(
       `/v1/leases/${encodeURIComponent(id)}/logs`,
       (frame) => {
-        if (frame.event === "end") return setNote("The command exited.");
+        if (frame.event === "end") return setNote(`The log ended (${(JSON.parse(frame.data) as { reason?: string }).reason ?? "closed"}).`);
         if (frame.event === "dropped") return setNote("Some output was dropped before it was read.");
         setText((t) => (t + frame.data + "\n").slice(-MAX_LOG_CHARS));
       },

@@ -166,13 +166,15 @@ function Providers() {
                     <label>
                       {p.name} API key <input name="provider-key" type="password" autocomplete="off" required />
                     </label>
-                    <button type="submit">Save</button>
+                    <button type="submit" aria-label={`Save the ${p.name} key`}>
+                      Save
+                    </button>
                     {p.configured ? (
                       <>
-                        <button type="button" onClick={() => void act(() => call(api.POST("/v1/providers/{name}/verify", params(p.name))), providers.reload)}>
+                        <button type="button" aria-label={`Verify the ${p.name} key`} onClick={() => void act(() => call(api.POST("/v1/providers/{name}/verify", params(p.name))), providers.reload)}>
                           Verify
                         </button>
-                        <button type="button" onClick={() => void act(() => call(api.DELETE("/v1/providers/{name}", params(p.name))), providers.reload)}>
+                        <button type="button" aria-label={`Remove the ${p.name} key`} onClick={() => void act(() => call(api.DELETE("/v1/providers/{name}", params(p.name))), providers.reload)}>
                           Remove
                         </button>
                       </>

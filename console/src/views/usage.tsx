@@ -1,18 +1,21 @@
 /** Usage: spend by day and by provider (charts), the budget's caps and what is committed, receipts. */
 import { useMemo, useState } from "preact/hooks";
-import uPlot from "uplot";
+import type uPlot from "uplot";
 import { api, call, type Schemas } from "../api";
 import { rate, time, usd } from "../format";
 import { Chart, ErrorNote, messageOf, useLoad } from "../ui";
-import { categoryOptions, PALETTE } from "./catalog";
+import { categoryOptions, dollarAxis, PALETTE } from "./catalog";
 
 const DAYS = 30;
 const DAY_MS = 86_400_000;
 
+/** The days shown: the last DAYS, today included (UTC), as the usage route's dates. */
+function period(now: number) {
+  return { from: new Date(now - DAYS * DAY_MS).toISOString().slice(0, 10), to: new Date(now + DAY_MS).toISOString().slice(0, 10) };
+}
+
 function usage(group_by: "day" | "provider") {
-  const to = new Date(Date.now() + DAY_MS).toISOString().slice(0, 10);
-  const from = new Date(Date.now() - DAYS * DAY_MS).toISOString().slice(0, 10);
-  return call(api.GET("/v1/usage", { params: { query: { group_by, from, to } } }));
+  return call(api.GET("/v1/usage", { params: { query: { group_by, ...period(Date.now()) } } }));
 }
 
 const SPEND_SERIES = ["estimate", "actual"] as const;
@@ -24,9 +27,12 @@ export function UsageView() {
   const dayChart = useMemo(() => {
     const rows = [...(byDay.value?.data ?? [])].sort((a, b) => a.key.localeCompare(b.key));
     const data: uPlot.AlignedData = [rows.map((r) => Date.parse(`${r.key}T00:00:00Z`) / 1000), rows.map((r) => r.estimate_usd), rows.map((r) => r.actual_usd)];
+    const { from, to } = period(Date.now());
     const options: Omit<uPlot.Options, "width" | "height"> = {
+      legend: { live: false },
+      scales: { x: { range: [Date.parse(from) / 1000, Date.parse(to) / 1000] }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] } },
       series: [{ label: "day" }, ...SPEND_SERIES.map((label, i) => ({ label, stroke: PALETTE[i], width: 2, points: { show: true, size: 8 } }))],
-      axes: [{}, { label: "USD" }],
+      axes: [{}, dollarAxis("USD")],
     };
     return { rows, data, options };
   }, [byDay.value]);
