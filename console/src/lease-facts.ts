@@ -1,6 +1,11 @@
 /** What the console says about a lease: its cost so far and its next deadline. */
-import type { GuardedLease, Lease } from "./api";
+// The types straight from the generated document, not through ./api, so that this pure module
+// loads in Node (test/unit/console-facts.test.ts) without the browser's globals.
+import type { components } from "../../cli/api-types";
 import { costOver, duration } from "./format";
+
+type Lease = components["schemas"]["Lease"];
+type Guard = components["schemas"]["GuardedLease"]["guard"];
 
 const RUNNING = new Set<Lease["state"]>(["booting", "ready", "starting", "stopping"]);
 
@@ -16,7 +21,7 @@ export function costSoFar(lease: Lease, now: number): { usd: number; estimate: b
   return { usd: b.estimate.amount_usd + (since > 0 ? costOver(hourly, since) : 0), estimate: true };
 }
 
-const ACTIONS: Partial<Record<GuardedLease["guard"]["action"], string>> = {
+const ACTIONS: Partial<Record<Guard["action"], string>> = {
   release: "release",
   stop: "stop",
   start: "start",
@@ -27,7 +32,7 @@ const ACTIONS: Partial<Record<GuardedLease["guard"]["action"], string>> = {
 };
 
 /** "release in 59m 10s (ttl_expired)", or null when nothing is scheduled. */
-export function nextDeadline(guard: GuardedLease["guard"] | undefined, now: number): string | null {
+export function nextDeadline(guard: Guard | undefined, now: number): string | null {
   if (!guard || guard.at === null || guard.action === "none") return null;
   const what = ACTIONS[guard.action] ?? guard.action.replace(/_/g, " ");
   const why = guard.reason ? ` (${guard.reason})` : "";
