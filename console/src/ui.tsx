@@ -13,10 +13,39 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[] = []) {
       (value) => setState({ value, loading: false }),
       (e) => setState({ error: messageOf(e), loading: false }),
     );
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, deps);
   useEffect(reload, [reload]);
   return { ...state, reload };
+}
+
+/** A table's head: one column header per name. */
+export function Head({ columns }: { columns: string[] }) {
+  return (
+    <thead>
+      <tr>
+        {columns.map((c) => (
+          <th scope="col" key={c}>
+            {c}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
+}
+
+/** A labelled choice among `options`, "all" first (its value ""). */
+export function Filter({ label, options, value, onChange }: { label: string; options: readonly string[]; value: string; onChange: (value: string) => void }) {
+  return (
+    <label>
+      {label}{" "}
+      <select value={value} onChange={(e) => onChange(e.currentTarget.value)}>
+        <option value="">all</option>
+        {options.map((o) => (
+          <option key={o}>{o}</option>
+        ))}
+      </select>
+    </label>
+  );
 }
 
 export const messageOf = (e: unknown): string =>

@@ -123,8 +123,20 @@ describe("the console", () => {
 
     await row.getByRole("link", { name: "console-e2e" }).click();
     await page.getByRole("heading", { name: "console-e2e" }).waitFor();
-    await page.getByRole("button", { name: "End", exact: true }).click();
+    // By keyboard: the focus is visible, Enter asks, Escape cancels and nothing happens.
+    const end = page.getByRole("button", { name: "End", exact: true });
     const dialog = page.getByRole("dialog");
+    await end.focus();
+    await page.keyboard.press("Shift+Tab");
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate("getComputedStyle(document.activeElement).outlineStyle")).toBe("solid");
+    await page.keyboard.press("Enter");
+    await dialog.waitFor();
+    await page.keyboard.press("Escape");
+    await expect.poll(() => dialog.count()).toBe(0);
+    expect(await page.locator(".lease-state").textContent()).toBe("ready");
+
+    await end.click();
     await expect.poll(() => dialog.textContent()).toMatch(/Destroys the machine .* and releases the lease for good; billing stops\. Spent so far: \$\d+\.\d{4}\./);
     await shoot("lease-confirm-end");
     expect(await seriousViolations()).toEqual([]);

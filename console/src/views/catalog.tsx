@@ -3,7 +3,7 @@ import { useMemo } from "preact/hooks";
 import type uPlot from "uplot";
 import { api, call, type Schemas } from "../api";
 import { rate } from "../format";
-import { Chart, ErrorNote, useLoad } from "../ui";
+import { Chart, ErrorNote, Head, useLoad } from "../ui";
 
 const OFFER_PAGES = 5;
 export const PALETTE = ["#1f6feb", "#d1242f", "#1a7f37", "#9a6700", "#8250df", "#bf3989"];
@@ -58,14 +58,7 @@ export function CatalogView() {
       <ErrorNote error={gpus.error ?? list.error} />
       <h2>GPU classes</h2>
       <table>
-        <thead>
-          <tr>
-            <th scope="col">Class</th>
-            <th scope="col">VRAM</th>
-            <th scope="col">Offers</th>
-            <th scope="col">Cheapest</th>
-          </tr>
-        </thead>
+        <Head columns={["Class", "VRAM", "Offers", "Cheapest"]} />
         <tbody>
           {(gpus.value?.data ?? []).map((g) => (
             <tr key={g.name}>

@@ -6,7 +6,7 @@
 import type { ComponentChildren } from "preact";
 import { useCallback, useEffect, useState } from "preact/hooks";
 import { parseDuration } from "../../../src/duration-text";
-import { api, call, follow, type GuardedLease, type Schemas } from "../api";
+import { api, ApiFailure, call, follow, type GuardedLease, type Schemas } from "../api";
 import { costOver, rate, time, usd } from "../format";
 import { costSoFar, nextDeadline } from "../lease-facts";
 import { Confirm, ErrorNote, messageOf, useNow } from "../ui";
@@ -14,6 +14,7 @@ import { Confirm, ErrorNote, messageOf, useNow } from "../ui";
 type LeaseEvent = Schemas["LeaseEvent"];
 type Action = "end" | "stop" | "start" | "extend" | "lock";
 const MAX_LOG_CHARS = 200_000;
+const EXEC_POLL_MS = 2_000;
 
 export function LeaseView({ id }: { id: string }) {
   const [lease, setLease] = useState<GuardedLease | null>(null);
@@ -214,7 +215,16 @@ function Exec({ id }: { id: string }) {
     try {
       setResult(await call(api.POST("/v1/leases/{id}/exec", { params: { path: { id } }, body: { cmd } })));
     } catch (err) {
-      setError(messageOf(err));
+      // No result within the wait: the exec goes on, and is read again until it ends (docs/agent.md).
+      const execId = err instanceof ApiFailure && err.code === "exec_timeout" ? err.details.exec_id : undefined;
+      if (typeof execId !== "string") setError(messageOf(err));
+      else
+        for (;;) {
+          const exec = await call(api.GET("/v1/leases/{id}/exec/{exec_id}", { params: { path: { id, exec_id: execId } } })).catch((e: unknown) => (setError(messageOf(e)), null));
+          if (exec) setResult(exec);
+          if (!exec || exec.state === "done" || exec.state === "failed") break;
+          await new Promise((r) => setTimeout(r, EXEC_POLL_MS));
+        }
     } finally {
       setBusy(false);
     }

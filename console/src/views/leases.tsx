@@ -7,7 +7,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks"
 import { api, call, follow, type GuardedLease, type Lease } from "../api";
 import { rate, usd } from "../format";
 import { costSoFar, nextDeadline } from "../lease-facts";
-import { ErrorNote, messageOf, useLoad, useNow } from "../ui";
+import { ErrorNote, Filter, Head, messageOf, useLoad, useNow } from "../ui";
 
 type Row = Lease & { guard?: GuardedLease["guard"] };
 
@@ -106,24 +106,8 @@ export function LeasesView() {
       <ErrorNote error={error} />
       <NewScratchLease onCreated={(lease) => (upsert(lease), touch(lease.id))} />
       <div class="filters">
-        <label>
-          Kind{" "}
-          <select value={kind} onChange={(e) => setKind(e.currentTarget.value)}>
-            <option value="">all</option>
-            {KINDS.map((k) => (
-              <option key={k}>{k}</option>
-            ))}
-          </select>
-        </label>
-        <label>
-          State{" "}
-          <select value={state} onChange={(e) => setState(e.currentTarget.value)}>
-            <option value="">all</option>
-            {STATES.map((s) => (
-              <option key={s}>{s}</option>
-            ))}
-          </select>
-        </label>
+        <Filter label="Kind" options={KINDS} value={kind} onChange={setKind} />
+        <Filter label="State" options={STATES} value={state} onChange={setState} />
       </div>
       <LeaseTable rows={shown} now={now} />
     </section>
@@ -134,18 +118,7 @@ export function LeaseTable({ rows, now }: { rows: Row[]; now: number }) {
   return (
     <table class="leases">
       <caption>{rows.length} leases</caption>
-      <thead>
-        <tr>
-          <th scope="col">Name or id</th>
-          <th scope="col">Kind</th>
-          <th scope="col">State</th>
-          <th scope="col">GPU</th>
-          <th scope="col">Provider / region</th>
-          <th scope="col">Rate</th>
-          <th scope="col">Cost so far</th>
-          <th scope="col">Next deadline</th>
-        </tr>
-      </thead>
+      <Head columns={["Name or id", "Kind", "State", "GPU", "Provider / region", "Rate", "Cost so far", "Next deadline"]} />
       <tbody>
         {rows.map((l) => {
           const cost = costSoFar(l, now);

@@ -6,7 +6,7 @@
 import { useState } from "preact/hooks";
 import { api, call, type Schemas } from "../api";
 import { time } from "../format";
-import { Confirm, CopyButton, ErrorNote, messageOf, useLoad } from "../ui";
+import { Confirm, CopyButton, ErrorNote, Head, messageOf, useLoad } from "../ui";
 
 export function SettingsView() {
   return (
@@ -64,16 +64,7 @@ function Keys() {
       <ErrorNote error={keys.error ?? error} />
       {secret ? <Secret label="New API key" secret={secret} /> : null}
       <table>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Prefix</th>
-            <th scope="col">Scope</th>
-            <th scope="col">Created</th>
-            <th scope="col">Revoked</th>
-            <th scope="col">Action</th>
-          </tr>
-        </thead>
+        <Head columns={["Name", "Prefix", "Scope", "Created", "Revoked", "Action"]} />
         <tbody>
           {(keys.value?.data ?? []).map((k) => (
             <tr key={k.id}>
@@ -142,14 +133,7 @@ function Providers() {
       <h2>Provider keys</h2>
       <ErrorNote error={providers.error ?? error} />
       <table>
-        <thead>
-          <tr>
-            <th scope="col">Provider</th>
-            <th scope="col">Usable</th>
-            <th scope="col">Verification</th>
-            <th scope="col">Key</th>
-          </tr>
-        </thead>
+        <Head columns={["Provider", "Usable", "Verification", "Key"]} />
         <tbody>
           {(providers.value?.data ?? []).map((p) => (
             <tr key={p.name}>
@@ -210,14 +194,7 @@ function Webhooks() {
       <ErrorNote error={hooks.error ?? error} />
       {secret ? <Secret label="Webhook signing secret" secret={secret} /> : null}
       <table>
-        <thead>
-          <tr>
-            <th scope="col">URL</th>
-            <th scope="col">Events</th>
-            <th scope="col">Enabled</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
+        <Head columns={["URL", "Events", "Enabled", "Actions"]} />
         <tbody>
           {(hooks.value?.data ?? []).map((h) => (
             <tr key={h.id}>

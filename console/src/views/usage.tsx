@@ -3,7 +3,7 @@ import { useMemo, useState } from "preact/hooks";
 import type uPlot from "uplot";
 import { api, call, type Schemas } from "../api";
 import { rate, time, usd } from "../format";
-import { Chart, ErrorNote, messageOf, useLoad } from "../ui";
+import { Chart, ErrorNote, Head, messageOf, useLoad } from "../ui";
 import { categoryOptions, dollarAxis, PALETTE } from "./catalog";
 
 const DAYS = 30;
@@ -55,16 +55,7 @@ export function UsageView() {
       <h2>Receipts</h2>
       <ErrorNote error={receipts.error} />
       <table>
-        <thead>
-          <tr>
-            <th scope="col">Lease</th>
-            <th scope="col">Provider</th>
-            <th scope="col">Status</th>
-            <th scope="col">Billed</th>
-            <th scope="col">Estimate</th>
-            <th scope="col">Released</th>
-          </tr>
-        </thead>
+        <Head columns={["Lease", "Provider", "Status", "Billed", "Estimate", "Released"]} />
         <tbody>
           {(receipts.value?.data ?? []).map((r) => (
             <tr key={r.id}>
@@ -88,15 +79,7 @@ function SpendTable({ rows, caption }: { rows: Schemas["UsageRow"][]; caption: s
   return (
     <table>
       <caption>{caption}</caption>
-      <thead>
-        <tr>
-          <th scope="col">Group</th>
-          <th scope="col">Estimate</th>
-          <th scope="col">Actual</th>
-          <th scope="col">Disputed</th>
-          <th scope="col">Leases</th>
-        </tr>
-      </thead>
+      <Head columns={["Group", "Estimate", "Actual", "Disputed", "Leases"]} />
       <tbody>
         {rows.map((r) => (
           <tr key={r.key}>
