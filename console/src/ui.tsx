@@ -59,13 +59,30 @@ export function ErrorNote({ error }: { error?: string | null | undefined }) {
   ) : null;
 }
 
-/** Date.now(), updated every `ms`. */
-export function useNow(ms = 1000): number {
+/** Who reads the clock (useNow), and the one interval that ticks for all of them. */
+const clockReaders = new Set<(now: number) => void>();
+let clock: ReturnType<typeof setInterval> | undefined;
+
+/**
+ * Date.now(), updated every second. One interval for every reader, and only the components that
+ * read it render again: a table's countdown cells tick, its rows do not.
+ */
+export function useNow(): number {
   const [now, setNow] = useState(Date.now());
   useEffect(() => {
-    const t = setInterval(() => setNow(Date.now()), ms);
-    return () => clearInterval(t);
-  }, [ms]);
+    clockReaders.add(setNow);
+    clock ??= setInterval(() => {
+      const t = Date.now();
+      for (const read of clockReaders) read(t);
+    }, 1000);
+    return () => {
+      clockReaders.delete(setNow);
+      if (clockReaders.size === 0) {
+        clearInterval(clock);
+        clock = undefined;
+      }
+    };
+  }, []);
   return now;
 }
 

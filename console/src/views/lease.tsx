@@ -8,8 +8,9 @@ import { useCallback, useEffect, useState } from "preact/hooks";
 import { parseDuration } from "../../../src/duration-text";
 import { api, ApiFailure, call, follow, type GuardedLease, type Schemas } from "../api";
 import { costOver, rate, time, usd } from "../format";
-import { costSoFar, nextDeadline } from "../lease-facts";
+import { costSoFar } from "../lease-facts";
 import { Confirm, ErrorNote, messageOf, useNow } from "../ui";
+import { CostSoFar, Deadline } from "./leases";
 
 type LeaseEvent = Schemas["LeaseEvent"];
 type Action = "end" | "stop" | "start" | "extend" | "lock";
@@ -52,7 +53,6 @@ export function LeaseView({ id }: { id: string }) {
       </section>
     );
   }
-  const cost = costSoFar(lease, now);
   const released = lease.state === "released";
   return (
     <section aria-labelledby="lease-title">
@@ -79,10 +79,12 @@ export function LeaseView({ id }: { id: string }) {
         <dd>{rate(lease.hourly_usd)}</dd>
         <dt>Cost so far</dt>
         <dd>
-          {usd(cost.usd, 4)} {cost.estimate ? "(estimate)" : "(billed)"}
+          <CostSoFar lease={lease} />
         </dd>
         <dt>Next deadline</dt>
-        <dd class="deadline">{released ? "—" : (nextDeadline(lease.guard, now) ?? "none")}</dd>
+        <dd class="deadline">
+          <Deadline lease={lease} />
+        </dd>
         <dt>Time to live ends</dt>
         <dd>{time(lease.ttl_expires_at)}</dd>
       </dl>

@@ -3,6 +3,7 @@
  * org's event stream (GET /v1/events, followed) says which lease changed, and that lease alone is
  * read again (GET /v1/leases/:id, with its `guard`: the next deadline and its reason).
  */
+import { memo } from "preact/compat";
 import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { api, call, follow, type GuardedLease, type Lease } from "../api";
 import { rate, usd } from "../format";
@@ -25,7 +26,6 @@ export function LeasesView() {
   const [state, setState] = useState("");
   const dirty = useRef(new Set<string>());
   const flushing = useRef(false);
-  const now = useNow();
 
   const upsert = useCallback((lease: Row) => setRows((m) => new Map(m).set(lease.id, lease)), []);
 
@@ -109,46 +109,61 @@ export function LeasesView() {
         <Filter label="Kind" options={KINDS} value={kind} onChange={setKind} />
         <Filter label="State" options={STATES} value={state} onChange={setState} />
       </div>
-      <LeaseTable rows={shown} now={now} />
+      <LeaseTable rows={shown} />
     </section>
   );
 }
 
-export function LeaseTable({ rows, now }: { rows: Row[]; now: number }) {
+export function LeaseTable({ rows }: { rows: Row[] }) {
   return (
     <table class="leases">
-      <caption>{rows.length} leases</caption>
+      <caption>{rows.length === 1 ? "1 lease" : `${rows.length} leases`}</caption>
       <Head columns={["Name or id", "Kind", "State", "GPU", "Provider / region", "Rate", "Cost so far", "Next deadline"]} />
       <tbody>
-        {rows.map((l) => {
-          const cost = costSoFar(l, now);
-          return (
-            <tr key={l.id} data-lease={l.id}>
-              <td>
-                <a href={`#/leases/${l.id}`}>{l.name ?? l.id}</a>
-              </td>
-              <td>{l.kind}</td>
-              <td class={`state state-${l.state}`}>
-                {l.state}
-                {l.release_reason ? ` (${l.release_reason})` : ""}
-              </td>
-              <td>{l.offer ? `${l.offer.gpu}×${l.offer.gpu_count}` : "—"}</td>
-              <td>
-                {l.provider}
-                {l.offer ? ` / ${l.offer.region}` : ""}
-              </td>
-              <td>{rate(l.hourly_usd)}</td>
-              <td>
-                {usd(cost.usd, 4)}
-                {cost.estimate ? " est." : ""}
-              </td>
-              <td class="deadline">{l.state === "released" ? "—" : (nextDeadline(l.guard, now) ?? "none")}</td>
-            </tr>
-          );
-        })}
+        {rows.map((l) => (
+          <LeaseRow key={l.id} lease={l} />
+        ))}
       </tbody>
     </table>
   );
+}
+
+/** One lease's row: rendered again only when its lease changes (the clock ticks in its two cells alone). */
+const LeaseRow = memo(function LeaseRow({ lease: l }: { lease: Row }) {
+  return (
+    <tr data-lease={l.id}>
+      <td>
+        <a href={`#/leases/${l.id}`}>{l.name ?? l.id}</a>
+      </td>
+      <td>{l.kind}</td>
+      <td class={`state state-${l.state}`}>
+        {l.state}
+        {l.release_reason ? ` (${l.release_reason})` : ""}
+      </td>
+      <td>{l.offer ? `${l.offer.gpu}×${l.offer.gpu_count}` : "—"}</td>
+      <td>
+        {l.provider}
+        {l.offer ? ` / ${l.offer.region}` : ""}
+      </td>
+      <td>{rate(l.hourly_usd)}</td>
+      <td>
+        <CostSoFar lease={l} />
+      </td>
+      <td class="deadline">
+        <Deadline lease={l} />
+      </td>
+    </tr>
+  );
+});
+
+export function CostSoFar({ lease }: { lease: Lease }) {
+  const cost = costSoFar(lease, useNow());
+  return <>{`${usd(cost.usd, 4)}${cost.estimate ? " est." : ""}`}</>;
+}
+
+export function Deadline({ lease }: { lease: Row }) {
+  const now = useNow();
+  return <>{lease.state === "released" ? "—" : (nextDeadline(lease.guard, now) ?? "none")}</>;
 }
 
 function NewScratchLease({ onCreated }: { onCreated: (lease: Lease) => void }) {
