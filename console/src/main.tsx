@@ -7,7 +7,7 @@ import "../styles.css";
 import { render } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { signIn, signOut, storedKey, whenSignedOut } from "./api";
-import { ErrorNote, messageOf } from "./ui";
+import { ClockProvider, ErrorNote, messageOf } from "./ui";
 import { CatalogView } from "./views/catalog";
 import { LeaseView } from "./views/lease";
 import { LeasesView } from "./views/leases";
@@ -122,7 +122,13 @@ function App() {
       }),
     [],
   );
-  return signedIn ? <Shell /> : <SignIn reason={reason} onSignedIn={() => (setReason(null), setSignedIn(true))} />;
+  return signedIn ? (
+    <ClockProvider>
+      <Shell />
+    </ClockProvider>
+  ) : (
+    <SignIn reason={reason} onSignedIn={() => (setReason(null), setSignedIn(true))} />
+  );
 }
 
 render(<App />, document.getElementById("app")!);

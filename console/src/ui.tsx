@@ -1,6 +1,6 @@
 /** Pieces every view uses: loading an answer, an error note, a ticking clock, a confirmation, a chart. */
-import type { ComponentChildren } from "preact";
-import { useCallback, useEffect, useRef, useState } from "preact/hooks";
+import { createContext, type ComponentChildren } from "preact";
+import { useCallback, useContext, useEffect, useRef, useState } from "preact/hooks";
 import uPlot from "uplot";
 import { ApiFailure } from "./api";
 
@@ -59,32 +59,23 @@ export function ErrorNote({ error }: { error?: string | null | undefined }) {
   ) : null;
 }
 
-/** Who reads the clock (useNow), and the one interval that ticks for all of them. */
-const clockReaders = new Set<(now: number) => void>();
-let clock: ReturnType<typeof setInterval> | undefined;
+const Clock = createContext(Date.now());
 
 /**
- * Date.now(), updated every second. One interval for every reader, and only the components that
- * read it render again: a table's countdown cells tick, its rows do not.
+ * The page's clock: Date.now(), updated every second, for every component under it that reads
+ * useNow. Only those readers render again on a tick (their parents keep the same children), so a
+ * table's countdown and cost cells tick while its rows do not.
  */
-export function useNow(): number {
+export function ClockProvider({ children }: { children: ComponentChildren }) {
   const [now, setNow] = useState(Date.now());
   useEffect(() => {
-    clockReaders.add(setNow);
-    clock ??= setInterval(() => {
-      const t = Date.now();
-      for (const read of clockReaders) read(t);
-    }, 1000);
-    return () => {
-      clockReaders.delete(setNow);
-      if (clockReaders.size === 0) {
-        clearInterval(clock);
-        clock = undefined;
-      }
-    };
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
   }, []);
-  return now;
+  return <Clock.Provider value={now}>{children}</Clock.Provider>;
 }
+
+export const useNow = (): number => useContext(Clock);
 
 /**
  * A modal confirmation (the native dialog: focus moves into it, Escape cancels): says what will
