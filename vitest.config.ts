@@ -7,6 +7,7 @@
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
+import { buildConsole } from "./scripts/build-console.mjs";
 
 /** The Worker's provider settings for the stub clouds at `url` (null: none are served). */
 function stubCloudBindings(url: string | null): Record<string, string> {
@@ -20,6 +21,9 @@ function stubCloudBindings(url: string | null): Record<string, string> {
 }
 
 export default defineConfig(async () => {
+  // wrangler.toml's [assets] folder must exist for the Workers pool, and the e2e tests open the
+  // console: built once here, so `npm test` and `npx vitest run` need no other command.
+  buildConsole();
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
   return {
     test: {

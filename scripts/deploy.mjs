@@ -11,7 +11,7 @@
  *    SECRETS): LESSOR_INSTALLATION_ID and LESSOR_PUBLIC_URL must be given in the environment the first time;
  *    LESSOR_MASTER_KEY and LESSOR_BOOTSTRAP_TOKEN are generated when not given, and a generated
  *    bootstrap token is printed once. Values given in the environment replace the Worker's.
- * 5. Deploys, then prints the Worker's URL and a first request.
+ * 5. Builds the browser console (scripts/build-console.mjs) and deploys it with the Worker, then prints the Worker's URL and a first request.
  */
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -19,6 +19,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { buildConsole } from "./build-console.mjs";
 import { parseCreatedD1Id, PLACEHOLDER_D1_ID, productionD1Id, SECRETS, secretsToUpload, withProductionD1Id } from "./deploy-lib.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -82,6 +83,9 @@ try {
 } catch (e) {
   fail(e.message);
 }
+
+// The browser console's assets (docs/console.md), uploaded with the Worker from dist/.
+buildConsole();
 
 // 5. Deploy, with the secrets in a file only this user can read, removed at once.
 const dir = mkdtempSync(path.join(tmpdir(), "lessor-deploy-"));

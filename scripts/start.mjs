@@ -6,7 +6,8 @@
  *    one, writes it to `.dev.vars` (git-ignored) and prints it once. LESSOR_MASTER_KEY, which
  *    encrypts orgs' provider keys, and LESSOR_INGRESS_TOKEN, under which providers' webhooks (the
  *    sim's too) come in, are found or generated the same way (and not printed).
- * 2. Applies the D1 migrations to the local database.
+ * 2. Builds the browser console into dist/ (scripts/build-console.mjs) and applies the D1
+ *    migrations to the local database.
  * 3. Runs `wrangler dev --test-scheduled` and, because wrangler dev never fires cron triggers by
  *    itself, drives the cron handler through `/__scheduled` at start (which seeds the offer cache
  *    from the simulated cloud) and then every LESSOR_CRON_INTERVAL_S seconds (default 60).
@@ -27,6 +28,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { buildConsole } from "./build-console.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 // An empty setting means the default: an empty LESSOR_STATE_DIR would otherwise resolve to the
@@ -187,6 +189,13 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 process.on("SIGINT", () => void stop(0));
 process.on("SIGTERM", () => void stop(0));
 process.on("SIGHUP", () => void stop(0));
+
+// The browser console's assets (docs/console.md), which `wrangler dev` serves from dist/.
+try {
+  buildConsole();
+} catch (e) {
+  fail(`building the console failed: ${e.message}`);
+}
 
 // 2. Local D1 migrations.
 {
