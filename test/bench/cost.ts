@@ -86,6 +86,10 @@ async function read(server: Server, c: Client): Promise<Counts> {
 /** after − before, less the one Worker request the `after` read made of itself. */
 function diff(after: Counts, before: Counts): Counts {
   const out = Object.fromEntries(COUNTERS.map((k) => [k, after[k] - before[k]])) as unknown as Counts;
+  // The counts only grow within one isolate: a fall means wrangler reloaded the Worker (a source
+  // file changed under it) and the phase cannot be priced.
+  const fell = COUNTERS.filter((k) => k !== "cpu_ms" && out[k] < 0);
+  if (fell.length > 0) throw new Error(`cost: the server's counts fell (${fell.join(", ")}): it restarted during the measurement; run again on a tree nobody edits`);
   out.worker_requests -= 1;
   return out;
 }
