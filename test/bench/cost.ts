@@ -11,6 +11,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import type { Server } from "../e2e/server";
+import type { MeterCounts } from "../../src/metering";
 import { request, type Client } from "./http";
 
 /** Cloudflare's Workers Paid rates (docs/cost.md cites the pages), in dollars. */
@@ -28,20 +29,12 @@ export const RATES = {
 /** The targets the cost must meet. */
 export const COST_TARGETS = { share_of_gpu_time: 0.001, provider_calls_typical: 20 } as const;
 
-export interface Counts {
-  worker_requests: number;
-  do_requests: number;
-  do_alarms: number;
-  do_wall_ms: number;
-  d1_queries: number;
-  d1_rows_read: number;
-  d1_rows_written: number;
-  do_rows_read: number;
-  do_rows_written: number;
+/** The meter's counts (src/metering.ts), every provider's calls summed, and the CPU the server spent. */
+export type Counts = Omit<MeterCounts, "provider_calls"> & {
   provider_calls: number;
   /** CPU the server's workerd spent (the sim's share included), in ms. */
   cpu_ms: number;
-}
+};
 
 const COUNTERS = ["worker_requests", "do_requests", "do_alarms", "do_wall_ms", "d1_queries", "d1_rows_read", "d1_rows_written", "do_rows_read", "do_rows_written", "provider_calls", "cpu_ms"] as const;
 
