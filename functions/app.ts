@@ -15,6 +15,7 @@ import { authenticate } from "./middleware";
 import { agentRoutes } from "./v1/agent";
 import { issuerRoutes } from "./v1/auth";
 import { catalogRoutes } from "./v1/catalog";
+import { deploymentRoutes } from "./v1/deployments";
 import { eventRoutes } from "./v1/events";
 import { ingressRoutes } from "./v1/ingress";
 import { keyRoutes } from "./v1/keys";
@@ -210,6 +211,7 @@ export function createApp() {
   app.route("/v1", catalogRoutes);
   app.route("/v1", quoteRoutes);
   app.route("/v1", leaseRoutes);
+  app.route("/v1", deploymentRoutes);
   app.route("/v1", machineRoutes);
   app.route("/v1", budgetRoutes);
   app.route("/v1", usageRoutes);

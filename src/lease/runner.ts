@@ -11,6 +11,7 @@ import { installationId } from "../config";
 import { database } from "../db";
 import type { Env } from "../env";
 import { agentAccess } from "../providers/agent-start";
+import { modelServerCommand } from "../providers/model-server";
 import { MODEL_PORT, ProviderError, type Machine, type Provider } from "../providers/contract";
 import { providerCapabilities, providerWithAccount } from "../providers/registry";
 import { reserveBudget } from "../billing/budget";
@@ -217,9 +218,11 @@ export class LeaseRunner {
       // Each machine gets a token of its own; the one before it stops working (docs/agent.md).
       const agent = agentAccess(this.#env, l.id, await this.#host.occupant()!.mint(now)) ?? undefined;
       m = await provider.createMachine({
-        label: before.label!, offer_id: offer.provider_offer_id, image: l.image ?? undefined, cmd: l.cmd ?? undefined, agent,
-        // A deployment's model server requires the machine's own key, and serves on MODEL_PORT.
-        ...(l.model ? { env: { ...l.env, LESSOR_MODEL_KEY: l.model.key }, ports: [MODEL_PORT] } : { env: l.env ?? undefined }),
+        label: before.label!, offer_id: offer.provider_offer_id, image: l.image ?? undefined, agent,
+        // A deployment runs its provider's model server, which requires the machine's own key and serves on MODEL_PORT.
+        ...(l.model
+          ? { cmd: modelServerCommand(offer.provider, { model: l.model.id, engine_args: l.model.engine_args }), env: { ...l.env, LESSOR_MODEL_KEY: l.model.key }, ports: [MODEL_PORT] }
+          : { cmd: l.cmd ?? undefined, env: l.env ?? undefined }),
       });
       after = this.step(before, created(before, m, offer, provider.name, account, now), now);
     } catch (e) {

@@ -202,6 +202,8 @@ export interface LeaseFields {
 export interface ServedModel {
   id: string;
   key: string;
+  /** More arguments for the engine (src/providers/model-server.ts). */
+  engine_args: string[];
 }
 
 /** Why lessor ends a command with TERM, then KILL. */

@@ -293,7 +293,7 @@ describe("policy: the command's rules", () => {
 });
 
 describe("decide: a lease that serves a model is ready when its model answers", () => {
-  const model = { id: "sim/echo-1b", key: "machine-key-0123456789" };
+  const model = { id: "sim/echo-1b", key: "machine-key-0123456789", engine_args: [] };
   const booting = (patch: Partial<LeaseRecord> = {}) =>
     lease("booting", { ready_at: null, model, kind: "deployment", policy: POLICY_DEFAULTS.deployment, ttl_deadline: null, ...patch });
   const exit = { code: 1, signal: null, at: T0 + M };
