@@ -134,6 +134,32 @@ export async function gpus(ctx) {
   );
 }
 
+/** GPU specs a model's row shows: the smallest few, and how many more the API lists. */
+const FITS_SHOWN = 3;
+
+/** @param {Ctx} ctx */
+export async function models(ctx) {
+  const doc = await call(ctx.api().GET("/v1/catalog/models"));
+  ctx.print(doc, () =>
+    table(
+      ["MODEL", "VARIANT", "VRAM", "HOST RAM", "CONTEXT", "CPU", "FITS"],
+      doc.data.map((m) => {
+        const more = m.fits.length - FITS_SHOWN;
+        return [
+          m.id,
+          m.variant,
+          `${m.min_vram_gb} GB`,
+          `${m.min_host_ram_gb} GB`,
+          String(m.max_model_len),
+          m.cpu_cores === null ? "-" : `${m.cpu_cores} vCPU`,
+          m.fits.slice(0, FITS_SHOWN).join(", ") + (more > 0 ? ` (+${more} more)` : ""),
+        ];
+      }),
+      { right: ["VRAM", "HOST RAM", "CONTEXT", "CPU"] },
+    ),
+  );
+}
+
 /** @param {Ctx} ctx @param {string[]} _args @param {Record<string, any>} f */
 export async function offers(ctx, _args, f) {
   const query = {

@@ -77,6 +77,11 @@ export function buildProgram(io, act) {
   program.command("gpus").description("GPU classes, their offer counts and cheapest price").action(act("gpus"));
 
   program
+    .command("models")
+    .description("open models lessor serves: the GPU memory, host memory and context each needs, and the GPU specs it fits (--json: every one)")
+    .action(act("models"));
+
+  program
     .command("offers")
     .description("offers from every provider this org can rent from, cheapest first")
     .option("--gpu <class>", "only this GPU class (`l40s`), or `cpu`")

@@ -1,7 +1,8 @@
-/** `GET /v1/catalog/gpus`, `GET /v1/catalog/offers`. */
+/** `GET /v1/catalog/gpus`, `GET /v1/catalog/offers`, `GET /v1/catalog/models`. */
 import { createRoute, z } from "@hono/zod-openapi";
 import { GPU_CLASS_NAMES } from "../../src/catalog/gpu-classes";
 import { gpuClassesFor, offersFor } from "../../src/catalog/listing";
+import { CPU_MAX_PARAMS_B, GPU_MEMORY_UTILIZATION, MAX_MODEL_LEN_CAP, MODEL_VARIANTS, MODELS, TENSOR_PARALLEL_SIZES, type Model } from "../../src/catalog/models";
 import { isStale, OFFER_MAX_AGE_MS } from "../../src/catalog/offer";
 import { OfferSchema } from "../../src/catalog/offer-schema";
 import type { OfferRow } from "../../src/db/schema";
@@ -37,6 +38,36 @@ const GpuClassSchema = z
     cheapest_hourly_usd: z.number().nullable(),
   })
   .openapi("GpuClass");
+
+const ModelSchema = z
+  .object({
+    id: z.string().describe("the Hugging Face repository, which is also the name the model is served under"),
+    variant: z.enum(MODEL_VARIANTS).describe("the weights' precision: `bf16`, or `awq-int4` (4-bit AWQ)"),
+    params_b: z.number().describe("parameters, in billions"),
+    max_model_len: z
+      .number()
+      .int()
+      .describe(`the context length, in tokens, the floors are computed for: the model's own, at most ${MAX_MODEL_LEN_CAP}`),
+    min_vram_gb: z
+      .number()
+      .int()
+      .describe(`GPU memory the model needs in all: its weights and a cache for one full sequence, over the ${GPU_MEMORY_UTILIZATION * 100}% of each GPU vLLM takes`),
+    min_host_ram_gb: z.number().int().describe("machine memory the model needs"),
+    fits: z
+      .array(z.string())
+      .describe(`GPU specs (\`class:count\`) that hold it: for each GPU class, the fewest GPUs (${TENSOR_PARALLEL_SIZES.join(", ")}) whose memory reaches \`min_vram_gb\` and over which the model splits; smallest total memory first`),
+    cpu_cores: z
+      .number()
+      .int()
+      .nullable()
+      .describe(`vCPUs of a CPU-only machine that serves it; null: it is not served on CPU (only models of at most ${CPU_MAX_PARAMS_B}B parameters are)`),
+  })
+  .openapi("Model");
+
+function renderModel(m: Model): z.infer<typeof ModelSchema> {
+  const { id, variant, params_b, max_model_len, min_vram_gb, min_host_ram_gb, fits, cpu_cores } = m;
+  return { id, variant, params_b, max_model_len, min_vram_gb, min_host_ram_gb, fits, cpu_cores };
+}
 
 const num = z.coerce.number().finite().min(0);
 const OfferQuery = z.object({
@@ -120,4 +151,15 @@ export const catalogRoutes = router()
       });
       return c.json(pageOf(rows, limit, (r) => ({ k: r.hourly_usd, id: r.id }), render), 200);
     },
+  )
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/catalog/models",
+      summary: "Open models lessor serves, with the memory each needs and the GPU specs it fits",
+      security: BEARER,
+      middleware: [requireScope("read")] as const,
+      responses: { 200: jsonResponse(z.object({ data: z.array(ModelSchema) }), "Every model, smallest first"), ...COMMON_ERRORS },
+    }),
+    (c) => c.json({ data: MODELS.map(renderModel) }, 200),
   );

@@ -2,9 +2,10 @@ import { createScheduledController, env } from "cloudflare:test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import worker from "../../functions/index";
 import { GPU_CLASS_NAMES } from "../../src/catalog/gpu-classes";
+import { MODELS } from "../../src/catalog/models";
 import { SIM_OBJECT_NAME } from "../../src/providers/sim/adapter";
 import { SIM_DEFAULT_OFFERS } from "../../src/providers/sim/cloud";
-import { call, createOrg, expectError, json, type TestOrg } from "./helpers";
+import { call, createKey, createOrg, expectError, json, type TestOrg } from "./helpers";
 
 async function runCron(at = Date.now()) {
   const controller = createScheduledController({ scheduledTime: at, cron: "* * * * *" });
@@ -106,5 +107,20 @@ describe("catalog", () => {
     expect(shrunk.length).toBeLessThan(250);
     expect(shrunk.length).toBeGreaterThan(230);
     expect(shrunk.some((o) => o.id.endsWith("-g1") && Number(o.host_id.slice(-5)) > 90)).toBe(false);
+  });
+
+  it("lists every model of the table to a read key, with its floors and where it fits, and to no one without a key", async () => {
+    const read = (await createKey(org, "read")).secret;
+    const res = await call("GET", "/v1/catalog/models", { key: read });
+    expect(res.status).toBe(200);
+    const { data } = await json(res);
+    expect(data.map((m: any) => m.id)).toEqual(MODELS.map((m) => m.id));
+    expect(data.length).toBeGreaterThanOrEqual(12);
+    const llama = data.find((m: any) => m.id === "meta-llama/Llama-3.1-70B-Instruct");
+    expect(llama).toMatchObject({ variant: "bf16", min_vram_gb: 150, min_host_ram_gb: 142, max_model_len: 8192, cpu_cores: null });
+    expect(llama.fits).toContain("h100:2");
+    expect(llama.fits).not.toContain("h100:1");
+    expect(data.find((m: any) => m.id === "Qwen/Qwen2.5-0.5B-Instruct").cpu_cores).toBe(4);
+    await expectError(await call("GET", "/v1/catalog/models", { key: null }), 401, "unauthenticated");
   });
 });

@@ -248,6 +248,27 @@ describe("lease commands", () => {
 });
 
 describe("catalog commands", () => {
+  it("models: one aligned row a model, the smallest fits and how many more; --json prints the answer", async () => {
+    const models: S["Model"][] = [
+      { id: "Qwen/Qwen2.5-0.5B-Instruct", variant: "bf16", params_b: 0.49, max_model_len: 8192, min_vram_gb: 3, min_host_ram_gb: 10, fits: ["t4:1", "l4:1", "a10:1", "h100:1"], cpu_cores: 4 },
+      { id: "meta-llama/Llama-3.1-70B-Instruct", variant: "bf16", params_b: 70.55, max_model_len: 8192, min_vram_gb: 150, min_host_ram_gb: 142, fits: ["a100-80gb:2", "h100:2"], cpu_cores: null },
+    ];
+    const seen = fakeApi({ "GET /v1/catalog/models": { data: models } });
+    const r = await run(["models"]);
+    expect(r.code).toBe(0);
+    expect(seen.map((x) => `${x.method} ${x.path}`)).toEqual(["GET /v1/catalog/models"]);
+    expect(r.out).toBe(
+      [
+        "MODEL                              VARIANT    VRAM  HOST RAM  CONTEXT     CPU  FITS",
+        "Qwen/Qwen2.5-0.5B-Instruct         bf16       3 GB     10 GB     8192  4 vCPU  t4:1, l4:1, a10:1 (+1 more)",
+        "meta-llama/Llama-3.1-70B-Instruct  bf16     150 GB    142 GB     8192       -  a100-80gb:2, h100:2",
+        "",
+      ].join("\n"),
+    );
+    const machine = await run(["models", "--json"]);
+    expect(JSON.parse(machine.out)).toEqual({ data: models });
+  });
+
   it("offers: the flags as the API's query", async () => {
     const seen = fakeApi({ "GET /v1/catalog/offers": { data: [{ ...offer, refreshed_at: at(-1), stale: false }], next_cursor: null } });
     const r = await run(["offers", "--gpu", "l40s", "--region", "us-east", "--max-hourly", "2", "--spot"]);
