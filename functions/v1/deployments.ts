@@ -6,6 +6,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { hasScope } from "../../src/auth/principal";
+import { NO_PLACEMENT_DOC } from "../../src/catalog/models";
 import { database } from "../../src/db";
 import { DeploymentConfigSchema } from "../../src/deployments/config";
 import {
@@ -36,8 +37,8 @@ const NameParam = z.object({
 const PUT_ERRORS = {
   402: errorResponse("over_budget: the deployment's lease would pass one of the org's caps; nothing was rented", ["over_budget"]),
   409: errorResponse(
-    "config_changed: the deployment runs another model, spec, image or engine_args (send ?recreate=true to replace its machine); deployment_busy: it was deleted while this request ran; quote_expired, provider_not_configured, capability_missing, no_capacity, image_not_pinned: its lease was refused (details as for POST /v1/leases)",
-    ["config_changed", "deployment_busy", "provider_not_configured", "capability_missing", "no_capacity", "image_not_pinned", "quote_expired"],
+    `config_changed: the deployment runs another model, spec, image or engine_args (send ?recreate=true to replace its machine); deployment_busy: it was deleted while this request ran; ${NO_PLACEMENT_DOC}; provider_not_configured, capability_missing, no_capacity, image_not_pinned: its lease was refused (details as for POST /v1/leases)`,
+    ["config_changed", "deployment_busy", "no_placement", "provider_not_configured", "capability_missing", "no_capacity", "image_not_pinned"],
   ),
 } as const;
 
@@ -70,8 +71,9 @@ export const deploymentRoutes = router()
       responses: {
         200: jsonResponse(DeploymentSchema, "The deployment, found as it is"),
         202: jsonResponse(DeploymentSchema, "The deployment, its machine rented or started"),
-        ...PUT_ERRORS,
         ...COMMON_ERRORS,
+        ...PUT_ERRORS,
+        503: errorResponse("provider_keys_disabled: the installation has no LESSOR_MASTER_KEY to seal the deployment's key with", ["provider_keys_disabled"]),
       },
     }),
     async (c) => {
