@@ -514,6 +514,8 @@ export interface paths {
                         billing_markup?: number;
                         /** @description how often a sim machine's agent heartbeats */
                         agent_heartbeat_ms?: number;
+                        /** @description how fast a sim machine's model server produces tokens */
+                        model_tokens_per_s?: number;
                     };
                 };
             };
@@ -10510,6 +10512,8 @@ export interface components {
             billing_markup: number;
             /** @description how often a sim machine's agent heartbeats */
             agent_heartbeat_ms: number;
+            /** @description how fast a sim machine's model server produces tokens */
+            model_tokens_per_s: number;
         };
         /** @description A simulated machine as the sim's API answers it */
         SimMachine: {
@@ -10528,6 +10532,8 @@ export interface components {
             disk_price_per_hour: number;
             image: string | null;
             cmd: string | null;
+            /** @description the TCP ports the machine serves; 8000 is its model server's */
+            ports: number[];
             /** @description milliseconds since the epoch */
             created_at: number;
             /** @description when it entered `status` */

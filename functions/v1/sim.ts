@@ -38,6 +38,7 @@ const FaultsSchema = z
     billing_delay_ms: z.number().int(),
     billing_markup: z.number().min(0),
     agent_heartbeat_ms: z.number().int().describe("how often a sim machine's agent heartbeats"),
+    model_tokens_per_s: z.number().int().describe("how fast a sim machine's model server produces tokens"),
   })
   .openapi("SimFaults");
 
@@ -58,6 +59,7 @@ const SimMachineSchema = z
     disk_price_per_hour: z.number().describe("billed per hour while EXITED or ERROR (the disk is kept)"),
     image: z.string().nullable(),
     cmd: z.string().nullable(),
+    ports: z.array(z.number().int()).describe("the TCP ports the machine serves; 8000 is its model server's"),
     created_at: Ms,
     status_since: Ms.describe("when it entered `status`"),
     destroyed_at: Ms.nullable(),

@@ -7,7 +7,7 @@
  * is a `TransportError`, which a read turns into `unavailable` and a create into `ambiguous`.
  */
 import { errorText } from "../errors";
-import { ProviderError } from "./contract";
+import { ProviderError, type MachineEndpoint } from "./contract";
 
 /** What every real provider's adapter is constructed with; tests inject `fetch`, `sleep`, `random`. */
 export interface HttpProviderOptions extends HttpCallOptions {
@@ -201,3 +201,11 @@ export function num(x: unknown): number | null {
   return typeof x === "number" && Number.isFinite(x) ? x : null;
 }
 
+
+/**
+ * A port a real provider publishes at `url` (contract.ts `endpoint`): each request goes over the
+ * network with the global `fetch`, to `url` + path, and its answer is returned as it streams.
+ */
+export function publicEndpoint(url: string): MachineEndpoint {
+  return { url, fetch: (path, init) => fetch(`${url}${path}`, init) };
+}

@@ -2,8 +2,9 @@
  * The RunPod adapter against a stub that holds every request to RunPod's own OpenAPI document
  * and answers only with bodies that document accepts (test/support/contract-stub.ts).
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { machineLabel } from "../../src/lease/label";
+import { MODEL_PORT } from "../../src/providers/contract";
 import { RUNPOD_BILLING_LAG_MS, RunPodProvider, runpodBillingCompleteThrough } from "../../src/providers/runpod/adapter";
 import { ContractStub, loadContract, sha256, type StubAnswer, type StubCall } from "../support/contract-stub";
 
@@ -64,6 +65,7 @@ interface FakePod {
   cost: number;
   createdAt: string;
   startedAt: string | null;
+  ports: string[];
 }
 
 /** RunPod as its document describes it, small: a catalog, pods, and their actions. */
@@ -161,6 +163,7 @@ class FakeRunPod {
       cost: Math.round((cloud === "SECURE" ? gpu.price.secure : gpu.price.community) * count * 100) / 100,
       createdAt: new Date(Date.UTC(2026, 5, 1, 12, 0, this.#seq)).toISOString(),
       startedAt: null,
+      ports: body.ports ?? [],
     };
     this.pods.set(pod.id, pod);
     return { status: 201, body: this.#json(pod) };
@@ -187,7 +190,7 @@ class FakeRunPod {
       image: p.image,
       args: p.args,
       disk: p.disk,
-      ports: [],
+      ports: p.ports,
       env: {},
       registry: null,
       status: p.status,
@@ -325,6 +328,38 @@ describe.skipIf(!contract)("RunPod adapter against runpod-v2-openapi.yaml", () =
     await provider.stopMachine(created.id);
     expect(stub.callsOf("podAction")).toHaveLength(2);
     expect((await provider.getMachine(created.id))?.status).toBe("stopped");
+  });
+
+  it("exposes each port as port/http, and publishes it through the proxy once the pod runs", async () => {
+    const created = await provider.createMachine({ label: label(1), offer_id: "SECURE:US-KS-2:1:NVIDIA GeForce RTX 4090", ports: [MODEL_PORT] });
+    expect((stub.callsOf("createPod")[0]!.body as Record<string, unknown>).ports).toEqual(["8000/http"]);
+    // Not yet running: no way there yet.
+    expect(await provider.endpoint(created, MODEL_PORT)).toBeNull();
+    fake.advance();
+    fake.advance();
+    const endpoint = await provider.endpoint(created, MODEL_PORT);
+    expect(endpoint?.url).toBe(`https://${created.id}-8000.proxy.runpod.net`);
+    // Reached over the network with the global fetch, at the URL and the path.
+    const sent: string[] = [];
+    vi.stubGlobal("fetch", async (input: string) => (sent.push(input), new Response("ok")));
+    try {
+      expect(await (await endpoint!.fetch("/v1/models")).text()).toBe("ok");
+    } finally {
+      vi.unstubAllGlobals();
+    }
+    expect(sent).toEqual([`https://${created.id}-8000.proxy.runpod.net/v1/models`]);
+    expect(await provider.endpoint(created, 9000)).toBeNull();
+    await provider.stopMachine(created.id);
+    expect(await provider.endpoint(created, MODEL_PORT)).toBeNull();
+  });
+
+  it("sends no ports when none are asked for, and a pod without them has no endpoint", async () => {
+    const created = await provider.createMachine({ label: label(1), offer_id: "SECURE:US-KS-2:1:NVIDIA GeForce RTX 4090" });
+    expect(stub.callsOf("createPod")[0]!.body).not.toHaveProperty("ports");
+    fake.advance();
+    fake.advance();
+    expect(await provider.endpoint(created, MODEL_PORT)).toBeNull();
+    expect(await provider.endpoint({ ...created, id: "podgone" }, MODEL_PORT)).toBeNull();
   });
 
   it("a read answered 429 waits out Retry-After and succeeds", async () => {

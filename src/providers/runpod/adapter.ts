@@ -17,13 +17,14 @@ import {
   type BillingRecord,
   type CreateMachineInput,
   type Machine,
+  type MachineEndpoint,
   type MachineStatus,
   type OfferListing,
   type Provider,
   type ProviderCapabilities,
 } from "../contract";
 import { agentEnv, shellArgs, startScript, withSecretsRedacted } from "../agent-start";
-import { isRecord, num, ProviderHttp, retryAfterMs, str, usd, type HttpAnswer, type HttpProviderOptions } from "../http";
+import { isRecord, num, ProviderHttp, publicEndpoint, retryAfterMs, str, usd, type HttpAnswer, type HttpProviderOptions } from "../http";
 import { rfc3339 } from "../../time";
 
 export const RUNPOD_BASE_URL = "https://api.runpod.io";
@@ -129,6 +130,8 @@ interface PodJson {
   gpu?: { id: string; count?: number };
   mounts?: { persistent?: { size?: number } };
   disk?: number;
+  /** The ports the pod exposes, `port/protocol` (ContainerConfig). */
+  ports?: string[];
   createdAt?: string;
 }
 
@@ -244,6 +247,8 @@ export class RunPodProvider implements Provider {
     // no shell. With the agent, the agent runs `cmd` (agent-start.ts).
     const env = agentEnv(this.name, input);
     if (Object.keys(env).length > 0) body.env = env;
+    // Each port as `port/http`: RunPod's proxy publishes it at runpodProxyUrl (HTTPS, no address to wait for).
+    if (input.ports && input.ports.length > 0) body.ports = input.ports.map(runpodHttpPort);
     const script = startScript(input);
     if (script) body.args = shellArgs(script);
     let answer: HttpAnswer;
@@ -261,6 +266,20 @@ export class RunPodProvider implements Provider {
       throw new ProviderError(this.name, "ambiguous", `runpod: create ${input.label}: ${answer.status}, outcome unknown`);
     }
     throw this.#error("POST /v2/pods", answer, true);
+  }
+
+  /**
+   * A RUNNING pod that exposes `port` over HTTP is reached through RunPod's proxy; null before it
+   * runs, for a port it does not expose, and for a pod that is gone.
+   */
+  async endpoint(machine: Machine, port: number): Promise<MachineEndpoint | null> {
+    const path = podPath(machine.id);
+    const answer = await this.#http.retrying(() => this.#sendRead("GET", path));
+    if (answer.status === 404) return null;
+    if (answer.status !== 200 || !isPod(answer.body)) throw this.#error(`GET ${path}`, answer);
+    const pod = answer.body;
+    if (pod.status !== "RUNNING" || !(pod.ports ?? []).includes(runpodHttpPort(port))) return null;
+    return publicEndpoint(runpodProxyUrl(pod.id, port));
   }
 
   async getMachine(id: string): Promise<Machine | null> {
@@ -431,6 +450,16 @@ function podBillingRecord(r: unknown): BillingRecord {
     amount_usd: num(x.totalAmount) ?? NaN,
     components,
   };
+}
+
+/** How a pod's HTTP port is named in ContainerConfig's `ports`. */
+function runpodHttpPort(port: number): string {
+  return `${port}/http`;
+}
+
+/** Where RunPod's HTTP proxy publishes a pod's port. */
+export function runpodProxyUrl(podId: string, port: number): string {
+  return `https://${podId}-${port}.proxy.runpod.net`;
 }
 
 function podPath(id: string): string {

@@ -15,6 +15,7 @@ import {
   type BillingListing,
   type CreateMachineInput,
   type Machine,
+  type MachineEndpoint,
   type MachineStatus,
   type OfferListing,
   type Provider,
@@ -26,6 +27,7 @@ import { ProviderHttp, type HttpAnswer } from "../http";
 import type { SimFaults } from "./faults";
 import type { SimBillingRecord, SimLedger, SimMachineJson, SimStatus } from "./machines";
 import { normalizeSimOffer, type SimOffer } from "./offers";
+import { SIM_PORT_CLOSED_HEADER } from "./model-server";
 
 /** The one sim cloud of an installation. */
 export const SIM_OBJECT_NAME = "sim";
@@ -108,7 +110,14 @@ export class SimProvider implements Provider {
   async #create(input: CreateMachineInput): Promise<Machine> {
     // The sim stores the environment with the machine (the token with it: it is the machine).
     const env = agentEnv(this.name, input);
-    const body = { label: input.label, offer_id: input.offer_id, image: input.image ?? null, cmd: input.cmd ?? null, env: Object.keys(env).length > 0 ? env : null };
+    const body = {
+      label: input.label,
+      offer_id: input.offer_id,
+      image: input.image ?? null,
+      cmd: input.cmd ?? null,
+      env: Object.keys(env).length > 0 ? env : null,
+      ports: input.ports ?? [],
+    };
     let answer: HttpAnswer;
     try {
       answer = await this.#http.send("POST", "/v1/machines", { body });
@@ -162,6 +171,32 @@ export class SimProvider implements Provider {
    */
   async commandQueued(machineId: string): Promise<void> {
     await simStub(this.#env).commandQueued(machineId);
+  }
+
+  /**
+   * The sim's machines are reached inside the Worker: `fetch` goes to the sim cloud's port route
+   * and answers its Response as it streams. A port nothing listens on (the run not yet serving,
+   * ended, the machine stopped) rejects with a TypeError, as a refused connection does. Null for
+   * a machine that is not running or did not ask for the port.
+   */
+  async endpoint(machine: Machine, port: number): Promise<MachineEndpoint | null> {
+    const answer = await this.#http.retrying(() => this.#sendRead("GET", machinePath(machine.id)));
+    if (answer.status === 404) return null;
+    if (answer.status !== 200 || !isMachineJson(answer.body)) throw this.#error("GET", machinePath(machine.id), answer);
+    const m = answer.body;
+    if (m.status !== "RUNNING" || !m.ports.includes(port)) return null;
+    const env = this.#env;
+    return {
+      url: `sim://${m.id}:${port}`,
+      async fetch(path: string, init?: RequestInit): Promise<Response> {
+        const res = (await simStub(env).fetch(`${SIM_ORIGIN}${machinePath(m.id)}/ports/${port}${path}`, init)) as unknown as Response;
+        if (res.status === 502 && res.headers.get(SIM_PORT_CLOSED_HEADER) !== null) {
+          await res.body?.cancel();
+          throw new TypeError(`sim: connection refused: ${m.id}:${port}`);
+        }
+        return res;
+      },
+    };
   }
 
   async listBillingRecords(window: { from: number; to: number }): Promise<BillingListing> {

@@ -65,7 +65,24 @@ import { simSigningSecret } from "../../ingress/sim-key";
 import { signedHeaders } from "../../webhooks/secrets";
 import { afterAttempt, nextClockChangeAt, SIM_WEBHOOK_BATCH, simWebhookBody, simWebhookTarget } from "./webhooks";
 import { generateSimOffers, type SimOffer } from "./offers";
-import { parseScript, runScript, scriptErrorText, type DeliveredSignal, type ScriptProgram } from "./script";
+import { parseScript, runScript, scriptErrorText, servingAt, type DeliveredSignal, type ScriptProgram } from "./script";
+import {
+  bearerMatches,
+  completionBody,
+  generate,
+  METRICS_CONTENT_TYPE,
+  MODEL_MAX_BODY_BYTES,
+  modelError,
+  modelsList,
+  metricsText,
+  parseModelRequest,
+  streamEvents,
+  tokenReadyAt,
+  SIM_PORT_CLOSED_HEADER,
+  type ModelError,
+  type ModelRequestKind,
+} from "./model-server";
+import { MODEL_PORT } from "../contract";
 import { agentDueAt, chunkBytes, chunkEnd, execResult, heartbeatDue, parseSignals, runLines, SIM_AGENT_TICK_MS } from "./agent";
 import type { AgentAnswer, AgentCall } from "../../occupant/occupant";
 
@@ -99,8 +116,12 @@ const INT_COLUMNS = ["provision_delay_ms", "boot_delay_ms", "retry_after_s", "va
 const BILLING_COLUMNS = ["billing_window_ms", "billing_delay_ms", "billing_markup"] as const;
 /** Added by the fourth schema version: how often a machine's agent heartbeats. */
 const AGENT_COLUMNS = ["agent_heartbeat_ms"] as const;
+/** Added by the sixth schema version: how fast a machine's model server produces tokens. */
+const MODEL_COLUMNS = ["model_tokens_per_s"] as const;
 /** Every setting the faults row holds, in column order. */
-const FAULT_COLUMNS = [...RATE_COLUMNS, ...INT_COLUMNS, ...BILLING_COLUMNS, ...AGENT_COLUMNS] as const;
+const FAULT_COLUMNS = [...RATE_COLUMNS, ...INT_COLUMNS, ...BILLING_COLUMNS, ...AGENT_COLUMNS, ...MODEL_COLUMNS] as const;
+/** A create names at most this many ports. */
+const MAX_PORTS = 16;
 
 /**
  * The object's SQLite schema, one entry per version; `sim_meta.schema_version` says how many have
@@ -191,6 +212,15 @@ const MIGRATIONS: readonly (readonly string[])[] = [
     )`,
     `CREATE INDEX webhook_outbox_due ON webhook_outbox (next_at)`,
   ],
+  [
+    // The model server (docs/sim.md "The model server"): the ports a machine serves, its run's
+    // totals (zeroed when a run starts) and the token rate.
+    `ALTER TABLE machines ADD COLUMN ports TEXT NOT NULL DEFAULT '[]' CHECK (json_type(ports) = 'array')`,
+    `ALTER TABLE machines ADD COLUMN model_requests INTEGER NOT NULL DEFAULT 0 CHECK (model_requests >= 0)`,
+    `ALTER TABLE machines ADD COLUMN model_prompt_tokens INTEGER NOT NULL DEFAULT 0 CHECK (model_prompt_tokens >= 0)`,
+    `ALTER TABLE machines ADD COLUMN model_generation_tokens INTEGER NOT NULL DEFAULT 0 CHECK (model_generation_tokens >= 0)`,
+    `ALTER TABLE faults ADD COLUMN model_tokens_per_s INTEGER NOT NULL DEFAULT 200 CHECK (model_tokens_per_s >= 1)`,
+  ],
 ];
 
 /** A `machines` row: the machine as the API answers it (machines.ts), and its clock. */
@@ -210,6 +240,10 @@ type MachineRow = { [K in keyof SimMachineJson]: SimMachineJson[K] } & {
   exit_reported: number;
   heartbeat_at: number | null;
   agent_gone: number;
+  ports: string;
+  model_requests: number;
+  model_prompt_tokens: number;
+  model_generation_tokens: number;
 };
 
 type OutboxRow = { id: string; machine_id: string; status: SimStatus; at: number; attempts: number; next_at: number };
@@ -223,6 +257,27 @@ function agentOf(row: Pick<MachineRow, "env">): { lease_id: string; token: strin
   const leaseId = env.LESSOR_LEASE_ID;
   const token = env.LESSOR_LEASE_TOKEN;
   return leaseId && token ? { lease_id: leaseId, token } : null;
+}
+
+/** The key a machine's model server requires (its env's LESSOR_MODEL_KEY), or null: it answers anyone. */
+function modelKeyOf(row: Pick<MachineRow, "env">): string | null {
+  if (row.env === null) return null;
+  return (JSON.parse(row.env) as Record<string, string>).LESSOR_MODEL_KEY || null;
+}
+
+/** One run of one machine: a machine started again serves a new run, counted from 0. */
+function runKey(row: Pick<MachineRow, "id" | "run_started_at">): string {
+  return `${row.id}@${row.run_started_at}`;
+}
+
+/** `/v1/machines/:id/ports/:port[/path]`: a request to a port the machine serves. */
+const PORT_ROUTE = /^\/v1\/machines\/([^/]+)\/ports\/(\d{1,5})(\/.*)?$/;
+/** The model server's routes, for telling a wrong method (405) from a wrong path (404). */
+const MODEL_PATHS = ["/v1/models", "/metrics", "/v1/chat/completions", "/v1/completions"];
+
+/** Nothing listens on the port: what the adapter turns into a refused connection. */
+function portClosed(id: string, port: number): SimHttpError {
+  return new SimHttpError(502, "port_closed", `sim: nothing listens on ${id}:${port}`, { [SIM_PORT_CLOSED_HEADER]: "1" });
 }
 
 /** The lease answered 410: it is released, and the agent stops acting for its machine. */
@@ -257,6 +312,11 @@ export class SimCloud extends DurableObject<Env> {
   readonly #commandsWaiting = new Set<string>();
   /** The failure each machine's agent last logged: a failure that repeats every round is logged once. */
   readonly #agentFailures = new Map<string, string>();
+  /**
+   * Model requests in flight, per run (runKey): `vllm:num_requests_running`. In memory, as the
+   * streams themselves are: an object that restarts has dropped them.
+   */
+  readonly #inFlight = new Map<string, number>();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -264,6 +324,19 @@ export class SimCloud extends DurableObject<Env> {
   }
 
   override async fetch(request: Request): Promise<Response> {
+    const port = PORT_ROUTE.exec(new URL(request.url).pathname);
+    if (port) {
+      try {
+        return await this.#port(request, decodeURIComponent(port[1]!), Number(port[2]), port[3] || "/");
+      } catch (e) {
+        if (e instanceof SimHttpError) return errorResponse(e);
+        console.error("sim: model server: internal error", e);
+        return json({ error: { code: "internal", message: "sim: internal error" } }, 500);
+      } finally {
+        // Reading the machine may have observed a transition, which webhooks have to tell.
+        if (this.#webhookTarget()) await this.#scheduleAgent(Date.now());
+      }
+    }
     try {
       return await this.#route(request);
     } catch (e) {
@@ -364,12 +437,13 @@ export class SimCloud extends DurableObject<Env> {
     // Everything below is synchronous, so no other request interleaves with this create.
     const faults = this.#gate(`create:${String((body as { label?: unknown } | null)?.label ?? "")}`);
     if (typeof body !== "object" || body === null || Array.isArray(body)) throw badRequest("body must be a JSON object");
-    const { label, offer_id, image, cmd, env } = body as Record<string, unknown>;
+    const { label, offer_id, image, cmd, env, ports } = body as Record<string, unknown>;
     if (typeof label !== "string" || label.length === 0 || label.length > MAX_LABEL) throw badRequest(`label must be a string of 1..${MAX_LABEL} characters`);
     if (typeof offer_id !== "string" || offer_id.length === 0) throw badRequest("offer_id must be a string");
     if (image !== undefined && image !== null && (typeof image !== "string" || image.length > MAX_TEXT)) throw badRequest(`image must be a string of at most ${MAX_TEXT} characters`);
     if (cmd !== undefined && cmd !== null) checkCmd(cmd);
     const envJson = env === undefined || env === null ? null : simEnvJson(env);
+    const portsJson = ports === undefined || ports === null ? "[]" : simPortsJson(ports);
     const offer = this.#marketOf(config).byId.get(offer_id);
     if (!offer) throw new SimHttpError(404, "offer_not_found", `no offer ${offer_id}`);
     if (this.#chance(faults.no_capacity_rate)) throw new SimHttpError(409, "no_capacity", `no capacity left for ${offer_id}`);
@@ -390,8 +464,8 @@ export class SimCloud extends DurableObject<Env> {
     this.ctx.storage.transactionSync(() => {
       sql.exec(
         `INSERT INTO machines (id, label, offer_id, host_id, region, gpu_name, num_gpus, price_per_hour, disk_price_per_hour,
-           image, cmd, env, created_at, status, status_since, provision_ms, boot_ms, boot_fails, vanish_after_ms, vanish_at, destroyed_at, vanished)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PROVISIONING', ?, ?, ?, ?, ?, NULL, NULL, 0)`,
+           image, cmd, env, ports, created_at, status, status_since, provision_ms, boot_ms, boot_fails, vanish_after_ms, vanish_at, destroyed_at, vanished)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PROVISIONING', ?, ?, ?, ?, ?, NULL, NULL, 0)`,
         id,
         label,
         offer.offer_id,
@@ -404,6 +478,7 @@ export class SimCloud extends DurableObject<Env> {
         (image as string | undefined) ?? null,
         (cmd as string | undefined) ?? null,
         envJson,
+        portsJson,
         now,
         now,
         clock.provision_ms,
@@ -514,14 +589,16 @@ export class SimCloud extends DurableObject<Env> {
   #runTransitions(id: string, transitions: readonly SimTransition[]): void {
     const sql = this.ctx.storage.sql;
     const row = this.#row(id);
-    if (!row || !agentOf(row)) return;
+    // Every machine with a `cmd` runs it (its model server follows the run); the agent ships it.
+    if (!row || (row.cmd === null && !agentOf(row))) return;
     let live = row.run_started_at !== null && row.exit_reported === 0;
     for (const t of transitions) {
       if (t.status === "RUNNING") {
         live = row.cmd !== null;
         // A new run numbers its chunks from its start in milliseconds, above the run before's (agent.sh does the same).
         sql.exec(
-          `UPDATE machines SET run_started_at = ?, run_signals = '[]', log_seq = MAX(log_seq, ?), log_shipped = 0, log_cut = NULL, exit_reported = 0 WHERE id = ?`,
+          `UPDATE machines SET run_started_at = ?, run_signals = '[]', log_seq = MAX(log_seq, ?), log_shipped = 0, log_cut = NULL, exit_reported = 0,
+             model_requests = 0, model_prompt_tokens = 0, model_generation_tokens = 0 WHERE id = ?`,
           live ? t.at : null,
           t.at,
           id,
@@ -723,6 +800,138 @@ export class SimCloud extends DurableObject<Env> {
       await call({ op: "heartbeat" });
       sql.exec(`UPDATE machines SET heartbeat_at = ? WHERE id = ?`, now, row.id);
     }
+  }
+
+  // --- the model server ----------------------------------------------------------------------
+
+  /**
+   * A request to `port` on machine `id` (docs/sim.md "The model server"). The port is open while
+   * the machine is RUNNING, asked for the port at create, and its run serves a model (script.ts
+   * `servingAt`); otherwise the answer is 502 `port_closed`, which the adapter turns into the
+   * network error a closed port gives.
+   */
+  async #port(request: Request, id: string, port: number, path: string): Promise<Response> {
+    const served = this.#served(id, port, Date.now());
+    if (!served) throw portClosed(id, port);
+    const { row, model } = served;
+    const key = modelKeyOf(row);
+    if (key !== null && !(await bearerMatches(request.headers.get("authorization"), key))) {
+      return modelErrorResponse(modelError(401, "invalid_api_key", "Incorrect API key provided."));
+    }
+    const run = runKey(row);
+    switch (`${request.method} ${path}`) {
+      case "GET /v1/models":
+        return json(modelsList(model, Math.floor(row.run_started_at! / 1000)));
+      case "GET /metrics":
+        return new Response(
+          metricsText(model, {
+            running: this.#inFlight.get(run) ?? 0,
+            waiting: 0,
+            success: row.model_requests,
+            prompt_tokens: row.model_prompt_tokens,
+            generation_tokens: row.model_generation_tokens,
+          }),
+          { headers: { "content-type": METRICS_CONTENT_TYPE } },
+        );
+      case "POST /v1/chat/completions":
+        return this.#complete(request, row, model, "chat");
+      case "POST /v1/completions":
+        return this.#complete(request, row, model, "completion");
+    }
+    if (MODEL_PATHS.includes(path)) return modelErrorResponse(modelError(405, "method_not_allowed", `${request.method} is not allowed on ${path}.`), { allow: path === "/metrics" || path === "/v1/models" ? "GET" : "POST" });
+    return modelErrorResponse(modelError(404, "not_found", `No route ${path}.`));
+  }
+
+  /** The machine row and the model it serves on `port` at `now`, or null: nothing listens there. */
+  #served(id: string, port: number, now: number): { row: MachineRow; model: string } | null {
+    const fresh = this.#row(id);
+    if (fresh === null || port !== MODEL_PORT) return null;
+    const row = this.#observe(fresh, now);
+    if (row.status !== "RUNNING" || row.cmd === null || row.run_started_at === null) return null;
+    if (!(JSON.parse(row.ports) as number[]).includes(port)) return null;
+    const model = servingAt(programOf(row.cmd), row.run_started_at, parseSignals(row.run_signals), now);
+    return model === null ? null : { row, model };
+  }
+
+  /**
+   * A completion, paced at `model_tokens_per_s`: a stream sends each chunk when its token is ready;
+   * an answer that is not streamed comes when its last token is. The request counts as running
+   * while it lasts (in memory); the run's totals are stored when it ends. A machine that stops
+   * serving meanwhile breaks the connection, as a real one would.
+   */
+  async #complete(request: Request, row: MachineRow, model: string, kind: ModelRequestKind): Promise<Response> {
+    const text = await boundedText(request, MODEL_MAX_BODY_BYTES);
+    if (text === null) return modelErrorResponse(modelError(413, "request_too_large", `The request body is longer than ${MODEL_MAX_BODY_BYTES} bytes.`));
+    const parsed = parseModelRequest(kind, text, model);
+    if (!parsed.ok) return modelErrorResponse(parsed.error);
+    const req = parsed.request;
+    const start = Date.now();
+    const rate = this.#faults().model_tokens_per_s;
+    const generation = generate(model, req.prompt, req.max_tokens);
+    const meta = { id: `${kind === "chat" ? "chatcmpl" : "cmpl"}-${randomHex(12)}`, created: Math.floor(start / 1000) };
+    const run = runKey(row);
+    const sql = this.ctx.storage.sql;
+    // Counted against the run it reached: a run started since is another run, with its own totals.
+    const count = (requests: number, prompt: number, generated: number) =>
+      sql.exec(
+        `UPDATE machines SET model_requests = model_requests + ?, model_prompt_tokens = model_prompt_tokens + ?, model_generation_tokens = model_generation_tokens + ?
+         WHERE id = ? AND run_started_at = ?`,
+        requests,
+        prompt,
+        generated,
+        row.id,
+        row.run_started_at,
+      );
+    count(0, req.prompt_tokens, 0);
+    this.#inFlight.set(run, (this.#inFlight.get(run) ?? 0) + 1);
+    let done = false;
+    const finish = (ok: boolean, generated: number) => {
+      if (done) return;
+      done = true;
+      const left = (this.#inFlight.get(run) ?? 1) - 1;
+      if (left > 0) this.#inFlight.set(run, left);
+      else this.#inFlight.delete(run);
+      count(ok ? 1 : 0, 0, generated);
+    };
+    const stillServed = () => this.#served(row.id, MODEL_PORT, Date.now())?.row.run_started_at === row.run_started_at;
+
+    if (!req.stream) {
+      await sleepUntil(tokenReadyAt(start, generation.tokens.length, rate));
+      if (!stillServed()) {
+        finish(false, 0);
+        throw portClosed(row.id, MODEL_PORT);
+      }
+      finish(true, generation.tokens.length);
+      return json(completionBody(req, generation, meta));
+    }
+
+    const events = streamEvents(req, generation, meta);
+    const encoder = new TextEncoder();
+    let next = 0;
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>(
+      {
+        pull: async (controller) => {
+          const event = events[next++];
+          if (event === undefined) {
+            finish(true, generation.tokens.length);
+            controller.close();
+            return;
+          }
+          await sleepUntil(tokenReadyAt(start, event.after_tokens, rate));
+          if (!stillServed()) {
+            finish(false, sent);
+            controller.error(new TypeError(`sim: connection to ${row.id}:${MODEL_PORT} reset`));
+            return;
+          }
+          sent = event.after_tokens;
+          controller.enqueue(encoder.encode(event.data));
+        },
+        cancel: () => finish(false, sent),
+      },
+      { highWaterMark: 0 },
+    );
+    return new Response(body, { headers: { "content-type": "text/event-stream", "cache-control": "no-cache" } });
   }
 
   // --- ledger and billing ---------------------------------------------------------------------
@@ -935,6 +1144,17 @@ function intervalOf(r: IntervalRow): SimInterval {
   return { status: r.status, from: r.from_ms, to: r.to_ms };
 }
 
+/** A create's `ports` as stored: distinct TCP ports (1 to 65535), at most MAX_PORTS, or 400. */
+function simPortsJson(ports: unknown): string {
+  const ok =
+    Array.isArray(ports) &&
+    ports.length <= MAX_PORTS &&
+    ports.every((p) => Number.isSafeInteger(p) && (p as number) >= 1 && (p as number) <= 65_535) &&
+    new Set(ports).size === ports.length;
+  if (!ok) throw badRequest(`ports must be a list of at most ${MAX_PORTS} distinct TCP ports (1 to 65535)`);
+  return JSON.stringify(ports);
+}
+
 /** A create's `env` as stored: an object of string values under shell names, or 400. */
 function simEnvJson(env: unknown): string {
   const ok =
@@ -961,6 +1181,7 @@ function machineJson(r: MachineRow): SimMachineJson {
     disk_price_per_hour: r.disk_price_per_hour,
     image: r.image,
     cmd: r.cmd,
+    ports: JSON.parse(r.ports) as number[],
     created_at: r.created_at,
     status_since: r.status_since,
     destroyed_at: r.destroyed_at,
@@ -1002,6 +1223,22 @@ function randomHex(bytes: number): string {
 
 function errorResponse(e: SimHttpError): Response {
   return json({ error: { code: e.code, message: e.message, ...e.extra } }, e.status, e.headers);
+}
+
+function modelErrorResponse(e: ModelError, headers: Record<string, string> = {}): Response {
+  return json(e.body, e.status, headers);
+}
+
+/** A request's body as text, or null when it is longer than `max` bytes. */
+async function boundedText(request: Request, max: number): Promise<string | null> {
+  if (Number(request.headers.get("content-length") ?? 0) > max) return null;
+  const bytes = await request.arrayBuffer();
+  return bytes.byteLength > max ? null : new TextDecoder().decode(bytes);
+}
+
+function sleepUntil(at: number): Promise<void> {
+  const ms = at - Date.now();
+  return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
 }
 
 function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {

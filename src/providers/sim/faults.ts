@@ -44,6 +44,11 @@ export const SIM_FAULTS_SCHEMA = z
      * LESSOR_AGENT_HEARTBEAT_S. Shorter only so that a test can watch heartbeats arrive.
      */
     agent_heartbeat_ms: z.number().int().min(100).max(86_400_000),
+    /**
+     * How fast a sim machine's model server produces tokens (docs/sim.md "The model server"):
+     * 200 a second, a small model on one GPU. Higher only so that a test need not wait.
+     */
+    model_tokens_per_s: z.number().int().min(1).max(1_000_000),
   })
   .strict()
   .refine((f) => f.vanish_min_ms <= f.vanish_max_ms, { message: "vanish_min_ms must not exceed vanish_max_ms" });
@@ -68,6 +73,7 @@ export const SIM_DEFAULT_FAULTS: SimFaults = {
   billing_delay_ms: 0,
   billing_markup: 0,
   agent_heartbeat_ms: 30_000,
+  model_tokens_per_s: 200,
 };
 
 /** A partial update over the current faults; unknown fields and out-of-range values are refused. */

@@ -261,6 +261,8 @@ export interface SimMachineJson {
   disk_price_per_hour: number;
   image: string | null;
   cmd: string | null;
+  /** The TCP ports the machine serves (its create's `ports`); MODEL_PORT is its model server's. */
+  ports: number[];
   created_at: number;
   /** When it entered `status`. */
   status_since: number;

@@ -206,3 +206,21 @@ export function runScript(program: ScriptProgram, start: number, signals: readon
   if (bySignal) return ended(bySignal);
   return ended(t > now ? null : { code: 0, signal: null, at: t });
 }
+
+/**
+ * The model a run serves at `now` (docs/sim.md "The model server"): the run has reached a `serve`
+ * statement and has not ended; null before (a `sleep` still waits), after its end, or when it
+ * ended or hangs without serving. Time alone moves a run forward, so where it is follows from
+ * `runScript`'s end and the sleeps before `now`.
+ */
+export function servingAt(program: ScriptProgram, start: number, signals: readonly DeliveredSignal[], now: number): string | null {
+  if (now < start || runScript(program, start, signals, now).end !== null) return null;
+  let t = start;
+  for (const s of program) {
+    if (t > now) return null;
+    if (s.op === "serve") return s.model;
+    if (s.op === "hang" || s.op === "exit") return null;
+    if (s.op === "sleep") t += s.ms;
+  }
+  return null;
+}
