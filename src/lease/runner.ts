@@ -219,9 +219,9 @@ export class LeaseRunner {
       const agent = agentAccess(this.#env, l.id, await this.#host.occupant()!.mint(now)) ?? undefined;
       m = await provider.createMachine({
         label: before.label!, offer_id: offer.provider_offer_id, image: l.image ?? undefined, agent,
-        // A deployment runs its provider's model server, which requires the machine's own key and serves on MODEL_PORT.
+        // A deployment runs its provider's model server (its own cmd, where a caller of createLease named one), which requires the machine's own key and serves on MODEL_PORT.
         ...(l.model
-          ? { cmd: modelServerCommand(offer.provider, { model: l.model.id, engine_args: l.model.engine_args }), env: { ...l.env, LESSOR_MODEL_KEY: l.model.key }, ports: [MODEL_PORT] }
+          ? { cmd: l.cmd ?? modelServerCommand(offer.provider, { model: l.model.id, engine_args: l.model.engine_args }), env: { ...l.env, LESSOR_MODEL_KEY: l.model.key }, ports: [MODEL_PORT] }
           : { cmd: l.cmd ?? undefined, env: l.env ?? undefined }),
       });
       after = this.step(before, created(before, m, offer, provider.name, account, now), now);

@@ -6,7 +6,10 @@
 import { env } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { call, createKey, expectError, json, type TestOrg } from "./helpers";
-import { getLease, leaseSuite, machinesOf, waitFor, waitForState } from "./lease-helpers";
+import { database } from "../../src/db";
+import { newId } from "../../src/ids";
+import { createLease } from "../../src/lease/create";
+import { events, getLease, leaseSuite, machinesOf, waitFor, waitForState } from "./lease-helpers";
 
 const MODEL = "Qwen/Qwen2.5-0.5B-Instruct";
 const SPEC = { gpu: "l40s:1" };
@@ -177,5 +180,49 @@ describe("reading, listing, keys and deleting", () => {
     await waitForState(key, d.lease_id, "released");
     await expectError(await call("GET", `/v1/deployments/${name}`, { key }), 404, "not_found");
     await expectError(await call("DELETE", `/v1/deployments/${name}`, { key }), 404, "not_found");
+  });
+});
+
+describe("ready means the model answers", () => {
+  /** A deployment lease made directly, so that its model server can misbehave on purpose. */
+  async function modelLease(model: { key: string }, extra: { cmd?: string; policy?: Record<string, string> } = {}) {
+    const id = newId("ls");
+    await createLease(database(env.DB), env, org.id, { kind: "deployment", spec: SPEC, id, model: { id: MODEL, engine_args: [], ...model }, ...extra }, Date.now());
+    return id;
+  }
+
+  it("a deployment becomes ready once its model server lists the model with the machine's key", async () => {
+    const name = fresh();
+    const d = await json(await put(name, { model: MODEL, spec: SPEC }));
+    await waitForState(key, d.lease_id, "ready");
+    expect(await json(await call("GET", `/v1/deployments/${name}`, { key }))).toMatchObject({ state: "ready", hourly_usd: expect.any(Number) });
+    const kinds = (await events(key, d.lease_id)).map((e) => e.type);
+    expect(kinds.indexOf("ready")).toBeGreaterThan(kinds.indexOf("machine_created"));
+  });
+
+  it("a server that answers without its key fails closed: endpoint_exposed", async () => {
+    // A machine without LESSOR_MODEL_KEY answers anyone (the sim's model server, like vLLM without --api-key).
+    const id = await modelLease({ key: "" });
+    const released = await waitForState(key, id, "released");
+    expect(released.release_reason).toBe("endpoint_exposed");
+    expect(released.ready_at).toBeNull();
+  });
+
+  it("a server that never answers is released at startup_timeout", async () => {
+    const id = await modelLease({ key: "machine-key-0123456789" }, { cmd: `sleep 3600; serve ${MODEL}`, policy: { startup_timeout: "2s" } });
+    const released = await waitForState(key, id, "released", 20_000);
+    expect(released.release_reason).toBe("startup_timeout");
+    expect(released.ready_at).toBeNull();
+  });
+
+  it("a server that exits while starting fails the lease at once, with its log's last 30 lines", async () => {
+    const id = await modelLease({ key: "machine-key-0123456789" }, { cmd: "lines 40 loading; exit 3" });
+    const released = await waitForState(key, id, "released", 20_000);
+    expect(released.release_reason).toBe("model_server_failed");
+    const requested = (await events(key, id)).find((e) => e.type === "release_requested");
+    expect(requested.detail).toMatchObject({ exit_code: 3 });
+    const tail = requested.detail.log_tail.trimEnd().split("\n");
+    expect(tail).toHaveLength(30);
+    expect(JSON.stringify(requested)).not.toContain("machine-key-0123456789");
   });
 });
