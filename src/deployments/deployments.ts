@@ -118,7 +118,7 @@ async function startLease(db: Db, env: Env, row: DeploymentRow, config: StoredCo
 }
 
 /** A user's action on the deployment's lease; a refusal other than a state's is the lease's own answer. */
-async function actOnLease(env: Env, row: DeploymentRow, action: UserAction): Promise<ActResult> {
+export async function actOnLease(env: Env, row: DeploymentRow, action: UserAction): Promise<ActResult> {
   const result = (await leaseStub(env, row.lease_id).act(row.org_id, action)) as ActResult;
   if (!result.ok && result.status === 402) throw new ApiError(402, result.code, result.message, result.details);
   return result;

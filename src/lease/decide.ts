@@ -119,7 +119,7 @@ export function inUseUntil(l: LeaseRecord, agent: AgentFacts): number | null {
   const exit = exitOf(l, agent);
   if (l.kind === "job" && l.cmd !== null && exit === null) return null;
   const last = Math.max(l.last_activity_at ?? l.ready_at ?? l.state_since, exit?.at ?? 0);
-  return Math.max(last + l.policy.heartbeat_grace, l.lock_until ?? 0, openTrafficUntil(l));
+  return Math.max(last + l.policy.heartbeat_grace, l.lock_until ?? 0, inFlightUntil(agent));
 }
 
 /**
@@ -133,8 +133,8 @@ export const REQUEST_MAX_MS = 60 * 60_000;
  * How long the gateway's requests in flight keep the lease in use (0: none open): each from its
  * start until it ends, at most REQUEST_MAX_MS. Its end is recorded as activity (`last_activity_at`).
  */
-export function openTrafficUntil(l: LeaseRecord): number {
-  return Math.max(0, ...Object.values(l.traffic ?? {}).map((start) => start + REQUEST_MAX_MS));
+export function inFlightUntil(agent: AgentFacts): number {
+  return Math.max(0, ...(agent.in_flight ?? []).map((start) => start + REQUEST_MAX_MS));
 }
 
 /** The exit the agent reported in this session (one from a session before is not this command's). */

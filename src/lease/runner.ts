@@ -12,7 +12,7 @@ import { database } from "../db";
 import type { Env } from "../env";
 import { agentAccess } from "../providers/agent-start";
 import { modelServerCommand } from "../providers/model-server";
-import { MODEL_PORT, ProviderError, type Machine, type Provider } from "../providers/contract";
+import { MODEL_PORT, ProviderError, type Machine, type MachineEndpoint, type Provider } from "../providers/contract";
 import { providerCapabilities, providerWithAccount } from "../providers/registry";
 import { reserveBudget } from "../billing/budget";
 import type { Reservation } from "../billing/ceiling";
@@ -53,6 +53,8 @@ export interface RunnerHost {
   occupant(): Occupant | null;
   /** Writes the index and sets the one alarm; every run ends with it, in `finally`. */
   finish(now: number): Promise<unknown>;
+  /** When each gateway request now in flight began. */
+  inFlight(): number[];
 }
 
 export class LeaseRunner {
@@ -96,10 +98,25 @@ export class LeaseRunner {
     }
   }
 
-  /** What the lease's rules read of the agent (nothing for a lease that does not exist yet). */
+  /** What the lease's rules read of the agent (nothing for a lease that does not exist yet), and the gateway's requests in flight. */
   facts(): AgentFacts {
-    return this.#host.occupant()?.facts() ?? NO_AGENT;
+    return { ...(this.#host.occupant()?.facts() ?? NO_AGENT), in_flight: this.#host.inFlight() };
   }
+
+  /**
+   * How the gateway reaches the model server of a ready lease (null: the provider publishes no way
+   * there). Kept per machine: asking the provider at every request would spend its rate limit.
+   */
+  async modelEndpoint(l: MachinedLease): Promise<MachineEndpoint | null> {
+    if (this.#endpoint?.machine_id === l.machine_id) return this.#endpoint.endpoint;
+    const { provider } = await this.#providerAccount(l);
+    const m = await provider.getMachine(l.machine_id);
+    const endpoint = m && provider.endpoint ? await provider.endpoint(m, MODEL_PORT) : null;
+    if (endpoint) this.#endpoint = { machine_id: l.machine_id, endpoint };
+    return endpoint;
+  }
+
+  #endpoint: { machine_id: string; endpoint: MachineEndpoint } | null = null;
 
   /** Saves one transition: its record and its event. */
   step(before: LeaseRecord, step: Step, now: number): LeaseRecord {

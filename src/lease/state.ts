@@ -187,11 +187,6 @@ export interface LeaseFields {
    * answered, never in an event). null or absent: the lease serves no model.
    */
   model?: ServedModel | null;
-  /**
-   * Requests in flight through the gateway, by request id, each with when it began: the lease is
-   * in use while any is open (decide.ts `inUseUntil`). Absent on leases stored before it was kept.
-   */
-  traffic?: Record<string, number> | null;
   /** What the lease's rules did about its command this session (decide.ts "the command"); reset when it becomes ready. */
   job?: JobProgress | null;
   /** Bumped on every write; the D1 index keeps the version it last saw. */
@@ -237,6 +232,12 @@ export interface AgentFacts {
   /** When the last log chunk arrived. */
   last_output_at: number | null;
   exit: { code: number | null; signal: string | null; at: number } | null;
+  /**
+   * Not the agent's word but read beside it: when each request now in flight through the gateway
+   * began (src/deployments/gateway.ts). The object keeps them in memory: a request outlives no
+   * restart of the object, which ends its stream. Absent: none.
+   */
+  in_flight?: readonly number[];
 }
 
 export const NO_AGENT: AgentFacts = { last_heartbeat_at: null, last_output_at: null, exit: null };

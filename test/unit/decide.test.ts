@@ -332,17 +332,17 @@ describe("decide: gateway traffic is activity from its start to its end", () => 
   it("a request open keeps the lease in use past its idle timeout", () => {
     const quiet = deployment();
     expect(decide(quiet, running, T0 + 32 * M)).toMatchObject({ action: "stop", reason: "idle_timeout" });
-    const busy = deployment({ traffic: { req_1: T0 + M } });
-    expect(decide(busy, running, T0 + 32 * M).action).toBe("wait");
+    const busy = { ...running, agent: { ...NO_AGENT, in_flight: [T0 + M] } };
+    expect(decide(quiet, busy, T0 + 32 * M).action).toBe("wait");
   });
   it("a request whose end never came counts for REQUEST_MAX_MS at most", () => {
-    const l = deployment({ traffic: { req_1: T0 } });
+    const lost = { ...running, agent: { ...NO_AGENT, in_flight: [T0] } };
     const idleAt = T0 + REQUEST_MAX_MS + 30 * M;
-    expect(decide(l, running, idleAt - 1).action).toBe("wait");
-    expect(decide(l, running, idleAt)).toMatchObject({ action: "stop", reason: "idle_timeout" });
+    expect(decide(deployment(), lost, idleAt - 1).action).toBe("wait");
+    expect(decide(deployment(), lost, idleAt)).toMatchObject({ action: "stop", reason: "idle_timeout" });
   });
   it("traffic never holds off max_lifetime", () => {
-    const l = deployment({ session_started_at: T0, traffic: { req_1: T0 + 24 * H - M } });
-    expect(decide(l, running, T0 + 24 * H)).toMatchObject({ action: "release", reason: "max_lifetime" });
+    const busy = { ...running, agent: { ...NO_AGENT, in_flight: [T0 + 24 * H - M] } };
+    expect(decide(deployment({ session_started_at: T0 }), busy, T0 + 24 * H)).toMatchObject({ action: "release", reason: "max_lifetime" });
   });
 });
