@@ -11,7 +11,10 @@ import { bearerToken } from "../middleware";
 
 const PREFIX = /^\/v1\/gateway\/([^/]+)(\/v1\/.*)$/;
 
-export const gatewayRoutes = router().all("/gateway/:id/v1/*", async (c) => {
+/** Every method, every path under a deployment's base URL. */
+const GATEWAY = { path: "/gateway/:id/v1/*" } as const;
+
+export const gatewayRoutes = router().all(GATEWAY.path, async (c) => {
   const url = new URL(c.req.url);
   const [, id, path] = PREFIX.exec(url.pathname) ?? [];
   const method = c.req.method;
