@@ -5,6 +5,7 @@
  */
 import { env } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { endEverything } from "./deployment-helpers";
 import { call, createKey, expectError, json, type TestOrg } from "./helpers";
 import { database } from "../../src/db";
 import { newId } from "../../src/ids";
@@ -24,15 +25,7 @@ leaseSuite((o, k) => {
 beforeAll(async () => {
   readKey = (await createKey(org, "read")).secret;
 });
-// Each test's deployments end with it: the next test resets the sim, and a machine that vanished
-// under a live lease would mark its host bad for the org.
-afterEach(async () => {
-  const { results } = await env.DB.prepare("SELECT name, lease_id FROM deployments WHERE org_id = ?").bind(org.id).all<{ name: string; lease_id: string }>();
-  for (const d of results) await call("DELETE", `/v1/deployments/${d.name}`, { key });
-  const { results: live } = await env.DB.prepare("SELECT id FROM leases WHERE org_id = ? AND state != 'released'").bind(org.id).all<{ id: string }>();
-  for (const l of live) await call("POST", `/v1/leases/${l.id}/end`, { key, body: {} });
-  for (const l of live) await waitForState(key, l.id, "released");
-});
+afterEach(() => endEverything(org, key));
 
 let n = 0;
 const fresh = () => `dep-${Date.now().toString(36)}-${n++}`;

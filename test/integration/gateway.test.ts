@@ -5,9 +5,9 @@
  */
 import { SELF } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
+import { endEverything } from "./deployment-helpers";
 import { BASE, call, expectError, json, type TestOrg } from "./helpers";
 import { fastSim, getLease, leaseSuite, sim, waitForState } from "./lease-helpers";
-import { env } from "cloudflare:test";
 
 const MODEL = "Qwen/Qwen2.5-0.5B-Instruct";
 const SPEC = { gpu: "l40s:1" };
@@ -19,13 +19,7 @@ leaseSuite((o, k) => {
   key = k;
 });
 
-afterEach(async () => {
-  const { results } = await env.DB.prepare("SELECT name FROM deployments WHERE org_id = ?").bind(org.id).all<{ name: string }>();
-  for (const d of results) await call("DELETE", `/v1/deployments/${d.name}`, { key });
-  const { results: live } = await env.DB.prepare("SELECT id FROM leases WHERE org_id = ? AND state != 'released'").bind(org.id).all<{ id: string }>();
-  for (const l of live) await call("POST", `/v1/leases/${l.id}/end`, { key, body: {} });
-  for (const l of live) await waitForState(key, l.id, "released");
-});
+afterEach(() => endEverything(org, key));
 
 let n = 0;
 async function deploy(policy?: Record<string, string>) {
