@@ -315,7 +315,8 @@ function whileOpen(body: ReadableStream<Uint8Array> | null, ended: () => void): 
     },
     async cancel(reason) {
       ended();
-      await reader.cancel(reason);
+      // The caller went away: the model server's answer is dropped, whatever its stream says of it.
+      await reader.cancel(reason).catch(() => undefined);
     },
   });
 }
