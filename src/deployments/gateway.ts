@@ -7,14 +7,12 @@
  * `deployment_starting` with Retry-After.
  */
 import type { Db } from "../db";
-import { parseDuration } from "../duration";
 import type { Env } from "../env";
 import { ApiError } from "../errors";
 import { secretEquals } from "../ids";
 import { actOnLease, deploymentById, deploymentKey } from "./deployments";
+import { GATEWAY_WAKE_WAIT_MS, wakeWaitMs } from "./wake-wait";
 
-/** How long a request to a starting deployment is held when LESSOR_GATEWAY_WAKE_WAIT is unset. */
-export const GATEWAY_WAKE_WAIT_MS = 30_000;
 /** How often a held request asks again whether the deployment is ready. */
 export const GATEWAY_RECHECK_MS = 500;
 /** What a 503 `deployment_starting` tells the client to wait before asking again. */
@@ -22,11 +20,6 @@ export const STARTING_RETRY_AFTER_S = 10;
 
 /** Headers that describe one hop, or the caller's own credentials and address: never sent on. */
 const NOT_FORWARDED = new Set(["authorization", "host", "connection", "keep-alive", "transfer-encoding", "te", "upgrade", "proxy-authorization", "content-length", "cookie"]);
-
-export function wakeWaitMs(env: Pick<Env, "LESSOR_GATEWAY_WAKE_WAIT">): number {
-  const set = env.LESSOR_GATEWAY_WAKE_WAIT;
-  return set ? (parseDuration(set) ?? GATEWAY_WAKE_WAIT_MS) : GATEWAY_WAKE_WAIT_MS;
-}
 
 /** The headers sent on to the model server: the caller's, less one hop's and its credentials (`cf-*`, `x-forwarded-*` too). */
 export function forwardedHeaders(headers: Headers): [string, string][] {
@@ -48,7 +41,7 @@ export async function gatewayRequest(
   const key = row ? await deploymentKey(env, row) : null;
   if (!row || key === null || !(await secretEquals(input.token!, key))) throw refused();
   const stub = env.LEASE.get(env.LEASE.idFromName(row.lease_id));
-  const deadline = Date.now() + wakeWaitMs(env);
+  const deadline = Date.now() + (wakeWaitMs(env) ?? GATEWAY_WAKE_WAIT_MS);
   const init = { method: input.method, headers: forwardedHeaders(input.headers), body: input.body };
   let woken = false;
   for (;;) {
