@@ -173,6 +173,25 @@ describe("the sim's model server", () => {
     expect(await metric(again, "vllm:request_success_total")).toBe(0);
   });
 
+  it("breaks a stream when the machine stops under it", async () => {
+    await admin.setFaults({ model_tokens_per_s: 20 });
+    const m = await machine({ env: {} });
+    const e = await endpointOf(m);
+    const res = await post(e, "/v1/completions", { model: MODEL, prompt: "x", max_tokens: 40, stream: true });
+    const reader = res.body!.getReader();
+    await reader.read();
+    await p.stopMachine(m.id);
+    const broken = await (async () => {
+      try {
+        while (!(await reader.read()).done);
+        return null;
+      } catch (err) {
+        return err;
+      }
+    })();
+    expect(broken).toBeInstanceOf(Error);
+  });
+
   it("is closed for a run that ended or never serves, and null without the port", async () => {
     const ended = await endpointOf(await machine({ cmd: "echo done" }));
     await refused(ended.fetch("/v1/models"));
@@ -218,6 +237,12 @@ describe("the sim's model server", () => {
     expect((await e.fetch("/v1/chat/completions", { headers: auth() })).status).toBe(405);
     const huge = await e.fetch("/v1/completions", { method: "POST", headers: auth(), body: JSON.stringify({ model: MODEL, prompt: "x".repeat(1 << 20) }) });
     expect(huge.status).toBe(413);
+  });
+
+  it("answers while the sim's API fails: injected faults are the API's, not the machine's network", async () => {
+    const e = await endpointOf(await machine());
+    await admin.setFaults({ api_error_rate: 1, rate_limit_rate: 1 });
+    expect((await e.fetch("/v1/models", { headers: auth() })).status).toBe(200);
   });
 
   it("refuses a create with ports that are not TCP ports", async () => {

@@ -4,6 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { leasePrefix, machineLabel } from "../../src/lease/label";
+import { MODEL_PORT } from "../../src/providers/contract";
 import { LAMBDA_READ_WAIT_MS, LambdaProvider } from "../../src/providers/lambda/adapter";
 import { ContractStub, loadContract, type StubAnswer, type StubCall } from "../support/contract-stub";
 import type { InstanceType } from "../support/stub-clouds/lambda";
@@ -99,6 +100,8 @@ function instanceJson(i: FakeInstance) {
     instance_type: typeJson(i.type),
     actions: { migrate: { available: false }, rebuild: up, restart: up, cold_reboot: up, terminate: { available: true } },
     tags: [],
+    // An address once the VM is up.
+    ...(i.status === "active" ? { ip: "198.51.100.2" } : {}),
   };
 }
 
@@ -165,6 +168,19 @@ describe.skipIf(!contract)("Lambda adapter against lambda-cloud-openapi.json", (
     const sent = stub.callsOf("launchInstance")[0]!.body as Record<string, unknown>;
     expect(sent).toMatchObject({ region_name: "us-east-1", instance_type_name: "gpu_1x_h100_sxm5", ssh_key_names: [SSH_KEY], name: label(1) });
     expect(sent.user_data).toBe(`#cloud-config\nruncmd:\n  - ["docker","run","-d","--restart","unless-stopped","--gpus","all","--network","host","vllm/vllm-openai@sha256:abc","sh","-c","vllm serve x; echo 'done'"]\n`);
+  });
+
+  it("a port is reached at the instance's address once it is active (the container shares the VM's network); null before and once gone", async () => {
+    const created = await provider.createMachine({ label: label(1), offer_id: "us-east-1:gpu_1x_h100_sxm5", image: "vllm/vllm-openai@sha256:abc", ports: [MODEL_PORT] });
+    // The launch has no port field: its body is what it was without ports.
+    expect(Object.keys(stub.callsOf("launchInstance")[0]!.body as object).sort()).toEqual(["instance_type_name", "name", "region_name", "ssh_key_names", "tags", "user_data"]);
+    expect(await provider.endpoint(created, MODEL_PORT)).toBeNull();
+    fake.instances.get(created.id)!.status = "active";
+    expect((await provider.endpoint(created, MODEL_PORT))?.url).toBe("http://198.51.100.2:8000");
+    fake.instances.get(created.id)!.status = "unhealthy";
+    expect(await provider.endpoint(created, MODEL_PORT)).toBeNull();
+    fake.instances.delete(created.id);
+    expect(await provider.endpoint(created, MODEL_PORT)).toBeNull();
   });
 
   it("429 on a read waits about a second (Lambda's 1 request/s) and succeeds", async () => {

@@ -4,7 +4,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { installationPrefix, leasePrefix, machineLabel } from "../../src/lease/label";
-import { VAST_BILLING_LAG_MS, VAST_LABEL_ATTEMPTS, VAST_RATE_LIMIT_WAIT_MS, VastProvider, vastBillingCompleteThrough, vastRegion, vastStatus } from "../../src/providers/vast/adapter";
+import { MODEL_PORT } from "../../src/providers/contract";
+import { VAST_BILLING_LAG_MS, VAST_LABEL_ATTEMPTS, VAST_RATE_LIMIT_WAIT_MS, VastProvider, vastBillingCompleteThrough, vastEndpointUrl, vastRegion, vastStatus } from "../../src/providers/vast/adapter";
 import { ContractStub, loadContract, type StubAnswer, type StubCall } from "../support/contract-stub";
 
 const contract = loadContract("vast-openapi.yaml");
@@ -50,6 +51,8 @@ interface FakeInstance {
   image_uuid: string;
   ask: FakeAsk;
   start_date: number;
+  /** The container ports the create's `env` mapped (`-p host:container`). */
+  mapped: number[];
 }
 
 /** Vast as its document describes it, small: asks (offers), instances and their state. */
@@ -117,6 +120,7 @@ class FakeVast {
       image_uuid: body.image,
       ask,
       start_date: 1_780_000_000 + id - 7_000_000,
+      mapped: [...String(body.env ?? "").matchAll(/-p [0-9]+:([0-9]+)/g)].map((m) => Number(m[1])),
     });
     return { status: 200, body: { success: true, new_contract: id } };
   }
@@ -239,7 +243,12 @@ function instanceJson(i: FakeInstance) {
     dph_total: i.ask.dph_total,
     storage_total_cost: 0.0069,
     start_date: i.start_date,
-    ports: i.actual_status === "running" ? { "22/tcp": [{ HostIp: "0.0.0.0", HostPort: "20000" }] } : null,
+    // A running instance's mappings: each container port to a host port Vast picked.
+    ports:
+      i.actual_status === "running"
+        ? Object.fromEntries([["22/tcp", [{ HostIp: "0.0.0.0", HostPort: "20000" }]], ...i.mapped.map((p, n) => [`${p}/tcp`, [{ HostIp: "0.0.0.0", HostPort: String(20001 + n) }]])])
+        : null,
+    public_ipaddr: "203.0.113.42",
   };
 }
 
@@ -277,6 +286,23 @@ describe.skipIf(!contract)("Vast adapter against vast-openapi.yaml", () => {
     const o = offers.find((x) => x.provider_offer_id === "1001")!;
     expect(o).toMatchObject({ id: "vast:1001", provider: "vast", region: "us", host_id: "501", hourly_usd: 0.42, availability: "high", vcpu: 16, memory_gb: 64, disk_gb: 50, vram_gb: 24, spot: false });
     expect(offers.find((x) => x.provider_offer_id === "1004")!).toMatchObject({ region: "cz", availability: "low" });
+  });
+
+  it("maps each port to itself at create, and publishes it at the address and host port once the container runs", async () => {
+    const created = await provider.createMachine({ label: label(1), offer_id: "1001", cmd: "serve", env: { MODE: "fast" }, ports: [MODEL_PORT] });
+    expect(stub.callsOf("createInstance")[0]!.body).toMatchObject({ env: "-e MODE=fast -p 8000:8000" });
+    expect(await provider.endpoint(created, MODEL_PORT)).toBeNull();
+    fake.advance();
+    fake.advance();
+    expect((await provider.endpoint(created, MODEL_PORT))?.url).toBe("http://203.0.113.42:20001");
+    // A port the create did not map has no endpoint, nor has an instance that is gone.
+    expect(await provider.endpoint(created, 9000)).toBeNull();
+    expect(await provider.endpoint({ ...created, id: "999999" }, MODEL_PORT)).toBeNull();
+  });
+
+  it("sends no port mapping when none is asked for", async () => {
+    await provider.createMachine({ label: label(1), offer_id: "1001", cmd: "serve" });
+    expect(stub.callsOf("createInstance")[0]!.body).not.toHaveProperty("env");
   });
 
   it("a create sends the label, disk and cmd as sh -c args; a stop and a start are read back as Vast carries them out", async () => {
@@ -429,5 +455,21 @@ describe.skipIf(!contract)("Vast adapter against vast-openapi.yaml", () => {
       stub.fault({ operationId: "showCharges", kind: "answer", answer: { status: 404, body: { success: false, error: "auth_error", msg: "Invalid user key" } } });
       expect(await provider.listBillingRecords({ from: JUNE1, to: JUNE2 + DAY }).catch((e) => e)).toMatchObject({ kind: "auth" });
     });
+  });
+});
+
+describe("vastEndpointUrl", () => {
+  const ports = { "8000/tcp": [{ HostIp: "0.0.0.0", HostPort: "41234" }] };
+  it("is the public address and the host port the container port is mapped to", () => {
+    expect(vastEndpointUrl({ public_ipaddr: "198.51.100.7", ports }, 8000)).toBe("http://198.51.100.7:41234");
+    expect(vastEndpointUrl({ public_ipaddr: " 198.51.100.7\n", ports }, 8000)).toBe("http://198.51.100.7:41234");
+  });
+  it("is null until Vast reports both", () => {
+    expect(vastEndpointUrl({ ports }, 8000)).toBeNull();
+    expect(vastEndpointUrl({ public_ipaddr: "", ports }, 8000)).toBeNull();
+    expect(vastEndpointUrl({ public_ipaddr: "198.51.100.7", ports: null }, 8000)).toBeNull();
+    expect(vastEndpointUrl({ public_ipaddr: "198.51.100.7", ports }, 8001)).toBeNull();
+    expect(vastEndpointUrl({ public_ipaddr: "198.51.100.7", ports: { "8000/tcp": [] } }, 8000)).toBeNull();
+    expect(vastEndpointUrl({ public_ipaddr: "198.51.100.7", ports: { "8000/tcp": [{ HostIp: "0.0.0.0" }] } }, 8000)).toBeNull();
   });
 });

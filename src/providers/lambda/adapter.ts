@@ -18,13 +18,14 @@ import {
   ProviderError,
   type CreateMachineInput,
   type Machine,
+  type MachineEndpoint,
   type MachineStatus,
   type OfferListing,
   type Provider,
   type ProviderCapabilities,
 } from "../contract";
 import { agentUserData, withSecretsRedacted } from "../agent-start";
-import { isRecord, num, ProviderHttp, retryAfterMs, str, usd, type HttpAnswer, type HttpProviderOptions } from "../http";
+import { isRecord, num, ProviderHttp, publicEndpoint, retryAfterMs, str, usd, type HttpAnswer, type HttpProviderOptions } from "../http";
 
 export const LAMBDA_BASE_URL = "https://cloud.lambda.ai";
 /** Lambda's published limits: a 429 without Retry-After waits this long (launch: one per 12 s). */
@@ -78,6 +79,8 @@ interface LambdaInstance {
   region?: { name?: string };
   instance_type?: { name?: string; price_cents_per_hour?: number };
   tags?: Array<{ key?: string; value?: string }>;
+  /** The public IPv4 address, once Lambda has given it one. */
+  ip?: string;
 }
 
 /** `<region>:<instance type>`: Lambda sells an instance type in a region, on hosts it does not name. */
@@ -204,12 +207,31 @@ export class LambdaProvider implements Provider {
     );
   }
 
-  async getMachine(id: string): Promise<Machine | null> {
+  /**
+   * An active instance's port at its public address. A launch has no port field: a VM's ports are
+   * all on its address, and what reaches them is the account's firewall (inbound rules that lessor
+   * does not manage: the document's rules call replaces every rule of the account). Null until
+   * the instance is active with an address.
+   */
+  async endpoint(machine: Machine, port: number): Promise<MachineEndpoint | null> {
+    const found = await this.#instance(machine.id);
+    const ip = str(found?.ip)?.trim();
+    return found?.status === "active" && ip ? publicEndpoint(`http://${ip}:${port}`) : null;
+  }
+
+  /** The instance as Lambda answers it; null when Lambda no longer knows it. */
+  async #instance(id: string): Promise<LambdaInstance | null> {
     const path = `/api/v1/instances/${encodeURIComponent(id)}`;
     const answer = await this.#http.retrying(() => this.#sendRead("GET", path));
     if (answer.status === 404) return null;
     const data = isRecord(answer.body) ? answer.body.data : null;
     if (answer.status !== 200 || !isInstance(data)) throw this.#error(`GET ${path}`, answer);
+    return data;
+  }
+
+  async getMachine(id: string): Promise<Machine | null> {
+    const data = await this.#instance(id);
+    if (data === null) return null;
     const machine = this.#machine(data);
     return machine.status === "terminated" ? null : machine;
   }
@@ -254,12 +276,7 @@ export class LambdaProvider implements Provider {
 
   /** The instance's own status word; `terminated` when Lambda no longer knows it. */
   async #statusOf(id: string): Promise<string> {
-    const path = `/api/v1/instances/${encodeURIComponent(id)}`;
-    const answer = await this.#http.retrying(() => this.#sendRead("GET", path));
-    if (answer.status === 404) return "terminated";
-    const data = isRecord(answer.body) ? answer.body.data : null;
-    if (answer.status !== 200 || !isInstance(data)) throw this.#error(`GET ${path}`, answer);
-    return data.status;
+    return (await this.#instance(id))?.status ?? "terminated";
   }
 
   #machine(i: LambdaInstance): Machine {

@@ -14,8 +14,12 @@
  *   GET|PUT /v1/config              {offers, seed}: the market's size and seed
  *   GET|PUT /v1/faults              fault rates, delays and the PRNG seed (faults.ts)
  *   POST /v1/reset                  forget every machine and reset the faults
- *   POST /v1/machines               {label, offer_id, image?, cmd?, env?} -> 201 machine; a `cmd` that is not
+ *   POST /v1/machines               {label, offer_id, image?, cmd?, env?, ports?} -> 201 machine; a `cmd` that is not
  *                                   in the sim's command language (script.ts) -> 400 invalid_cmd
+ *   * /v1/machines/:id/ports/:port/...
+ *                                   a request to a port the machine serves: its model server on
+ *                                   8000 (model-server.ts, docs/sim.md "The model server"); 502
+ *                                   `port_closed` while nothing listens there
  *   GET /v1/machines?label_prefix=  {machines}: every machine not TERMINATED whose label starts so
  *   GET /v1/machines/:id            a machine, TERMINATED ones included
  *   POST /v1/machines/:id/stop      RUNNING -> EXITED; 409 otherwise

@@ -20,13 +20,14 @@ import {
   type BillingRecord,
   type CreateMachineInput,
   type Machine,
+  type MachineEndpoint,
   type MachineStatus,
   type OfferListing,
   type Provider,
   type ProviderCapabilities,
 } from "../contract";
 import { agentEnv, shellArgs, startScript, shellExports, withSecretsRedacted } from "../agent-start";
-import { isRecord, num, ProviderHttp, retryAfterMs, str, usd, type HttpAnswer, type HttpProviderOptions, type Query } from "../http";
+import { isRecord, num, ProviderHttp, publicEndpoint, retryAfterMs, str, usd, type HttpAnswer, type HttpProviderOptions, type Query } from "../http";
 
 export const VAST_BASE_URL = "https://console.vast.ai";
 /**
@@ -113,6 +114,9 @@ interface VastInstance {
   dph_total?: number;
   storage_total_cost?: number;
   start_date?: number;
+  public_ipaddr?: string;
+  /** Docker's port mappings (`"8000/tcp": [{HostIp, HostPort}]`); only on a running instance. */
+  ports?: Record<string, unknown> | null;
 }
 
 /** What this provider can do (contract.ts); the same for every account. */
@@ -233,7 +237,10 @@ export class VastProvider implements Provider {
     // (shellArgs). With the agent, the agent runs `cmd` (agent-start.ts). Not `onstart`: the start
     // line is the entrypoint's arguments (`runtype: "args"`), as on RunPod, so it means the same.
     const { flags, rest } = vastEnvFlags(agentEnv(this.name, input));
-    if (flags !== "") body.env = flags;
+    // Each port mapped to itself inside the container (`-p 8000:8000`); Vast picks the host's port
+    // and reports it in the instance's `ports` (vastEndpointUrl).
+    const env = [flags, ...(input.ports ?? []).map((p) => `-p ${p}:${p}`)].filter((f) => f !== "").join(" ");
+    if (env !== "") body.env = env;
     const script = startScript(input);
     if (script) body.args_str = shellArgs(shellExports(rest) + script);
     else if (Object.keys(rest).length > 0) {
@@ -277,12 +284,24 @@ export class VastProvider implements Provider {
    * that one no 404 and no null, so it has no documented way to say "gone"; an empty list does.
    */
   async getMachine(id: string): Promise<Machine | null> {
-    if (!/^[0-9]+$/.test(id)) return null;
-    const page = await this.#page({ limit: PAGE_SIZE, select_filters: JSON.stringify({ id: { eq: Number(id) } }) });
-    const found = page.instances.find((i) => String(i.id) === id);
+    const found = await this.#instance(id);
     if (!found) return null;
     const machine = this.#machine(found);
     return machine.status === "terminated" ? null : machine;
+  }
+
+  /** A running instance's port, at its public address and the host port Vast mapped it to; null until Vast reports both. */
+  async endpoint(machine: Machine, port: number): Promise<MachineEndpoint | null> {
+    const found = await this.#instance(machine.id);
+    if (!found || vastStatus(found) !== "running") return null;
+    const url = vastEndpointUrl(found, port);
+    return url === null ? null : publicEndpoint(url);
+  }
+
+  async #instance(id: string): Promise<VastInstance | null> {
+    if (!/^[0-9]+$/.test(id)) return null;
+    const page = await this.#page({ limit: PAGE_SIZE, select_filters: JSON.stringify({ id: { eq: Number(id) } }) });
+    return page.instances.find((i) => String(i.id) === id) ?? null;
   }
 
   /** The first instance of the account: one read that every key allowed to rent can make. */
@@ -508,6 +527,19 @@ export class VastProvider implements Provider {
     if (answer.status === 404) return new ProviderError(this.name, "not_found", message);
     return new ProviderError(this.name, "unavailable", message);
   }
+}
+
+/**
+ * Where an instance's container `port` is reached from outside: `http://<public_ipaddr>:<host
+ * port>`, the host port from the instance's mappings (`"<port>/tcp": [{HostPort}]`); null while
+ * either is missing.
+ */
+export function vastEndpointUrl(i: Pick<VastInstance, "public_ipaddr" | "ports">, port: number): string | null {
+  const ip = str(i.public_ipaddr)?.trim();
+  const bindings = isRecord(i.ports) ? i.ports[`${port}/tcp`] : null;
+  const first = Array.isArray(bindings) ? bindings.find((b) => isRecord(b) && /^[0-9]{1,5}$/.test(String(b.HostPort ?? ""))) : undefined;
+  if (!ip || !isRecord(first)) return null;
+  return `http://${ip}:${String(first.HostPort)}`;
 }
 
 /** A value Vast's `-e NAME=value` flags carry as one word, whatever their parser's quoting rules. */

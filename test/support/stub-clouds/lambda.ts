@@ -219,5 +219,7 @@ function instanceJson(m: CoreMachine<InstanceExtra>) {
     instance_type: typeJson(x.type),
     actions: { migrate: { available: false }, rebuild: up, restart: up, cold_reboot: up, terminate: { available: true } },
     tags: x.tags,
+    // An address once the VM is up.
+    ...(m.clock.status === "RUNNING" ? { ip: "198.51.100.2" } : {}),
   };
 }

@@ -97,6 +97,8 @@ interface InstanceExtra {
   runtype: string;
   /** The create's `env`, read as the document describes it: Docker's `-e NAME=value` flags. */
   env: Record<string, string>;
+  /** The container ports the create's `env` mapped (`-p host:container`), in order. */
+  mapped: number[];
 }
 
 /**
@@ -207,7 +209,8 @@ export class VastDialect implements Dialect {
     };
     // `target_state: "stopped"` would rent without starting; lessor never asks for it, and the
     // sim's machines always boot, so it is not modelled.
-    const outcome = this.core.create({ label: body.label ?? "", offer, image: body.image, cmd: body.args_str ?? null, extra: { ask, disk, runtype: body.runtype ?? "ssh", env } });
+    const mapped = typeof body.env === "string" ? [...body.env.matchAll(/-p [0-9]+:([0-9]+)/g)].map((m) => Number(m[1])) : [];
+    const outcome = this.core.create({ label: body.label ?? "", offer, image: body.image, cmd: body.args_str ?? null, extra: { ask, disk, runtype: body.runtype ?? "ssh", env, mapped } });
     // cancel_unavail (lessor sends true): an ask that cannot start now is refused, 410.
     if (outcome.kind === "no_capacity") return error(410, "no_such_ask", `error 410/3907: no_such_ask Instance type ${askId} is no longer available.`, { ask_id: askId });
     if (outcome.kind === "ambiguous") return ambiguous(outcome.answer, w);
@@ -448,7 +451,11 @@ function instanceJson(m: CoreMachine<InstanceExtra>, now: number) {
     is_bid: false,
     verification: "verified",
     reliability2: x.ask.reliability2,
-    ports: running ? { "22/tcp": [{ HostIp: "0.0.0.0", HostPort: String(20000 + (Number(m.id) % 10000)) }] } : null,
+    // A running instance's mappings, Vast's host port for each container port (SSH's first), and its address.
+    ports: running
+      ? Object.fromEntries([22, ...x.mapped].map((p, n) => [`${p}/tcp`, [{ HostIp: "0.0.0.0", HostPort: String(20000 + (Number(m.id) % 1000) * 10 + n) }]]))
+      : null,
+    public_ipaddr: running ? "203.0.113.42" : "",
   };
 }
 
