@@ -192,6 +192,19 @@ describe("the lessor CLI against wrangler dev", () => {
     expect(text.stdout).toMatch(/^ceiling: +\$\d+\.\d\d \(by ttl\)$/m);
   });
 
+  it("catalog: models", async () => {
+    const models = await json(["models"], "get", "/v1/catalog/models", 200);
+    expect(models.data.length).toBeGreaterThanOrEqual(12);
+    const human = await lessor(["models"]);
+    expect(human.code, shown(human)).toBe(0);
+    expect(human.stdout).toMatch(/^MODEL +VARIANT +VRAM +HOST RAM +CONTEXT +CPU +FITS$/m);
+    const rows = human.stdout.trim().split("\n").slice(1);
+    expect(rows.map((r) => r.split(/ +/)[0])).toEqual(models.data.map((m: any) => m.id));
+    const first = models.data[0];
+    expect(rows[0]).toContain(`${first.min_vram_gb} GB`);
+    expect(rows[0]).toContain(first.fits[0]);
+  });
+
   it("leases: ls, status, events, lock, unlock, extend, stop, start, end; by id and by name", async () => {
     const id = await createLease("cli-e2e");
     const listed = await json(["ls", "--name", "cli-e2e"], "get", "/v1/leases", 200);

@@ -17,6 +17,7 @@ describe("exitCodeForApiError", () => {
     [404, "not_found", EXIT.NOT_FOUND],
     [409, "no_capacity", EXIT.NO_CAPACITY],
     [409, "quote_drift", EXIT.NO_CAPACITY],
+    [409, "no_placement", EXIT.NO_CAPACITY],
     [402, "over_budget", EXIT.OVER_BUDGET],
     [400, "invalid_request", EXIT.USAGE],
     [400, "invalid_duration", EXIT.USAGE],
