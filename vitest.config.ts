@@ -56,6 +56,9 @@ export default defineConfig(async () => {
                   // Provisioning hands machines lessor's agent access only with a public URL; the
                   // sim's machines then report through the agent protocol (docs/sim.md "The agent").
                   LESSOR_PUBLIC_URL: "https://lessor.test",
+                  // The gateway holds a request to a starting deployment 5 s, not 30, so that its
+                  // 503 deployment_starting is seen in a test's time.
+                  LESSOR_GATEWAY_WAKE_WAIT: "5s",
                   // Provider webhooks are taken in (docs/ingress.md), and the sim sends its own to
                   // the public URL above: test/integration/ingress-sink.ts answers them.
                   LESSOR_INGRESS_TOKEN: "test-ingress-token-0123456789abcdefghijkl",

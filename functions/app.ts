@@ -15,7 +15,9 @@ import { authenticate } from "./middleware";
 import { agentRoutes } from "./v1/agent";
 import { issuerRoutes } from "./v1/auth";
 import { catalogRoutes } from "./v1/catalog";
+import { deploymentRoutes } from "./v1/deployments";
 import { eventRoutes } from "./v1/events";
+import { gatewayRoutes } from "./v1/gateway";
 import { ingressRoutes } from "./v1/ingress";
 import { keyRoutes } from "./v1/keys";
 import { leaseRoutes } from "./v1/leases";
@@ -204,6 +206,8 @@ export function createApp() {
   app.route("/v1", agentRoutes);
   // Providers' webhooks prove themselves by the installation's ingress token and their signature.
   app.route("/v1", ingressRoutes);
+  // A deployment's gateway authenticates with the deployment's own api_key (functions/v1/gateway.ts).
+  app.route("/v1", gatewayRoutes);
   app.use("/v1/*", authenticate);
   app.route("/v1", orgRoutes);
   app.route("/v1", keyRoutes);
@@ -212,6 +216,7 @@ export function createApp() {
   app.route("/v1", catalogRoutes);
   app.route("/v1", quoteRoutes);
   app.route("/v1", leaseRoutes);
+  app.route("/v1", deploymentRoutes);
   app.route("/v1", machineRoutes);
   app.route("/v1", budgetRoutes);
   app.route("/v1", usageRoutes);

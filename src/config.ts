@@ -8,6 +8,7 @@
  * The messages name settings, never their values: a wrong secret must not be echoed to a caller.
  */
 import type { Env } from "./env";
+import { wakeWaitMs } from "./deployments/wake-wait";
 import { badHostTtlMs } from "./lease/bad-host";
 import { MASTER_KEY_MIN_LENGTH } from "./providers/credentials";
 import { listedProviderNames } from "./providers/names";
@@ -37,6 +38,7 @@ const CONFIG_KEYS = [
   "LESSOR_PUBLIC_URL",
   "LESSOR_WEBHOOKS_ALLOW_LOOPBACK_HTTP",
   "LESSOR_BAD_HOST_TTL",
+  "LESSOR_GATEWAY_WAKE_WAIT",
 ] as const satisfies readonly (keyof Env)[];
 
 type ConfigEnv = Pick<Env, (typeof CONFIG_KEYS)[number]>;
@@ -95,6 +97,9 @@ export function configProblems(env: ConfigEnv): string[] {
   }
   if (badHostTtlMs(env.LESSOR_BAD_HOST_TTL) === null) {
     problems.push("LESSOR_BAD_HOST_TTL must be a duration (e.g. `24h`, `90m`) or `0` to remember no failed host");
+  }
+  if (wakeWaitMs(env) === null) {
+    problems.push("LESSOR_GATEWAY_WAKE_WAIT must be a duration (e.g. `30s`, `2m`)");
   }
   if (production) {
     // Two installations that share a provider account tell their machines apart by this id

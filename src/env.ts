@@ -37,6 +37,8 @@ export interface Env {
    * local URL; unset elsewhere in development, machines are started without the agent.
    */
   LESSOR_PUBLIC_URL?: string;
+  /** How long the gateway holds a request to a deployment that is starting (a duration; default 30s). */
+  LESSOR_GATEWAY_WAKE_WAIT?: string;
   /**
    * Secret (at least 32 characters): the last path segment of `POST /v1/ingress/:provider/:token`,
    * where providers send their webhooks (docs/ingress.md). Unset: ingress answers 404. The sim

@@ -5,7 +5,7 @@
 const CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz";
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
-export type IdPrefix = "org" | "key" | "iss" | "qt" | "ls" | "ev" | "req" | "rc" | "cmd" | "wh" | "dlv";
+export type IdPrefix = "org" | "key" | "iss" | "qt" | "ls" | "ev" | "req" | "rc" | "cmd" | "wh" | "dlv" | "dp";
 
 /** `prefix_` + 10 chars of millisecond time + 16 random chars, all lower-case base32. */
 export function newId(prefix: IdPrefix, now: number = Date.now()): string {

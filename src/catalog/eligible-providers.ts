@@ -23,9 +23,9 @@ export async function providersForSpec(env: Env, db: Db, orgId: string, spec: Pi
   return usable;
 }
 
-/** What a lease needs of its provider: a command is run by lessor's agent, which needs `run_agent`. */
-export function capabilitiesNeeded(lease: { cmd?: string | null }): CapabilityName[] {
-  return lease.cmd ? ["run_agent"] : [];
+/** What a lease needs of its provider: a command (or a model server) is run by lessor's agent, which needs `run_agent`. */
+export function capabilitiesNeeded(lease: { cmd?: string | null; model?: unknown }): CapabilityName[] {
+  return lease.cmd || lease.model ? ["run_agent"] : [];
 }
 
 /**

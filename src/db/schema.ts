@@ -167,6 +167,22 @@ export interface ProviderKeysTable {
   verify_error: string | null;
 }
 
+/** A model served under a name (migrations/0019); one row per (org, name). */
+export interface DeploymentsTable {
+  id: string;
+  org_id: string;
+  name: string;
+  model: string;
+  /** JSON of the PUT's body (src/deployments/config.ts). */
+  config: string;
+  fingerprint: string;
+  /** AES-GCM ciphertext of the deployment's api_key; never the key. */
+  api_key: string;
+  lease_id: string;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface SweepLocksTable {
   name: string;
   holder: string;
@@ -285,6 +301,7 @@ export interface Database {
   budget_reservations: BudgetReservationsTable;
   provider_keys: ProviderKeysTable;
   webhook_endpoints: WebhookEndpointsTable;
+  deployments: DeploymentsTable;
 }
 
 export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;

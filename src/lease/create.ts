@@ -24,6 +24,7 @@ import { claimLeaseName, freeLeaseName } from "./names";
 import { orgSettings } from "../orgs/settings";
 import { configWarnings, isPinnedImage, type ConfigWarning } from "./config-check";
 import { resolvePolicy, type LeaseKind, type Policy, type PolicyInput } from "./policy";
+import type { ServedModel } from "./state";
 import type { LeaseView } from "./view";
 
 /** A lease's environment: at most this many variables, each value at most ENV_VALUE_MAX_BYTES. */
@@ -50,6 +51,10 @@ interface LeaseRequestCommon {
   env?: Record<string, string>;
   /** Unique among the org's live leases (src/lease/names.ts). */
   name?: string;
+  /** A deployment's model server (src/deployments/): the lease runs it instead of a `cmd`. */
+  model?: ServedModel;
+  /** The lease's id, when its caller chose it first (a deployment points at it before it exists). */
+  id?: string;
 }
 
 /** Exactly one of `spec` and `quote_id`: a lease for a spec, or for the offers a quote answered. */
@@ -131,7 +136,7 @@ export async function validateLease(db: Db, env: Env, orgId: string, req: LeaseR
 
 export async function createLease(db: Db, env: Env, orgId: string, req: LeaseRequest, now: number): Promise<LeaseView> {
   const { offers, spec, policy, warnings } = await planLease(db, env, orgId, req, now);
-  const id = newId("ls", now);
+  const id = req.id ?? newId("ls", now);
   const stub = env.LEASE.get(env.LEASE.idFromName(id));
   // The name first: of two creates with one name, the loser reserves nothing (src/lease/names.ts).
   const claim = req.name === undefined ? null : { org_id: orgId, name: req.name, lease_id: id };
@@ -152,6 +157,7 @@ export async function createLease(db: Db, env: Env, orgId: string, req: LeaseReq
       cmd: req.cmd ?? null,
       env: req.env ?? null,
       name: req.name ?? null,
+      model: req.model ?? null,
       warnings: warnings.map((w) => w.message),
       reserved,
       now,

@@ -119,7 +119,22 @@ export function inUseUntil(l: LeaseRecord, agent: AgentFacts): number | null {
   const exit = exitOf(l, agent);
   if (l.kind === "job" && l.cmd !== null && exit === null) return null;
   const last = Math.max(l.last_activity_at ?? l.ready_at ?? l.state_since, exit?.at ?? 0);
-  return Math.max(last + l.policy.heartbeat_grace, l.lock_until ?? 0);
+  return Math.max(last + l.policy.heartbeat_grace, l.lock_until ?? 0, inFlightUntil(agent));
+}
+
+/**
+ * The longest one gateway request counts as in use. A request whose end never reached the lease
+ * (its Worker died mid-stream) is believed ended this long after it began, so a lost end cannot
+ * hold a deployment up for ever.
+ */
+export const REQUEST_MAX_MS = 60 * 60_000;
+
+/**
+ * How long the gateway's requests in flight keep the lease in use (0: none open): each from its
+ * start until it ends, at most REQUEST_MAX_MS. Its end is recorded as activity (`last_activity_at`).
+ */
+export function inFlightUntil(agent: AgentFacts): number {
+  return Math.max(0, ...(agent.in_flight ?? []).map((start) => start + REQUEST_MAX_MS));
 }
 
 /** The exit the agent reported in this session (one from a session before is not this command's). */
@@ -190,6 +205,7 @@ export function decide(l: LeaseRecord, obs: Observation, now: number): Decision 
     case "booting":
       if (m === null) due({ action: "replace_host", reason: "provider_lost", at: now });
       else if (m?.status === "error" && !restarting(l, now)) due({ action: "replace_host", reason: "host_failed", at: now });
+      else if (modelServerFailure(l, obs) !== null) due({ action: "release", reason: modelServerFailure(l, obs), at: now });
       else if (m?.status === "running" && obs.app_ready !== false) due({ action: "mark_ready", reason: null, at: now });
       else {
         if (m?.status === "running" && l.policy.startup_timeout !== null) {
@@ -251,6 +267,19 @@ export function decide(l: LeaseRecord, obs: Observation, now: number): Decision 
   const first = candidates[0]!;
   if (first.at <= now) return first;
   return { action: "wait", reason: first.reason, at: first.at, next: first.action };
+}
+
+/**
+ * Why a booting lease that serves a model fails closed now (docs/deployments.md "Ready"), or null:
+ * its model server exited before it answered (`model_server_failed`; the exit is the agent's, in
+ * this session), or it answered without its key (`endpoint_exposed`): a URL is never handed out
+ * for a server anyone may use.
+ */
+export function modelServerFailure(l: LeaseRecord, obs: Observation): Reason | null {
+  if (!l.model) return null;
+  if (exitOf(l, obs.agent ?? NO_AGENT) !== null) return "model_server_failed";
+  if (obs.machine?.status === "running" && obs.exposed === true) return "endpoint_exposed";
+  return null;
 }
 
 /** A machine lessor started again (a stopped session's restart) within the grace: `error` is not yet believed. */

@@ -24,7 +24,7 @@ import { writeLeaseIndex } from "./index-repo";
 import { OccupantSide } from "./occupant-side";
 import { failureOf, indexRetryAt } from "./retry";
 import { canStop, LeaseRunner } from "./runner";
-import type { LeaseRecord } from "./state";
+import type { LeaseRecord, LeaseState } from "./state";
 import { LeaseStore, type LeaseEvent } from "./store";
 import { renderLease, type LeaseView } from "./view";
 import type { LeaseEventPage } from "../events/lease-events";
@@ -57,6 +57,7 @@ export class LeaseObject extends MeteredObject {
       appended: (stored) => this.#out.appended(stored),
       occupant: () => this.#occupant.occupant(),
       finish: (now) => this.#finish(now),
+      inFlight: () => [...this.#inFlight.values()],
     });
     this.#occupant = new OccupantSide(this.#store, ctx.storage, this.env, {
       exclusive: (work) => this.#exclusive(work),
@@ -137,6 +138,40 @@ export class LeaseObject extends MeteredObject {
       return { ok: true, lease: renderLease((await this.#finish(now))!) };
     });
   }
+
+  /**
+   * One gateway request to the lease's model server (src/deployments/gateway.ts): sent with the
+   * machine's key in place of the caller's, its answer streamed back as it comes. It is activity
+   * from its start to its end (decide.ts `inUseUntil`): in flight while its body streams, recorded
+   * as the lease's last activity when it ends or its caller goes away. Not ready: the state, and
+   * nothing is sent; null: no such lease for this org.
+   */
+  async modelRequest(orgId: string, path: string, init: { method: string; headers: [string, string][]; body: ArrayBuffer | null }): Promise<Response | { state: LeaseState | "unreachable" } | null> {
+    const l = this.#store.loadFor(orgId);
+    if (!l) return null;
+    if (l.state !== "ready" || !l.model) return { state: l.state };
+    const endpoint = await this.#runner.modelEndpoint(l).catch(() => null);
+    if (!endpoint) return { state: "unreachable" };
+    const id = crypto.randomUUID();
+    this.#inFlight.set(id, Date.now());
+    const ended = () => {
+      if (!this.#inFlight.delete(id)) return;
+      this.ctx.waitUntil(this.act(orgId, "heartbeat").catch(() => undefined));
+    };
+    const headers = new Headers(init.headers);
+    headers.set("authorization", `Bearer ${l.model.key}`);
+    let answer: Response;
+    try {
+      answer = await endpoint.fetch(path, { method: init.method, headers, body: init.body });
+    } catch {
+      ended();
+      return { state: "unreachable" };
+    }
+    return new Response(whileOpen(answer.body, ended), { status: answer.status, headers: answer.headers });
+  }
+
+  /** When each gateway request now in flight began, by its id; in memory (state.ts `AgentFacts.in_flight`). */
+  readonly #inFlight = new Map<string, number>();
 
   /** Runs the policy now: the alarm's body, and what the cron backstop calls. Idempotent. */
   async tick(): Promise<void> {
@@ -257,4 +292,32 @@ export class LeaseObject extends MeteredObject {
   agentSnapshot(orgId: string | null): AgentSnapshot | null {
     return this.#occupant.agentSnapshot(orgId);
   }
+}
+
+/** `body` passed through chunk by chunk, calling `ended` once when it ends, fails or is cancelled. */
+function whileOpen(body: ReadableStream<Uint8Array> | null, ended: () => void): ReadableStream<Uint8Array> | null {
+  if (!body) {
+    ended();
+    return null;
+  }
+  const reader = body.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) {
+          ended();
+          controller.close();
+        } else controller.enqueue(value);
+      } catch (e) {
+        ended();
+        controller.error(e);
+      }
+    },
+    async cancel(reason) {
+      ended();
+      // The caller went away: the model server's answer is dropped, whatever its stream says of it.
+      await reader.cancel(reason).catch(() => undefined);
+    },
+  });
 }

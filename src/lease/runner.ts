@@ -11,13 +11,15 @@ import { installationId } from "../config";
 import { database } from "../db";
 import type { Env } from "../env";
 import { agentAccess } from "../providers/agent-start";
-import { ProviderError, type Machine, type Provider } from "../providers/contract";
+import { modelServerCommand } from "../providers/model-server";
+import { MODEL_PORT, ProviderError, type Machine, type MachineEndpoint, type Provider } from "../providers/contract";
 import { providerCapabilities, providerWithAccount } from "../providers/registry";
 import { reserveBudget } from "../billing/budget";
 import type { Reservation } from "../billing/ceiling";
 import { ApiError } from "../errors";
 import type { Occupant } from "../occupant/occupant";
 import { nextMove, type Decision } from "./decide";
+import { probeModelServer } from "./model-probe";
 import { DIAGNOSTICS_CMD } from "./command";
 import {
   agentSilent, markExited, markReady, markStopped, observed, released, releaseStarted, signalQueued, stalled, started,
@@ -34,6 +36,9 @@ import { recordBadHost } from "../catalog/bad-hosts";
 import { machined, NO_AGENT, type AgentFacts, type KillCause, type LeaseRecord, type MachinedLease, type Observation, type Reason } from "./state";
 import type { LeaseStore } from "./store";
 
+/** A model server that exits while starting: this many of its last log lines go in the event. */
+export const SERVER_LOG_LINES = 30;
+
 /** At most this many actions in one run; the alarm picks up the rest. */
 const MAX_STEPS = 12;
 
@@ -48,6 +53,8 @@ export interface RunnerHost {
   occupant(): Occupant | null;
   /** Writes the index and sets the one alarm; every run ends with it, in `finally`. */
   finish(now: number): Promise<unknown>;
+  /** When each gateway request now in flight began. */
+  inFlight(): number[];
 }
 
 export class LeaseRunner {
@@ -91,10 +98,25 @@ export class LeaseRunner {
     }
   }
 
-  /** What the lease's rules read of the agent (nothing for a lease that does not exist yet). */
+  /** What the lease's rules read of the agent (nothing for a lease that does not exist yet), and the gateway's requests in flight. */
   facts(): AgentFacts {
-    return this.#host.occupant()?.facts() ?? NO_AGENT;
+    return { ...(this.#host.occupant()?.facts() ?? NO_AGENT), in_flight: this.#host.inFlight() };
   }
+
+  /**
+   * How the gateway reaches the model server of a ready lease (null: the provider publishes no way
+   * there). Kept per machine: asking the provider at every request would spend its rate limit.
+   */
+  async modelEndpoint(l: MachinedLease): Promise<MachineEndpoint | null> {
+    if (this.#endpoint?.machine_id === l.machine_id) return this.#endpoint.endpoint;
+    const { provider } = await this.#providerAccount(l);
+    const m = await provider.getMachine(l.machine_id);
+    const endpoint = m && provider.endpoint ? await provider.endpoint(m, MODEL_PORT) : null;
+    if (endpoint) this.#endpoint = { machine_id: l.machine_id, endpoint };
+    return endpoint;
+  }
+
+  #endpoint: { machine_id: string; endpoint: MachineEndpoint } | null = null;
 
   /** Saves one transition: its record and its event. */
   step(before: LeaseRecord, step: Step, now: number): LeaseRecord {
@@ -131,6 +153,8 @@ export class LeaseRunner {
         m = await provider.getMachine(l.machine_id);
       }
       Object.assign(obs, observationOf(m));
+      // A deployment is ready when its model answers, not when its machine runs (model-probe.ts).
+      if (l.model && l.state === "booting" && obs.machine?.status === "running") Object.assign(obs, await probeModelServer(provider, obs.machine, l.model));
       this.save(l, observed(l, obs.machine ? obs.machine.status : "terminated", now), null, now);
     } catch (e) {
       this.#backoff(e, now, "observe_failed");
@@ -211,7 +235,11 @@ export class LeaseRunner {
       // Each machine gets a token of its own; the one before it stops working (docs/agent.md).
       const agent = agentAccess(this.#env, l.id, await this.#host.occupant()!.mint(now)) ?? undefined;
       m = await provider.createMachine({
-        label: before.label!, offer_id: offer.provider_offer_id, image: l.image ?? undefined, cmd: l.cmd ?? undefined, env: l.env ?? undefined, agent,
+        label: before.label!, offer_id: offer.provider_offer_id, image: l.image ?? undefined, agent,
+        // A deployment runs its provider's model server (its own cmd, where a caller of createLease named one), which requires the machine's own key and serves on MODEL_PORT.
+        ...(l.model
+          ? { cmd: l.cmd ?? modelServerCommand(offer.provider, { model: l.model.id, engine_args: l.model.engine_args }), env: { ...l.env, LESSOR_MODEL_KEY: l.model.key }, ports: [MODEL_PORT] }
+          : { cmd: l.cmd ?? undefined, env: l.env ?? undefined }),
       });
       after = this.step(before, created(before, m, offer, provider.name, account, now), now);
     } catch (e) {
@@ -267,7 +295,7 @@ export class LeaseRunner {
 
   /** Destroys every machine the lease ever labelled, and releases once none is left. */
   async #release(l: LeaseRecord, provider: Provider, account: string, reason: Reason | null, now: number): Promise<void> {
-    const begun = releaseStarted(l, reason, now);
+    const begun = releaseStarted(l, reason, now, reason === "model_server_failed" ? this.#serverExit() : {});
     if (begun) l = this.step(l, begun, now);
     const prefix = leasePrefix(this.#installation(), l.id);
     // The machine it knows goes first: every call before its destroy is time it bills.
@@ -288,6 +316,13 @@ export class LeaseRunner {
     // Stamped when the last destroy was confirmed, not when this step began; the accrual ends then.
     const at = Date.now();
     this.step(l, released(l, [...ids], at), at);
+  }
+
+  /** A model server's exit as the event shows it: its code or signal, and its log's last lines. */
+  #serverExit(): Record<string, unknown> {
+    const occupant = this.#host.occupant();
+    const exit = occupant?.facts().exit ?? null;
+    return { exit_code: exit?.code ?? null, signal: exit?.signal ?? null, log_tail: occupant?.tail(SERVER_LOG_LINES).text ?? "" };
   }
 
   /** Records a failed step's backoff (retry.ts) on the lease as stored now; the next run waits for it. */

@@ -85,6 +85,8 @@ export const REASONS = [
   "max_runtime",
   "inactivity",
   "job_exited",
+  "model_server_failed",
+  "endpoint_exposed",
 ] as const;
 export type Reason = (typeof REASONS)[number];
 
@@ -179,10 +181,24 @@ export interface LeaseFields {
    * Absent on leases stored before it was kept.
    */
   env?: Record<string, string> | null;
+  /**
+   * A deployment's model server (src/deployments/): the model it serves and the machine's own key
+   * for it (LESSOR_MODEL_KEY on the machine, a secret only lessor and the machine hold; never
+   * answered, never in an event). null or absent: the lease serves no model.
+   */
+  model?: ServedModel | null;
   /** What the lease's rules did about its command this session (decide.ts "the command"); reset when it becomes ready. */
   job?: JobProgress | null;
   /** Bumped on every write; the D1 index keeps the version it last saw. */
   version: number;
+}
+
+/** The model a deployment's lease serves, and the key its model server requires. */
+export interface ServedModel {
+  id: string;
+  key: string;
+  /** More arguments for the engine (src/providers/model-server.ts). */
+  engine_args: string[];
 }
 
 /** Why lessor ends a command with TERM, then KILL. */
@@ -216,6 +232,12 @@ export interface AgentFacts {
   /** When the last log chunk arrived. */
   last_output_at: number | null;
   exit: { code: number | null; signal: string | null; at: number } | null;
+  /**
+   * Not the agent's word but read beside it: when each request now in flight through the gateway
+   * began (src/deployments/gateway.ts). The object keeps them in memory: a request outlives no
+   * restart of the object, which ends its stream. Absent: none.
+   */
+  in_flight?: readonly number[];
 }
 
 export const NO_AGENT: AgentFacts = { last_heartbeat_at: null, last_output_at: null, exit: null };
@@ -226,6 +248,11 @@ export interface Observation {
   agent?: AgentFacts;
   /** undefined: not observed this time; null: the provider no longer has the machine. */
   machine: Machine | null | undefined;
-  /** The workload answers (model server healthy, command started). Running implies it for sim. */
+  /**
+   * The workload answers: for a lease that serves a model, its server lists the model on
+   * `GET /v1/models` with the machine's key; for any other, the machine runs.
+   */
   app_ready?: boolean;
+  /** A model server that answered `GET /v1/models` without its key: it is open to anyone. */
+  exposed?: boolean;
 }

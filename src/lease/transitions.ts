@@ -13,7 +13,7 @@ import type { Machine, ProviderError } from "../providers/contract";
 import { hardCapDeadlines } from "./decide";
 import { following, nextOfferOf, reservationFor } from "./rent";
 import type { LeaseKind, Policy } from "./policy";
-import { hasMachine, NO_JOB_PROGRESS, TERMINAL_STATES, type JobProgress, type KillCause, type LeaseRecord, type MachinedLease, type LeaseState, type Reason } from "./state";
+import { hasMachine, NO_JOB_PROGRESS, TERMINAL_STATES, type JobProgress, type KillCause, type LeaseRecord, type MachinedLease, type LeaseState, type Reason, type ServedModel } from "./state";
 
 /** An event to append beside a write (the object's `events` table). */
 export interface Effect {
@@ -118,6 +118,8 @@ export interface LeaseInit {
   env?: Record<string, string> | null;
   /** Claimed by admission (src/lease/names.ts). */
   name?: string | null;
+  /** A deployment's model and its machine's key (src/deployments/). */
+  model?: ServedModel | null;
   warnings: string[];
   /** What admission reserved against the org's caps (src/billing/budget.ts). */
   reserved: Reservation | null;
@@ -171,6 +173,7 @@ export function newLease(init: LeaseInit, canStop: (provider: string) => boolean
       env: init.env ?? null,
       job: null,
       name: init.name ?? null,
+      model: init.model ?? null,
       warnings: init.warnings,
       version: 0,
     },
@@ -282,8 +285,8 @@ export function beginRelease(l: LeaseRecord, reason: Reason | null, now: number,
 }
 
 /** The `release` action's first step: null when the lease is already releasing. */
-export function releaseStarted(l: LeaseRecord, reason: Reason | null, now: number): Step | null {
-  return l.state === "releasing" ? null : beginRelease(l, reason, now);
+export function releaseStarted(l: LeaseRecord, reason: Reason | null, now: number, detail: Record<string, unknown> = {}): Step | null {
+  return l.state === "releasing" ? null : beginRelease(l, reason, now, detail);
 }
 
 /** Ready: the command starts now, and its rules begin afresh (docs/design.md "The command"). */

@@ -64,31 +64,39 @@ function masterSecret(env: Pick<Env, "LESSOR_MASTER_KEY">): string {
   return env.LESSOR_MASTER_KEY!;
 }
 
-const additionalData = (orgId: string, provider: string) => new TextEncoder().encode(`${orgId}/${provider}`);
-
-export async function encryptProviderKey(env: Pick<Env, "LESSOR_MASTER_KEY">, orgId: string, provider: string, apiKey: string): Promise<string> {
+/**
+ * `secret` sealed with AES-256-GCM under the master key, bound to `boundTo` (its additional data):
+ * a ciphertext copied to another row fails to open. Provider keys are bound to "<org_id>/<provider>";
+ * other secrets (a deployment's api_key) to a name that begins with their kind, so no two meet.
+ */
+export async function sealSecret(env: Pick<Env, "LESSOR_MASTER_KEY">, boundTo: string, secret: string): Promise<string> {
   const key = await aesKey(masterSecret(env));
   const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
-  const sealed = await crypto.subtle.encrypt({ name: "AES-GCM", iv, additionalData: additionalData(orgId, provider) }, key, new TextEncoder().encode(apiKey));
+  const sealed = await crypto.subtle.encrypt({ name: "AES-GCM", iv, additionalData: new TextEncoder().encode(boundTo) }, key, new TextEncoder().encode(secret));
   return `${FORMAT}.${base64url.encode(iv)}.${base64url.encode(new Uint8Array(sealed))}`;
 }
 
-/** The key in the clear, or null when the ciphertext does not open (another master key, another row). */
-export async function decryptProviderKey(env: Pick<Env, "LESSOR_MASTER_KEY">, orgId: string, provider: string, ciphertext: string): Promise<string | null> {
+/** The secret in the clear, or null when the ciphertext does not open (another master key, another row). */
+export async function openSecret(env: Pick<Env, "LESSOR_MASTER_KEY">, boundTo: string, ciphertext: string): Promise<string | null> {
   const [format, iv, sealed] = ciphertext.split(".");
   if (format !== FORMAT || !iv || !sealed) return null;
   try {
     const key = await aesKey(masterSecret(env));
-    const plain = await crypto.subtle.decrypt(
-      { name: "AES-GCM", iv: base64url.decode(iv), additionalData: additionalData(orgId, provider) },
-      key,
-      base64url.decode(sealed),
-    );
+    const plain = await crypto.subtle.decrypt({ name: "AES-GCM", iv: base64url.decode(iv), additionalData: new TextEncoder().encode(boundTo) }, key, base64url.decode(sealed));
     return new TextDecoder().decode(plain);
   } catch (e) {
     if (e instanceof ApiError) throw e;
     return null;
   }
+}
+
+export function encryptProviderKey(env: Pick<Env, "LESSOR_MASTER_KEY">, orgId: string, provider: string, apiKey: string): Promise<string> {
+  return sealSecret(env, `${orgId}/${provider}`, apiKey);
+}
+
+/** The key in the clear, or null when the ciphertext does not open (another master key, another row). */
+export function decryptProviderKey(env: Pick<Env, "LESSOR_MASTER_KEY">, orgId: string, provider: string, ciphertext: string): Promise<string | null> {
+  return openSecret(env, `${orgId}/${provider}`, ciphertext);
 }
 
 export type ProviderKeyRow = Omit<ProviderKeysTable, "options"> & { options: string };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { BOOTSTRAP_TOKEN_MIN_LENGTH, configProblems, configProblemsCached, publicUrl } from "../../src/config";
+import { wakeWaitMs } from "../../src/deployments/wake-wait";
 import { agentAccess } from "../../src/providers/agent-start";
 
 const good = {
@@ -48,6 +49,13 @@ describe("configProblems (src/config.ts)", () => {
     expect(text).not.toContain("shortsecret");
     expect(text).not.toContain("alsoshort");
     expect(text).not.toContain("shortingress");
+  });
+
+  it("refuses a gateway wake wait that is not a duration; unset is 30 s", () => {
+    expect(configProblems({ LESSOR_GATEWAY_WAKE_WAIT: "soon" })).toEqual([expect.stringMatching(/^LESSOR_GATEWAY_WAKE_WAIT must be a duration/)]);
+    expect(configProblems({ LESSOR_GATEWAY_WAKE_WAIT: "45s" })).toEqual([]);
+    expect(wakeWaitMs({ LESSOR_GATEWAY_WAKE_WAIT: "45s" })).toBe(45_000);
+    expect(wakeWaitMs({})).toBe(30_000);
   });
 
   it("refuses a malformed installation id", () => {

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { killStart } from "../../src/lease/command";
 import { POLICY_DEFAULTS, resolvePolicy, type Policy } from "../../src/lease/policy";
 import { NO_AGENT, NO_JOB_PROGRESS, type AgentFacts, type JobProgress } from "../../src/lease/state";
-import { AGENT_SILENT_MS, decide, guardOf, pollAt, pollInterval, POLL_MAX_MS, POLL_MS, RESTART_ERROR_GRACE_MS, STOP_ESCALATE_MS, STOP_REISSUE_MS } from "../../src/lease/decide";
+import { AGENT_SILENT_MS, decide, guardOf, pollAt, pollInterval, POLL_MAX_MS, POLL_MS, REQUEST_MAX_MS, RESTART_ERROR_GRACE_MS, STOP_ESCALATE_MS, STOP_REISSUE_MS } from "../../src/lease/decide";
 import type { LeaseRecord, Observation } from "../../src/lease/state";
 import { H, lease, M, machine, S, T0 } from "../support/lease-fixture";
 
@@ -289,5 +289,60 @@ describe("policy: the command's rules", () => {
     expect(resolvePolicy("scratch", { idle_timeout: "15m" }).idle_timeout).toBe(15 * M);
     expect(resolvePolicy("job", { max_runtime: "2s", kill_grace: "1s", max_inactivity: "3s", inactivity_action: "terminate", on_exit: "stop" }))
       .toMatchObject({ max_runtime: 2 * S, kill_grace: S, max_inactivity: 3 * S, inactivity_action: "terminate", on_exit: "stop" });
+  });
+});
+
+describe("decide: a lease that serves a model is ready when its model answers", () => {
+  const model = { id: "sim/echo-1b", key: "machine-key-0123456789", engine_args: [] };
+  const booting = (patch: Partial<LeaseRecord> = {}) =>
+    lease("booting", { ready_at: null, model, kind: "deployment", policy: POLICY_DEFAULTS.deployment, ttl_deadline: null, ...patch });
+  const exit = { code: 1, signal: null, at: T0 + M };
+
+  it("a running machine whose model does not answer yet stays booting, polled", () => {
+    expect(decide(booting({ observed_at: T0 + M }), { machine: machine("running"), app_ready: false }, T0 + M)).toMatchObject({ action: "wait", next: "poll" });
+  });
+  it("the model listed with the key and the key required: ready", () => {
+    expect(decide(booting(), { machine: machine("running"), app_ready: true, exposed: false }, T0 + M).action).toBe("mark_ready");
+  });
+  it("startup_timeout (20 min by default) fires on both sides of its boundary", () => {
+    const obs = { machine: machine("running"), app_ready: false };
+    expect(decide(booting({ observed_at: T0 + 20 * M - 2 }), obs, T0 + 20 * M - 1)).toMatchObject({ action: "wait", next: "release", reason: "startup_timeout", at: T0 + 20 * M });
+    expect(decide(booting({ observed_at: T0 + 20 * M - 2 }), obs, T0 + 20 * M)).toMatchObject({ action: "release", reason: "startup_timeout" });
+  });
+  it("a server that answers without its key fails closed: endpoint_exposed, never ready", () => {
+    expect(decide(booting(), { machine: machine("running"), app_ready: false, exposed: true }, T0 + M)).toMatchObject({ action: "release", reason: "endpoint_exposed", at: T0 + M });
+    // The same answer from a lease that serves no model means nothing.
+    expect(decide(booting({ model: null }), { machine: machine("running"), app_ready: true, exposed: true }, T0 + M).action).toBe("mark_ready");
+  });
+  it("a server that exits while starting fails the lease at once: model_server_failed", () => {
+    const agent = { ...NO_AGENT, exit };
+    expect(decide(booting(), { machine: machine("running"), app_ready: false, agent }, T0 + M)).toMatchObject({ action: "release", reason: "model_server_failed" });
+    // Not yet read back, the exit alone is enough: the alarm falls due at once.
+    expect(decide(booting(), { machine: undefined, agent }, T0 + M)).toMatchObject({ action: "release", reason: "model_server_failed" });
+    // An exit from an earlier session is not this server's.
+    const restarted = booting({ session_started_at: T0 + 2 * M, state_since: T0 + 2 * M });
+    expect(decide(restarted, { machine: machine("running"), app_ready: false, agent }, T0 + 3 * M).action).not.toBe("release");
+    // Without a model, an exit while booting is the command's business, not a failure.
+    expect(decide(booting({ model: null }), { machine: machine("running"), app_ready: true, agent }, T0 + M).action).toBe("mark_ready");
+  });
+});
+
+describe("decide: gateway traffic is activity from its start to its end", () => {
+  const deployment = (patch: Partial<LeaseRecord> = {}) => lease("ready", { kind: "deployment", policy: POLICY_DEFAULTS.deployment, ttl_deadline: null, ...patch });
+  it("a request open keeps the lease in use past its idle timeout", () => {
+    const quiet = deployment();
+    expect(decide(quiet, running, T0 + 32 * M)).toMatchObject({ action: "stop", reason: "idle_timeout" });
+    const busy = { ...running, agent: { ...NO_AGENT, in_flight: [T0 + M] } };
+    expect(decide(quiet, busy, T0 + 32 * M).action).toBe("wait");
+  });
+  it("a request whose end never came counts for REQUEST_MAX_MS at most", () => {
+    const lost = { ...running, agent: { ...NO_AGENT, in_flight: [T0] } };
+    const idleAt = T0 + REQUEST_MAX_MS + 30 * M;
+    expect(decide(deployment(), lost, idleAt - 1).action).toBe("wait");
+    expect(decide(deployment(), lost, idleAt)).toMatchObject({ action: "stop", reason: "idle_timeout" });
+  });
+  it("traffic never holds off max_lifetime", () => {
+    const busy = { ...running, agent: { ...NO_AGENT, in_flight: [T0 + 24 * H - M] } };
+    expect(decide(deployment({ session_started_at: T0 }), busy, T0 + 24 * H)).toMatchObject({ action: "release", reason: "max_lifetime" });
   });
 });

@@ -1,0 +1,226 @@
+/**
+ * Deployments (docs/deployments.md): a model served under a name. A deployment is a D1 row
+ * (migrations/0019) pointing at the lease of kind `deployment` that runs its model server now; the
+ * row holds its api_key sealed (src/providers/credentials.ts), the lease holds the machine's own
+ * key (src/lease/state.ts `ServedModel`).
+ *
+ * `PUT` is idempotent by name under concurrency without a read-then-write race: the row is
+ * inserted with `ON CONFLICT DO NOTHING` (a unique index on (org, name)) naming its lease's id
+ * before that lease exists, and a later PUT that must make a new lease (released, recreated)
+ * swaps `lease_id` with a compare-and-swap on the old one. Only the winner of either creates a
+ * lease; every other caller answers the deployment as the winner left it.
+ */
+import { base64url } from "jose";
+import { PENDING_MS } from "../billing/budget";
+import { publicUrl } from "../config";
+import type { Db } from "../db";
+import type { DeploymentsTable } from "../db/schema";
+import type { Env } from "../env";
+import { ApiError, conflict, notFound } from "../errors";
+import { newId } from "../ids";
+import { createLease } from "../lease/create";
+import type { ActResult, UserAction } from "../lease/object";
+import { TERMINAL_STATES, type LeaseState } from "../lease/state";
+import type { LeaseView } from "../lease/view";
+import { shQuote } from "../providers/agent-start";
+import { openSecret, sealSecret } from "../providers/credentials";
+import { configFingerprint, storedConfig, type DeploymentConfig, type StoredConfig } from "./config";
+
+export type DeploymentRow = DeploymentsTable;
+
+/** How a deployment is answered. `api_key` only to a caller with the `write` scope (else null). */
+export interface DeploymentView {
+  name: string;
+  id: string;
+  /** Its lease's state (`ready` once the model answers); `pending` while the lease is being made. */
+  state: LeaseState;
+  lease_id: string;
+  base_url: string | null;
+  api_key: string | null;
+  model: string;
+  hourly_usd: number | null;
+}
+
+/** 43 URL-safe characters: 32 random bytes, base64url without padding. */
+export function newDeploymentKey(): string {
+  return base64url.encode(crypto.getRandomValues(new Uint8Array(32)));
+}
+
+/** A deployment's api_key is bound to its row: a ciphertext copied to another deployment does not open. */
+const keyBinding = (row: Pick<DeploymentRow, "org_id" | "id">) => `deployment/${row.org_id}/${row.id}`;
+
+/** The deployment's api_key in the clear (null: it no longer opens, after LESSOR_MASTER_KEY changed). */
+export function deploymentKey(env: Pick<Env, "LESSOR_MASTER_KEY">, row: DeploymentRow): Promise<string | null> {
+  return openSecret(env, keyBinding(row), row.api_key);
+}
+
+/** `{LESSOR_PUBLIC_URL}/v1/gateway/{id}/v1`: what any OpenAI client takes as its base URL. */
+export function baseUrl(env: Pick<Env, "LESSOR_PUBLIC_URL">, id: string): string | null {
+  const origin = publicUrl(env);
+  return origin === null ? null : `${origin}/v1/gateway/${id}/v1`;
+}
+
+export function configOf(row: DeploymentRow): StoredConfig {
+  return JSON.parse(row.config) as StoredConfig;
+}
+
+export async function deploymentByName(db: Db, orgId: string, name: string): Promise<DeploymentRow | null> {
+  return (await db.selectFrom("deployments").selectAll().where("org_id", "=", orgId).where("name", "=", name).executeTakeFirst()) ?? null;
+}
+
+/** By id alone: the gateway's lookup (its caller proves itself with the deployment's key, not an org's). */
+export async function deploymentById(db: Db, id: string): Promise<DeploymentRow | null> {
+  return (await db.selectFrom("deployments").selectAll().where("id", "=", id).executeTakeFirst()) ?? null;
+}
+
+/** A page of the org's deployments by name, after `after`. */
+export async function listDeployments(db: Db, orgId: string, after: string | null, limit: number): Promise<DeploymentRow[]> {
+  let q = db.selectFrom("deployments").selectAll().where("org_id", "=", orgId);
+  if (after !== null) q = q.where("name", ">", after);
+  return q.orderBy("name").limit(limit + 1).execute();
+}
+
+const leaseStub = (env: Env, leaseId: string) => env.LEASE.get(env.LEASE.idFromName(leaseId));
+
+/** The lease's view, or null while it is not yet made (or was never made). */
+export async function leaseOf(env: Env, row: DeploymentRow): Promise<LeaseView | null> {
+  return leaseStub(env, row.lease_id).view(row.org_id);
+}
+
+/** The deployment as answered, from its row and its lease as it is now. */
+export async function renderDeployment(env: Env, row: DeploymentRow, lease: LeaseView | null, showKey: boolean): Promise<DeploymentView> {
+  return {
+    name: row.name,
+    id: row.id,
+    state: lease?.state ?? "pending",
+    lease_id: row.lease_id,
+    base_url: baseUrl(env, row.id),
+    api_key: showKey ? await deploymentKey(env, row) : null,
+    model: row.model,
+    hourly_usd: lease?.hourly_usd ?? null,
+  };
+}
+
+/** Makes the deployment's lease (id chosen by the row): it runs the model server with a fresh machine key. */
+async function startLease(db: Db, env: Env, row: DeploymentRow, config: StoredConfig, now: number): Promise<LeaseView> {
+  const lease = await createLease(db, env, row.org_id, {
+    id: row.lease_id,
+    kind: "deployment",
+    spec: config.spec,
+    ...(config.policy ? { policy: config.policy } : {}),
+    ...(config.image ? { image: config.image } : {}),
+    model: { id: config.model, key: newDeploymentKey(), engine_args: config.engine_args },
+  }, now);
+  // A recreate that swapped the lease while this one was being made leaves it pointed at by nothing: it ends.
+  const current = await deploymentById(db, row.id);
+  if (current?.lease_id !== row.lease_id) await actOnLease(env, row, "end");
+  return lease;
+}
+
+/** A user's action on the deployment's lease; a refusal other than a state's is the lease's own answer. */
+export async function actOnLease(env: Env, row: DeploymentRow, action: UserAction): Promise<ActResult> {
+  const result = (await leaseStub(env, row.lease_id).act(row.org_id, action)) as ActResult;
+  if (!result.ok && result.status === 402) throw new ApiError(402, result.code, result.message, result.details);
+  return result;
+}
+
+/**
+ * Points the deployment at a new lease in place of `row.lease_id` (compare-and-swap): the new
+ * row when this caller won, null when another did first.
+ */
+async function swapLease(db: Db, row: DeploymentRow, config: StoredConfig, fingerprint: string, now: number): Promise<DeploymentRow | null> {
+  const leaseId = newId("ls", now);
+  const won = await db
+    .updateTable("deployments")
+    .set({ lease_id: leaseId, config: JSON.stringify(config), fingerprint, model: config.model, updated_at: now })
+    .where("id", "=", row.id)
+    .where("lease_id", "=", row.lease_id)
+    .returningAll()
+    .executeTakeFirst();
+  return won ?? null;
+}
+
+export interface PutOutcome {
+  /** 202: this call created or started a machine; 200: it found one. */
+  status: 200 | 202;
+  row: DeploymentRow;
+  lease: LeaseView | null;
+}
+
+/**
+ * `PUT /v1/deployments/:name`: the deployment with this configuration, made, restarted or found.
+ * A changed fingerprint is 409 `config_changed` unless `recreate`, which ends the old lease and
+ * makes a new one.
+ */
+export async function putDeployment(db: Db, env: Env, orgId: string, name: string, body: DeploymentConfig, recreate: boolean, now: number): Promise<PutOutcome> {
+  const config = storedConfig(body);
+  const fingerprint = await configFingerprint(config);
+  const id = newId("dp", now);
+  const fresh: DeploymentRow = {
+    id, org_id: orgId, name, model: config.model, config: JSON.stringify(config), fingerprint,
+    api_key: await sealSecret(env, keyBinding({ org_id: orgId, id }), newDeploymentKey()),
+    lease_id: newId("ls", now), created_at: now, updated_at: now,
+  };
+  const inserted = await db.insertInto("deployments").values(fresh).onConflict((oc) => oc.columns(["org_id", "name"]).doNothing()).returning("id").executeTakeFirst();
+  if (inserted) {
+    try {
+      return { status: 202, row: fresh, lease: await startLease(db, env, fresh, config, now) };
+    } catch (e) {
+      // Refused before any lease was made (no capacity, budget, a bad spec): the name is free again.
+      if ((await leaseOf(env, fresh).catch(() => null)) === null) await db.deleteFrom("deployments").where("id", "=", fresh.id).where("lease_id", "=", fresh.lease_id).execute();
+      throw e;
+    }
+  }
+  const row = await deploymentByName(db, orgId, name);
+  if (!row) throw new ApiError(409, "deployment_busy", `deployment "${name}" was deleted while this request ran; send it again`, { name });
+  if (row.fingerprint !== fingerprint && !recreate) {
+    throw conflict("config_changed", `deployment "${name}" runs another configuration (model, spec, image or engine_args); send ?recreate=true to replace its machine`, { name, model: row.model });
+  }
+  const lease = await leaseOf(env, row);
+  // A lease that ended, one never made past PENDING_MS (its create died), or a new configuration: a new lease.
+  const gone = lease === null ? row.updated_at < now - PENDING_MS : TERMINAL_STATES.includes(lease.state);
+  if (gone || row.fingerprint !== fingerprint) {
+    const swapped = await swapLease(db, row, config, fingerprint, now);
+    if (!swapped) return { status: 200, ...(await reread(db, env, orgId, name)) };
+    if (lease !== null && !gone) await actOnLease(env, row, "end");
+    return { status: 202, row: swapped, lease: await startLease(db, env, swapped, config, now) };
+  }
+  if (lease?.state === "stopped") {
+    const started = await actOnLease(env, row, "start");
+    if (started.ok) return { status: 202, row, lease: started.lease };
+  }
+  return { status: 200, row, lease: lease === null ? null : await leaseOf(env, row) };
+}
+
+async function reread(db: Db, env: Env, orgId: string, name: string): Promise<{ row: DeploymentRow; lease: LeaseView | null }> {
+  const row = await deploymentByName(db, orgId, name);
+  if (!row) throw notFound("deployment", name);
+  return { row, lease: await leaseOf(env, row) };
+}
+
+/** `DELETE`: ends its lease, then forgets the deployment (its name and key). null: no such deployment. */
+export async function deleteDeployment(db: Db, env: Env, orgId: string, name: string): Promise<DeploymentRow | null> {
+  const row = await deploymentByName(db, orgId, name);
+  if (!row) return null;
+  const ended = await actOnLease(env, row, "end");
+  if (!ended.ok && ended.status !== 404) throw new ApiError(ended.status, ended.code, ended.message, ended.details);
+  await db.deleteFrom("deployments").where("id", "=", row.id).execute();
+  return row;
+}
+
+/** `rotate-key`: a new api_key; the old one stops working at once. */
+export async function rotateDeploymentKey(db: Db, env: Env, orgId: string, name: string, now: number): Promise<DeploymentRow | null> {
+  const row = await deploymentByName(db, orgId, name);
+  if (!row) return null;
+  const api_key = await sealSecret(env, keyBinding(row), newDeploymentKey());
+  return (await db.updateTable("deployments").set({ api_key, updated_at: now }).where("id", "=", row.id).returningAll().executeTakeFirst()) ?? null;
+}
+
+/** `GET .../env`: the shell lines that point an OpenAI client at the deployment. */
+export function envLines(view: Pick<DeploymentView, "base_url" | "api_key" | "model">): string {
+  return [
+    `export OPENAI_BASE_URL=${shQuote(view.base_url ?? "")}`,
+    `export OPENAI_API_KEY=${shQuote(view.api_key ?? "")}`,
+    `export LESSOR_MODEL_ID=${shQuote(view.model)}`,
+  ].join("\n") + "\n";
+}

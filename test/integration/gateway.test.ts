@@ -1,0 +1,110 @@
+/**
+ * The gateway (docs/deployments.md "The gateway"): a deployment's OpenAI API through lessor, by
+ * the deployment's key; streams passed through as they come; requests as activity from start to
+ * end; a stopped deployment woken by a request; wrong keys 401 in the envelope.
+ */
+import { SELF } from "cloudflare:test";
+import { afterEach, describe, expect, it } from "vitest";
+import { endEverything } from "./deployment-helpers";
+import { BASE, call, expectError, json, type TestOrg } from "./helpers";
+import { fastSim, getLease, leaseSuite, sim, waitForState } from "./lease-helpers";
+
+const MODEL = "Qwen/Qwen2.5-0.5B-Instruct";
+const SPEC = { gpu: "l40s:1" };
+
+let org: TestOrg;
+let key: string;
+leaseSuite((o, k) => {
+  org = o;
+  key = k;
+});
+
+afterEach(() => endEverything(org, key));
+
+let n = 0;
+async function deploy(policy?: Record<string, string>) {
+  const name = `gw-${Date.now().toString(36)}-${n++}`;
+  const res = await call("PUT", `/v1/deployments/${name}`, { key, body: { model: MODEL, spec: SPEC, ...(policy ? { policy } : {}) } });
+  const d = await json(res);
+  await waitForState(key, d.lease_id, "ready");
+  return d;
+}
+
+/** A request through the deployment's base_url. */
+function gw(d: { base_url: string; api_key: string }, path: string, init: { method?: string; body?: unknown; key?: string | null } = {}) {
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  const k = init.key === undefined ? d.api_key : init.key;
+  if (k !== null) headers.authorization = `Bearer ${k}`;
+  return SELF.fetch(`${d.base_url}${path}`, { method: init.method ?? (init.body ? "POST" : "GET"), headers, body: init.body ? JSON.stringify(init.body) : undefined });
+}
+
+describe("the gateway", () => {
+  it("lists the model, answers a chat completion, and streams one", async () => {
+    const d = await deploy();
+    expect(d.base_url.startsWith(`${BASE}/v1/gateway/${d.id}/v1`)).toBe(true);
+    const models = await gw(d, "/models");
+    expect(models.status).toBe(200);
+    expect((await models.json<any>()).data.map((m: any) => m.id)).toContain(MODEL);
+    const chat = await gw(d, "/chat/completions", { body: { model: MODEL, messages: [{ role: "user", content: "hello" }], max_tokens: 8 } });
+    expect(chat.status).toBe(200);
+    const answer = await chat.json<any>();
+    expect(answer.choices[0].message.content.length).toBeGreaterThan(0);
+    const stream = await gw(d, "/chat/completions", { body: { model: MODEL, messages: [{ role: "user", content: "hello" }], max_tokens: 8, stream: true } });
+    expect(stream.status).toBe(200);
+    expect(stream.headers.get("content-type")).toMatch(/text\/event-stream/);
+    const text = await stream.text();
+    expect(text.trimEnd().endsWith("data: [DONE]")).toBe(true);
+  });
+
+  it("refuses a wrong, missing or another deployment's key with 401 in the envelope, never 500", async () => {
+    const d = await deploy();
+    for (const k of ["wrong-key", null, key]) {
+      const res = await gw(d, "/models", { key: k });
+      await expectError(res, 401, "unauthenticated");
+    }
+    await expectError(await gw({ ...d, base_url: `${BASE}/v1/gateway/dp_nosuch/v1` }, "/models"), 401, "unauthenticated");
+    // The org's own key does not open the gateway, and the deployment's key opens nothing else.
+    await expectError(await call("GET", "/v1/deployments", { key: d.api_key }), 401, "unauthenticated");
+    // The caller's key never reaches the machine: it answers only to the machine's key, which lessor sends.
+    const rotated = await json(await call("POST", `/v1/deployments/${d.name}/rotate-key`, { key }));
+    await expectError(await gw(d, "/models"), 401, "unauthenticated");
+    expect((await gw({ ...d, api_key: rotated.api_key }, "/models")).status).toBe(200);
+  });
+
+  it("a stream keeps the deployment in use past its idle timeout; it stops once traffic ends", async () => {
+    await fastSim({ model_tokens_per_s: 4 });
+    const d = await deploy({ idle_timeout: "2s", heartbeat_grace: "1s" });
+    const started = Date.now();
+    const stream = await gw(d, "/chat/completions", { body: { model: MODEL, messages: [{ role: "user", content: "hi" }], max_tokens: 24, stream: true } });
+    expect(stream.status).toBe(200);
+    const reader = stream.body!.getReader();
+    for (;;) {
+      const { done } = await reader.read();
+      if (done) break;
+      if (Date.now() - started > 4_000) expect((await getLease(key, d.lease_id)).state).toBe("ready");
+    }
+    expect(Date.now() - started).toBeGreaterThan(4_000);
+    expect((await getLease(key, d.lease_id)).state).toBe("ready");
+    const stopped = await waitForState(key, d.lease_id, "stopped", 15_000);
+    expect(stopped.release_reason).toBeNull();
+  });
+
+  it("a request wakes a stopped deployment and is answered once it is ready", async () => {
+    const d = await deploy();
+    expect((await call("POST", `/v1/leases/${d.lease_id}/stop`, { key, body: {} })).status).toBe(200);
+    await waitForState(key, d.lease_id, "stopped");
+    const res = await gw(d, "/models");
+    expect(res.status).toBe(200);
+    expect((await getLease(key, d.lease_id)).state).toBe("ready");
+  });
+
+  it("a deployment that does not come up in time answers 503 deployment_starting with Retry-After", async () => {
+    const d = await deploy();
+    expect((await call("POST", `/v1/leases/${d.lease_id}/stop`, { key, body: {} })).status).toBe(200);
+    await waitForState(key, d.lease_id, "stopped");
+    await sim().setFaults({ boot_delay_ms: 60_000 });
+    const res = await gw(d, "/models");
+    expect(res.headers.get("retry-after")).toBe("10");
+    await expectError(res, 503, "deployment_starting");
+  });
+});
