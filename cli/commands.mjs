@@ -11,6 +11,7 @@ import { readLine, readSecret } from "./secret.mjs";
 import { follow } from "./stream.mjs";
 
 export { kill, logs, run, scratchExec, scratchRun } from "./occupant.mjs";
+export { down, env, up } from "./deployments.mjs";
 
 /** @typedef {import("./main.mjs").Io} Io */
 /** @typedef {import("./main.mjs").GlobalFlags} GlobalFlags */

@@ -196,6 +196,22 @@ export function buildProgram(io, act) {
     program.command(name).description(what).argument("<lease>", "lease id or name").action(act(name));
   }
   program
+    .command("up")
+    .description("serve a model under a name (made, started again or found), wait until it answers, and print base_url, api_key and model")
+    .argument("<name>", "the deployment's name")
+    .requiredOption("--model <id>", "the model (`lessor models`), e.g. Qwen/Qwen2.5-7B-Instruct")
+    .option("--gpu <class:count>", "the machine (default: the smallest that fits the model)")
+    .option("--recreate", "a changed configuration replaces the machine instead of being refused")
+    .option("--no-wait", "answer at once, without waiting for the model to answer")
+    .action(act("up"));
+  program
+    .command("env")
+    .description("OPENAI_BASE_URL, OPENAI_API_KEY and LESSOR_MODEL_ID as `export` lines: eval \"$(lessor env NAME)\"")
+    .argument("<name>", "the deployment's name")
+    .action(act("env"));
+  program.command("down").description("end a deployment: its lease and machine, its name and key").argument("<name>", "the deployment's name").action(act("down"));
+
+  program
     .command("lock")
     .description("mark a lease in use for a while (never beyond its hard caps)")
     .argument("<lease>", "lease id or name")
