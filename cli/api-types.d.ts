@@ -10731,7 +10731,8 @@ export interface components {
             release_reason: "user_end" | "user_stop" | "user_start" | "ttl_expired" | "idle_timeout" | "max_lifetime" | "budget_exceeded" | "stopped_ttl" | "boot_timeout" | "startup_timeout" | "host_failed" | "no_capacity" | "provider_refused" | "provider_lost" | "provider_stopped" | "stop_failed" | "orphan" | "preempted" | "unexpected_start" | "max_runtime" | "inactivity" | "job_exited" | null;
             /** @description ISO 8601, UTC */
             released_at: string | null;
-            warnings: string[];
+            /** @description the configuration check's warnings at create (`POST /v1/leases/validate` answers the same) */
+            warnings: components["schemas"]["ConfigWarning"][];
             /** @description the names of the command's environment variables; values are never shown */
             env: string[];
             /** @description how the command ended, as the machine's agent reported it; null while it runs (or before it starts) */
@@ -10770,6 +10771,13 @@ export interface components {
             inactivity_action: "diagnose" | "terminate";
             /** @enum {string} */
             on_exit: "release" | "stop" | "keep";
+        };
+        ConfigWarning: {
+            /** @enum {string} */
+            code: "stopped_disk_unbounded" | "idle_timeout_unreachable" | "mutable_image_tag" | "ttl_shorter_than_boot";
+            /** @description the request field it is about, as a path: `policy.stopped_ttl`, `image` */
+            field: string;
+            message: string;
         };
         LeaseBilling: {
             /** @enum {string} */
@@ -10828,13 +10836,6 @@ export interface components {
              */
             name?: string;
             quote_id: string;
-        };
-        ConfigWarning: {
-            /** @enum {string} */
-            code: "stopped_disk_unbounded" | "idle_timeout_unreachable" | "mutable_image_tag" | "ttl_shorter_than_boot";
-            /** @description the request field it is about, as a path: `policy.stopped_ttl`, `image` */
-            field: string;
-            message: string;
         };
         /** @description A lease: state, machine, offer, policy, deadlines and its estimate */
         GuardedLease: components["schemas"]["Lease"] & {

@@ -241,7 +241,7 @@ export async function status(ctx, [ref]) {
       ["lock", l.lock_until && Date.parse(l.lock_until) > now ? `ends ${relative(l.lock_until, now)}` : null],
       ["guard", guardText(l.guard, now)],
       ["released", l.released_at ? relative(l.released_at, now) : null],
-      ["warnings", l.warnings.join("; ")],
+      ["warnings", l.warnings.map((w) => w.message).join("; ")],
     ]),
   );
 }

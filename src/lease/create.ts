@@ -152,7 +152,7 @@ export async function createLease(db: Db, env: Env, orgId: string, req: LeaseReq
       cmd: req.cmd ?? null,
       env: req.env ?? null,
       name: req.name ?? null,
-      warnings: warnings.map((w) => w.message),
+      warnings,
       reserved,
       now,
     });

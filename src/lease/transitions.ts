@@ -12,6 +12,7 @@ import { microsToUsd } from "../billing/money";
 import type { Machine, ProviderError } from "../providers/contract";
 import { hardCapDeadlines } from "./decide";
 import { following, nextOfferOf, reservationFor } from "./rent";
+import type { ConfigWarning } from "./config-check";
 import type { LeaseKind, Policy } from "./policy";
 import { hasMachine, NO_JOB_PROGRESS, TERMINAL_STATES, type JobProgress, type KillCause, type LeaseRecord, type MachinedLease, type LeaseState, type Reason } from "./state";
 
@@ -118,7 +119,7 @@ export interface LeaseInit {
   env?: Record<string, string> | null;
   /** Claimed by admission (src/lease/names.ts). */
   name?: string | null;
-  warnings: string[];
+  warnings: ConfigWarning[];
   /** What admission reserved against the org's caps (src/billing/budget.ts). */
   reserved: Reservation | null;
   now: number;

@@ -198,6 +198,16 @@ describe("lease commands", () => {
     );
   });
 
+  it("status: each warning's message on one line", async () => {
+    const warnings = [
+      { code: "mutable_image_tag" as const, field: "image", message: "image is a mutable tag" },
+      { code: "ttl_shorter_than_boot" as const, field: "policy.ttl", message: "ttl is short" },
+    ];
+    fakeApi({ [`GET /v1/leases/${ID}`]: { ...lease, warnings, guard: { action: "none", reason: null, at: null, due: false } } });
+    const r = await run(["status", ID]);
+    expect(r.out).toContain("warnings: image is a mutable tag; ttl is short\n");
+  });
+
   it("a name no lease has: exit 3 without another request", async () => {
     const seen = fakeApi({ "GET /v1/leases": { data: [], next_cursor: null } });
     const r = await run(["end", "nothing"]);
