@@ -21,6 +21,7 @@ import { keyRoutes } from "./v1/keys";
 import { leaseRoutes } from "./v1/leases";
 import { machineRoutes } from "./v1/machines";
 import { budgetRoutes } from "./v1/budget";
+import { quotaRoutes } from "./v1/quota";
 import { orgRoutes } from "./v1/org";
 import { bootstrapRoutes } from "./v1/orgs";
 import { providerRoutes } from "./v1/providers";
@@ -212,6 +213,7 @@ export function createApp() {
   app.route("/v1", leaseRoutes);
   app.route("/v1", machineRoutes);
   app.route("/v1", budgetRoutes);
+  app.route("/v1", quotaRoutes);
   app.route("/v1", usageRoutes);
   app.route("/v1", receiptRoutes);
   app.route("/v1", eventRoutes);

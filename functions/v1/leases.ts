@@ -59,8 +59,8 @@ const PLAN_409 =
 const PLAN_CODES = ["quote_expired", "quote_drift", "provider_not_configured", "capability_missing", "no_capacity", "image_not_pinned"] as const;
 const CREATE_ERRORS = {
   409: errorResponse(
-    `${PLAN_409}; name_taken: a live lease of the org has this name (details: lease_id); idempotency_in_progress: a request with this Idempotency-Key is still running`,
-    [...PLAN_CODES, "name_taken", "idempotency_in_progress"],
+    `${PLAN_409}; name_taken: a live lease of the org has this name (details: lease_id); quota_exceeded: the lease's GPUs would pass the org's GPU quota and no scratch lease could be displaced for it (details: quota, limit, held, requested); idempotency_in_progress: a request with this Idempotency-Key is still running`,
+    [...PLAN_CODES, "name_taken", "quota_exceeded", "idempotency_in_progress"],
   ),
   ...IDEMPOTENCY_422,
 } as const;

@@ -209,6 +209,11 @@ async function refusal(d1: D1Database, db: Db, { lease_id, org_id, need }: { lea
   );
 }
 
+/** Gives back the reservation of a lease that was never made (its create failed after admission). */
+export async function dropReservation(db: Db, leaseId: string): Promise<void> {
+  await db.deleteFrom("budget_reservations").where("lease_id", "=", leaseId).execute();
+}
+
 /**
  * A released lease's rows become what it accrued, month by month (ceiling.ts `settled`): written
  * unconditionally (it only says what happened), before the index shows the lease released.

@@ -244,6 +244,27 @@ export interface BudgetReservationsTable {
   created_at: number;
 }
 
+/** An org's GPU quota (migration 0019; src/lease/quota-repo.ts). */
+export interface GpuQuotasTable {
+  org_id: string;
+  gpus: number;
+  deployment_gpus: number | null;
+  job_gpus: number | null;
+  scratch_gpus: number | null;
+  updated_at: number;
+}
+
+/** What one lease holds under its org's GPU quota (migration 0019). */
+export interface GpuHoldsTable {
+  lease_id: string;
+  org_id: string;
+  kind: "deployment" | "scratch" | "job";
+  gpus: number;
+  created_at: number;
+  /** The deployment that displaced it; null: not displaced. */
+  preempted_by: string | null;
+}
+
 /** An org's outbound webhook endpoint (migrations/0014); its deliveries live in the org's OrgEventsObject. */
 export interface WebhookEndpointsTable {
   id: string;
@@ -283,6 +304,8 @@ export interface Database {
   receipts: ReceiptsTable;
   budgets: BudgetsTable;
   budget_reservations: BudgetReservationsTable;
+  gpu_quotas: GpuQuotasTable;
+  gpu_holds: GpuHoldsTable;
   provider_keys: ProviderKeysTable;
   webhook_endpoints: WebhookEndpointsTable;
 }

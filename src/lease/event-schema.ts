@@ -64,6 +64,7 @@ export const LeaseEventSchema = z
       limit_usd: z.number().nullable().optional(),
       committed_usd: z.number().nullable().optional(),
       requested_usd: z.number().nullable().optional(),
+      by: z.string().optional().describe("preempted: the deployment lease that displaced it under the org's GPU quota"),
     }),
     event(["stop_requested"], { machine_id: z.string().nullable().optional(), machine_status: z.string().nullable().optional() }),
     event(["start_requested"], { reserved_usd: ReservedUsd }),

@@ -282,6 +282,14 @@ export function beginRelease(l: LeaseRecord, reason: Reason | null, now: number,
   };
 }
 
+/**
+ * A deployment displaced the lease under its org's full GPU quota (src/lease/quota.ts): it is
+ * released, and its `release_requested` says by which lease. null: it is already ending.
+ */
+export function preemption(l: LeaseRecord, by: string, now: number): Step | null {
+  return TERMINAL_STATES.includes(l.state) ? null : beginRelease(l, "preempted", now, { by });
+}
+
 /** The `release` action's first step: null when the lease is already releasing. */
 export function releaseStarted(l: LeaseRecord, reason: Reason | null, now: number): Step | null {
   return l.state === "releasing" ? null : beginRelease(l, reason, now);
