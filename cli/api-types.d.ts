@@ -10855,6 +10855,8 @@ export interface components {
             inet_down_usd_per_gb: number | null;
             /** @description upload billed, $ per GB; null: not billed */
             inet_up_usd_per_gb: number | null;
+            /** @description what a stopped machine of this offer bills per hour for its kept disk; null: nothing (a stop ends billing, or no stop), or not stated */
+            stopped_hourly_usd: number | null;
             /** @description the host's reliability score as its provider states it, 0 to 1; null: not stated */
             reliability: number | null;
             /** @description the host's measured download speed, Mbps; null: not stated */
@@ -10897,11 +10899,16 @@ export interface components {
                     up: number;
                 };
             };
-            /** @description the most the policy's hard cap lets the lease cost (compute and bandwidth allowance); null when uncapped */
+            /** @description the most the lease may cost, what its budget admission reserves: the sum of ceiling_parts; null when its hard caps leave it uncapped, or its stopped disk bills with no stopped_ttl */
             ceiling_usd: number | null;
+            /** @description null when the hard caps leave the lease uncapped */
             ceiling_parts: {
+                /** @description the machine's rate until the hard cap */
                 compute_usd: number;
+                /** @description the egress estimate: the bandwidth allowance at the offer's per-GB prices until the hard cap (0 where the provider bills no bandwidth) */
                 bandwidth_usd: number;
+                /** @description what the kept disk may bill while stopped: the offer's stopped_hourly_usd for up to stopped_ttl (0 where a stop ends billing); null: no stopped_ttl ends it */
+                stopped_disk_usd: number | null;
             } | null;
             /** @enum {string|null} */
             ceiling_basis: "ttl" | "max_lifetime" | null;

@@ -36,6 +36,7 @@ export function offerToRow(o: Offer, now: number): NewOfferRow {
     reliability: o.reliability ?? null,
     inet_down_mbps: o.inet_down_mbps ?? null,
     inet_up_mbps: o.inet_up_mbps ?? null,
+    stopped_hourly_usd: o.stopped_hourly_usd ?? null,
   };
 }
 
@@ -61,7 +62,7 @@ export function rowToOffer(r: OfferRow): Offer {
 }
 
 /** The optional fields of an offer (migrations/0012, 0017), each left out where the row has none. */
-const OPTIONAL = ["host_duration_s", "cuda_max", "inet_down_usd_per_gb", "inet_up_usd_per_gb", "reliability", "inet_down_mbps", "inet_up_mbps"] as const;
+const OPTIONAL = ["host_duration_s", "cuda_max", "inet_down_usd_per_gb", "inet_up_usd_per_gb", "reliability", "inet_down_mbps", "inet_up_mbps", "stopped_hourly_usd"] as const;
 
 function placementOf(r: Pick<OfferRow, (typeof OPTIONAL)[number]>): Partial<Offer> {
   const out: Partial<Offer> = {};
@@ -107,6 +108,7 @@ export async function replaceProviderOffers(db: Db, d1: D1Database, provider: st
             reliability: eb.ref("excluded.reliability"),
             inet_down_mbps: eb.ref("excluded.inet_down_mbps"),
             inet_up_mbps: eb.ref("excluded.inet_up_mbps"),
+            stopped_hourly_usd: eb.ref("excluded.stopped_hourly_usd"),
           })),
         ),
     );
@@ -350,5 +352,6 @@ export function renderOffer(o: Offer) {
     reliability: o.reliability ?? null,
     inet_down_mbps: o.inet_down_mbps ?? null,
     inet_up_mbps: o.inet_up_mbps ?? null,
+    stopped_hourly_usd: o.stopped_hourly_usd ?? null,
   };
 }

@@ -56,6 +56,8 @@ export interface OffersTable {
   cuda_max: number | null;
   inet_down_usd_per_gb: number | null;
   inet_up_usd_per_gb: number | null;
+  /** Migration 0020: what a stopped machine of the offer bills an hour; null: nothing or not stated. */
+  stopped_hourly_usd: number | null;
   /** migrations/0017: the host's reliability score (0-1) and internet speeds (Mbps); null: not stated. */
   reliability: number | null;
   inet_down_mbps: number | null;

@@ -7,6 +7,7 @@
  */
 import { reservedHourlyUsd } from "../billing/bandwidth";
 import { admissionReservation, dropReservation, reserveBudget } from "../billing/budget";
+import { stoppedDiskMicros } from "../billing/ceiling";
 import { capabilitiesNeeded, providersForSpec, providersWithCapabilities } from "../catalog/eligible-providers";
 import type { Offer } from "../catalog/offer";
 import { badHostKey, badHostsOf, type BadHosts } from "../catalog/bad-hosts";
@@ -143,7 +144,7 @@ export async function createLease(db: Db, env: Env, orgId: string, req: LeaseReq
   let reservedBudget = false;
   try {
     // Budget admission, before the lease's object exists: a refused lease rents nothing.
-    const reserved = admissionReservation(reservedHourlyUsd(offers[0]!), policy, now);
+    const reserved = admissionReservation(reservedHourlyUsd(offers[0]!), policy, now, stoppedDiskMicros(offers[0]!.stopped_hourly_usd, policy.stopped_ttl));
     await reserveBudget(env.DB, db, { lease_id: id, org_id: orgId, need: reserved }, now);
     reservedBudget = true;
     // The GPU quota last: what it displaces is released only for a lease every other cap admitted.
