@@ -50,6 +50,12 @@ function renderQuota(q: StoredQuota | null, holds: GpuHold[]) {
 
 sameShape<z.infer<typeof QuotaSchema>, ReturnType<typeof renderQuota>>(true);
 
+/** The org's quota as it stands, with what is held under it now. */
+async function quotaNow(d1: D1Database, orgId: string, now: number) {
+  const [quota, holds] = await Promise.all([getGpuQuota(database(d1), orgId), gpuHolds(d1, orgId, now)]);
+  return renderQuota(quota, holds);
+}
+
 export const quotaRoutes = router()
   .openapi(
     createRoute({
@@ -60,11 +66,7 @@ export const quotaRoutes = router()
       middleware: [requireScope("read")] as const,
       responses: { 200: jsonResponse(QuotaSchema, "The quota"), ...COMMON_ERRORS },
     }),
-    async (c) => {
-      const orgId = c.var.principal.org_id;
-      const [quota, holds] = await Promise.all([getGpuQuota(database(c.env.DB), orgId), gpuHolds(c.env.DB, orgId, c.var.now)]);
-      return c.json(renderQuota(quota, holds), 200);
-    },
+    async (c) => c.json(await quotaNow(c.env.DB, c.var.principal.org_id, c.var.now), 200),
   )
   .openapi(
     createRoute({
@@ -79,10 +81,8 @@ export const quotaRoutes = router()
     async (c) => {
       const orgId = c.var.principal.org_id;
       const { gpus, per_kind = {} } = c.req.valid("json");
-      const db = database(c.env.DB);
       const kinds = Object.fromEntries(LEASE_KINDS.flatMap((k) => (per_kind[k] == null ? [] : [[k, per_kind[k]]])));
-      await putGpuQuota(db, orgId, gpus === null ? null : { gpus, per_kind: kinds }, c.var.now);
-      const [quota, holds] = await Promise.all([getGpuQuota(db, orgId), gpuHolds(c.env.DB, orgId, c.var.now)]);
-      return c.json(renderQuota(quota, holds), 200);
+      await putGpuQuota(database(c.env.DB), orgId, gpus === null ? null : { gpus, per_kind: kinds }, c.var.now);
+      return c.json(await quotaNow(c.env.DB, orgId, c.var.now), 200);
     },
   );
