@@ -36,18 +36,19 @@ const KIND_CAP = `(CASE ?3 WHEN 'deployment' THEN q.deployment_gpus WHEN 'job' T
 
 /**
  * ?1 org, ?2 pending cutoff, ?3 kind, ?4 GPUs, ?5 the leases to displace (JSON array of ids), ?6
- * the new lease, ?7 now. Inserts the hold, or nothing.
+ * the new lease, ?7 now. Inserts the hold, or nothing. A lease without GPUs always fits, as in the
+ * rule, even under a quota lowered below what is held.
  */
 const HOLD = `
   INSERT INTO gpu_holds (lease_id, org_id, kind, gpus, created_at)
   SELECT ?6, ?1, ?3, ?4, ?7
   WHERE (SELECT COUNT(*) FROM gpu_holds h WHERE ${COUNTED} AND h.kind = 'scratch' AND h.lease_id IN ${VICTIMS}) = json_array_length(?5)
-    AND NOT EXISTS (
+    AND (?4 = 0 OR NOT EXISTS (
       SELECT 1 FROM gpu_quotas q WHERE q.org_id = ?1 AND (
         (SELECT COALESCE(SUM(h.gpus), 0) FROM gpu_holds h WHERE ${COUNTED} AND h.lease_id NOT IN ${VICTIMS}) + ?4 > q.gpus
         OR (${KIND_CAP} IS NOT NULL AND (SELECT COALESCE(SUM(h.gpus), 0) FROM gpu_holds h WHERE ${COUNTED} AND h.kind = ?3) + ?4 > ${KIND_CAP})
       )
-    )`;
+    ))`;
 
 /** ?5 the leases to displace, ?6 the new lease: marked only when the new lease's hold landed. */
 const DISPLACE = `

@@ -98,6 +98,16 @@ describe("the GPU quota on a create", () => {
     expect((await getLease(key, s.id)).state).not.toMatch(/^releas/);
   });
 
+  it("a lease without GPUs takes nothing, even under a quota lowered below what is held", async () => {
+    const { org, key } = await quotaOrg({ gpus: 1 });
+    await createLease(key, scratch);
+    await call("PUT", "/v1/quota", { key: org.adminKey, body: { gpus: 0 } });
+    const cpu = await createLease(key, { kind: "scratch", spec: { cpu: 2 }, policy: { ttl: "1h" } });
+    expect(cpu.offer.gpu_count).toBe(0);
+    expect((await quotaOf(key)).held.total).toBe(1);
+    await expectError(await call("POST", "/v1/leases", { key, body: scratch }), 409, "quota_exceeded");
+  });
+
   it("concurrent creates never hold more than the quota", async () => {
     const { key } = await quotaOrg({ gpus: 2 });
     const answers = await Promise.all(Array.from({ length: 6 }, () => call("POST", "/v1/leases", { key, body: scratch })));
