@@ -56,7 +56,7 @@ export interface OffersTable {
   cuda_max: number | null;
   inet_down_usd_per_gb: number | null;
   inet_up_usd_per_gb: number | null;
-  /** Migration 0020: what a stopped machine of the offer bills an hour; null: nothing or not stated. */
+  /** Migration 0021: what a stopped machine of the offer bills an hour; null: nothing or not stated. */
   stopped_hourly_usd: number | null;
   /** migrations/0017: the host's reliability score (0-1) and internet speeds (Mbps); null: not stated. */
   reliability: number | null;
@@ -246,7 +246,7 @@ export interface BudgetReservationsTable {
   created_at: number;
 }
 
-/** An org's GPU quota (migration 0019; src/lease/quota-repo.ts). */
+/** An org's GPU quota (migration 0020; src/lease/quota-repo.ts). */
 export interface GpuQuotasTable {
   org_id: string;
   gpus: number;
@@ -256,7 +256,7 @@ export interface GpuQuotasTable {
   updated_at: number;
 }
 
-/** What one lease holds under its org's GPU quota (migration 0019). */
+/** What one lease holds under its org's GPU quota (migration 0020). */
 export interface GpuHoldsTable {
   lease_id: string;
   org_id: string;

@@ -1,4 +1,4 @@
--- lessor D1 index, part 18: an org's GPU quota and what each lease holds under it.
+-- lessor D1 index, part 19: an org's GPU quota and what each lease holds under it.
 -- See docs/storage.md and README.md "GPU quota and preemption".
 CREATE TABLE gpu_quotas (
   org_id          TEXT PRIMARY KEY,
