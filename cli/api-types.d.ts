@@ -5647,7 +5647,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description quote_expired; quote_drift: the offer's price rose beyond the quote's tolerance; provider_not_configured: the org cannot rent from the spec's or the quote's providers; capability_missing: a lease with a cmd, and no provider it may use runs lessor's agent (details: capabilities, providers); no_capacity: nothing fits (details name the constraint); image_not_pinned: the org requires images pinned by digest (PUT /v1/org/settings `require_image_digest`) and the image is not, or none is named (details: field); name_taken: a live lease of the org has this name (details: lease_id); idempotency_in_progress: a request with this Idempotency-Key is still running */
+                /** @description quote_expired; quote_drift: the offer's price rose beyond the quote's tolerance; provider_not_configured: the org cannot rent from the spec's or the quote's providers; capability_missing: a lease with a cmd, and no provider it may use runs lessor's agent (details: capabilities, providers); no_capacity: nothing fits (details name the constraint); image_not_pinned: the org requires images pinned by digest (PUT /v1/org/settings `require_image_digest`) and the image is not, or none is named (details: field); name_taken: a live lease of the org has this name (details: lease_id); quota_exceeded: the lease's GPUs would pass the org's GPU quota and no scratch lease could be displaced for it (details: quota, limit, held, requested); idempotency_in_progress: a request with this Idempotency-Key is still running */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -5656,7 +5656,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "quote_expired" | "quote_drift" | "provider_not_configured" | "capability_missing" | "no_capacity" | "image_not_pinned" | "name_taken" | "idempotency_in_progress";
+                                code: "quote_expired" | "quote_drift" | "provider_not_configured" | "capability_missing" | "no_capacity" | "image_not_pinned" | "name_taken" | "quota_exceeded" | "idempotency_in_progress";
                                 /** @description for people; a 5xx says only to quote the request_id */
                                 message: string;
                                 /** @description what the code's description names; empty on a 5xx */
@@ -9677,6 +9677,294 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/quota": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The org's GPU quota, and the GPUs its live leases hold */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The quota */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["GpuQuota"];
+                    };
+                };
+                /** @description invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description unauthenticated: no valid credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "unauthenticated";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description insufficient_scope: the credential's scope does not allow this; bootstrap_disabled: no bootstrap token is configured */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "insufficient_scope" | "bootstrap_disabled";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description not_found: no such object (or another org's) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "not_found";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description payload_too_large: the body is over the limit (details.max_bytes) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "payload_too_large";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "rate_limited";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        /** Set the org's GPU quota: the most GPUs its live leases hold at once, and per kind if wanted (replaced whole; gpus null removes it) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["PutGpuQuota"];
+                };
+            };
+            responses: {
+                /** @description The quota now */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["GpuQuota"];
+                    };
+                };
+                /** @description invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description unauthenticated: no valid credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "unauthenticated";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description insufficient_scope: the credential's scope does not allow this; bootstrap_disabled: no bootstrap token is configured */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "insufficient_scope" | "bootstrap_disabled";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description not_found: no such object (or another org's) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "not_found";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description payload_too_large: the body is over the limit (details.max_bytes) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "payload_too_large";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "rate_limited";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/usage": {
         parameters: {
             query?: never;
@@ -11882,6 +12170,8 @@ export interface components {
             inet_down_usd_per_gb: number | null;
             /** @description upload billed, $ per GB; null: not billed */
             inet_up_usd_per_gb: number | null;
+            /** @description what a stopped machine of this offer bills per hour for its kept disk; null: nothing (a stop ends billing, or no stop), or not stated */
+            stopped_hourly_usd: number | null;
             /** @description the host's reliability score as its provider states it, 0 to 1; null: not stated */
             reliability: number | null;
             /** @description the host's measured download speed, Mbps; null: not stated */
@@ -11945,11 +12235,16 @@ export interface components {
                     up: number;
                 };
             };
-            /** @description the most the policy's hard cap lets the lease cost (compute and bandwidth allowance); null when uncapped */
+            /** @description the most the lease may cost, what its budget admission reserves: the sum of ceiling_parts; null when its hard caps leave it uncapped, or its stopped disk bills with no stopped_ttl */
             ceiling_usd: number | null;
+            /** @description null when the hard caps leave the lease uncapped */
             ceiling_parts: {
+                /** @description the machine's rate until the hard cap */
                 compute_usd: number;
+                /** @description the egress estimate: the bandwidth allowance at the offer's per-GB prices until the hard cap (0 where the provider bills no bandwidth) */
                 bandwidth_usd: number;
+                /** @description what the kept disk may bill while stopped: the offer's stopped_hourly_usd for up to stopped_ttl (0 where a stop ends billing); null: no stopped_ttl ends it */
+                stopped_disk_usd: number | null;
             } | null;
             /** @enum {string|null} */
             ceiling_basis: "ttl" | "max_lifetime" | null;
@@ -12067,7 +12362,8 @@ export interface components {
             release_reason: "user_end" | "user_stop" | "user_start" | "ttl_expired" | "idle_timeout" | "max_lifetime" | "budget_exceeded" | "stopped_ttl" | "boot_timeout" | "startup_timeout" | "host_failed" | "no_capacity" | "provider_refused" | "provider_lost" | "provider_stopped" | "stop_failed" | "orphan" | "preempted" | "unexpected_start" | "max_runtime" | "inactivity" | "job_exited" | "model_server_failed" | "endpoint_exposed" | null;
             /** @description ISO 8601, UTC */
             released_at: string | null;
-            warnings: string[];
+            /** @description the configuration check's warnings at create (`POST /v1/leases/validate` answers the same) */
+            warnings: components["schemas"]["ConfigWarning"][];
             /** @description the names of the command's environment variables; values are never shown */
             env: string[];
             /** @description how the command ended, as the machine's agent reported it; null while it runs (or before it starts) */
@@ -12106,6 +12402,13 @@ export interface components {
             inactivity_action: "diagnose" | "terminate";
             /** @enum {string} */
             on_exit: "release" | "stop" | "keep";
+        };
+        ConfigWarning: {
+            /** @enum {string} */
+            code: "stopped_disk_unbounded" | "idle_timeout_unreachable" | "mutable_image_tag" | "ttl_shorter_than_boot";
+            /** @description the request field it is about, as a path: `policy.stopped_ttl`, `image` */
+            field: string;
+            message: string;
         };
         LeaseBilling: {
             /** @enum {string} */
@@ -12164,13 +12467,6 @@ export interface components {
              */
             name?: string;
             quote_id: string;
-        };
-        ConfigWarning: {
-            /** @enum {string} */
-            code: "stopped_disk_unbounded" | "idle_timeout_unreachable" | "mutable_image_tag" | "ttl_shorter_than_boot";
-            /** @description the request field it is about, as a path: `policy.stopped_ttl`, `image` */
-            field: string;
-            message: string;
         };
         /** @description A lease: state, machine, offer, policy, deadlines and its estimate */
         GuardedLease: components["schemas"]["Lease"] & {
@@ -12372,6 +12668,8 @@ export interface components {
                 signal?: string | null;
                 /** @description model_server_failed: the last 30 lines of its log */
                 log_tail?: string;
+                /** @description preempted: the deployment lease that displaced it under the org's GPU quota */
+                by?: string;
             };
         } | {
             seq: number;
@@ -12706,6 +13004,38 @@ export interface components {
             readonly live_hourly_usd?: number;
             readonly updated_at?: string | null;
         };
+        GpuQuota: {
+            /** @description the most GPUs the org's live leases may hold at once; null: no quota */
+            gpus: number | null;
+            /** @description a kind's own cap within `gpus`; null: only `gpus` caps it */
+            per_kind: {
+                deployment: number | null;
+                job: number | null;
+                scratch: number | null;
+            };
+            /** @description what the org's live leases hold now, by kind */
+            held: {
+                deployment: number;
+                job: number;
+                scratch: number;
+                total: number;
+            };
+            updated_at: string | null;
+        };
+        PutGpuQuota: {
+            /** @description null removes the quota (and every kind's cap) */
+            gpus: number | null;
+            /** @description a kind left out or null has no cap of its own */
+            per_kind?: {
+                deployment?: number | null;
+                job?: number | null;
+                scratch?: number | null;
+            };
+            readonly held?: {
+                [key: string]: number;
+            };
+            readonly updated_at?: string | null;
+        };
         Usage: {
             from: string;
             to: string;
@@ -13016,6 +13346,8 @@ export interface components {
                 signal?: string | null;
                 /** @description model_server_failed: the last 30 lines of its log */
                 log_tail?: string;
+                /** @description preempted: the deployment lease that displaced it under the org's GPU quota */
+                by?: string;
             };
             /** @description the event's id in the org's log: pages and streams resume after it */
             id: number;

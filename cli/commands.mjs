@@ -212,7 +212,7 @@ export async function quote(ctx, _args, f) {
       ["quote", `${q.id} (expires ${relative(q.expires_at, now)})`],
       ["offer", `${q.offer.provider} ${q.offer.gpu} x${q.offer.gpu_count}, ${q.offer.region}${q.offer.spot ? ", spot" : ""} (${q.offer.id})`],
       ["rate", `${hourly(q.estimate.hourly_usd)} (compute ${money(q.estimate.parts.compute_usd)}, bandwidth ${money(q.estimate.parts.bandwidth_usd)})`],
-      ["ceiling", q.ceiling_usd === null ? "none: no ttl or max_lifetime caps the cost" : `${money(q.ceiling_usd)} (by ${q.ceiling_basis})`],
+      ["ceiling", ceilingText(q)],
       ["policy", `ttl ${q.policy.ttl ?? "none"}, max lifetime ${q.policy.max_lifetime ?? "none"}`],
       ["fallbacks", `${q.fallbacks.length} (of ${q.candidates} offers that fit)`],
     ]),
@@ -268,9 +268,20 @@ export async function status(ctx, [ref]) {
       ["lock", l.lock_until && Date.parse(l.lock_until) > now ? `ends ${relative(l.lock_until, now)}` : null],
       ["guard", guardText(l.guard, now)],
       ["released", l.released_at ? relative(l.released_at, now) : null],
-      ["warnings", l.warnings.join("; ")],
+      ["warnings", l.warnings.map((w) => w.message).join("; ")],
     ]),
   );
+}
+
+/**
+ * A quote's ceiling in words: its total and its basis, with the stopped disk where it counts; or why there is none.
+ * @param {Schemas["Quote"]} q
+ */
+function ceilingText(q) {
+  if (q.ceiling_parts === null) return "none: no ttl or max_lifetime caps the cost";
+  const disk = q.ceiling_parts.stopped_disk_usd;
+  if (disk === null) return "none: a stopped machine's disk bills, and no stopped_ttl ends it";
+  return `${money(q.ceiling_usd)} (by ${q.ceiling_basis}${disk > 0 ? `; ${money(disk)} of it stopped disk` : ""})`;
 }
 
 /**

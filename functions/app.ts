@@ -24,6 +24,7 @@ import { leaseRoutes } from "./v1/leases";
 import { machineRoutes } from "./v1/machines";
 import { meterRoutes } from "./v1/meter";
 import { budgetRoutes } from "./v1/budget";
+import { quotaRoutes } from "./v1/quota";
 import { orgRoutes } from "./v1/org";
 import { bootstrapRoutes } from "./v1/orgs";
 import { providerRoutes } from "./v1/providers";
@@ -219,6 +220,7 @@ export function createApp() {
   app.route("/v1", deploymentRoutes);
   app.route("/v1", machineRoutes);
   app.route("/v1", budgetRoutes);
+  app.route("/v1", quotaRoutes);
   app.route("/v1", usageRoutes);
   app.route("/v1", receiptRoutes);
   app.route("/v1", eventRoutes);

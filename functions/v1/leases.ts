@@ -16,7 +16,7 @@ import { createLease, LeaseEnvSchema, validateLease } from "../../src/lease/crea
 import type { ActResult, UserAction } from "../../src/lease/object";
 import { LeaseEventSchema, type LeaseEventBody, type LeaseEventPage } from "../../src/events/lease-events";
 import { answerEvents, eventAnswers, EventHeaders, EventQuery, resumeAfter, streamResponse, wantsStream, type EventsAnswer } from "../../src/events/follow";
-import { GuardedLeaseSchema, LeaseSchema, type LeaseView } from "../../src/lease/view";
+import { GuardedLeaseSchema, LeaseSchema, storedView, type LeaseView } from "../../src/lease/view";
 import { listLeaseBodies } from "../../src/lease/list-repo";
 import { LeaseNameSchema } from "../../src/lease/names";
 import { LEASE_KINDS, parseDurationField, PolicyInputSchema } from "../../src/lease/policy";
@@ -59,8 +59,8 @@ const PLAN_409 =
 const PLAN_CODES = ["quote_expired", "quote_drift", "provider_not_configured", "capability_missing", "no_capacity", "image_not_pinned"] as const;
 const CREATE_ERRORS = {
   409: errorResponse(
-    `${PLAN_409}; name_taken: a live lease of the org has this name (details: lease_id); idempotency_in_progress: a request with this Idempotency-Key is still running`,
-    [...PLAN_CODES, "name_taken", "idempotency_in_progress"],
+    `${PLAN_409}; name_taken: a live lease of the org has this name (details: lease_id); quota_exceeded: the lease's GPUs would pass the org's GPU quota and no scratch lease could be displaced for it (details: quota, limit, held, requested); idempotency_in_progress: a request with this Idempotency-Key is still running`,
+    [...PLAN_CODES, "name_taken", "quota_exceeded", "idempotency_in_progress"],
   ),
   ...IDEMPOTENCY_422,
 } as const;
@@ -122,7 +122,7 @@ const app = router()
         body: await createLease(db, c.env, orgId, body, now),
       }));
       if (answer.replayed) c.header("Idempotent-Replayed", "true");
-      return c.json(answer.body as LeaseView, answer.status as 202);
+      return c.json(storedView(answer.body as LeaseView), answer.status as 202);
     },
   )
   .openapi(
@@ -166,7 +166,7 @@ const app = router()
     async (c) => {
       const { state, kind, name, limit = DEFAULT_PAGE, cursor } = c.req.valid("query");
       const rows = await listLeaseBodies(database(c.env.DB), c.var.principal.org_id, { state, kind, name, after: decodeCursor(cursor), limit });
-      return c.json(pageOf(rows, limit, (r) => ({ k: r.id, id: r.id }), (r) => JSON.parse(r.body) as LeaseView), 200);
+      return c.json(pageOf(rows, limit, (r) => ({ k: r.id, id: r.id }), (r) => storedView(JSON.parse(r.body) as LeaseView)), 200);
     },
   )
   .openapi(

@@ -31,8 +31,18 @@ const QuoteSchema = z
         bandwidth_gb_per_hour: z.object({ down: z.number(), up: z.number() }).describe("the assumed GB moved per hour, each way"),
       })
       .describe("what the lease is estimated to cost per hour, by part"),
-    ceiling_usd: z.number().nullable().describe("the most the policy's hard cap lets the lease cost (compute and bandwidth allowance); null when uncapped"),
-    ceiling_parts: z.object({ compute_usd: z.number(), bandwidth_usd: z.number() }).nullable(),
+    ceiling_usd: z
+      .number()
+      .nullable()
+      .describe("the most the lease may cost, what its budget admission reserves: the sum of ceiling_parts; null when its hard caps leave it uncapped, or its stopped disk bills with no stopped_ttl"),
+    ceiling_parts: z
+      .object({
+        compute_usd: z.number().describe("the machine's rate until the hard cap"),
+        bandwidth_usd: z.number().describe("the egress estimate: the bandwidth allowance at the offer's per-GB prices until the hard cap (0 where the provider bills no bandwidth)"),
+        stopped_disk_usd: z.number().nullable().describe("what the kept disk may bill while stopped: the offer's stopped_hourly_usd for up to stopped_ttl (0 where a stop ends billing); null: no stopped_ttl ends it"),
+      })
+      .nullable()
+      .describe("null when the hard caps leave the lease uncapped"),
     ceiling_basis: z.enum(["ttl", "max_lifetime"]).nullable(),
   })
   .openapi("Quote");

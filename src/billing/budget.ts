@@ -98,10 +98,20 @@ export function ceilingMicros(hourlyUsd: number, policy: Pick<Policy, "ttl" | "m
   return capped ? Math.round((usdToMicros(hourlyUsd) * capped.ms) / HOUR_MS) : null;
 }
 
-/** What a new lease asks for at admission: its rate from now to its hard end, by month. */
-export function admissionReservation(hourlyUsd: number, policy: Pick<Policy, "ttl" | "max_lifetime">, now: number): Reservation {
+/**
+ * What a new lease asks for at admission: its rate from now to its hard end, by month, and what
+ * its disk may bill while stopped (ceiling.ts `stoppedDiskMicros`; absent: nothing).
+ */
+export function admissionReservation(hourlyUsd: number, policy: Pick<Policy, "ttl" | "max_lifetime">, now: number, stoppedDiskMicroUsd: number | null = 0): Reservation {
   return worstCase(
-    { segments: [], hourly_usd: hourlyUsd, ttl_deadline: policy.ttl === null ? null : now + policy.ttl, max_lifetime: policy.max_lifetime, session_start: now },
+    {
+      segments: [],
+      hourly_usd: hourlyUsd,
+      ttl_deadline: policy.ttl === null ? null : now + policy.ttl,
+      max_lifetime: policy.max_lifetime,
+      session_start: now,
+      stopped_disk_micro_usd: stoppedDiskMicroUsd,
+    },
     now,
   );
 }
@@ -184,7 +194,7 @@ async function refusal(d1: D1Database, db: Db, { lease_id, org_id, need }: { lea
       const standing = await budgetStanding(d1, org_id, now, month, lease_id);
       if (!need.unbounded && standing.month_committed_micro_usd + micros <= budget.monthly_micro_usd) continue;
       const message = need.unbounded
-        ? "the org has a monthly cap and this lease has no cost ceiling: give it a ttl or a max_lifetime"
+        ? "the org has a monthly cap and this lease has no cost ceiling: give it a ttl or a max_lifetime, and a stopped_ttl where its provider bills a stopped machine's disk"
         : `this lease could cost $${microsToUsd(micros)} in ${month}, which would pass the org's monthly cap of $${microsToUsd(budget.monthly_micro_usd)}`;
       return new ApiError(402, "over_budget", message, {
         cap: "monthly",
@@ -207,6 +217,11 @@ async function refusal(d1: D1Database, db: Db, { lease_id, org_id, need }: { lea
       requested_usd: usd(need.hourly_micro_usd),
     },
   );
+}
+
+/** Gives back the reservation of a lease that was never made (its create failed after admission). */
+export async function dropReservation(db: Db, leaseId: string): Promise<void> {
+  await db.deleteFrom("budget_reservations").where("lease_id", "=", leaseId).execute();
 }
 
 /**

@@ -5,6 +5,10 @@
  * The worst case of a lease at a moment is what it has accrued so far (its accrual's segments)
  * plus what it could still bill: its rate from now until its hard end, the earlier of its ttl
  * deadline and its session's start plus `max_lifetime`. Neither cap: no ceiling (`unbounded`).
+ * Beside the compute, it holds what the machine's kept disk may bill while stopped
+ * (`stoppedDiskMicros`: the offer's stopped rate for up to `stopped_ttl`), counted in the month the
+ * reservation is made; a stopped disk that bills with no `stopped_ttl` to end it is no ceiling
+ * either.
  * Both parts are split at UTC month boundaries, so a lease that spans a month boundary counts
  * each part in the month it accrues in (budget.ts writes one reservation row per month).
  *
@@ -34,6 +38,19 @@ export interface WorstCaseInput {
   max_lifetime: number | null;
   /** The start of the session it would run in from now on; null: no session runs (stopped). */
   session_start: number | null;
+  /** What its disk may bill while stopped (`stoppedDiskMicros`); null: nothing ends it. Absent: nothing. */
+  stopped_disk_micro_usd?: number | null;
+}
+
+/**
+ * What a machine may bill while stopped, in micro-dollars: its offer's stopped rate (absent: a
+ * stop ends its billing) for up to `stopped_ttl`. null: it bills while stopped and no stopped_ttl
+ * ends it, so nothing bounds it.
+ */
+export function stoppedDiskMicros(stoppedHourlyUsd: number | undefined, stoppedTtl: number | null): number | null {
+  const rate = usdToMicros(stoppedHourlyUsd ?? 0);
+  if (rate === 0) return 0;
+  return stoppedTtl === null ? null : microsFor(stoppedTtl, rate);
 }
 
 export function monthOf(ms: number): string {
@@ -66,8 +83,9 @@ export function worstCase(input: WorstCaseInput, now: number): Reservation {
       if (e.total > 0) add(months, monthOf(a), e.total);
     }
   }
-  add(months, monthOf(now), 0);
-  let unbounded = false;
+  const stopped = input.stopped_disk_micro_usd === undefined ? 0 : input.stopped_disk_micro_usd;
+  add(months, monthOf(now), stopped ?? 0);
+  let unbounded = stopped === null;
   if (input.session_start !== null) {
     const end = hardEnd(input, input.session_start);
     if (end === null) unbounded = true;

@@ -24,6 +24,7 @@ export const OfferSchema = z
     cuda_max: z.number().nullable().describe("the newest CUDA version the host is known to run; null: not stated"),
     inet_down_usd_per_gb: z.number().nullable().describe("download billed, $ per GB; null: not billed"),
     inet_up_usd_per_gb: z.number().nullable().describe("upload billed, $ per GB; null: not billed"),
+    stopped_hourly_usd: z.number().nullable().describe("what a stopped machine of this offer bills per hour for its kept disk; null: nothing (a stop ends billing, or no stop), or not stated"),
     reliability: z.number().nullable().describe("the host's reliability score as its provider states it, 0 to 1; null: not stated"),
     inet_down_mbps: z.number().nullable().describe("the host's measured download speed, Mbps; null: not stated"),
     inet_up_mbps: z.number().nullable().describe("the host's measured upload speed, Mbps; null: not stated"),

@@ -39,6 +39,12 @@ export interface Offer {
   inet_down_usd_per_gb?: number;
   inet_up_usd_per_gb?: number;
   /**
+   * What a machine of this offer bills per hour while stopped (its kept disk), as its provider's
+   * adapter states it; absent: a stop ends its billing, it cannot be stopped, or the price is not
+   * stated (docs/design.md "The worst case").
+   */
+  stopped_hourly_usd?: number;
+  /**
    * What the provider states of the host, each absent where it says nothing, and then never passed
    * by a filter on it (never guessed): its reliability score, 0 to 1 (Vast's `reliability2`, else
    * `reliability`), and its measured internet speeds in Mbps (Vast's `inet_down`, `inet_up`).

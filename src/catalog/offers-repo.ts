@@ -20,8 +20,8 @@ function sharedOf(o: Shared): Shared {
   return Object.fromEntries(SHARED.map((field) => [field, o[field]])) as Shared;
 }
 
-/** The optional fields of an offer (migrations/0012, 0017): null in a row and an answer where the provider states none. */
-const OPTIONAL = ["host_duration_s", "cuda_max", "inet_down_usd_per_gb", "inet_up_usd_per_gb", "reliability", "inet_down_mbps", "inet_up_mbps"] as const;
+/** The optional fields of an offer (migrations/0012, 0017, 0021): null in a row and an answer where the provider states none. */
+const OPTIONAL = ["host_duration_s", "cuda_max", "inet_down_usd_per_gb", "inet_up_usd_per_gb", "reliability", "inet_down_mbps", "inet_up_mbps", "stopped_hourly_usd"] as const;
 type Optional = { [K in (typeof OPTIONAL)[number]]: number | null };
 
 function optionalOf(o: Offer): Optional {
@@ -81,6 +81,7 @@ export async function replaceProviderOffers(db: Db, d1: D1Database, provider: st
             reliability: eb.ref("excluded.reliability"),
             inet_down_mbps: eb.ref("excluded.inet_down_mbps"),
             inet_up_mbps: eb.ref("excluded.inet_up_mbps"),
+            stopped_hourly_usd: eb.ref("excluded.stopped_hourly_usd"),
           })),
         ),
     );

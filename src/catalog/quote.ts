@@ -18,6 +18,8 @@ import { providersForSpec } from "./eligible-providers";
 import { candidateOffers, catalogGeneration, fittingOffers, offerSnapshots, renderOffer, type Narrowing } from "./offers-repo";
 import { OFFER_MAX_AGE_MS, type Offer } from "./offer";
 import { BANDWIDTH_GB_PER_HOUR, bandwidthHourlyUsd } from "../billing/bandwidth";
+import { stoppedDiskMicros } from "../billing/ceiling";
+import { microsToUsd } from "../billing/money";
 import { defaultImageMinCuda } from "../providers/registry";
 import { badHostsOf, type BadHosts } from "./bad-hosts";
 import { BAD_HOSTS, constraintsOf, OFFER_AGE, selectOffer, staleCandidates, type Constraint, type Placement, type Selection } from "./selector";
@@ -185,6 +187,9 @@ function renderQuote(spec: Spec, kind: LeaseKind, caps: Policy, selection: Extra
   // allowance (src/billing/bandwidth.ts), and part of the ceiling the lease is admitted under.
   const bandwidth = bandwidthHourlyUsd(selection.chosen);
   const hours = capped ? capped.ms / 3_600_000 : null;
+  // What the kept disk may bill while stopped (src/billing/ceiling.ts), the same figure admission reserves.
+  const stoppedMicros = stoppedDiskMicros(selection.chosen.stopped_hourly_usd, caps.stopped_ttl);
+  const stopped = stoppedMicros === null ? null : microsToUsd(stoppedMicros);
   const quote = {
     id: newId("qt", now),
     created_at: new Date(now).toISOString(),
@@ -205,8 +210,8 @@ function renderQuote(spec: Spec, kind: LeaseKind, caps: Policy, selection: Extra
       parts: { compute_usd: hourly, bandwidth_usd: bandwidth },
       bandwidth_gb_per_hour: { ...BANDWIDTH_GB_PER_HOUR },
     },
-    ceiling_usd: hours === null ? null : usd((hourly + bandwidth) * hours),
-    ceiling_parts: hours === null ? null : { compute_usd: usd(hourly * hours), bandwidth_usd: usd(bandwidth * hours) },
+    ceiling_usd: hours === null || stopped === null ? null : usd((hourly + bandwidth) * hours + stopped),
+    ceiling_parts: hours === null ? null : { compute_usd: usd(hourly * hours), bandwidth_usd: usd(bandwidth * hours), stopped_disk_usd: stopped },
     ceiling_basis: capped ? capped.basis : null,
   };
   return quote;

@@ -56,6 +56,8 @@ export interface OffersTable {
   cuda_max: number | null;
   inet_down_usd_per_gb: number | null;
   inet_up_usd_per_gb: number | null;
+  /** Migration 0021: what a stopped machine of the offer bills an hour; null: nothing or not stated. */
+  stopped_hourly_usd: number | null;
   /** migrations/0017: the host's reliability score (0-1) and internet speeds (Mbps); null: not stated. */
   reliability: number | null;
   inet_down_mbps: number | null;
@@ -260,6 +262,27 @@ export interface BudgetReservationsTable {
   created_at: number;
 }
 
+/** An org's GPU quota (migration 0020; src/lease/quota-repo.ts). */
+export interface GpuQuotasTable {
+  org_id: string;
+  gpus: number;
+  deployment_gpus: number | null;
+  job_gpus: number | null;
+  scratch_gpus: number | null;
+  updated_at: number;
+}
+
+/** What one lease holds under its org's GPU quota (migration 0020). */
+export interface GpuHoldsTable {
+  lease_id: string;
+  org_id: string;
+  kind: "deployment" | "scratch" | "job";
+  gpus: number;
+  created_at: number;
+  /** The deployment that displaced it; null: not displaced. */
+  preempted_by: string | null;
+}
+
 /** An org's outbound webhook endpoint (migrations/0014); its deliveries live in the org's OrgEventsObject. */
 export interface WebhookEndpointsTable {
   id: string;
@@ -299,6 +322,8 @@ export interface Database {
   receipts: ReceiptsTable;
   budgets: BudgetsTable;
   budget_reservations: BudgetReservationsTable;
+  gpu_quotas: GpuQuotasTable;
+  gpu_holds: GpuHoldsTable;
   provider_keys: ProviderKeysTable;
   webhook_endpoints: WebhookEndpointsTable;
   deployments: DeploymentsTable;

@@ -72,3 +72,27 @@ export function configWarnings({ policy, image, providers }: ConfigCheckInput): 
   }
   return out;
 }
+
+/**
+ * Leases stored before warnings were objects hold only the message. Every such message came from
+ * the rules above, so its opening words tell its code and field; read-time only, nothing is
+ * rewritten.
+ */
+const STORED_MESSAGES: readonly [RegExp, WarningCode, string][] = [
+  [/^stopped_ttl is null\b/, "stopped_disk_unbounded", "policy.stopped_ttl"],
+  [/^idle_timeout \(/, "idle_timeout_unreachable", "policy.idle_timeout"],
+  [/^image ".*" is a mutable tag\b/, "mutable_image_tag", "image"],
+  [/^ttl \(/, "ttl_shorter_than_boot", "policy.ttl"],
+];
+
+/** A stored warning as the API shows it: an object stays as it is, an old message becomes one. */
+export function storedWarning(w: ConfigWarning | string): ConfigWarning | null {
+  if (typeof w !== "string") return w;
+  const known = STORED_MESSAGES.find(([pattern]) => pattern.test(w));
+  return known ? { code: known[1], field: known[2], message: w } : null;
+}
+
+/** Stored warnings, each as an object; a message no rule wrote (there is none) is left out. */
+export function storedWarnings(ws: readonly (ConfigWarning | string)[]): ConfigWarning[] {
+  return ws.map(storedWarning).filter((w): w is ConfigWarning => w !== null);
+}

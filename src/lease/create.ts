@@ -1,11 +1,13 @@
 /**
  * `POST /v1/leases` behind the edge: the offers a lease may run on (for a spec, or the quote's,
  * checked again when used; only on providers with what the lease needs), its policy, its name,
- * its budget admission, then its object. A lease the budget refuses rents nothing: admission runs
- * before the lease's object exists (docs/design.md).
+ * its budget admission, its GPU quota (which may displace scratch leases for a deployment, src/lease/quota.ts),
+ * then its object. A lease the budget or the quota refuses rents nothing: admission runs before the
+ * lease's object exists (docs/design.md).
  */
 import { reservedHourlyUsd } from "../billing/bandwidth";
-import { admissionReservation, reserveBudget } from "../billing/budget";
+import { admissionReservation, dropReservation, reserveBudget } from "../billing/budget";
+import { stoppedDiskMicros } from "../billing/ceiling";
 import { capabilitiesNeeded, providersForSpec, providersWithCapabilities } from "../catalog/eligible-providers";
 import type { Offer } from "../catalog/offer";
 import { badHostKey, badHostsOf, type BadHosts } from "../catalog/bad-hosts";
@@ -23,6 +25,9 @@ import { providerCapabilities } from "../providers/registry";
 import { claimLeaseName, freeLeaseName } from "./names";
 import { orgSettings } from "../orgs/settings";
 import { configWarnings, isPinnedImage, type ConfigWarning } from "./config-check";
+import { dropGpuHold, holdGpus } from "./quota-repo";
+import { failureOf } from "./retry";
+import { gpusOf } from "./quota";
 import { resolvePolicy, type LeaseKind, type Policy, type PolicyInput } from "./policy";
 import type { ServedModel } from "./state";
 import type { LeaseView } from "./view";
@@ -141,10 +146,15 @@ export async function createLease(db: Db, env: Env, orgId: string, req: LeaseReq
   // The name first: of two creates with one name, the loser reserves nothing (src/lease/names.ts).
   const claim = req.name === undefined ? null : { org_id: orgId, name: req.name, lease_id: id };
   if (claim) await claimLeaseName(db, claim, now);
+  let reservedBudget = false;
   try {
     // Budget admission, before the lease's object exists: a refused lease rents nothing.
-    const reserved = admissionReservation(reservedHourlyUsd(offers[0]!), policy, now);
+    const reserved = admissionReservation(reservedHourlyUsd(offers[0]!), policy, now, stoppedDiskMicros(offers[0]!.stopped_hourly_usd, policy.stopped_ttl));
     await reserveBudget(env.DB, db, { lease_id: id, org_id: orgId, need: reserved }, now);
+    reservedBudget = true;
+    // The GPU quota last: what it displaces is released only for a lease every other cap admitted.
+    const displaced = await holdGpus(env.DB, db, { lease_id: id, org_id: orgId, ask: { kind: req.kind, gpus: gpusOf(offers) } }, now);
+    await Promise.all(displaced.map((h) => preempt(env, orgId, h.lease_id, id)));
     return await stub.create({
       id,
       org_id: orgId,
@@ -158,13 +168,27 @@ export async function createLease(db: Db, env: Env, orgId: string, req: LeaseReq
       env: req.env ?? null,
       name: req.name ?? null,
       model: req.model ?? null,
-      warnings: warnings.map((w) => w.message),
+      warnings,
       reserved,
       now,
     });
   } catch (e) {
-    // A lease never made gives its name back; one that may exist keeps it, so no name is held twice.
-    if (claim && (await stub.view(orgId).then((made) => made === null, () => false))) await freeLeaseName(db, claim);
+    // A lease never made gives back its name, budget and GPUs; one that may exist keeps them, so nothing is held twice.
+    if ((claim || reservedBudget) && (await stub.view(orgId).then((made) => made === null, () => false))) {
+      await Promise.all([claim && freeLeaseName(db, claim), reservedBudget && dropReservation(db, id), dropGpuHold(db, id)]);
+    }
     throw e;
+  }
+}
+
+/**
+ * Tells a displaced lease's object to release it (reason `preempted`, by lease `by`). Its hold no
+ * longer counts whatever happens here; a failed call is logged, and the lease keeps its own rules.
+ */
+async function preempt(env: Env, orgId: string, leaseId: string, by: string): Promise<void> {
+  try {
+    await env.LEASE.get(env.LEASE.idFromName(leaseId)).preempt(orgId, by);
+  } catch (e) {
+    console.error(JSON.stringify({ msg: "preempted lease not told; it runs on under its own rules", lease: leaseId, by, error: failureOf(e).text }));
   }
 }

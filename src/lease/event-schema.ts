@@ -67,6 +67,7 @@ export const LeaseEventSchema = z
       exit_code: z.number().int().nullable().optional().describe("model_server_failed: how the model server exited"),
       signal: z.string().nullable().optional(),
       log_tail: z.string().optional().describe("model_server_failed: the last 30 lines of its log"),
+      by: z.string().optional().describe("preempted: the deployment lease that displaced it under the org's GPU quota"),
     }),
     event(["stop_requested"], { machine_id: z.string().nullable().optional(), machine_status: z.string().nullable().optional() }),
     event(["start_requested"], { reserved_usd: ReservedUsd }),

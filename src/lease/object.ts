@@ -18,7 +18,7 @@ import type { Env } from "../env";
 import { settleReservation } from "../billing/budget";
 import { alarmAt, guardOf } from "./decide";
 import type { KillOutcome } from "./command";
-import { newLease, userAction, withReserved, type LeaseInit, type UserAction } from "./transitions";
+import { newLease, preemption, userAction, withReserved, type LeaseInit, type UserAction } from "./transitions";
 import { releasedHold, settlementOf, type Settlement } from "./billing";
 import { writeLeaseIndex } from "./index-repo";
 import { OccupantSide } from "./occupant-side";
@@ -172,6 +172,24 @@ export class LeaseObject extends MeteredObject {
 
   /** When each gateway request now in flight began, by its id; in memory (state.ts `AgentFacts.in_flight`). */
   readonly #inFlight = new Map<string, number>();
+
+  /**
+   * Released because deployment `by` displaced it under the org's GPU quota (src/lease/quota.ts).
+   * Idempotent: a lease already ending is left as it is. false: no such lease for this org.
+   */
+  async preempt(orgId: string, by: string): Promise<boolean> {
+    return this.#exclusive(async () => {
+      const l = this.#store.loadFor(orgId);
+      if (!l) return false;
+      const now = Date.now();
+      const step = preemption(l, by, now);
+      if (step) {
+        this.#runner.save(l, step.next, step.effect, now);
+        await this.#finish(now);
+      }
+      return true;
+    });
+  }
 
   /** Runs the policy now: the alarm's body, and what the cron backstop calls. Idempotent. */
   async tick(): Promise<void> {

@@ -4,7 +4,7 @@
  * from which provider, with which capabilities (docs/design.md "Money 2").
  */
 import { bandwidthHourlyUsd, reservedHourlyUsd } from "../billing/bandwidth";
-import { fitsIn, replacing, worstCase, type Reservation } from "../billing/ceiling";
+import { fitsIn, replacing, stoppedDiskMicros, worstCase, type Reservation } from "../billing/ceiling";
 import type { Offer } from "../catalog/offer";
 import { inSession, type LeaseRecord } from "./state";
 
@@ -20,7 +20,9 @@ export type CostlyAction =
 
 /** The lease's worst case, by month, if `action` is carried out now. */
 export function worstCaseAfter(l: LeaseRecord, action: CostlyAction, now: number): Reservation {
-  const base = { segments: l.billing.segments, max_lifetime: l.policy.max_lifetime };
+  const offer = action.kind === "rent" ? action.offer : l.offers[l.offer_index];
+  // What its disk may bill while stopped, as at admission (ceiling.ts `stoppedDiskMicros`).
+  const base = { segments: l.billing.segments, max_lifetime: l.policy.max_lifetime, stopped_disk_micro_usd: stoppedDiskMicros(offer?.stopped_hourly_usd, l.policy.stopped_ttl) };
   // The rate reserved is the machine's and the bandwidth allowance at its offer's prices
   // (src/billing/bandwidth.ts), as at admission.
   const rate = l.hourly_usd + bandwidthHourlyUsd(l.offers[l.offer_index]);

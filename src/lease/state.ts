@@ -11,6 +11,7 @@ import type { Reservation } from "../billing/ceiling";
 import type { Offer } from "../catalog/offer";
 import type { Spec } from "../catalog/spec";
 import type { Machine } from "../providers/contract";
+import type { ConfigWarning } from "./config-check";
 import type { LeaseKind, Policy } from "./policy";
 
 export const LEASE_STATES = [
@@ -174,7 +175,8 @@ export interface LeaseFields {
   cmd: string | null;
   /** The name it was created with, unique among its org's live leases (src/lease/names.ts); absent on leases stored before names. */
   name?: string | null;
-  warnings: string[];
+  /** The configuration check's warnings at create (src/lease/config-check.ts); messages alone on leases stored before. */
+  warnings: (ConfigWarning | string)[];
   /**
    * The command's environment, handed to the machine at provision (every host of the lease). Kept
    * in the lease's object only: answers, events and the D1 index show the names, never a value.

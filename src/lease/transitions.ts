@@ -12,6 +12,7 @@ import { microsToUsd } from "../billing/money";
 import type { Machine, ProviderError } from "../providers/contract";
 import { hardCapDeadlines } from "./decide";
 import { following, nextOfferOf, reservationFor } from "./rent";
+import type { ConfigWarning } from "./config-check";
 import type { LeaseKind, Policy } from "./policy";
 import { hasMachine, NO_JOB_PROGRESS, TERMINAL_STATES, type JobProgress, type KillCause, type LeaseRecord, type MachinedLease, type LeaseState, type Reason, type ServedModel } from "./state";
 
@@ -120,7 +121,7 @@ export interface LeaseInit {
   name?: string | null;
   /** A deployment's model and its machine's key (src/deployments/). */
   model?: ServedModel | null;
-  warnings: string[];
+  warnings: ConfigWarning[];
   /** What admission reserved against the org's caps (src/billing/budget.ts). */
   reserved: Reservation | null;
   now: number;
@@ -282,6 +283,14 @@ export function beginRelease(l: LeaseRecord, reason: Reason | null, now: number,
     next: { ...l, state: "releasing", state_since: now, release_reason: reason, retry_at: null, lock_until: null },
     effect: { event: "release_requested", reason, detail },
   };
+}
+
+/**
+ * A deployment displaced the lease under its org's full GPU quota (src/lease/quota.ts): it is
+ * released, and its `release_requested` says by which lease. null: it is already ending.
+ */
+export function preemption(l: LeaseRecord, by: string, now: number): Step | null {
+  return TERMINAL_STATES.includes(l.state) ? null : beginRelease(l, "preempted", now, { by });
 }
 
 /** The `release` action's first step: null when the lease is already releasing. */

@@ -9,6 +9,7 @@ import { renderOffer } from "../catalog/offers-repo";
 import { MACHINE_STATUSES } from "../providers/contract";
 import { sameShape } from "../same-shape";
 import { renderBilling } from "./billing";
+import { ConfigWarningSchema, storedWarnings } from "./config-check";
 import { GUARD_ACTIONS, type guardOf } from "./decide";
 import { INACTIVITY_ACTIONS, LEASE_KINDS, ON_EXIT, renderPolicy } from "./policy";
 import { LEASE_STATES, REASONS, type LeaseRecord } from "./state";
@@ -42,7 +43,7 @@ export function renderLease(l: LeaseRecord, now: number = Date.now()) {
     stopped_at: iso(l.stopped_at),
     release_reason: l.release_reason,
     released_at: iso(l.released_at),
-    warnings: l.warnings,
+    warnings: storedWarnings(l.warnings),
     // Names only: the values may be secrets (docs/design.md "The command").
     env: Object.keys(l.env ?? {}).sort(),
     exit: l.job?.exit ? { code: l.job.exit.code, signal: l.job.exit.signal, at: iso(l.job.exit.at)! } : null,
@@ -51,6 +52,14 @@ export function renderLease(l: LeaseRecord, now: number = Date.now()) {
 }
 
 export type LeaseView = ReturnType<typeof renderLease>;
+
+/**
+ * A view stored as it was rendered then (the D1 index's body, an idempotent create's first
+ * answer). One rendered before warnings were objects holds messages, read as objects here.
+ */
+export function storedView(view: LeaseView): LeaseView {
+  return { ...view, warnings: storedWarnings(view.warnings) };
+}
 
 const Time = z.string().describe("ISO 8601, UTC");
 const Shown = z.string().describe("a duration: `90s`, `15m`, `2h`, `1d`");
@@ -121,7 +130,7 @@ export const LeaseSchema = z
     stopped_at: Time.nullable(),
     release_reason: z.enum(REASONS).nullable(),
     released_at: Time.nullable(),
-    warnings: z.array(z.string()),
+    warnings: z.array(ConfigWarningSchema).describe("the configuration check's warnings at create (`POST /v1/leases/validate` answers the same)"),
     env: z.array(z.string()).describe("the names of the command's environment variables; values are never shown"),
     exit: z
       .object({ code: z.number().int().nullable(), signal: z.string().nullable(), at: Time })

@@ -76,6 +76,11 @@ export interface ChaosOptions {
   toleranceMs?: number;
   /** Preferred GPU specs; those without offers are skipped. */
   gpus?: string[];
+  /**
+   * The org's GPU quota (`PUT /v1/quota`), so that creates meet it: refusals are counted with the
+   * other refused creates, and deployments displace scratch leases (released `preempted`). Absent: none.
+   */
+  gpuQuota?: number;
 }
 
 export interface Violation {
@@ -394,6 +399,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
   const org = await boot.call("POST", "/v1/orgs", { name: `chaos-${options.seed}-${t0}` });
   if (org.status !== 201) throw new Error(`POST /v1/orgs: ${org.status} ${JSON.stringify(org.json)}`);
   const api = new Client(options.base, org.json.key.secret as string);
+  if (options.gpuQuota !== undefined) {
+    const quota = await api.call("PUT", "/v1/quota", { gpus: options.gpuQuota });
+    if (quota.status !== 200) throw new Error(`PUT /v1/quota: ${quota.status} ${JSON.stringify(quota.json)}`);
+  }
   const faults = { ...CHAOS_FAULTS, ...options.faults, seed: options.seed >>> 0 };
   const put = await boot.call("PUT", "/v1/sim/faults", faults);
   if (put.status !== 200) throw new Error(`PUT /v1/sim/faults: ${put.status} ${JSON.stringify(put.json)}`);

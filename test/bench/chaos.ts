@@ -1,5 +1,5 @@
 /**
- * `npm run chaos [-- --leases 500 --seed 1 --timeout-s 600 --faults '{"retry_after_s": 0}' --dump chaos.json
+ * `npm run chaos [-- --leases 500 --seed 1 --timeout-s 600 --faults '{"retry_after_s": 0}' --gpu-quota 40 --dump chaos.json
  *   --keep-state --log-level debug --base URL]`
  *
  * Starts lessor the way `npm start` does (test/e2e/server.ts: a free port, a fresh state dir, a
@@ -27,6 +27,7 @@ const { values: args } = parseArgs({
     "keep-state": { type: "boolean", default: false },
     "log-level": { type: "string" },
     faults: { type: "string" },
+    "gpu-quota": { type: "string" },
   },
   strict: true,
 });
@@ -79,7 +80,12 @@ async function main(): Promise<number> {
   }
   const t0 = Date.now();
   const faults = args.faults ? (JSON.parse(args.faults) as Partial<ChaosFaults>) : undefined;
-  const result = await runChaos({ base, bootstrapToken, leases, seed, timeoutS, log, ...(faults ? { faults } : {}) });
+  const gpuQuota = args["gpu-quota"] === undefined ? undefined : Number(args["gpu-quota"]);
+  if (gpuQuota !== undefined && !(Number.isInteger(gpuQuota) && gpuQuota >= 0)) {
+    console.error("chaos: --gpu-quota must be a whole number of GPUs");
+    return 2;
+  }
+  const result = await runChaos({ base, bootstrapToken, leases, seed, timeoutS, log, ...(faults ? { faults } : {}), ...(gpuQuota === undefined ? {} : { gpuQuota }) });
   log(`chaos: run took ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   console.log(`\n${formatTable(result)}\n`);
   if (args.dump) {

@@ -3,6 +3,7 @@
  * and `GET/PUT /v1/org/settings` `require_image_digest` (409 image_not_pinned before anything is
  * rented, on a create and on a validate).
  */
+import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, createKey, createOrg, expectError, json, refreshCatalog, type TestOrg } from "./helpers";
 import { createLease, fastSim, sim } from "./lease-helpers";
@@ -51,8 +52,23 @@ describe("POST /v1/leases/validate", () => {
 
     // The same warnings on the lease a create with this body makes; its name was never taken.
     const lease = await createLease(key, body);
-    expect(lease.warnings).toEqual(warnings.map((w: any) => w.message));
+    expect(lease.warnings).toEqual(warnings);
+    const listed = await json(await call("GET", `/v1/leases?name=checked`, { key }));
+    expect(listed.data[0].warnings).toEqual(warnings);
     await call("POST", `/v1/leases/${lease.id}/end`, { key, body: {} });
+  });
+
+  it("lists a lease indexed when warnings were messages with its warnings as objects", async () => {
+    const lease = await createLease(key, { kind: "scratch", spec: SPEC, image: "ubuntu:latest" });
+    await call("POST", `/v1/leases/${lease.id}/end`, { key, body: {} });
+    // A released lease's row as the index kept it then: its warnings, messages alone.
+    const old = { ...lease, id: `${lease.id}0`, state: "released", warnings: lease.warnings.map((w: any) => w.message) };
+    await env.DB.prepare(
+      "INSERT INTO leases (id, org_id, kind, state, provider, created_at, updated_at, version, billing_status, body) VALUES (?, ?, 'scratch', 'released', ?, 0, 0, 1, 'settled', ?)",
+    ).bind(old.id, org.id, lease.provider, JSON.stringify(old)).run();
+    const listed = await json(await call("GET", "/v1/leases?limit=100", { key }));
+    expect(listed.data.find((l: any) => l.id === old.id).warnings).toEqual(lease.warnings);
+    expect(lease.warnings.map((w: any) => w.code)).toEqual(["mutable_image_tag"]);
   });
 
   it("answers no warnings for a sound body", async () => {
@@ -90,7 +106,7 @@ describe("org settings: require_image_digest", () => {
 
   it("without it, a mutable tag is a warning and the lease is made", async () => {
     const lease = await createLease(key, { kind: "scratch", spec: SPEC, image: "ubuntu:latest" });
-    expect(lease.warnings.some((w: string) => w.includes("mutable tag"))).toBe(true);
+    expect(lease.warnings.map((w: any) => [w.code, w.field])).toEqual([["mutable_image_tag", "image"]]);
     await call("POST", `/v1/leases/${lease.id}/end`, { key, body: {} });
   });
 

@@ -57,7 +57,7 @@ describe("POST /v1/leases", () => {
 
   it("warns about an image that is not pinned by digest", async () => {
     const lease = await createLease(key, { kind: "job", cmd: "hang", spec: SPEC, image: "vllm/vllm-openai:latest" });
-    expect(lease.warnings[0]).toContain("mutable tag");
+    expect(lease.warnings).toEqual([{ code: "mutable_image_tag", field: "image", message: expect.stringContaining("mutable tag") }]);
     const pinned = await createLease(key, { kind: "job", cmd: "hang", spec: SPEC, image: `vllm/vllm-openai@sha256:${"a".repeat(64)}` });
     expect(pinned.warnings).toEqual([]);
   });

@@ -67,9 +67,9 @@ describe("Money 1: every action that can raise a lease's worst case is admitted 
   });
 
   it("a write-scope key cannot push the org past its monthly cap with repeated extend", async () => {
-    const lease = await createLease(writer, { kind: "scratch", spec: { gpu: "l4:1", providers: ["sim"] }, policy: { ttl: "1h", max_lifetime: null } });
+    const lease = await createLease(writer, { kind: "scratch", spec: { gpu: "l4:1", providers: ["sim"] }, policy: { ttl: "1h", max_lifetime: null, stopped_ttl: "1m" } });
     const ready = await waitForState(writer, lease.id, "ready");
-    // Room for three hours of this lease, no more.
+    // Room for three hours of this lease, no more (its stopped disk, a minute of it, aside).
     await call("PUT", "/v1/budget", { key: org.adminKey, body: { monthly_usd: Math.round(ready.hourly_usd * 3 * 1e6) / 1e6 } });
     const ok = await call("POST", `/v1/leases/${lease.id}/extend`, { key: writer, body: { by: "1h" } });
     expect(ok.status).toBe(200);
@@ -88,7 +88,7 @@ describe("Money 1: every action that can raise a lease's worst case is admitted 
   });
 
   it("a write-scope key cannot push the org past its monthly cap with stop/start on a lease without a ttl", async () => {
-    const lease = await createLease(writer, { kind: "job", cmd: "hang", spec: { gpu: "l4:1", providers: ["sim"] }, policy: { ttl: null, max_lifetime: "1h" } });
+    const lease = await createLease(writer, { kind: "job", cmd: "hang", spec: { gpu: "l4:1", providers: ["sim"] }, policy: { ttl: null, max_lifetime: "1h", stopped_ttl: "10m" } });
     const ready = await waitForState(writer, lease.id, "ready");
     await call("PUT", "/v1/budget", { key: org.adminKey, body: { monthly_usd: Math.round(ready.hourly_usd * 1.5 * 1e6) / 1e6 } });
     expect((await call("POST", `/v1/leases/${lease.id}/stop`, { key: writer })).status).toBe(200);

@@ -33,11 +33,14 @@ describe("POST /v1/quotes", () => {
     const cheapest = Math.min(...onDemand.map((o) => o.hourly_usd));
     expect(q.offer.hourly_usd).toBeLessThanOrEqual(cheapest * 1.05);
     expect(q.hourly_usd).toBe(q.offer.hourly_usd);
-    expect(q.ceiling_usd).toBeCloseTo(q.hourly_usd * 2, 4);
+    // Two hours of compute, and the kept disk's stopped rate for the default stopped_ttl (24 h).
+    expect(q.offer.stopped_hourly_usd).toBeGreaterThan(0);
+    const stoppedDisk = Math.round(q.offer.stopped_hourly_usd * 24 * 1e6) / 1e6;
+    expect(q.ceiling_usd).toBeCloseTo(q.hourly_usd * 2 + stoppedDisk, 4);
     expect(q.ceiling_basis).toBe("ttl");
     // Bandwidth is its own part, at a stated allowance: the sim bills none.
     expect(q.estimate).toEqual({ label: "estimate", hourly_usd: q.hourly_usd, parts: { compute_usd: q.hourly_usd, bandwidth_usd: 0 }, bandwidth_gb_per_hour: { down: 10, up: 2 } });
-    expect(q.ceiling_parts).toEqual({ compute_usd: q.ceiling_usd, bandwidth_usd: 0 });
+    expect(q.ceiling_parts).toEqual({ compute_usd: q.hourly_usd * 2, bandwidth_usd: 0, stopped_disk_usd: stoppedDisk });
     expect(q.policy).toEqual({ ttl: "2h", max_lifetime: "1d" });
     expect(q.fallbacks.length).toBeGreaterThan(0);
     expect(q.fallbacks.length).toBeLessThanOrEqual(3);
@@ -56,7 +59,16 @@ describe("POST /v1/quotes", () => {
     expect(await json(res)).toEqual(q);
     expect(q.policy).toEqual({ ttl: null, max_lifetime: "1d" });
     expect(q.ceiling_basis).toBe("max_lifetime");
-    expect(q.ceiling_usd).toBeCloseTo(q.hourly_usd * 24, 3);
+    expect(q.ceiling_usd).toBeCloseTo(q.hourly_usd * 24 + q.ceiling_parts.stopped_disk_usd, 3);
+  });
+
+  it("the stopped disk is counted for the stopped_ttl asked for, nothing without a stop's billing, and no ceiling where nothing ends it", async () => {
+    const short = await json(await quote({ spec: { gpu: "l40s:1" }, policy: { ttl: "2h", stopped_ttl: "1h" } }));
+    expect(short.ceiling_parts.stopped_disk_usd).toBeCloseTo(short.offer.stopped_hourly_usd, 6);
+    expect(short.ceiling_usd).toBeCloseTo(short.ceiling_parts.compute_usd + short.offer.stopped_hourly_usd, 4);
+    const unbounded = await json(await quote({ spec: { gpu: "l40s:1" }, policy: { ttl: "2h", stopped_ttl: null } }));
+    expect(unbounded.ceiling_parts.stopped_disk_usd).toBeNull();
+    expect(unbounded.ceiling_usd).toBeNull();
   });
 
   it("uses the kind's default caps, and a null cap removes it", async () => {

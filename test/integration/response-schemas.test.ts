@@ -52,7 +52,7 @@ it("errors are documented with their status: a bad duration, a missing lease, a 
 });
 
 it("the other areas' answers match too", async () => {
-  for (const path of ["/v1/budget", "/v1/usage", "/v1/receipts", "/v1/providers", "/v1/catalog/gpus", "/v1/catalog/offers?limit=3", "/v1/catalog/models", "/v1/keys", "/v1/auth/issuers", "/v1/org"]) {
+  for (const path of ["/v1/budget", "/v1/quota", "/v1/usage", "/v1/receipts", "/v1/providers", "/v1/catalog/gpus", "/v1/catalog/offers?limit=3", "/v1/catalog/models", "/v1/keys", "/v1/auth/issuers", "/v1/org"]) {
     await checked("GET", path);
   }
 });

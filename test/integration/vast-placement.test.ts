@@ -8,6 +8,8 @@ import { beforeAll, describe, expect, inject, it } from "vitest";
 import { call, expectError, json, orgOnStubCloud } from "./helpers";
 
 const stubs = inject("stubClouds");
+/** The stub's H100 ask's `storage_cost`, $/GB/month. */
+const STORAGE_COST = 0.25;
 const served = stubs?.providers.includes("vast") ?? false;
 
 describe("Vast offers: the host's market duration and bandwidth", () => {
@@ -31,7 +33,10 @@ describe("Vast offers: the host's market duration and bandwidth", () => {
     expect(q.estimate.parts).toEqual({ compute_usd: q.hourly_usd, bandwidth_usd: 0.08 });
     expect(q.estimate.hourly_usd).toBeCloseTo(q.hourly_usd + 0.08, 4);
     expect(q.ceiling_parts.bandwidth_usd).toBeCloseTo(0.16, 4);
-    expect(q.ceiling_usd).toBeCloseTo((q.hourly_usd + 0.08) * 2, 3);
+    // A stopped instance's disk bills `storage_cost` ($/GB/month) on the 50 GB lessor gives it, for the default stopped_ttl (24 h).
+    expect(q.offer.stopped_hourly_usd).toBeCloseTo((STORAGE_COST * 50) / 730, 4);
+    expect(q.ceiling_parts.stopped_disk_usd).toBeCloseTo(q.offer.stopped_hourly_usd * 24, 6);
+    expect(q.ceiling_usd).toBeCloseTo((q.hourly_usd + 0.08) * 2 + q.ceiling_parts.stopped_disk_usd, 3);
   });
 
   it.skipIf(!served)("never quotes a host whose contract ends before the lease's ttl: no_capacity names host_duration", async () => {

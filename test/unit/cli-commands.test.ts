@@ -32,6 +32,7 @@ const offer: S["Offer"] = {
   cuda_max: 12.8,
   inet_down_usd_per_gb: null,
   inet_up_usd_per_gb: null,
+  stopped_hourly_usd: 0.0092,
   reliability: null,
   inet_down_mbps: null,
   inet_up_mbps: null,
@@ -198,6 +199,16 @@ describe("lease commands", () => {
     );
   });
 
+  it("status: each warning's message on one line", async () => {
+    const warnings = [
+      { code: "mutable_image_tag" as const, field: "image", message: "image is a mutable tag" },
+      { code: "ttl_shorter_than_boot" as const, field: "policy.ttl", message: "ttl is short" },
+    ];
+    fakeApi({ [`GET /v1/leases/${ID}`]: { ...lease, warnings, guard: { action: "none", reason: null, at: null, due: false } } });
+    const r = await run(["status", ID]);
+    expect(r.out).toContain("warnings: image is a mutable tag; ttl is short\n");
+  });
+
   it("a name no lease has: exit 3 without another request", async () => {
     const seen = fakeApi({ "GET /v1/leases": { data: [], next_cursor: null } });
     const r = await run(["end", "nothing"]);
@@ -290,8 +301,8 @@ describe("catalog commands", () => {
       candidates: 4,
       hourly_usd: 0.92,
       estimate: { label: "estimate", hourly_usd: 0.93, parts: { compute_usd: 0.92, bandwidth_usd: 0.01 }, bandwidth_gb_per_hour: { down: 1, up: 1 } },
-      ceiling_usd: 1.86,
-      ceiling_parts: { compute_usd: 1.84, bandwidth_usd: 0.02 },
+      ceiling_usd: 2.08,
+      ceiling_parts: { compute_usd: 1.84, bandwidth_usd: 0.02, stopped_disk_usd: 0.22 },
       ceiling_basis: "ttl",
     };
     const seen = fakeApi({ "POST /v1/quotes": quote });
@@ -302,7 +313,7 @@ describe("catalog commands", () => {
         "quote:     qt_1 (expires in 5 min)",
         "offer:     sim l40s x1, us-east (sim:h1-g1)",
         "rate:      $0.93/h (compute $0.92, bandwidth $0.01)",
-        "ceiling:   $1.86 (by ttl)",
+        "ceiling:   $2.08 (by ttl; $0.22 of it stopped disk)",
         "policy:    ttl 2h, max lifetime 1d",
         "fallbacks: 1 (of 4 offers that fit)",
         "",

@@ -1,6 +1,6 @@
 /** The configuration check's rules (src/lease/config-check.ts), each on both sides of its boundary. */
 import { describe, expect, it } from "vitest";
-import { configWarnings, isPinnedImage, type ConfigCheckInput, type WarningCode } from "../../src/lease/config-check";
+import { configWarnings, isPinnedImage, storedWarning, storedWarnings, type ConfigCheckInput, type WarningCode } from "../../src/lease/config-check";
 
 const S = 1_000;
 const M = 60 * S;
@@ -59,5 +59,23 @@ describe("configWarnings", () => {
     expect(isPinnedImage(`${PIN}0`)).toBe(false);
     expect(isPinnedImage(`app@sha256:${"A".repeat(64)}`)).toBe(false);
     expect(isPinnedImage("app:sha256")).toBe(false);
+  });
+});
+
+describe("storedWarning (leases stored when warnings were their messages alone)", () => {
+  const all = configWarnings(CASES.at(-1)![1]);
+
+  it.each(all.map((w) => [w.code, w] as const))("reads %s back from its message", (_code, w) => {
+    expect(storedWarning(w.message)).toEqual(w);
+  });
+
+  it("keeps a warning that is already an object as it is", () => {
+    for (const w of all) expect(storedWarning(w)).toBe(w);
+  });
+
+  it("reads only the opening words the rules wrote", () => {
+    expect(storedWarning("the ttl (5m) is short")).toBeNull();
+    expect(storedWarning("image is a mutable tag")).toBeNull();
+    expect(storedWarnings(["nothing a rule wrote", all[0]!.message, all[1]!])).toEqual([all[0], all[1]]);
   });
 });

@@ -5,7 +5,7 @@
  * stopped again (src/lease/decide.ts).
  */
 import { describe, expect, it } from "vitest";
-import { fitsIn, replacing, settled, totalOf, worstCase, type Reservation } from "../../src/billing/ceiling";
+import { fitsIn, replacing, settled, stoppedDiskMicros, totalOf, worstCase, type Reservation } from "../../src/billing/ceiling";
 import { admissionReservation } from "../../src/billing/budget";
 import type { Offer } from "../../src/catalog/offer";
 import { decide } from "../../src/lease/decide";
@@ -76,6 +76,38 @@ describe("worst case by month (ceiling.ts)", () => {
     expect(replacing({ hourly_micro_usd: 1, unbounded: false, months: { "2026-11": 7 } }, held).months).toEqual({ "2026-11": 7, "2026-12": 0 });
     const segments = [{ from: T0 - H, to: T0 + 2 * H, kind: "running" as const, rate: 2_000_000 }];
     expect(settled(segments, held, T0 + 2 * H).months).toEqual({ "2026-11": 4_000_000, "2026-12": 2_000_000 });
+  });
+});
+
+describe("what the kept disk may bill while stopped (ceiling.ts)", () => {
+  const CASES: [string, number | undefined, number | null, number | null][] = [
+    ["a stop ends billing (no stopped rate)", undefined, 24 * H, 0],
+    ["a zero stopped rate", 0, null, 0],
+    ["the stopped rate for the whole stopped_ttl", 0.05, 24 * H, 1_200_000],
+    ["one millisecond of stopped_ttl", 3.6, 1, 1],
+    ["no stopped_ttl where a stopped disk bills: nothing bounds it", 0.05, null, null],
+  ];
+  it.each(CASES)("%s", (_name, rate, stoppedTtl, micros) => {
+    expect(stoppedDiskMicros(rate, stoppedTtl)).toBe(micros);
+  });
+
+  it("is reserved beside the compute, in the month of the reservation; unbounded when nothing ends it", () => {
+    const r = admissionReservation(2, { ttl: 4 * H, max_lifetime: 24 * H }, T0, 1_200_000);
+    expect(r.months).toEqual({ "2026-11": 2_000_000 + 1_200_000, "2026-12": 6_000_000 });
+    expect(totalOf(r)).toBe(8_000_000 + 1_200_000);
+    expect(admissionReservation(2, { ttl: 4 * H, max_lifetime: 24 * H }, T0, 0)).toEqual(admissionReservation(2, { ttl: 4 * H, max_lifetime: 24 * H }, T0));
+    expect(admissionReservation(2, { ttl: 4 * H, max_lifetime: 24 * H }, T0, null).unbounded).toBe(true);
+  });
+
+  it("a re-reservation counts it as admission did: what the lease holds still covers it; a larger disk rate asks again", () => {
+    const now = T0 + H;
+    const withDisk = (o: Offer, rate: number): Offer => ({ ...o, stopped_hourly_usd: rate });
+    const base = lease("provisioning", { session_started_at: null, ttl_deadline: now + 4 * H });
+    const l = { ...base, offers: base.offers.map((o) => withDisk(o, 0.05)) };
+    const held = { ...l, reserved: worstCaseAfter(l, { kind: "start" }, now) };
+    expect(totalOf(held.reserved)).toBe(8_000_000 + 1_200_000);
+    expect(reservationFor(held, { kind: "rent", offer: withDisk(offer("c", "sim", "h3", 1), 0.05) }, now)).toBeNull();
+    expect(totalOf(reservationFor(held, { kind: "rent", offer: withDisk(offer("a", "sim", "h3", 2), 0.1) }, now)!)).toBe(8_000_000 + 2_400_000);
   });
 });
 

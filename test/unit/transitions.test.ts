@@ -18,6 +18,7 @@ import {
   newLease,
   observed,
   released,
+  preemption,
   releaseStarted,
   rentable,
   started,
@@ -189,6 +190,16 @@ describe("the object's writes, as steps", () => {
   it("releaseStarted: a step from any live state, none when already releasing", () => {
     expect(releaseStarted(lease("ready"), "ttl_expired", NOW)).toMatchObject({ next: { state: "releasing", release_reason: "ttl_expired" } });
     expect(releaseStarted(lease("releasing", { release_reason: "user_end" }), "ttl_expired", NOW)).toBeNull();
+  });
+  it("preemption: released with reason preempted and the displacing lease named, from any live state; none once ending", () => {
+    for (const state of ["pending", "booting", "ready", "stopped"] as const) {
+      expect(preemption(lease(state, { lock_until: NOW + H }), "ls_dep", NOW)).toMatchObject({
+        next: { state: "releasing", release_reason: "preempted", lock_until: null },
+        effect: { event: "release_requested", reason: "preempted", detail: { by: "ls_dep" } },
+      });
+    }
+    expect(preemption(lease("releasing", { release_reason: "ttl_expired" }), "ls_dep", NOW)).toBeNull();
+    expect(preemption(lease("released"), "ls_dep", NOW)).toBeNull();
   });
   it("released: at the confirmed destroy, every destroyed machine attributed once", () => {
     const l = lease("releasing", { release_reason: "user_end", machine_ids: ["m1"], lock_until: NOW, retry_at: NOW });

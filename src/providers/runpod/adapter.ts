@@ -219,6 +219,8 @@ export class RunPodProvider implements Provider {
         region: dc.id.toLowerCase(),
         host_id: runpodHostId(dc.id, cloud, id),
         hourly_usd: usd(price * count),
+        // An EXITED pod keeps its container disk, billed (runpodStoppedHourlyUsd).
+        stopped_hourly_usd: runpodStoppedHourlyUsd(this.#diskGb, 0),
         availability: AVAILABILITY[dc.availability]!,
         spot: false,
         cuda_max: RUNPOD_MIN_CUDA,

@@ -8,6 +8,7 @@
 import { classifyGpu, vramOf } from "../../catalog/gpu-classes";
 import type { Offer } from "../../catalog/offer";
 import { prng } from "../../random";
+import { diskPrice } from "./machines";
 
 /** A sim offer as the sim's API answers it (provider-shaped, not lessor-shaped). */
 export interface SimOffer {
@@ -151,6 +152,8 @@ export function normalizeSimOffer(o: SimOffer): Offer | null {
     region: o.region,
     host_id: o.host_id,
     hourly_usd: o.price_per_hour,
+    // A stopped sim machine keeps billing its disk at diskPrice (machines.ts).
+    stopped_hourly_usd: diskPrice(o.price_per_hour),
     availability: o.stock,
     spot: o.interruptible,
   };

@@ -202,7 +202,7 @@ export class VastProvider implements Provider {
       // this long from now)", the search filter of the same name: how long the host's contract
       // with the market runs. An ask that does not say is promised nothing (0), never guessed.
       host_duration_s: Math.max(0, Math.floor(num(o.duration) ?? 0)),
-      ...vastPlacement(o),
+      ...vastPlacement(o, this.#diskGb),
     };
     if (gpus === 0) return { ...base, gpu: "cpu", gpu_count: 0, vram_gb: 0 };
     const name = str(o.gpu_name);
@@ -579,7 +579,10 @@ export function vastStatus(i: Pick<VastInstance, "actual_status" | "intended_sta
   return "starting";
 }
 
-type VastFacts = Pick<Offer, "cuda_max" | "inet_down_usd_per_gb" | "inet_up_usd_per_gb" | "reliability" | "inet_down_mbps" | "inet_up_mbps">;
+type VastFacts = Pick<Offer, "cuda_max" | "inet_down_usd_per_gb" | "inet_up_usd_per_gb" | "reliability" | "inet_down_mbps" | "inet_up_mbps" | "stopped_hourly_usd">;
+
+/** Hours in the month Vast's `storage_cost` ($/GB/month) is spread over. */
+const HOURS_PER_MONTH = 730;
 
 /**
  * An ask's CUDA limit, bandwidth prices, reliability and internet speeds, each only where stated:
@@ -587,8 +590,11 @@ type VastFacts = Pick<Offer, "cuda_max" | "inet_down_usd_per_gb" | "inet_up_usd_
  * which Vast bills as the charges' `bwd` and `bwu` items, `reliability2` (else `reliability`), a
  * score from 0 to 1, and `inet_down`, `inet_up` (Mbps).
  */
-export function vastPlacement(o: Record<string, unknown>): VastFacts {
+export function vastPlacement(o: Record<string, unknown>, diskGb: number = VAST_DISK_GB): VastFacts {
   const out: VastFacts = {};
+  // `storage_cost`, $/GB/month: a stopped instance keeps its disk, and the disk keeps billing.
+  const storage = num(o.storage_cost);
+  if (storage !== null && storage >= 0) out.stopped_hourly_usd = usd((storage * diskGb) / HOURS_PER_MONTH);
   const cuda = num(o.cuda_max_good);
   if (cuda !== null && cuda > 0) out.cuda_max = cuda;
   const down = num(o.inet_down_cost);
