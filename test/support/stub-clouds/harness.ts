@@ -14,7 +14,8 @@ import { RunPodProvider } from "../../../src/providers/runpod/adapter";
 import { SIM_DEFAULT_FAULTS } from "../../../src/providers/sim/faults";
 import { VastProvider } from "../../../src/providers/vast/adapter";
 import { STUB_API_KEYS, STUB_LAMBDA_SSH_KEY_NAME, stubCloudAdmin, type StubProvider } from "../stub-clouds-admin";
-import { startStubClouds, type StubClouds } from "./server";
+import type { ContractStub } from "../contract-stub";
+import { startStubClouds, type StubClouds, type StubCloudsOptions } from "./server";
 
 /** Where every test's clock starts: noon UTC, so that hours and days are easy to read. */
 export const STUB_T0 = Date.UTC(2026, 5, 1, 12, 0, 0);
@@ -29,12 +30,18 @@ export interface StubCloudsHarness {
   /** Whether the provider is served (its document is present). */
   served(p: StubProvider): boolean;
   admin(p: StubProvider): ReturnType<typeof stubCloudAdmin>;
+  /**
+   * The provider's ContractStub, in this process: its `calls` (with `recordCalls`) say what the
+   * adapter sent, and its `fault()` answers the next call of an operation so instead (one shot,
+   * still held to the document). A reset empties both.
+   */
+  stub(p: StubProvider): ContractStub;
   /** The adapter as the Worker builds it, with a sleep that moves the clouds' clock instead. */
   adapter(p: StubProvider, options?: Partial<HttpProviderOptions>): Provider;
 }
 
 /** Starts the stub clouds before the file's tests and stops them after. */
-export function useStubClouds(): StubCloudsHarness {
+export function useStubClouds(options: Pick<StubCloudsOptions, "recordCalls"> = {}): StubCloudsHarness {
   let clouds: StubClouds | undefined;
   const h: StubCloudsHarness = {
     clock: STUB_T0,
@@ -44,6 +51,11 @@ export function useStubClouds(): StubCloudsHarness {
     },
     served: (p) => clouds?.health.providers.includes(p) ?? false,
     admin: (p) => stubCloudAdmin(h.clouds.url, p),
+    stub(p) {
+      const served = h.clouds.served[p];
+      if (!served) throw new Error(`${p} is not served`);
+      return served.stub;
+    },
     adapter(p, options = {}) {
       const base = { apiKey: STUB_API_KEYS[p], baseUrl: h.clouds.baseUrl(p), sleep: async (ms: number) => void (h.clock += ms), ...options };
       switch (p) {
@@ -57,7 +69,7 @@ export function useStubClouds(): StubCloudsHarness {
     },
   };
   beforeAll(async () => {
-    clouds = await startStubClouds({ now: () => h.clock, logViolations: false });
+    clouds = await startStubClouds({ now: () => h.clock, logViolations: false, ...options });
   });
   afterAll(async () => {
     await clouds?.close();
