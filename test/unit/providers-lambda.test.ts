@@ -4,13 +4,13 @@
  * every request and answer is held to Lambda's own OpenAPI document, and no test may leave a
  * violation behind. What every adapter does is in providers-adapters.test.ts.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { leasePrefix, machineLabel } from "../../src/lease/label";
 import { MODEL_PORT } from "../../src/providers/contract";
 import { LAMBDA_READ_WAIT_MS, type LambdaProvider } from "../../src/providers/lambda/adapter";
-import type { ContractStub, StubAnswer } from "../support/contract-stub";
+import type { StubAnswer } from "../support/contract-stub";
 import { STUB_LAMBDA_SSH_KEY_NAME as SSH_KEY } from "../support/stub-clouds-admin";
-import { BOOT_MS, PROVISION_MS, STUB_INSTALLATION as INSTALLATION, STUB_T0, useStubClouds } from "../support/stub-clouds/harness";
+import { BOOT_MS, PROVISION_MS, STUB_INSTALLATION as INSTALLATION, useProviderRig, useStubClouds } from "../support/stub-clouds/harness";
 import { LAMBDA_INSTANCE_TYPES, lambdaInstanceTypesBody, type LambdaDialect } from "../support/stub-clouds/lambda";
 
 const h = useStubClouds({ recordCalls: true });
@@ -20,36 +20,18 @@ const LEASE = "ls_01jlambda";
 const TOO_MANY: StubAnswer = { status: 429, body: { error: { code: "global/too-many-requests", message: "Too many requests" } }, undocumented: "Lambda's rate limits are published outside the document" };
 
 describe("Lambda adapter against the Lambda stub cloud", () => {
-  let stub: ContractStub;
-  let lambda: LambdaDialect;
-  let sleeps: number[];
-  let provider: LambdaProvider;
+  const rig = useProviderRig<LambdaProvider, LambdaDialect>(h, "lambda");
   const label = (attempt: number) => machineLabel(INSTALLATION, LEASE, attempt);
 
-  beforeEach(async (ctx) => {
-    if (!h.served("lambda")) ctx.skip();
-    h.clock = STUB_T0;
-    await h.admin("lambda").reset();
-    stub = h.stub("lambda");
-    lambda = h.clouds.served.lambda!.dialect as LambdaDialect;
-    sleeps = [];
-    provider = h.adapter("lambda", { sleep: async (ms) => void sleeps.push(ms), random: () => 0.5 }) as LambdaProvider;
-  });
-
-  afterEach(async () => {
-    if (!h.served("lambda")) return;
-    expect((await h.admin("lambda").getViolations()).violations).toEqual([]);
-  });
-
   it("has no stop and no start, and says so", async () => {
-    expect(provider.capabilities).toMatchObject({ stop: false, start: false, list_by_label: true, stop_ends_billing: false });
-    expect(await provider.stopMachine("x").catch((e) => e)).toMatchObject({ kind: "unavailable", message: expect.stringMatching(/no stop/) });
-    expect(await provider.startMachine("x").catch((e) => e)).toMatchObject({ kind: "unavailable" });
-    expect(stub.calls).toEqual([]);
+    expect(rig.provider.capabilities).toMatchObject({ stop: false, start: false, list_by_label: true, stop_ends_billing: false });
+    expect(await rig.provider.stopMachine("x").catch((e) => e)).toMatchObject({ kind: "unavailable", message: expect.stringMatching(/no stop/) });
+    expect(await rig.provider.startMachine("x").catch((e) => e)).toMatchObject({ kind: "unavailable" });
+    expect(rig.stub.calls).toEqual([]);
   });
 
   it("offers an instance type in each region with capacity; none where there is none; unclassified counted", async () => {
-    const { offers, unclassified } = await provider.listOffers();
+    const { offers, unclassified } = await rig.provider.listOffers();
     // The GH200 has capacity nowhere: no offer.
     expect(offers.map((o) => [o.provider_offer_id, o.gpu, o.gpu_count, o.hourly_usd]).sort()).toEqual(
       [
@@ -81,8 +63,8 @@ describe("Lambda adapter against the Lambda stub cloud", () => {
 
   it("the memory in the GPU's description settles which A100", async () => {
     const a100 = { name: "gpu_1x_a100", description: "1x A100 (40 GB PCIe)", gpu_description: "A100 (40 GB PCIe)", price_cents_per_hour: 129, specs: { vcpus: 30, memory_gib: 200, storage_gib: 512, gpus: 1 }, regions: ["europe-central-1"] };
-    stub.fault({ operationId: "listInstanceTypes", kind: "answer", answer: { status: 200, body: lambdaInstanceTypesBody([...LAMBDA_INSTANCE_TYPES, a100]) } });
-    const { offers } = await provider.listOffers();
+    rig.stub.fault({ operationId: "listInstanceTypes", kind: "answer", answer: { status: 200, body: lambdaInstanceTypesBody([...LAMBDA_INSTANCE_TYPES, a100]) } });
+    const { offers } = await rig.provider.listOffers();
     expect(offers.filter((o) => o.gpu.startsWith("a100")).map((o) => [o.provider_offer_id, o.gpu, o.gpu_count, o.hourly_usd]).sort()).toEqual(
       [
         ["europe-central-1:gpu_1x_a100", "a100-40gb", 1, 1.29],
@@ -92,62 +74,62 @@ describe("Lambda adapter against the Lambda stub cloud", () => {
   });
 
   it("a launch names the SSH key, the region and the type, and carries image and cmd as cloud-init", async () => {
-    const created = await provider.createMachine({ label: label(1), offer_id: "us-east-1:gpu_1x_h100_sxm5", image: "vllm/vllm-openai@sha256:abc", cmd: "vllm serve x; echo 'done'" });
+    const created = await rig.provider.createMachine({ label: label(1), offer_id: "us-east-1:gpu_1x_h100_sxm5", image: "vllm/vllm-openai@sha256:abc", cmd: "vllm serve x; echo 'done'" });
     expect(created).toMatchObject({ label: label(1), status: "starting", region: "us-east-1", hourly_usd: 3.29, stopped_hourly_usd: 0, offer_id: "us-east-1:gpu_1x_h100_sxm5" });
-    const sent = stub.callsOf("launchInstance")[0]!.body as Record<string, unknown>;
+    const sent = rig.stub.callsOf("launchInstance")[0]!.body as Record<string, unknown>;
     expect(sent).toMatchObject({ region_name: "us-east-1", instance_type_name: "gpu_1x_h100_sxm5", ssh_key_names: [SSH_KEY], name: label(1) });
     expect(sent.user_data).toBe(`#cloud-config\nruncmd:\n  - ["docker","run","-d","--restart","unless-stopped","--gpus","all","--network","host","vllm/vllm-openai@sha256:abc","sh","-c","vllm serve x; echo 'done'"]\n`);
   });
 
   it("a port is reached at the instance's address once it is active (the container shares the VM's network); null before and once gone", async () => {
-    const created = await provider.createMachine({ label: label(1), offer_id: "us-east-1:gpu_1x_h100_sxm5", image: "vllm/vllm-openai@sha256:abc", ports: [MODEL_PORT] });
+    const created = await rig.provider.createMachine({ label: label(1), offer_id: "us-east-1:gpu_1x_h100_sxm5", image: "vllm/vllm-openai@sha256:abc", ports: [MODEL_PORT] });
     // The launch has no port field: its body is what it was without ports.
-    expect(Object.keys(stub.callsOf("launchInstance")[0]!.body as object).sort()).toEqual(["instance_type_name", "name", "region_name", "ssh_key_names", "tags", "user_data"]);
-    expect(await provider.endpoint(created, MODEL_PORT)).toBeNull();
+    expect(Object.keys(rig.stub.callsOf("launchInstance")[0]!.body as object).sort()).toEqual(["instance_type_name", "name", "region_name", "ssh_key_names", "tags", "user_data"]);
+    expect(await rig.provider.endpoint(created, MODEL_PORT)).toBeNull();
     h.clock += PROVISION_MS + BOOT_MS;
-    expect((await provider.endpoint(created, MODEL_PORT))?.url).toBe("http://198.51.100.2:8000");
-    lambda.statusOverride.set(created.id, "unhealthy");
-    expect(await provider.endpoint(created, MODEL_PORT)).toBeNull();
-    lambda.statusOverride.delete(created.id);
-    await provider.destroyMachine(created.id);
-    expect(await provider.endpoint(created, MODEL_PORT)).toBeNull();
+    expect((await rig.provider.endpoint(created, MODEL_PORT))?.url).toBe("http://198.51.100.2:8000");
+    rig.dialect.statusOverride.set(created.id, "unhealthy");
+    expect(await rig.provider.endpoint(created, MODEL_PORT)).toBeNull();
+    rig.dialect.statusOverride.delete(created.id);
+    await rig.provider.destroyMachine(created.id);
+    expect(await rig.provider.endpoint(created, MODEL_PORT)).toBeNull();
   });
 
   it("429 on a read waits about a second (Lambda's 1 request/s) and succeeds", async () => {
-    stub.fault({ operationId: "listInstances", kind: "answer", answer: TOO_MANY });
-    expect(await provider.listMachines("lessor-")).toEqual([]);
-    expect(sleeps).toEqual([LAMBDA_READ_WAIT_MS]);
+    rig.stub.fault({ operationId: "listInstances", kind: "answer", answer: TOO_MANY });
+    expect(await rig.provider.listMachines("lessor-")).toEqual([]);
+    expect(rig.sleeps).toEqual([LAMBDA_READ_WAIT_MS]);
   });
 
   it("insufficient capacity is no_capacity; a type that does not exist is refused; an inactive account is insufficient_funds; a bad key is auth", async () => {
-    expect(await provider.createMachine({ label: label(1), offer_id: "europe-central-1:gpu_1x_h100_sxm5" }).catch((e) => e)).toMatchObject({ kind: "no_capacity" });
+    expect(await rig.provider.createMachine({ label: label(1), offer_id: "europe-central-1:gpu_1x_h100_sxm5" }).catch((e) => e)).toMatchObject({ kind: "no_capacity" });
     // global/object-does-not-exist: a final refusal (docs/design.md "Refusals"), never a capacity miss to retry elsewhere.
-    expect(await provider.createMachine({ label: label(2), offer_id: "us-east-1:gpu_1x_b300" }).catch((e) => e)).toMatchObject({ kind: "refused" });
-    stub.fault({
+    expect(await rig.provider.createMachine({ label: label(2), offer_id: "us-east-1:gpu_1x_b300" }).catch((e) => e)).toMatchObject({ kind: "refused" });
+    rig.stub.fault({
       operationId: "launchInstance",
       kind: "answer",
       answer: { status: 403, body: { error: { code: "global/account-inactive", message: "Your account is inactive.", suggestion: "Make sure you have verified your email address and have a valid payment method." } } },
     });
-    expect(await provider.createMachine({ label: label(3), offer_id: "us-east-1:gpu_1x_h100_sxm5" }).catch((e) => e)).toMatchObject({ kind: "insufficient_funds" });
-    stub.fault({
+    expect(await rig.provider.createMachine({ label: label(3), offer_id: "us-east-1:gpu_1x_h100_sxm5" }).catch((e) => e)).toMatchObject({ kind: "insufficient_funds" });
+    rig.stub.fault({
       operationId: "listInstances",
       kind: "answer",
       answer: { status: 401, body: { error: { code: "global/invalid-api-key", message: "API key was invalid, expired, or deleted.", suggestion: "Check your API key or create a new one, then try again." } } },
     });
-    expect(await provider.listMachines("lessor-").catch((e) => e)).toMatchObject({ kind: "auth" });
+    expect(await rig.provider.listMachines("lessor-").catch((e) => e)).toMatchObject({ kind: "auth" });
     expect((await h.admin("lambda").getLedger("")).machines).toHaveLength(0);
   });
 
   it("a preempted instance is gone", async () => {
-    const b = await provider.createMachine({ label: label(2), offer_id: "us-west-1:gpu_1x_h100_sxm5" });
-    lambda.statusOverride.set(b.id, "preempted");
-    expect(await provider.getMachine(b.id)).toBeNull();
-    expect(await provider.listMachines(leasePrefix(INSTALLATION, LEASE))).toEqual([]);
+    const b = await rig.provider.createMachine({ label: label(2), offer_id: "us-west-1:gpu_1x_h100_sxm5" });
+    rig.dialect.statusOverride.set(b.id, "preempted");
+    expect(await rig.provider.getMachine(b.id)).toBeNull();
+    expect(await rig.provider.listMachines(leasePrefix(INSTALLATION, LEASE))).toEqual([]);
   });
 
   it("a launch with neither image nor cmd sends no cloud-init", async () => {
-    await provider.createMachine({ label: label(1), offer_id: "us-east-1:gpu_1x_h100_sxm5" });
-    const sent = stub.callsOf("launchInstance")[0]!.body as Record<string, unknown>;
+    await rig.provider.createMachine({ label: label(1), offer_id: "us-east-1:gpu_1x_h100_sxm5" });
+    const sent = rig.stub.callsOf("launchInstance")[0]!.body as Record<string, unknown>;
     expect(sent).toMatchObject({ instance_type_name: "gpu_1x_h100_sxm5" });
     expect(sent).not.toHaveProperty("user_data");
   });

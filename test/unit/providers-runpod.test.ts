@@ -4,50 +4,31 @@
  * RunPod's own OpenAPI document, and no test may leave a violation behind. What every adapter does
  * is in providers-adapters.test.ts.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { machineLabel } from "../../src/lease/label";
 import { MODEL_PORT } from "../../src/providers/contract";
 import { RUNPOD_BILLING_LAG_MS, type RunPodProvider, runpodBillingCompleteThrough } from "../../src/providers/runpod/adapter";
-import { CONTRACTS_DIR, sha256, type ContractStub } from "../support/contract-stub";
-import { BOOT_MS, PROVISION_MS, STUB_INSTALLATION as INSTALLATION, STUB_T0, useStubClouds } from "../support/stub-clouds/harness";
+import { CONTRACTS_DIR, sha256 } from "../support/contract-stub";
+import { BOOT_MS, PROVISION_MS, STUB_INSTALLATION as INSTALLATION, useProviderRig, useStubClouds } from "../support/stub-clouds/harness";
 import { type RunPodDialect, runpodBillingBody, runpodPodHour, runpodProblem } from "../support/stub-clouds/runpod";
 
 const h = useStubClouds({ recordCalls: true });
 const LEASE = "ls_01jrunpod";
 
 describe("RunPod adapter against the RunPod stub cloud", () => {
-  let stub: ContractStub;
-  let runpod: RunPodDialect;
-  let sleeps: number[];
-  let provider: RunPodProvider;
+  const rig = useProviderRig<RunPodProvider, RunPodDialect>(h, "runpod");
   const label = (attempt: number) => machineLabel(INSTALLATION, LEASE, attempt);
-
-  beforeEach(async (ctx) => {
-    if (!h.served("runpod")) ctx.skip();
-    h.clock = STUB_T0;
-    await h.admin("runpod").reset();
-    stub = h.stub("runpod");
-    runpod = h.clouds.served.runpod!.dialect as RunPodDialect;
-    sleeps = [];
-    provider = h.adapter("runpod", { sleep: async (ms) => void sleeps.push(ms), random: () => 0.5 }) as RunPodProvider;
-  });
-
-  afterEach(async () => {
-    if (!h.served("runpod")) return;
-    // Every request the adapter sent, and every answer the stub gave, held to the document.
-    expect((await h.admin("runpod").getViolations()).violations).toEqual([]);
-  });
 
   it("is the document that was pinned (sha256 in the lock file)", async () => {
     const { readFileSync } = await import("node:fs");
     const lock = JSON.parse(readFileSync(`${CONTRACTS_DIR}/runpod-v2-openapi.lock.json`, "utf8"));
-    expect(sha256(stub.contract.text)).toBe(lock.sha256);
+    expect(sha256(rig.stub.contract.text)).toBe(lock.sha256);
   });
 
   it("normalizes the catalog: per-GPU price times count, counts up to maxCount, no NONE data centers, unclassified counted", async () => {
-    const { offers, unclassified } = await provider.listOffers();
+    const { offers, unclassified } = await rig.provider.listOffers();
     // One catalog read per (cloud, count).
-    expect(stub.callsOf("listGpuTypes")).toHaveLength(8);
+    expect(rig.stub.callsOf("listGpuTypes")).toHaveLength(8);
     expect(offers.every((o) => o.provider === "runpod" && o.id === `runpod:${o.provider_offer_id}`)).toBe(true);
 
     const rtx = offers.filter((o) => o.gpu === "rtx4090");
@@ -78,35 +59,35 @@ describe("RunPod adapter against the RunPod stub cloud", () => {
     for (const [memory, gpu] of [[80, "a100-80gb"], [40, "a100-40gb"]] as const) {
       const a100 = { id: "NVIDIA A100 PCIe", name: "A100 PCIe", pool: null, manufacturer: "NVIDIA", memory, secure: true, community: false, price: { secure: 1.64, community: 0 }, maxCount: { secure: 1, community: 0 } };
       const gpus = [{ ...a100, availability: "HIGH", dataCenters: [{ id: "EU-RO-1", name: "EU Romania 1", availability: "HIGH" }] }];
-      for (let n = 0; n < 8; n++) stub.fault({ operationId: "listGpuTypes", kind: "answer", answer: { status: 200, body: { gpus } } });
-      const { offers } = await provider.listOffers();
+      for (let n = 0; n < 8; n++) rig.stub.fault({ operationId: "listGpuTypes", kind: "answer", answer: { status: 200, body: { gpus } } });
+      const { offers } = await rig.provider.listOffers();
       expect(offers.map((o) => [o.provider_offer_id, o.gpu]), `${memory} GB`).toEqual([["SECURE:EU-RO-1:1:NVIDIA A100 PCIe", gpu]]);
     }
-    expect(stub.faults).toHaveLength(0);
+    expect(rig.stub.faults).toHaveLength(0);
   });
 
   it("a create asks for the offer's GPU, count, cloud and data center, and sends cmd as sh -c args", async () => {
-    const { offers } = await provider.listOffers();
+    const { offers } = await rig.provider.listOffers();
     const offer = offers.find((o) => o.gpu === "h100" && o.gpu_count === 1)!;
-    const created = await provider.createMachine({ label: label(1), offer_id: offer.provider_offer_id, image: "ghcr.io/acme/server@sha256:abc", cmd: "serve --port 8000" });
+    const created = await rig.provider.createMachine({ label: label(1), offer_id: offer.provider_offer_id, image: "ghcr.io/acme/server@sha256:abc", cmd: "serve --port 8000" });
     expect(created).toMatchObject({ label: label(1), status: "provisioning", region: "us-tx-3", hourly_usd: 2.69, offer_id: offer.provider_offer_id });
-    const sent = stub.callsOf("createPod")[0]!.body as Record<string, unknown>;
+    const sent = rig.stub.callsOf("createPod")[0]!.body as Record<string, unknown>;
     expect(sent).toMatchObject({ name: label(1), gpu: { id: "NVIDIA H100 80GB HBM3", count: 1 }, cloud: "SECURE", dataCenterIds: ["US-TX-3"], args: "sh -c 'serve --port 8000'" });
     // A second stop is refused with 409 by RunPod; read back, the pod is stopped: success.
     h.clock += PROVISION_MS + BOOT_MS;
-    await provider.stopMachine(created.id);
-    await provider.stopMachine(created.id);
-    expect(stub.callsOf("podAction")).toHaveLength(2);
-    expect((await provider.getMachine(created.id))?.status).toBe("stopped");
+    await rig.provider.stopMachine(created.id);
+    await rig.provider.stopMachine(created.id);
+    expect(rig.stub.callsOf("podAction")).toHaveLength(2);
+    expect((await rig.provider.getMachine(created.id))?.status).toBe("stopped");
   });
 
   it("exposes each port as port/http, and publishes it through the proxy once the pod runs", async () => {
-    const created = await provider.createMachine({ label: label(1), offer_id: "SECURE:US-KS-2:1:NVIDIA GeForce RTX 4090", ports: [MODEL_PORT] });
-    expect((stub.callsOf("createPod")[0]!.body as Record<string, unknown>).ports).toEqual(["8000/http"]);
+    const created = await rig.provider.createMachine({ label: label(1), offer_id: "SECURE:US-KS-2:1:NVIDIA GeForce RTX 4090", ports: [MODEL_PORT] });
+    expect((rig.stub.callsOf("createPod")[0]!.body as Record<string, unknown>).ports).toEqual(["8000/http"]);
     // Not yet running: no way there yet.
-    expect(await provider.endpoint(created, MODEL_PORT)).toBeNull();
+    expect(await rig.provider.endpoint(created, MODEL_PORT)).toBeNull();
     h.clock += PROVISION_MS + BOOT_MS;
-    const endpoint = await provider.endpoint(created, MODEL_PORT);
+    const endpoint = await rig.provider.endpoint(created, MODEL_PORT);
     expect(endpoint?.url).toBe(`https://${created.id}-8000.proxy.runpod.net`);
     // Reached over the network with the global fetch, at the URL and the path.
     const sent: string[] = [];
@@ -117,61 +98,61 @@ describe("RunPod adapter against the RunPod stub cloud", () => {
       vi.unstubAllGlobals();
     }
     expect(sent).toEqual([`https://${created.id}-8000.proxy.runpod.net/v1/models`]);
-    expect(await provider.endpoint(created, 9000)).toBeNull();
-    await provider.stopMachine(created.id);
-    expect(await provider.endpoint(created, MODEL_PORT)).toBeNull();
+    expect(await rig.provider.endpoint(created, 9000)).toBeNull();
+    await rig.provider.stopMachine(created.id);
+    expect(await rig.provider.endpoint(created, MODEL_PORT)).toBeNull();
   });
 
   it("sends no ports when none are asked for, and a pod without them has no endpoint", async () => {
-    const created = await provider.createMachine({ label: label(1), offer_id: "SECURE:US-KS-2:1:NVIDIA GeForce RTX 4090" });
-    expect(stub.callsOf("createPod")[0]!.body).not.toHaveProperty("ports");
+    const created = await rig.provider.createMachine({ label: label(1), offer_id: "SECURE:US-KS-2:1:NVIDIA GeForce RTX 4090" });
+    expect(rig.stub.callsOf("createPod")[0]!.body).not.toHaveProperty("ports");
     h.clock += PROVISION_MS + BOOT_MS;
-    expect(await provider.endpoint(created, MODEL_PORT)).toBeNull();
-    expect(await provider.endpoint({ ...created, id: "podgone" }, MODEL_PORT)).toBeNull();
+    expect(await rig.provider.endpoint(created, MODEL_PORT)).toBeNull();
+    expect(await rig.provider.endpoint({ ...created, id: "podgone" }, MODEL_PORT)).toBeNull();
   });
 
   it("a read answered 429 waits out Retry-After and succeeds", async () => {
-    const created = await provider.createMachine({ label: label(1), offer_id: "SECURE:US-KS-2:1:NVIDIA GeForce RTX 4090" });
-    stub.fault({ operationId: "getPod", kind: "answer", answer: runpodProblem(429, "rate limit exceeded for the minute window", { "retry-after": "1" }) });
-    const m = await provider.getMachine(created.id);
+    const created = await rig.provider.createMachine({ label: label(1), offer_id: "SECURE:US-KS-2:1:NVIDIA GeForce RTX 4090" });
+    rig.stub.fault({ operationId: "getPod", kind: "answer", answer: runpodProblem(429, "rate limit exceeded for the minute window", { "retry-after": "1" }) });
+    const m = await rig.provider.getMachine(created.id);
     expect(m?.id).toBe(created.id);
-    expect(stub.callsOf("getPod")).toHaveLength(2);
-    expect(sleeps).toEqual([1000]);
+    expect(rig.stub.callsOf("getPod")).toHaveLength(2);
+    expect(rig.sleeps).toEqual([1000]);
   });
 
   it("no capacity is no_capacity; 402 is insufficient_funds; 401 is auth", async () => {
     await h.admin("runpod").setFaults({ no_capacity_rate: 1 });
-    const err = await provider.createMachine({ label: label(1), offer_id: "SECURE:US-KS-2:1:NVIDIA GeForce RTX 4090" }).catch((e) => e);
+    const err = await rig.provider.createMachine({ label: label(1), offer_id: "SECURE:US-KS-2:1:NVIDIA GeForce RTX 4090" }).catch((e) => e);
     expect(err).toMatchObject({ kind: "no_capacity" });
     await h.admin("runpod").setFaults({ no_capacity_rate: 0 });
 
-    stub.fault({ operationId: "createPod", kind: "answer", answer: runpodProblem(402, "insufficient balance to rent this pod") });
-    expect(await provider.createMachine({ label: label(2), offer_id: "SECURE:US-TX-3:1:NVIDIA H100 80GB HBM3" }).catch((e) => e)).toMatchObject({ kind: "insufficient_funds" });
+    rig.stub.fault({ operationId: "createPod", kind: "answer", answer: runpodProblem(402, "insufficient balance to rent this pod") });
+    expect(await rig.provider.createMachine({ label: label(2), offer_id: "SECURE:US-TX-3:1:NVIDIA H100 80GB HBM3" }).catch((e) => e)).toMatchObject({ kind: "insufficient_funds" });
 
-    stub.fault({ operationId: "listPods", kind: "answer", answer: runpodProblem(401, "missing bearer token") });
-    expect(await provider.listMachines("lessor-").catch((e) => e)).toMatchObject({ kind: "auth" });
+    rig.stub.fault({ operationId: "listPods", kind: "answer", answer: runpodProblem(401, "missing bearer token") });
+    expect(await rig.provider.listMachines("lessor-").catch((e) => e)).toMatchObject({ kind: "auth" });
     // An offer id the adapter never made is refused before anything is sent.
-    expect(await provider.createMachine({ label: label(3), offer_id: "h100" }).catch((e) => e)).toMatchObject({ kind: "no_capacity" });
-    expect(stub.callsOf("createPod")).toHaveLength(2);
+    expect(await rig.provider.createMachine({ label: label(3), offer_id: "h100" }).catch((e) => e)).toMatchObject({ kind: "no_capacity" });
+    expect(rig.stub.callsOf("createPod")).toHaveLength(2);
   });
 
   it("a stop refused because the pod is in ERROR is read back and reported", async () => {
     // The pod's boot fails: it ends in ERROR.
     await h.admin("runpod").setFaults({ boot_failure_rate: 1 });
-    const created = await provider.createMachine({ label: label(1), offer_id: "SECURE:US-KS-2:1:NVIDIA GeForce RTX 4090" });
+    const created = await rig.provider.createMachine({ label: label(1), offer_id: "SECURE:US-KS-2:1:NVIDIA GeForce RTX 4090" });
     h.clock += PROVISION_MS + BOOT_MS;
-    expect((await provider.getMachine(created.id))?.status).toBe("error");
-    expect(await provider.stopMachine(created.id).catch((e) => e)).toMatchObject({ kind: "unavailable" });
+    expect((await rig.provider.getMachine(created.id))?.status).toBe("error");
+    expect(await rig.provider.stopMachine(created.id).catch((e) => e)).toMatchObject({ kind: "unavailable" });
   });
   describe("billing records (GET /v2/billing/pods)", () => {
     const H = 3_600_000;
     const T10 = Date.UTC(2026, 5, 1, 10);
 
     it("asks for every pod's hourly buckets from the hour holding `from` to complete_through, an hour's lag behind `to` and on the hour", async () => {
-      runpod.billingRecords = [runpodPodHour("podaaaa", T10, 0.43), runpodPodHour("podbbbb", T10, 2.69, 0.000123), runpodPodHour("podaaaa", T10 + H, 0.43)];
-      const listing = await provider.listBillingRecords({ from: T10 + 20 * 60_000, to: T10 + 3 * H + 10 * 60_000 });
+      rig.dialect.billingRecords = [runpodPodHour("podaaaa", T10, 0.43), runpodPodHour("podbbbb", T10, 2.69, 0.000123), runpodPodHour("podaaaa", T10 + H, 0.43)];
+      const listing = await rig.provider.listBillingRecords({ from: T10 + 20 * 60_000, to: T10 + 3 * H + 10 * 60_000 });
       expect(listing.complete_through).toBe(T10 + 2 * H);
-      const [sent] = stub.callsOf("listPodBilling");
+      const [sent] = rig.stub.callsOf("listPodBilling");
       // No podId: "records are emitted per pod per bucket". Boundaries already on the hour, so nothing is widened.
       expect(sent!.query).toEqual({ bucketSize: "hour", startTime: "2026-06-01T10:00:00Z", endTime: "2026-06-01T12:00:00Z" });
       expect(listing.records).toEqual([
@@ -184,47 +165,47 @@ describe("RunPod adapter against the RunPod stub cloud", () => {
     });
 
     it("the same bucket has the same id whatever offset RunPod writes its start with", async () => {
-      runpod.billingRecords = [runpodPodHour("podaaaa", T10, 0.43, 0, "2026-06-01T12:00:00+02:00")];
-      const { records } = await provider.listBillingRecords({ from: T10, to: T10 + 3 * H });
+      rig.dialect.billingRecords = [runpodPodHour("podaaaa", T10, 0.43, 0, "2026-06-01T12:00:00+02:00")];
+      const { records } = await rig.provider.listBillingRecords({ from: T10, to: T10 + 3 * H });
       expect(records.map((r) => [r.record_id, r.window_start])).toEqual([["podaaaa:2026-06-01T10:00:00.000Z", T10]]);
     });
 
     it("a bucket past complete_through (the in-progress one) is never reported, even when answered", async () => {
       // As if the range were ignored: the current bucket, still growing, and one closed but inside the lag.
-      runpod.billingRecords = [runpodPodHour("podaaaa", T10, 0.43), runpodPodHour("podaaaa", T10 + H, 0.43), runpodPodHour("podaaaa", T10 + 2 * H, 0.2)];
-      const listing = await provider.listBillingRecords({ from: T10, to: T10 + 2 * H + 30 * 60_000 });
+      rig.dialect.billingRecords = [runpodPodHour("podaaaa", T10, 0.43), runpodPodHour("podaaaa", T10 + H, 0.43), runpodPodHour("podaaaa", T10 + 2 * H, 0.2)];
+      const listing = await rig.provider.listBillingRecords({ from: T10, to: T10 + 2 * H + 30 * 60_000 });
       expect(listing.complete_through).toBe(T10 + H);
       expect(listing.records.map((r) => r.window_start)).toEqual([T10]);
     });
 
     it("asks nothing while no bucket from `from` on is final", async () => {
-      const listing = await provider.listBillingRecords({ from: T10 + 30 * 60_000, to: T10 + 2 * H - 1 });
+      const listing = await rig.provider.listBillingRecords({ from: T10 + 30 * 60_000, to: T10 + 2 * H - 1 });
       expect(listing).toEqual({ records: [], complete_through: T10 });
-      expect(stub.callsOf("listPodBilling")).toHaveLength(0);
+      expect(rig.stub.callsOf("listPodBilling")).toHaveLength(0);
     });
 
     it("a record it cannot read is passed on unreadable, for the reconciler to count, never dropped or guessed", async () => {
-      runpod.billingRecords = [runpodPodHour("", T10, 0.43)];
-      const { records } = await provider.listBillingRecords({ from: T10, to: T10 + 3 * H });
+      rig.dialect.billingRecords = [runpodPodHour("", T10, 0.43)];
+      const { records } = await rig.provider.listBillingRecords({ from: T10, to: T10 + 3 * H });
       expect(records).toHaveLength(1);
       expect(records[0]).toMatchObject({ record_id: "", machine_id: "", amount_usd: 0.43 });
     });
 
     it("an answer whose recordCount disagrees with its records is unavailable: never a partial listing", async () => {
-      runpod.billingRecords = [runpodPodHour("podaaaa", T10, 0.43)];
-      stub.fault({ operationId: "listPodBilling", kind: "answer", answer: { status: 200, body: runpodBillingBody(runpod.billingRecords, { startTime: "2026-06-01T10:00:00Z", endTime: "2026-06-01T12:00:00Z", bucketSize: "hour", podId: null }, 2) } });
-      expect(await provider.listBillingRecords({ from: T10, to: T10 + 3 * H }).catch((e) => e)).toMatchObject({ kind: "unavailable" });
+      rig.dialect.billingRecords = [runpodPodHour("podaaaa", T10, 0.43)];
+      rig.stub.fault({ operationId: "listPodBilling", kind: "answer", answer: { status: 200, body: runpodBillingBody(rig.dialect.billingRecords, { startTime: "2026-06-01T10:00:00Z", endTime: "2026-06-01T12:00:00Z", bucketSize: "hour", podId: null }, 2) } });
+      expect(await rig.provider.listBillingRecords({ from: T10, to: T10 + 3 * H }).catch((e) => e)).toMatchObject({ kind: "unavailable" });
     });
 
     it("is a read: a 429 waits out Retry-After and a 503 is retried; a refused key is auth", async () => {
-      runpod.billingRecords = [runpodPodHour("podaaaa", T10, 0.43)];
-      stub.fault({ operationId: "listPodBilling", kind: "answer", answer: { ...runpodProblem(429, "rate limit exceeded for the minute window"), headers: { "retry-after": "2" } } });
-      stub.fault({ operationId: "listPodBilling", kind: "answer", answer: runpodProblem(503, "temporarily unavailable") });
-      expect((await provider.listBillingRecords({ from: T10, to: T10 + 3 * H })).records).toHaveLength(1);
-      expect(stub.callsOf("listPodBilling")).toHaveLength(3);
-      expect(sleeps[0]).toBe(2000);
-      stub.fault({ operationId: "listPodBilling", kind: "answer", answer: runpodProblem(401, "invalid bearer token") });
-      expect(await provider.listBillingRecords({ from: T10, to: T10 + 3 * H }).catch((e) => e)).toMatchObject({ kind: "auth" });
+      rig.dialect.billingRecords = [runpodPodHour("podaaaa", T10, 0.43)];
+      rig.stub.fault({ operationId: "listPodBilling", kind: "answer", answer: { ...runpodProblem(429, "rate limit exceeded for the minute window"), headers: { "retry-after": "2" } } });
+      rig.stub.fault({ operationId: "listPodBilling", kind: "answer", answer: runpodProblem(503, "temporarily unavailable") });
+      expect((await rig.provider.listBillingRecords({ from: T10, to: T10 + 3 * H })).records).toHaveLength(1);
+      expect(rig.stub.callsOf("listPodBilling")).toHaveLength(3);
+      expect(rig.sleeps[0]).toBe(2000);
+      rig.stub.fault({ operationId: "listPodBilling", kind: "answer", answer: runpodProblem(401, "invalid bearer token") });
+      expect(await rig.provider.listBillingRecords({ from: T10, to: T10 + 3 * H }).catch((e) => e)).toMatchObject({ kind: "auth" });
     });
   });
 });
