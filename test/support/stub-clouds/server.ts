@@ -239,8 +239,7 @@ function admin(
     }
     case "POST reset":
       core.reset();
-      p.dialect.injected.length = 0;
-      p.dialect.clearTestHooks?.();
+      p.dialect.clearTestHooks();
       // A unit test's recorded calls and one-shot answers (ContractStub.fault) go too.
       p.stub.calls.length = 0;
       p.stub.faults.length = 0;
