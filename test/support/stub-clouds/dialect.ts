@@ -21,6 +21,8 @@ export interface Dialect {
    * refusals; still held to the document like every answer). Emptied by a reset.
    */
   readonly injected: InjectedCreate[];
+  /** Forgets every test hook the dialect has beyond the core (the injected answers, overrides); called by a reset. */
+  clearTestHooks(): void;
 }
 
 /** An answer for a create: the next one, or the next whose request body contains `match`. */

@@ -4,7 +4,7 @@
  * the adapters' sleeps move too, so machines boot, fail, vanish and bill when the test says, not
  * when the machine running it is slow.
  */
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from "vitest";
 import type { Offer } from "../../../src/catalog/offer";
 import { leasePrefix, machineLabel } from "../../../src/lease/label";
 import type { Provider } from "../../../src/providers/contract";
@@ -14,7 +14,9 @@ import { RunPodProvider } from "../../../src/providers/runpod/adapter";
 import { SIM_DEFAULT_FAULTS } from "../../../src/providers/sim/faults";
 import { VastProvider } from "../../../src/providers/vast/adapter";
 import { STUB_API_KEYS, STUB_LAMBDA_SSH_KEY_NAME, stubCloudAdmin, type StubProvider } from "../stub-clouds-admin";
-import { startStubClouds, type StubClouds } from "./server";
+import type { ContractStub } from "../contract-stub";
+import type { Dialect } from "./dialect";
+import { startStubClouds, type StubClouds, type StubCloudsOptions } from "./server";
 
 /** Where every test's clock starts: noon UTC, so that hours and days are easy to read. */
 export const STUB_T0 = Date.UTC(2026, 5, 1, 12, 0, 0);
@@ -29,12 +31,18 @@ export interface StubCloudsHarness {
   /** Whether the provider is served (its document is present). */
   served(p: StubProvider): boolean;
   admin(p: StubProvider): ReturnType<typeof stubCloudAdmin>;
+  /**
+   * The provider's ContractStub, in this process: its `calls` (with `recordCalls`) say what the
+   * adapter sent, and its `fault()` answers the next call of an operation so instead (one shot,
+   * still held to the document). A reset empties both.
+   */
+  stub(p: StubProvider): ContractStub;
   /** The adapter as the Worker builds it, with a sleep that moves the clouds' clock instead. */
   adapter(p: StubProvider, options?: Partial<HttpProviderOptions>): Provider;
 }
 
 /** Starts the stub clouds before the file's tests and stops them after. */
-export function useStubClouds(): StubCloudsHarness {
+export function useStubClouds(options: Pick<StubCloudsOptions, "recordCalls"> = {}): StubCloudsHarness {
   let clouds: StubClouds | undefined;
   const h: StubCloudsHarness = {
     clock: STUB_T0,
@@ -44,6 +52,11 @@ export function useStubClouds(): StubCloudsHarness {
     },
     served: (p) => clouds?.health.providers.includes(p) ?? false,
     admin: (p) => stubCloudAdmin(h.clouds.url, p),
+    stub(p) {
+      const served = h.clouds.served[p];
+      if (!served) throw new Error(`${p} is not served`);
+      return served.stub;
+    },
     adapter(p, options = {}) {
       const base = { apiKey: STUB_API_KEYS[p], baseUrl: h.clouds.baseUrl(p), sleep: async (ms: number) => void (h.clock += ms), ...options };
       switch (p) {
@@ -57,7 +70,7 @@ export function useStubClouds(): StubCloudsHarness {
     },
   };
   beforeAll(async () => {
-    clouds = await startStubClouds({ now: () => h.clock, logViolations: false });
+    clouds = await startStubClouds({ now: () => h.clock, logViolations: false, ...options });
   });
   afterAll(async () => {
     await clouds?.close();
@@ -79,4 +92,55 @@ export const STUB_INSTALLATION = "stub";
 /** A test lease's machine labels (by attempt) and the prefix that lists them. */
 export function leaseLabels(lease: string): { label: (attempt: number) => string; prefix: string } {
   return { label: (attempt) => machineLabel(STUB_INSTALLATION, lease, attempt), prefix: leasePrefix(STUB_INSTALLATION, lease) };
+}
+
+/** One provider's cloud and adapter, renewed before each test (see useProviderRig). */
+export interface ProviderRig<P extends Provider, D extends Dialect> {
+  /** The provider's ContractStub: its calls and its one-shot answers (StubCloudsHarness.stub). */
+  readonly stub: ContractStub;
+  readonly dialect: D;
+  /** The adapter, its sleeps recorded in `sleeps` (the clock does not move) and `random` fixed at 0.5. */
+  readonly provider: P;
+  readonly sleeps: number[];
+}
+
+/**
+ * For a file of tests of one adapter alone: before each test the provider's cloud is reset (test
+ * hooks and recorded calls too) and the clock set to STUB_T0, and the adapter built afresh; after
+ * each, no violation of the provider's document may be left behind. Skipped when the document is
+ * absent. Start the harness with `recordCalls` to read `stub.calls`.
+ */
+export function useProviderRig<P extends Provider, D extends Dialect>(h: StubCloudsHarness, p: StubProvider): ProviderRig<P, D> {
+  let current: ProviderRig<P, D> | undefined;
+  const now = (): ProviderRig<P, D> => {
+    if (!current) throw new Error(`the ${p} rig is used outside a test`);
+    return current;
+  };
+  beforeEach(async (ctx) => {
+    if (!h.served(p)) ctx.skip();
+    h.clock = STUB_T0;
+    await h.admin(p).reset();
+    const sleeps: number[] = [];
+    const provider = h.adapter(p, { sleep: async (ms) => void sleeps.push(ms), random: () => 0.5 }) as P;
+    current = { stub: h.stub(p), dialect: h.clouds.served[p]!.dialect as D, provider, sleeps };
+  });
+  afterEach(async () => {
+    if (!h.served(p)) return;
+    // Every request the adapter sent, and every answer the stub gave, held to the document.
+    expect((await h.admin(p).getViolations()).violations).toEqual([]);
+  });
+  return {
+    get stub() {
+      return now().stub;
+    },
+    get dialect() {
+      return now().dialect;
+    },
+    get provider() {
+      return now().provider;
+    },
+    get sleeps() {
+      return now().sleeps;
+    },
+  };
 }

@@ -88,8 +88,14 @@ export class LambdaDialect implements Dialect {
   readonly core: StubCloudCore<InstanceExtra>;
   /** Answers given to the next launches instead of launching (a test's documented refusals), first in first out. */
   readonly injected: InjectedCreate[] = [];
-  /** A status word shown instead of the instance's own (a test's `terminating` that stalls). */
+  /** A status word shown instead of the instance's own (a test's `terminating` that stalls, an `unhealthy` or `preempted` VM). */
   readonly statusOverride = new Map<string, string>();
+
+  /** Forgets what tests set on this dialect beyond the core (the admin reset calls it). */
+  clearTestHooks(): void {
+    this.injected.length = 0;
+    this.statusOverride.clear();
+  }
 
   constructor(options: { now?: () => number } = {}) {
     // Lambda's ids are 32 hex digits; a per-server tag keeps them unique across runs.
@@ -108,7 +114,7 @@ export class LambdaDialect implements Dialect {
   handle(call: StubCall): StubAnswer {
     switch (call.operationId) {
       case "listInstanceTypes":
-        return { status: 200, body: { data: Object.fromEntries(LAMBDA_INSTANCE_TYPES.map((t) => [t.name, { instance_type: typeJson(t), regions_with_capacity_available: t.regions.map(regionJson) }])) } };
+        return { status: 200, body: lambdaInstanceTypesBody(LAMBDA_INSTANCE_TYPES) };
       case "launchInstance":
         return this.#launch(call.body as Record<string, any>);
       case "listInstances":
@@ -186,6 +192,11 @@ export class LambdaDialect implements Dialect {
     });
     return { status: 200, body: { data: { terminated_instances: terminated } } };
   }
+}
+
+/** The instance types answer (GET /api/v1/instance-types) for `types`. */
+export function lambdaInstanceTypesBody(types: readonly InstanceType[]) {
+  return { data: Object.fromEntries(types.map((t) => [t.name, { instance_type: typeJson(t), regions_with_capacity_available: t.regions.map(regionJson) }])) };
 }
 
 function typeJson(t: InstanceType) {

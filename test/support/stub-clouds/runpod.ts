@@ -84,7 +84,8 @@ const TITLES: Record<number, string> = {
   504: "Gateway Timeout",
 };
 
-function problem(status: number, detail: string, headers?: Record<string, string>): StubAnswer {
+/** An RFC 9457 problem answer, as every RunPod error is. */
+export function runpodProblem(status: number, detail: string, headers?: Record<string, string>): StubAnswer {
   return { status, body: { title: TITLES[status] ?? "Error", status, detail }, ...(headers ? { headers } : {}) };
 }
 
@@ -92,9 +93,9 @@ function problem(status: number, detail: string, headers?: Record<string, string
 const NO_INSTANCES = "There are no longer any instances available with the requested specifications. Please refresh and try again.";
 
 const WORDS: FaultWords = {
-  unavailable: () => problem(503, "service temporarily unavailable"),
-  rateLimited: (s) => problem(429, "rate limit exceeded for the minute window", { "retry-after": String(s) }),
-  gateway: (status) => problem(status, "upstream timed out"),
+  unavailable: () => runpodProblem(503, "service temporarily unavailable"),
+  rateLimited: (s) => runpodProblem(429, "rate limit exceeded for the minute window", { "retry-after": String(s) }),
+  gateway: (status) => runpodProblem(status, "upstream timed out"),
 };
 
 interface PodExtra {
@@ -121,15 +122,29 @@ export class RunPodDialect implements Dialect {
    */
   readonly misplaced: Array<{ dataCenterId: string; match?: string }> = [];
 
+  /**
+   * Test hook: the records GET /v2/billing/pods answers instead of what the core billed, whatever
+   * the range asked (as a RunPod that ignored it would), for shapes the core never bills: an
+   * offset in a start time, a record without a pod id, a bucket still in progress. Null: the core's.
+   */
+  billingRecords: RunPodBillingRecord[] | null = null;
+
   constructor(options: { now?: () => number } = {}) {
     // RunPod's ids are short lowercase words ("7h9k2m4n6p"); a per-server tag keeps them unique across runs.
     const tag = Math.floor(Math.random() * 36 ** 3).toString(36).padStart(3, "0");
     this.core = new StubCloudCore<PodExtra>({ machineId: (seq) => `${tag}${seq.toString(36).padStart(7, "0")}`, ...options });
   }
 
+  /** Forgets what tests set on this dialect beyond the core (the admin reset calls it). */
+  clearTestHooks(): void {
+    this.injected.length = 0;
+    this.misplaced.length = 0;
+    this.billingRecords = null;
+  }
+
   refuse(_op: Operation): StubAnswer {
     // Every operation lessor calls lists 401 (UnauthorizedError).
-    return problem(401, "invalid bearer token");
+    return runpodProblem(401, "invalid bearer token");
   }
 
   handle(call: StubCall): StubAnswer {
@@ -231,9 +246,9 @@ export class RunPodDialect implements Dialect {
     const injected = takeInjected(this.injected, body);
     if (injected) return injected;
     const resolved = this.#offer(body);
-    if (!resolved) return problem(400, NO_INSTANCES);
+    if (!resolved) return runpodProblem(400, NO_INSTANCES);
     const outcome = this.core.create({ label: body.name, offer: resolved.offer, image: body.image, cmd: body.args ?? null, extra: resolved.extra });
-    if (outcome.kind === "no_capacity") return problem(400, NO_INSTANCES);
+    if (outcome.kind === "no_capacity") return runpodProblem(400, NO_INSTANCES);
     if (outcome.kind === "ambiguous") return ambiguous(outcome.answer, WORDS);
     return { status: 201, body: podJson(outcome.machine, this.core.now()) };
   }
@@ -243,7 +258,7 @@ export class RunPodDialect implements Dialect {
     const gated = refusal(this.core.gate(`machine:${id}`), WORDS);
     if (gated) return gated;
     const m = this.core.get(id);
-    if (!m || m.clock.status === "TERMINATED") return problem(404, "pod not found");
+    if (!m || m.clock.status === "TERMINATED") return runpodProblem(404, "pod not found");
     return act(m);
   }
 
@@ -252,7 +267,7 @@ export class RunPodDialect implements Dialect {
       this.core.destroy(m.id);
       return { status: 204 };
     }
-    const refused = () => problem(409, `cannot ${action} a pod that is ${m.clock.status}`);
+    const refused = () => runpodProblem(409, `cannot ${action} a pod that is ${m.clock.status}`);
     if (action === "stop" || action === "start") {
       const outcome = action === "stop" ? this.core.stop(m.id) : this.core.start(m.id);
       return outcome.kind === "done" ? { status: 200, body: podJson(outcome.machine, this.core.now()) } : refused();
@@ -278,7 +293,7 @@ export class RunPodDialect implements Dialect {
     const { window_ms, markup } = this.core.billingOptions;
     const size: Bucket = { size: (query.bucketSize as BucketSize | undefined) ?? "day", hour_ms: window_ms };
     if (query.lastN !== undefined && (query.startTime !== undefined || query.endTime !== undefined)) {
-      return problem(400, "lastN is mutually exclusive with startTime/endTime");
+      return runpodProblem(400, "lastN is mutually exclusive with startTime/endTime");
     }
     let start: number;
     let end: number;
@@ -292,6 +307,8 @@ export class RunPodDialect implements Dialect {
       end = bucketStart(rawEnd, size) === rawEnd ? rawEnd : nextBucket(bucketStart(rawEnd, size), size);
     }
     const podId = typeof query.podId === "string" ? query.podId : null;
+    const asked = { startTime: rfc3339(start), endTime: rfc3339(end), bucketSize: size.size, podId };
+    if (this.billingRecords) return { status: 200, body: runpodBillingBody(this.billingRecords, asked) };
     const { records } = this.core.billing(start, end);
     const ledger = new Map(this.core.ledger("").machines.map((m) => [m.id, m]));
     const buckets = new Map<string, { startTime: number; podId: string; gpu: number; disk: number; total: number }>();
@@ -308,7 +325,7 @@ export class RunPodDialect implements Dialect {
       buckets.set(key, b);
     }
     const rows = [...buckets.values()].sort((a, b) => a.startTime - b.startTime || (a.podId < b.podId ? -1 : 1));
-    const out = rows.map((b) => ({
+    const out = rows.map((b): RunPodBillingRecord => ({
       startTime: rfc3339(b.startTime),
       endTime: rfc3339(nextBucket(b.startTime, size)),
       podId: b.podId,
@@ -317,20 +334,38 @@ export class RunPodDialect implements Dialect {
       cpuAmount: 0,
       diskAmount: round6(b.disk),
     }));
-    const sum = (k: "totalAmount" | "gpuAmount" | "diskAmount") => round6(out.reduce((s, r) => s + r[k], 0));
-    return {
-      status: 200,
-      body: {
-        records: out,
-        metadata: {
-          query: { startTime: rfc3339(start), endTime: rfc3339(end), bucketSize: size.size, podId },
-          recordCount: out.length,
-          uniquePodCount: new Set(out.map((r) => r.podId)).size,
-          totals: { totalAmount: sum("totalAmount"), gpuAmount: sum("gpuAmount"), cpuAmount: 0, diskAmount: sum("diskAmount") },
-        },
-      },
-    };
+    return { status: 200, body: runpodBillingBody(out, asked) };
   }
+}
+
+/** One record of GET /v2/billing/pods (PodBillingRecord): a pod's bucket, its parts adding up to the total. */
+export interface RunPodBillingRecord {
+  startTime: string;
+  endTime: string;
+  podId: string;
+  totalAmount: number;
+  gpuAmount: number;
+  cpuAmount: number;
+  diskAmount: number;
+}
+
+/** ListPodBillingResponse for `records`: metadata echoing the query, `recordCount` (its count unless a test says otherwise) and totals. */
+export function runpodBillingBody(records: RunPodBillingRecord[], query: { startTime: string; endTime: string; bucketSize: string; podId: string | null }, recordCount = records.length) {
+  const sum = (k: "totalAmount" | "gpuAmount" | "cpuAmount" | "diskAmount") => round6(records.reduce((s, r) => s + r[k], 0));
+  return {
+    records,
+    metadata: {
+      query,
+      recordCount,
+      uniquePodCount: new Set(records.map((r) => r.podId)).size,
+      totals: { totalAmount: sum("totalAmount"), gpuAmount: sum("gpuAmount"), cpuAmount: sum("cpuAmount"), diskAmount: sum("diskAmount") },
+    },
+  };
+}
+
+/** A pod's hourly record for `billingRecords`, from `start` (written as `startTime` when given). */
+export function runpodPodHour(podId: string, start: number, gpu: number, disk = 0, startTime = new Date(start).toISOString()): RunPodBillingRecord {
+  return { startTime, endTime: new Date(start + HOUR_MS).toISOString(), podId, totalAmount: round6(gpu + disk), gpuAmount: gpu, cpuAmount: 0, diskAmount: disk };
 }
 
 function availability(g: GpuType, cloud: Cloud, count: number, dc: string): Level {

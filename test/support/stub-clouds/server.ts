@@ -11,7 +11,7 @@
  *   GET  /__admin/violations                   every provider's violations and notes
  *   POST /__admin/violations/clear
  *   GET|PUT /__admin/:provider/faults          the sim's fault fields (PUT merges, answers the result)
- *   POST /__admin/:provider/reset              forget every machine, default faults, no injected answers
+ *   POST /__admin/:provider/reset              forget every machine, default faults, no injected answers, test hooks or recorded calls
  *   POST /__admin/:provider/inject-create      {status, body, match?}: the next create (whose body contains `match`) is answered so instead
  *   POST /__admin/runpod/misplace-create       {data_center_id, match?}: the next create (whose body contains `match`) lands in that data center, whatever it asked
  *   GET  /__admin/:provider/ledger?label_prefix=   SimLedger
@@ -35,6 +35,12 @@ export interface StubCloudsOptions {
   now?: () => number;
   /** Print each violation as it is recorded (default true): a violation is a failure worth seeing. */
   logViolations?: boolean;
+  /**
+   * Keep every checked call in each provider's `stub.calls` (default false: a server that lives
+   * for a whole test run must not). A unit test that asserts what the adapter sent turns it on;
+   * a reset empties it.
+   */
+  recordCalls?: boolean;
 }
 
 /** One provider as served: its dialect, and the ContractStub that checks its traffic. */
@@ -83,8 +89,7 @@ export async function startStubClouds(options: StubCloudsOptions = {}): Promise<
       apiKey: STUB_API_KEYS[provider],
       handler: (call) => dialect.handle(call),
       refuse: (op) => dialect.refuse(op),
-      // The server lives for a whole test run: do not keep every call.
-      recordCalls: false,
+      recordCalls: options.recordCalls ?? false,
     });
     served[provider] = { dialect, stub, violations: [], notes: [] };
   }
@@ -234,8 +239,10 @@ function admin(
     }
     case "POST reset":
       core.reset();
-      p.dialect.injected.length = 0;
-      if (p.dialect instanceof RunPodDialect) p.dialect.misplaced.length = 0;
+      p.dialect.clearTestHooks();
+      // A unit test's recorded calls and one-shot answers (ContractStub.fault) go too.
+      p.stub.calls.length = 0;
+      p.stub.faults.length = 0;
       return send(res, 200, { ok: true });
     case "POST inject-create": {
       let answer: { status?: unknown; body?: unknown; match?: unknown };

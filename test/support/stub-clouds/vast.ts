@@ -13,7 +13,7 @@ import type { Operation, StubAnswer, StubCall } from "../contract-stub";
 import { StubCloudCore, type CoreMachine, type CoreOffer } from "./core";
 import { ambiguous, gatewayPage, refusal, type Dialect, type FaultWords, takeInjected, type InjectedCreate } from "./dialect";
 
-interface Ask {
+export interface VastAsk {
   id: number;
   gpu_name: string;
   num_gpus: number;
@@ -47,7 +47,7 @@ export const VAST_ASK_DURATION_S = 90 * 86_400;
  * four; the first two L40S hosts state their internet speeds, the others do not. The 2080 Ti is a GPU no lessor class covers; one 4090 has too little disk for the 50 GB
  * the adapter gives every instance.
  */
-export const VAST_ASKS: readonly Ask[] = [
+export const VAST_ASKS: readonly VastAsk[] = [
   { id: 3001, gpu_name: "L40S", num_gpus: 1, gpu_ram: 46068, dph_base: 0.62, storage_cost: 0.15, disk_space: 400, geolocation: "Washington, US", machine_id: 601, reliability2: 0.995, inet_down: 900, inet_up: 300 },
   { id: 3002, gpu_name: "L40S", num_gpus: 1, gpu_ram: 46068, dph_base: 0.66, storage_cost: 0.15, disk_space: 400, geolocation: "Quebec, CA", machine_id: 602, reliability2: 0.991, inet_down: 200, inet_up: 50 },
   { id: 3003, gpu_name: "L40S", num_gpus: 1, gpu_ram: 46068, dph_base: 0.7, storage_cost: 0.2, disk_space: 600, geolocation: "Finland, FI", machine_id: 603, reliability2: 0.97 },
@@ -62,6 +62,32 @@ export const VAST_ASKS: readonly Ask[] = [
   { id: 3061, gpu_name: "RTX 4090", num_gpus: 1, gpu_ram: 24564, dph_base: 0.3, storage_cost: 0.1, disk_space: 20, geolocation: "Oregon, US", machine_id: 661, reliability2: 0.99 },
 ];
 
+/** The charges' page size at most (the document: "Server maximum 500"). */
+const CHARGES_PAGE_MAX = 500;
+
+/** One row of the charges answer (its `results`): a contract's charges over the range, and their items. */
+export interface VastChargeRow {
+  start: number;
+  end: number;
+  type: string;
+  /** `<type>-<contract id>`. */
+  source: string;
+  description: string;
+  amount: number;
+  metadata: Record<string, unknown>;
+  items: Array<{ start: number; end: number; type: "gpu" | "disk" | "bwd" | "bwu"; source: null; description: string; amount: number; metadata?: Record<string, never>; items?: never[] }>;
+}
+
+/**
+ * A charge row for `chargeRows`: contract `id`'s charges of one day as the charges answer has them,
+ * its items (GPU, disk, bandwidth down and up) adding up to its amount, to 3 decimals.
+ */
+export function vastChargeRow(id: number, parts: Partial<Record<"gpu" | "disk" | "bwd" | "bwu", number>>, type = "instance"): VastChargeRow {
+  const [start, end] = [1_780_000_000, 1_780_003_600];
+  const items = Object.entries(parts).map(([t, amount]) => ({ start, end, type: t as "gpu", source: null, description: t, amount: amount!, metadata: {}, items: [] }));
+  return { start, end, type, source: `${type}-${id}`, description: `Instance ${id} Charges`, amount: round3(items.reduce((sum, i) => sum + i.amount, 0)), metadata: { label: "x" }, items };
+}
+
 /** The document's default disk when a search or a create names none. */
 const DEFAULT_DISK_GB = 8;
 const HOURS_PER_MONTH = 730;
@@ -69,7 +95,7 @@ const HOURS_PER_MONTH = 730;
 const PAGE_MAX = 25;
 
 /** The disk of `gb` on this ask, per hour. */
-function storageHourly(ask: Ask, gb: number): number {
+function storageHourly(ask: VastAsk, gb: number): number {
   return usd((gb * ask.storage_cost) / HOURS_PER_MONTH);
 }
 
@@ -92,7 +118,7 @@ function error(status: number, error: string, msg: string, extra: Record<string,
 }
 
 interface InstanceExtra {
-  ask: Ask;
+  ask: VastAsk;
   disk: number;
   runtype: string;
   /** The create's `env`, read as the document describes it: Docker's `-e NAME=value` flags. */
@@ -146,10 +172,30 @@ export class VastDialect implements Dialect {
   readonly instanceOverride = new Map<string, Record<string, unknown>>();
   /** What a charge row's `amount` is: the charges within the range asked, or the contract's up to its end. */
   chargeAmounts: "range" | "cumulative" = "range";
+  /**
+   * Test hook: charge rows served per UTC day (the day's midnight, unix seconds) instead of what the
+   * core billed, for shapes the core never bills (a volume row, bandwidth items, a row without an
+   * id, an instance named twice in a day). While any day is set, a range is answered from these
+   * alone: its days' rows, one per source across days (amounts and items added up, to 3 decimals),
+   * the rows of one day as they are. The `type` filter is not applied to them, so a volume row can
+   * reach an adapter that must leave it out. Cleared by clearTestHooks().
+   */
+  readonly chargeRows = new Map<number, VastChargeRow[]>();
+  /** Test hook: rows per page of charges, whatever `limit` asks (the document's 500 is the server's maximum). */
+  chargesPage = CHARGES_PAGE_MAX;
 
   constructor(options: { now?: () => number } = {}) {
     // Vast's instance ids are integers (its "contract" ids).
     this.core = new StubCloudCore<InstanceExtra>({ machineId: (seq) => String(8_000_000 + seq), ...options });
+  }
+
+  /** Forgets what tests set on this dialect beyond the core (the admin reset calls it). */
+  clearTestHooks(): void {
+    this.injected.length = 0;
+    this.instanceOverride.clear();
+    this.chargeAmounts = "range";
+    this.chargeRows.clear();
+    this.chargesPage = CHARGES_PAGE_MAX;
   }
 
   refuse(op: Operation): StubAnswer {
@@ -302,7 +348,44 @@ export class VastDialect implements Dialect {
     }
     const { gte, lte } = filters.day ?? {};
     if (typeof gte !== "number" || typeof lte !== "number") return { status: 400, body: { success: false, msg: "Must provide both 'day' gte and lte filters for instance charges" } };
-    if (filters.type?.in && !filters.type.in.includes("instance")) return { status: 200, body: { success: true, count: 0, total: 0, next_token: null, results: [] } };
+    const results = this.chargeRows.size > 0 ? this.#hookCharges(gte, lte) : this.#billedCharges(gte, lte, filters.type?.in, query.latest_first === false);
+    const total = results.length;
+    const offset = query.after_token === undefined ? 0 : Number(Buffer.from(String(query.after_token), "base64url").toString());
+    if (!Number.isSafeInteger(offset) || offset < 0) return error(400, "invalid_token", "Invalid pagination token");
+    const limit = Math.min(this.chargesPage, typeof query.limit === "number" ? query.limit : 100);
+    const page = results.slice(offset, offset + limit);
+    const next = offset + limit < total ? Buffer.from(String(offset + limit)).toString("base64url") : null;
+    return { status: 200, body: { success: true, count: page.length, total, next_token: next, results: page } };
+  }
+
+  /** The rows of the whole UTC days [gte, lte] from `chargeRows` (see there). */
+  #hookCharges(gte: number, lte: number): VastChargeRow[] {
+    if ((lte + 1 - gte) % 86_400 !== 0 || gte % 86_400 !== 0) throw new Error(`the stub's charge rows answer whole UTC days, not ${gte}..${lte}`);
+    const rows: VastChargeRow[] = [];
+    for (let d = gte; d < lte; d += 86_400) {
+      const seen = new Set<VastChargeRow>();
+      for (const row of this.chargeRows.get(d) ?? []) {
+        const earlier = rows.find((r) => r.source === row.source && !seen.has(r));
+        if (!earlier || !/-[0-9]+$/.test(row.source)) {
+          const copy = { ...row, items: row.items.map((i) => ({ ...i })) };
+          rows.push(copy);
+          seen.add(copy);
+          continue;
+        }
+        earlier.amount = round3(earlier.amount + row.amount);
+        for (const item of row.items) {
+          const same = earlier.items.find((i) => i.type === item.type);
+          if (same) same.amount = round3(same.amount + item.amount);
+          else earlier.items.push({ ...item });
+        }
+      }
+    }
+    return rows;
+  }
+
+  /** What the core billed the instances charged in the days [gte, lte] (see #charges). */
+  #billedCharges(gte: number, lte: number, types: string[] | undefined, oldestFirst: boolean) {
+    if (types && !types.includes("instance")) return [];
     const from = gte * 1000;
     const to = (lte + 1) * 1000;
     const cumulative = this.chargeAmounts === "cumulative";
@@ -322,7 +405,7 @@ export class VastDialect implements Dialect {
       per.set(r.machine_id, p);
     }
     const secs = (ms: number) => Math.floor(ms / 1000);
-    let results = [...per.entries()].map(([id, p]) => {
+    const results = [...per.entries()].map(([id, p]) => {
       const m = ledger.get(id)!;
       const item = (type: "gpu" | "disk", amount: number) => ({ start: secs(p.first), end: secs(p.last), type, source: null, description: type === "gpu" ? "GPU" : "Storage", amount: round3(amount) });
       return {
@@ -336,21 +419,14 @@ export class VastDialect implements Dialect {
         items: [item("gpu", p.gpu), item("disk", p.disk)],
       };
     });
-    results.sort((a, b) => (query.latest_first === false ? a.start - b.start : b.start - a.start) || (a.source < b.source ? -1 : 1));
-    const total = results.length;
-    const offset = query.after_token === undefined ? 0 : Number(Buffer.from(String(query.after_token), "base64url").toString());
-    if (!Number.isSafeInteger(offset) || offset < 0) return error(400, "invalid_token", "Invalid pagination token");
-    const limit = Math.min(500, typeof query.limit === "number" ? query.limit : 100);
-    results = results.slice(offset, offset + limit);
-    const next = offset + limit < total ? Buffer.from(String(offset + limit)).toString("base64url") : null;
-    return { status: 200, body: { success: true, count: results.length, total, next_token: next, results } };
+    return results.sort((a, b) => (oldestFirst ? a.start - b.start : b.start - a.start) || (a.source < b.source ? -1 : 1));
   }
 }
 
 /** The offer search: the body's operator filters over the asks' fields, `order`, `limit`. */
 function search(body: Record<string, any>) {
   const storage = typeof body.allocated_storage === "number" ? body.allocated_storage : DEFAULT_DISK_GB;
-  let offers = VAST_ASKS.map((a) => offerJson(a, storage));
+  let offers = VAST_ASKS.map((a) => vastOfferJson(a, storage));
   for (const [key, ops] of Object.entries(body)) {
     if (key === "verified" && isOps(ops)) offers = offers.filter((o) => matches(o.verification === "verified", ops));
     else if (isOps(ops) && offers.some((o) => key in o)) offers = offers.filter((o) => matches((o as Record<string, unknown>)[key], ops));
@@ -368,7 +444,7 @@ function search(body: Record<string, any>) {
 }
 
 /** An ask as the search answers it, priced with `storageGb` of disk (the search's allocated_storage). */
-function offerJson(a: Ask, storageGb: number) {
+export function vastOfferJson(a: VastAsk, storageGb: number) {
   const storage = storageHourly(a, storageGb);
   return {
     id: a.id,
