@@ -33,7 +33,7 @@ export const EXIT_CODE_TABLE = [
   [EXIT.TIMEOUT, "timeout: the server did not answer in time"],
   [EXIT.UNSUPPORTED, "unsupported: this installation or provider cannot do that"],
   [EXIT.OVER_BUDGET, "over budget: the request would pass one of the org's caps; nothing changed"],
-  [EXIT.MODEL_SERVER, "model server failed (no command returns it yet)"],
+  [EXIT.MODEL_SERVER, "model server failed: `lessor up`'s deployment was released before its model answered (it exited while starting, answered without a key, or did not answer by its startup_timeout)"],
 ];
 
 /** The API's error codes whose class is not the one their HTTP status suggests. */

@@ -8,7 +8,7 @@
  * RunPod, Vast and Lambda point at an address where nothing answers, so `providers set` never
  * reaches a real cloud: the key is stored with the verification `unreachable`.
  */
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -326,6 +326,27 @@ describe("the lessor CLI against wrangler dev", () => {
     expect((await lessor(["scratch", "logs", lease.id])).code).toBe(0);
     const ended = await json(["scratch", "end", "cli-scratch"], "post", `/v1/leases/${lease.id}/end`, 200);
     expect(ended.state).toMatch(/^releas/);
+  });
+
+  it("deployments: up waits until the model answers and prints base_url, api_key and model; env; down; a model too big for the GPU exits 6", { timeout: 240_000 }, async () => {
+    const model = "Qwen/Qwen2.5-0.5B-Instruct";
+    const up = await json(["up", "cli-dep", "--model", model, "--gpu", "l40s:1"], "get", "/v1/deployments/{name}", 200);
+    expect(up).toMatchObject({ name: "cli-dep", state: "ready", model });
+    expect(up.base_url).toMatch(/\/v1\/gateway\/[^/]+\/v1$/);
+    expect(up.api_key).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    // Found as it is: the same deployment, printed for a person.
+    const again = await lessor(["up", "cli-dep", "--model", model, "--gpu", "l40s:1"]);
+    expect(again.code, shown(again)).toBe(0);
+    expect(again.stdout).toContain(up.base_url);
+    expect(again.stdout).toContain(up.api_key);
+    // env's lines, evaluated by a real shell.
+    const env = await lessor(["env", "cli-dep"]);
+    expect(env.code, shown(env)).toBe(0);
+    const shell = spawnSync("sh", ["-c", `${env.stdout}\nprintf '%s|%s|%s' "$OPENAI_BASE_URL" "$OPENAI_API_KEY" "$LESSOR_MODEL_ID"`], { encoding: "utf8" });
+    expect(shell.stdout).toBe(`${up.base_url}|${up.api_key}|${model}`);
+    const down = await json(["down", "cli-dep"], "delete", "/v1/deployments/{name}", 200);
+    expect(down.name).toBe("cli-dep");
+    await fails(["up", "cli-big", "--model", "Qwen/Qwen2.5-72B-Instruct", "--gpu", "l4:1"], 6);
   });
 
   it("money: usage, receipts, budget", async () => {
