@@ -69,8 +69,11 @@ function processes(): Array<{ pid: number; state: string; ppid: number; pgrp: nu
   return out;
 }
 
-/** Children of `pid`. */
-const childPids = (pid: number): number[] => processes().filter((p) => p.ppid === pid).map((p) => p.pid);
+/**
+ * Live children of `pid`. A child that has exited but is not yet reaped (state Z, the migration
+ * step's wrangler on a busy machine) is not one of them.
+ */
+const childPids = (pid: number): number[] => processes().filter((p) => p.ppid === pid && p.state !== "Z").map((p) => p.pid);
 
 /** Pids of live processes in process group `pgid`: zombies (state Z) have exited already and only wait for their parent. */
 export const groupMembers = (pgid: number): number[] => processes().filter((p) => p.pgrp === pgid && p.state !== "Z").map((p) => p.pid);
