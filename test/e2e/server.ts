@@ -70,10 +70,14 @@ function processes(): Array<{ pid: number; state: string; ppid: number; pgrp: nu
 }
 
 /**
- * Live children of `pid`. A child that has exited but is not yet reaped (state Z, the migration
- * step's wrangler on a busy machine) is not one of them.
+ * The process group of the `wrangler dev` start.mjs started: its one live child that leads a group
+ * of its own (start.mjs starts it detached). Its other children are not: the console build's
+ * esbuild stays in start.mjs's group, and an exited step not yet reaped is a zombie.
  */
-const childPids = (pid: number): number[] => processes().filter((p) => p.ppid === pid && p.state !== "Z").map((p) => p.pid);
+function wranglerGroupOf(pid: number): number | null {
+  const leaders = processes().filter((p) => p.ppid === pid && p.state !== "Z" && p.pgrp === p.pid);
+  return leaders.length === 1 ? leaders[0]!.pid : null;
+}
 
 /** Pids of live processes in process group `pgid`: zombies (state Z) have exited already and only wait for their parent. */
 export const groupMembers = (pgid: number): number[] => processes().filter((p) => p.pgrp === pgid && p.state !== "Z").map((p) => p.pid);
@@ -198,8 +202,7 @@ async function startOnce(options: StartOptions): Promise<Server> {
         : buildFailed
           ? "could not build the Worker"
           : `did not print "${READY_LINE}" within ${START_TIMEOUT_MS} ms`;
-      const kids = childPids(server.pid);
-      server.wranglerPgid = kids.length === 1 ? kids[0]! : null;
+      server.wranglerPgid = wranglerGroupOf(server.pid);
       await stopServer(server).catch(() => {});
       output = log();
       removeStateDir(server);
@@ -209,8 +212,7 @@ async function startOnce(options: StartOptions): Promise<Server> {
     await sleep(200);
   }
   // start.mjs spawns `wrangler dev` detached: its pid is its process group.
-  const kids = childPids(server.pid);
-  server.wranglerPgid = kids.length === 1 ? kids[0]! : null;
+  server.wranglerPgid = wranglerGroupOf(server.pid);
   return server;
 }
 
