@@ -133,15 +133,17 @@ function meteredD1(d1: D1Database): D1Database {
 // ---- Durable Objects ------------------------------------------------------------------------
 
 /**
- * A stub whose every method call is counted. Calls go through Reflect.apply: an RPC stub answers
- * any property, `apply` included, with a remote method of that name.
+ * A stub whose every method call is counted: as an object request, and with `asAgent` also as the
+ * Worker request a real machine's agent makes for it. Calls go through Reflect.apply: an RPC stub
+ * answers any property, `apply` included, with a remote method of that name.
  */
-function meteredStub<T extends object>(stub: T): T {
+function meteredStub<T extends object>(stub: T, asAgent: boolean): T {
   return new Proxy(stub, {
     get(target, prop) {
       const value = Reflect.get(target, prop, target);
       if (typeof value !== "function" || typeof prop === "symbol") return value;
       return (...args: unknown[]) => {
+        if (asAgent) countWorkerRequest();
         counts.do_requests++;
         const started = Date.now();
         const answer = Reflect.apply(value as (...a: unknown[]) => unknown, target, args);
@@ -155,12 +157,12 @@ function meteredStub<T extends object>(stub: T): T {
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-function meteredNamespace<T extends DurableObjectNamespace<any>>(ns: T): T {
+function meteredNamespace<T extends DurableObjectNamespace<any>>(ns: T, asAgent = false): T {
   return new Proxy(ns, {
     get(target, prop) {
       const value = Reflect.get(target, prop, target);
       if (prop === "get" || prop === "getByName") {
-        return (...args: unknown[]) => meteredStub(Reflect.apply(value as (...a: unknown[]) => object, target, args));
+        return (...args: unknown[]) => meteredStub(Reflect.apply(value as (...a: unknown[]) => object, target, args), asAgent);
       }
       return typeof value === "function" ? value.bind(target) : value;
     },
@@ -212,32 +214,10 @@ const wrapped = new WeakMap<Env, Env>();
 export function meteredEnv(env: Env, as: "worker" | "agent" = "worker"): Env {
   const cached = as === "worker" ? wrapped.get(env) : undefined;
   if (cached) return cached;
-  const lease = meteredNamespace(env.LEASE);
   const out: Env = {
     ...env,
     DB: meteredD1(env.DB),
-    LEASE:
-      as === "agent"
-        ? new Proxy(lease, {
-            get(target, prop) {
-              const value = Reflect.get(target, prop, target);
-              if (prop !== "get" && prop !== "getByName") return value;
-              return (...args: unknown[]) => {
-                const stub = Reflect.apply(value as (...a: unknown[]) => object, target, args);
-                return new Proxy(stub, {
-                  get(s, p) {
-                    const v = Reflect.get(s, p, s);
-                    if (typeof v !== "function" || typeof p === "symbol") return v;
-                    return (...a: unknown[]) => {
-                      countWorkerRequest();
-                      return Reflect.apply(v as (...x: unknown[]) => unknown, s, a);
-                    };
-                  },
-                });
-              };
-            },
-          })
-        : lease,
+    LEASE: meteredNamespace(env.LEASE, as === "agent"),
     // The sim is a provider, not the control plane: its calls are counted as provider calls (src/providers/http.ts).
     LIMITER: meteredNamespace(env.LIMITER),
     API_KEY: meteredNamespace(env.API_KEY),
