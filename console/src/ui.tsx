@@ -18,11 +18,11 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[] = []) {
   return { ...state, reload };
 }
 
-/** A table's head: one column header per name. */
+/** A table's head: one column header per name (its row the first of `aria-rowcount`'s). */
 export function Head({ columns }: { columns: string[] }) {
   return (
     <thead>
-      <tr>
+      <tr aria-rowindex={1}>
         {columns.map((c) => (
           <th scope="col" key={c}>
             {c}

@@ -240,12 +240,12 @@ function Chat({ deployment: d }: { deployment: Deployment }) {
       <ol class="chat" aria-labelledby="chat-title" aria-live="polite" aria-busy={answer !== null}>
         {turns.map((t, i) => (
           <li key={i} class={`turn turn-${t.role}`}>
-            <span class="who">{t.role === "user" ? "You" : d.model}</span> {t.content}
+            <span class="who">{t.role === "user" ? "You" : d.model}</span> <span class="content">{t.content}</span>
           </li>
         ))}
         {answer !== null ? (
           <li class="turn turn-assistant streaming">
-            <span class="who">{d.model}</span> {answer || "…"}
+            <span class="who">{d.model}</span> <span class="content">{answer || "…"}</span>
           </li>
         ) : null}
       </ol>
