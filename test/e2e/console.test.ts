@@ -153,7 +153,22 @@ describe("the console", () => {
   });
 
   it("shows a deployment ready without a reload, its base_url and api_key to copy, and streams a chat through its gateway", { timeout: 180_000 }, async () => {
-    // Made through the API once the cron has seeded the catalog.
+    // The form's confirmation says what an hour costs; Escape cancels and nothing is made.
+    await page.getByRole("link", { name: "Deployments", exact: true }).click();
+    await page.getByText("New deployment").click();
+    await expect.poll(() => page.getByLabel("Model").locator("option").count()).toBeGreaterThan(0);
+    await page.getByLabel("Model").selectOption(MODEL);
+    await page.getByLabel("Deployment name").fill("console-form");
+    await page.getByRole("button", { name: "Review deployment" }).click();
+    const dialog = page.getByRole("dialog");
+    await expect.poll(() => dialog.textContent()).toMatch(/Rents \S+×\d+ on sim \/ \S+ at \$\d+\.\d{3}\/h, billed while it runs/);
+    await shoot("deployment-confirm");
+    expect(await seriousViolations()).toEqual([]);
+    await page.keyboard.press("Escape");
+    await expect.poll(() => dialog.count()).toBe(0);
+    expect((await apiCall(server, "GET", "/v1/deployments/console-form", adminKey)).status).toBe(404);
+
+    // Made through the API, while the list is open: it appears there live.
     let deployment: { id: string; base_url: string; api_key: string; model: string } | null = null;
     const until = Date.now() + 60_000;
     while (!deployment && Date.now() < until) {
@@ -163,7 +178,6 @@ describe("the console", () => {
     }
     if (!deployment) throw new Error("the deployment was never made");
 
-    await page.getByRole("link", { name: "Deployments", exact: true }).click();
     const row = page.locator("table.deployments tbody tr", { hasText: "console-chat" });
     await row.waitFor();
     expect(await row.textContent()).toContain(MODEL);

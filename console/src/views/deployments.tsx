@@ -7,7 +7,7 @@ import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { sseFrames } from "../../../cli/stream.mjs";
 import { api, call, failureOf, follow, type Frame, type Schemas } from "../api";
 import { rate } from "../format";
-import { CopyButton, ErrorNote, Head, messageOf } from "../ui";
+import { Confirm, CopyButton, ErrorNote, Head, messageOf, useLoad } from "../ui";
 
 type Deployment = Schemas["Deployment"];
 
@@ -68,6 +68,7 @@ export function DeploymentsView() {
       </p>
       <ErrorNote error={error} />
       {value === null && !error ? <p role="status">Loading…</p> : null}
+      <NewDeployment />
       <table class="deployments">
         <caption>{rows.length === 1 ? "1 deployment" : `${rows.length} deployments`}</caption>
         <Head columns={["Name", "Model", "State", "Rate", "Lease"]} />
@@ -90,6 +91,91 @@ export function DeploymentsView() {
         </tbody>
       </table>
     </section>
+  );
+}
+
+interface Draft {
+  name: string;
+  model: string;
+  gpu: string;
+  offer: Schemas["Offer"];
+}
+
+/**
+ * "New deployment": a model of the catalog and a name. The model's smallest placement (the first
+ * of its `fits`, as a PUT without a spec would choose) is quoted first, so that the confirmation
+ * says what an hour costs; the PUT then asks for that placement.
+ */
+function NewDeployment() {
+  const models = useLoad(() => call(api.GET("/v1/catalog/models")));
+  const [draft, setDraft] = useState<Draft | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const choices = (models.value?.data ?? []).filter((m) => m.fits.length > 0);
+
+  const review = async (e: Event) => {
+    e.preventDefault();
+    const form = e.currentTarget as HTMLFormElement;
+    const field = (name: string) => (form.elements.namedItem(name) as HTMLInputElement).value.trim();
+    const model = choices.find((m) => m.id === field("model"));
+    if (!model) return;
+    const gpu = model.fits[0]!;
+    setBusy(true);
+    setError(null);
+    try {
+      const quote = await call(api.POST("/v1/quotes", { body: { kind: "deployment", spec: { gpu } } }));
+      setDraft({ name: field("deployment-name"), model: model.id, gpu, offer: quote.offer });
+    } catch (err) {
+      setError(messageOf(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const create = async (d: Draft) => {
+    setDraft(null);
+    setBusy(true);
+    try {
+      await call(api.PUT("/v1/deployments/{name}", { params: { path: { name: d.name } }, body: { model: d.model, spec: { gpu: d.gpu } } }));
+      location.hash = `#/deployments/${encodeURIComponent(d.name)}`;
+    } catch (err) {
+      setError(messageOf(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <details class="new-lease">
+      <summary>New deployment</summary>
+      <form onSubmit={review} aria-label="New deployment">
+        <label>
+          Model{" "}
+          <select name="model" required>
+            {choices.map((m) => (
+              <option key={m.id} value={m.id}>
+                {m.id} ({m.min_vram_gb} GB)
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Deployment name <input name="deployment-name" required maxLength={63} pattern="[a-z0-9][a-z0-9-]{0,62}" title="lowercase letters, digits and '-'" />
+        </label>
+        <button type="submit" disabled={busy || choices.length === 0}>
+          Review deployment
+        </button>
+      </form>
+      <ErrorNote error={error ?? models.error} />
+      {draft ? (
+        <Confirm title={`Deploy ${draft.model} as ${draft.name}?`} confirmLabel="Create deployment" onCancel={() => setDraft(null)} onConfirm={() => void create(draft)}>
+          <p>
+            Rents {draft.offer.gpu}×{draft.offer.gpu_count} on {draft.offer.provider} / {draft.offer.region} at {rate(draft.offer.hourly_usd)}, billed while
+            it runs (quoted now; the machine rented may differ if this offer goes). Its lease's policy stops it when idle.
+          </p>
+        </Confirm>
+      ) : null}
+    </details>
   );
 }
 
