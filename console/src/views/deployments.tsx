@@ -6,6 +6,7 @@
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { sseFrames } from "../../../cli/stream.mjs";
 import { api, call, failureOf, follow, type Frame, type Schemas } from "../api";
+import { gatewayOf, pieceOf } from "../chat";
 import { rate } from "../format";
 import { Confirm, CopyButton, ErrorNote, Head, messageOf, useLoad } from "../ui";
 
@@ -44,11 +45,15 @@ function useLiveRead<T>(load: () => Promise<T>, eventsPath: string | null) {
     read();
     if (eventsPath === null) return;
     const stop = new AbortController();
-    void follow(eventsPath, (frame: Frame) => void (frame.event === "end" || read()), stop.signal, (failure) => {
-      // Events gone for good (docs/events.md): the read is whole, so reading again is enough.
-      if (failure.code === "events_gone") read();
-      else setError(messageOf(failure));
-    });
+    const run = () =>
+      void follow(eventsPath, (frame: Frame) => void (frame.event === "end" || read()), stop.signal, (failure) => {
+        // Events gone for good (docs/events.md): the read is whole, so reading again and
+        // following afresh misses nothing.
+        if (failure.code !== "events_gone") return setError(messageOf(failure));
+        read();
+        run();
+      });
+    run();
     return () => stop.abort();
   }, [read, eventsPath]);
 
@@ -249,24 +254,6 @@ interface Turn {
   content: string;
 }
 
-/**
- * The gateway's address for this page: `base_url` when it is of this origin, else the same
- * Worker's gateway path, since the console's policy lets it connect to its own origin only
- * (console/_headers, `connect-src 'self'`).
- */
-function gatewayOf(d: Deployment): string {
-  const own = `${location.origin}/v1/gateway/${encodeURIComponent(d.id)}/v1`;
-  if (d.base_url === null) return own;
-  return new URL(d.base_url).origin === location.origin ? d.base_url : own;
-}
-
-/** The text a streamed chunk adds (`choices[0].delta.content`), or its error's message. */
-function pieceOf(data: string): { text?: string; error?: string } {
-  const chunk = JSON.parse(data) as { choices?: Array<{ delta?: { content?: string | null } }>; error?: { message?: string } };
-  if (chunk.error) return { error: chunk.error.message ?? "the model server answered an error" };
-  return { text: chunk.choices?.[0]?.delta?.content ?? "" };
-}
-
 /** Sends the conversation to `{base_url}/chat/completions`, streamed, with the deployment's key. */
 function Chat({ deployment: d }: { deployment: Deployment }) {
   const [turns, setTurns] = useState<Turn[]>([]);
@@ -292,7 +279,7 @@ function Chat({ deployment: d }: { deployment: Deployment }) {
     stop.current = new AbortController();
     let text = "";
     try {
-      const res = await fetch(`${gatewayOf(d)}/chat/completions`, {
+      const res = await fetch(`${gatewayOf(d, location.origin)}/chat/completions`, {
         method: "POST",
         headers: { authorization: `Bearer ${key}`, "content-type": "application/json", accept: "text/event-stream" },
         body: JSON.stringify({ model: d.model, messages, stream: true }),
@@ -300,9 +287,9 @@ function Chat({ deployment: d }: { deployment: Deployment }) {
       });
       if (!res.ok) throw await failureOf(res);
       for await (const frame of sseFrames(res.body!) as AsyncGenerator<Frame>) {
-        if (frame.data === "[DONE]") break;
         const piece = pieceOf(frame.data);
-        if (piece.error !== undefined) throw new Error(piece.error);
+        if (piece.done) break;
+        if ("error" in piece) throw new Error(piece.error);
         text += piece.text;
         setAnswer(text);
       }
