@@ -37,7 +37,7 @@ const SIM_ORIGIN = "https://sim.internal";
 export const SIM_RETRIES = 3;
 /** The sim answers from inside the Worker, so its backoff is short: 50 to 200 ms. */
 const BACKOFF_BASE_MS = 100;
-const BACKOFF_MAX_MS = 200;
+export const SIM_BACKOFF_MAX_MS = 200;
 /** A Retry-After is honoured up to this long; a longer one is the caller's to wait out. */
 const RETRY_AFTER_CAP_MS = 2000;
 
@@ -79,7 +79,7 @@ export class SimProvider implements Provider {
       fetch: (input, init) => simStub(env).fetch(input instanceof Request ? input : String(input), init) as unknown as Promise<Response>,
       retries: options.retries ?? SIM_RETRIES,
       backoffBaseMs: BACKOFF_BASE_MS,
-      backoffMaxMs: BACKOFF_MAX_MS,
+      backoffMaxMs: SIM_BACKOFF_MAX_MS,
       retryAfterCapMs: RETRY_AFTER_CAP_MS,
       ...(options.sleep ? { sleep: options.sleep } : {}),
       ...(options.random ? { random: options.random } : {}),

@@ -60,6 +60,7 @@ import {
   type SimInterval,
   type SimLedger,
   type SimLedgerMachine,
+  type SimRefusal,
   type SimMachineClock,
   type SimMachineJson,
   type SimStatus,
@@ -225,6 +226,17 @@ const MIGRATIONS: readonly (readonly string[])[] = [
     `ALTER TABLE machines ADD COLUMN model_prompt_tokens INTEGER NOT NULL DEFAULT 0 CHECK (model_prompt_tokens >= 0)`,
     `ALTER TABLE machines ADD COLUMN model_generation_tokens INTEGER NOT NULL DEFAULT 0 CHECK (model_generation_tokens >= 0)`,
     `ALTER TABLE faults ADD COLUMN model_tokens_per_s INTEGER NOT NULL DEFAULT 200 CHECK (model_tokens_per_s >= 1)`,
+  ],
+  [
+    // Calls on a machine the sim refused with an injected 503 or 429 (#gate): the waits the cloud
+    // imposed, which the ledger answers so that a judge can tell them from the caller's own delay.
+    `CREATE TABLE machine_refusals (
+      machine_id TEXT NOT NULL,
+      at INTEGER NOT NULL,
+      status INTEGER NOT NULL CHECK (status IN (429, 503)),
+      retry_after_ms INTEGER CHECK (retry_after_ms IS NULL OR retry_after_ms >= 0)
+    )`,
+    `CREATE INDEX machine_refusals_machine ON machine_refusals (machine_id, at)`,
   ],
 ];
 
@@ -957,6 +969,12 @@ export class SimCloud extends DurableObject<Env> {
       list.push(intervalOf(i));
       intervals.set(i.machine_id, list);
     }
+    const refusals = new Map<string, SimRefusal[]>();
+    for (const r of sql.exec<{ machine_id: string; at: number; status: 429 | 503; retry_after_ms: number | null }>(`SELECT * FROM machine_refusals ORDER BY machine_id, at`)) {
+      const list = refusals.get(r.machine_id) ?? [];
+      list.push({ at: r.at, status: r.status, retry_after_ms: r.retry_after_ms });
+      refusals.set(r.machine_id, list);
+    }
     const machines: SimLedgerMachine[] = rows.map((r) => ({
       id: r.id,
       label: r.label,
@@ -969,6 +987,7 @@ export class SimCloud extends DurableObject<Env> {
       vanished: r.vanished === 1,
       alive_ms: (r.destroyed_at ?? now) - r.created_at,
       intervals: intervals.get(r.id) ?? [],
+      refusals: refusals.get(r.id) ?? [],
     }));
     return { now, machines };
   }
@@ -990,8 +1009,11 @@ export class SimCloud extends DurableObject<Env> {
    */
   #gate(target: string): SimFaults {
     const faults = this.#faults();
-    if (this.#chance(faults.api_error_rate)) throw new SimHttpError(503, "unavailable", "sim: service unavailable (injected)");
     const now = Date.now();
+    if (this.#chance(faults.api_error_rate)) {
+      this.#refused(target, now, 503, null);
+      throw new SimHttpError(503, "unavailable", "sim: service unavailable (injected)");
+    }
     const promised = this.#promised.get(target);
     if (promised !== undefined && now >= promised) {
       this.#promised.delete(target);
@@ -1000,9 +1022,16 @@ export class SimCloud extends DurableObject<Env> {
     if (this.#chance(faults.rate_limit_rate)) {
       if (this.#promised.size > 10_000) this.#promised.clear();
       this.#promised.set(target, now + faults.retry_after_s * 1000);
+      this.#refused(target, now, 429, faults.retry_after_s * 1000);
       throw new SimHttpError(429, "rate_limited", "sim: too many requests (injected)", { "retry-after": String(faults.retry_after_s) });
     }
     return faults;
+  }
+
+  /** Records a refused call on a machine (other targets have no machine to charge it to). */
+  #refused(target: string, at: number, status: 429 | 503, retryAfterMs: number | null): void {
+    if (!target.startsWith("machine:")) return;
+    this.ctx.storage.sql.exec(`INSERT INTO machine_refusals (machine_id, at, status, retry_after_ms) VALUES (?, ?, ?, ?)`, target.slice("machine:".length), at, status, retryAfterMs);
   }
 
   /**
@@ -1070,6 +1099,7 @@ export class SimCloud extends DurableObject<Env> {
     const sql = this.ctx.storage.sql;
     this.ctx.storage.transactionSync(() => {
       sql.exec(`DELETE FROM machine_intervals`);
+      sql.exec(`DELETE FROM machine_refusals`);
       sql.exec(`DELETE FROM machine_execs`);
       sql.exec(`DELETE FROM webhook_outbox`);
       sql.exec(`DELETE FROM machines`);
