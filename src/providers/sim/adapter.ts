@@ -306,6 +306,12 @@ export function simAdmin(env: Env) {
       if (res.ok) return { ok: true as const, machine: body };
       return { ok: false as const, status: res.status, code: body.error?.code ?? "error", message: body.error?.message ?? "", machine_status: body.error?.status ?? null };
     },
+    /**
+     * A request to a port of a machine from the machine itself, without lessor in between (its
+     * model server's key is not asked for); `path` begins with `/`. The sim's answer as it streams.
+     */
+    machinePort: (machineId: string, port: number, path: string, init: RequestInit) =>
+      simStub(env).fetch(`${SIM_ORIGIN}/v1/operator/machines/${encodeURIComponent(machineId)}/ports/${port}${path}`, init) as unknown as Promise<Response>,
     getLedger: (labelPrefix = "") => call<SimLedger>("GET", `/v1/ledger?label_prefix=${encodeURIComponent(labelPrefix)}`),
     getBilling: (range: { from?: number; to?: number } = {}) => {
       const qs = new URLSearchParams();

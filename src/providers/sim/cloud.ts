@@ -20,6 +20,9 @@
  *                                   a request to a port the machine serves: its model server on
  *                                   8000 (model-server.ts, docs/sim.md "The model server"); 502
  *                                   `port_closed` while nothing listens there
+ *   * /v1/operator/machines/:id/ports/:port/...
+ *                                   the same, from the machine itself (its model server's key is
+ *                                   not asked for): the model server reached without lessor
  *   GET /v1/machines?label_prefix=  {machines}: every machine not TERMINATED whose label starts so
  *   GET /v1/machines/:id            a machine, TERMINATED ones included
  *   POST /v1/machines/:id/stop      RUNNING -> EXITED; 409 otherwise
@@ -288,7 +291,7 @@ function runKey(row: Pick<MachineRow, "id" | "run_started_at">): string {
 }
 
 /** `/v1/machines/:id/ports/:port[/path]`: a request to a port the machine serves. */
-const PORT_ROUTE = /^\/v1\/machines\/([^/]+)\/ports\/(\d{1,5})(\/.*)?$/;
+const PORT_ROUTE = /^\/v1\/(operator\/)?machines\/([^/]+)\/ports\/(\d{1,5})(\/.*)?$/;
 /** The model server's routes, for telling a wrong method (405) from a wrong path (404). */
 const MODEL_PATHS = ["/v1/models", "/metrics", "/v1/chat/completions", "/v1/completions"];
 
@@ -345,7 +348,7 @@ export class SimCloud extends DurableObject<Env> {
     const port = PORT_ROUTE.exec(new URL(request.url).pathname);
     if (port) {
       try {
-        return await this.#port(request, decodeURIComponent(port[1]!), Number(port[2]), port[3] || "/");
+        return await this.#port(request, decodeURIComponent(port[2]!), Number(port[3]), port[4] || "/", { operator: port[1] !== undefined });
       } catch (e) {
         if (e instanceof SimHttpError) return errorResponse(e);
         console.error("sim: model server: internal error", e);
@@ -827,14 +830,15 @@ export class SimCloud extends DurableObject<Env> {
    * A request to `port` on machine `id` (docs/sim.md "The model server"). The port is open while
    * the machine is RUNNING, asked for the port at create, and its run serves a model (script.ts
    * `servingAt`); otherwise the answer is 502 `port_closed`, which the adapter turns into the
-   * network error a closed port gives.
+   * network error a closed port gives. The operator's variant is the person at the machine, who
+   * holds its key: the model server's key is not asked for.
    */
-  async #port(request: Request, id: string, port: number, path: string): Promise<Response> {
+  async #port(request: Request, id: string, port: number, path: string, from: { operator: boolean }): Promise<Response> {
     const served = this.#served(id, port, Date.now());
     if (!served) throw portClosed(id, port);
     const { row, model } = served;
     const key = modelKeyOf(row);
-    if (key !== null && !(await bearerMatches(request.headers.get("authorization"), key))) {
+    if (!from.operator && key !== null && !(await bearerMatches(request.headers.get("authorization"), key))) {
       return modelErrorResponse(modelError(401, "invalid_api_key", "Incorrect API key provided."));
     }
     const run = runKey(row);
