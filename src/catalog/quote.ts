@@ -22,7 +22,7 @@ import { stoppedDiskMicros } from "../billing/ceiling";
 import { microsToUsd } from "../billing/money";
 import { defaultImageMinCuda } from "../providers/registry";
 import { badHostsOf, type BadHosts } from "./bad-hosts";
-import { BAD_HOSTS, constraintsOf, OFFER_AGE, selectOffer, staleCandidates, type Constraint, type Placement, type Selection } from "./selector";
+import { BAD_HOSTS, constraintsOf, MAX_STARTUP, OFFER_AGE, selectOffer, staleCandidates, startupCandidates, type Constraint, type Placement, type Selection } from "./selector";
 import { assertSpecAsksForSomething, parseGpuToken, SpecSchema, type GpuToken, type Spec } from "./spec";
 
 /** How long a quote may be used to lease (docs/design.md: five minutes). */
@@ -69,6 +69,15 @@ export function noCapacity(selection: Extract<Selection, { ok: false }>, offers:
       ...details,
       excluded_bad_hosts: n,
     });
+  }
+  if (selection.constraint === MAX_STARTUP) {
+    // No real provider states a startup time: say whether none was stated, or all stated were slower.
+    const { stating, fastest_s } = startupCandidates(offers, constraints);
+    const why =
+      stating === 0
+        ? "none states a startup time, and max_startup_s passes only offers that state one"
+        : `none states a startup time at or below max_startup_s: ${stating} state one, the fastest ${fastest_s} s`;
+    return new ApiError(409, "no_capacity", `${selection.candidates_before} offer(s) fit, but ${why}`, { ...details, stating_startup: stating, fastest_startup_s: fastest_s });
   }
   if (selection.constraint !== OFFER_AGE) {
     return new ApiError(409, "no_capacity", `no offer fits: the "${selection.constraint}" constraint removed the last candidates`, details);

@@ -69,7 +69,7 @@ import { nextRandom } from "../../random";
 import { simSigningSecret } from "../../ingress/sim-key";
 import { signedHeaders } from "../../webhooks/secrets";
 import { afterAttempt, nextClockChangeAt, SIM_WEBHOOK_BATCH, simWebhookBody, simWebhookTarget } from "./webhooks";
-import { generateSimOffers, type SimOffer } from "./offers";
+import { generateSimOffers, simStartupS, type SimOffer } from "./offers";
 import { parseScript, runScript, scriptErrorText, servingAt, type DeliveredSignal, type ScriptProgram } from "./script";
 import {
   bearerMatches,
@@ -380,8 +380,11 @@ export class SimCloud extends DurableObject<Env> {
     const url = new URL(request.url);
     const route = `${request.method} ${url.pathname}`;
     switch (route) {
-      case "GET /v1/offers":
-        return json({ offers: this.#marketOf(await this.#config()).offers });
+      case "GET /v1/offers": {
+        // The market states how long its machines take to run: the boot model the faults set now.
+        const startup_s = simStartupS(this.#faults());
+        return json({ offers: this.#marketOf(await this.#config()).offers.map((o) => ({ ...o, startup_s })) });
+      }
       case "GET /v1/config":
         return json(await this.#config());
       case "PUT /v1/config":
