@@ -127,6 +127,16 @@ describe("POST /v1/quotes", () => {
     }
   });
 
+  it("max_startup_s: a sim offer stating its startup at the maximum is chosen; one second less, no_capacity says all stated were slower", async () => {
+    const ok = await json(await quote({ spec: { gpu: "l40s", max_startup_s: 2 } }));
+    expect(ok.offer.startup_s).toBe(2);
+    const e = await expectError(await quote({ spec: { gpu: "l40s", max_startup_s: 1 } }), 409, "no_capacity");
+    expect(e.details).toMatchObject({ constraint: "max_startup_s", fastest_startup_s: 2 });
+    expect(e.details.stating_startup).toBe(e.details.candidates_before);
+    expect(e.message).toContain("none states a startup time at or below max_startup_s");
+    await expectError(await quote({ spec: { gpu: "l40s", max_startup_s: 0 } }), 400);
+  });
+
   it("refuses to guess: unknown classes, bad counts, bad durations, unknown fields are 400", async () => {
     const unknown = await expectError(await quote({ spec: { gpu: "h1000:8" } }), 400, "unknown_gpu");
     expect(unknown.details.known_classes).toContain("l40s");

@@ -68,6 +68,16 @@ describe("Vast offers: the host's market duration and bandwidth", () => {
     expect(e.details.constraint).toBe("min_inet_up_mbps");
   });
 
+  it.skipIf(!served)("a Vast ask states no startup time: listed as null, never passed by max_startup_s, and no_capacity says none states one", async () => {
+    const page = await json(await call("GET", "/v1/catalog/offers?provider=vast&gpu=l40s&limit=50", { key }));
+    expect(page.data.length).toBeGreaterThan(0);
+    for (const o of page.data) expect(o.startup_s).toBeNull();
+    expect((await json(await call("GET", "/v1/catalog/offers?provider=vast&gpu=l40s&max_startup_s=86400", { key }))).data).toEqual([]);
+    const e = await expectError(await quote({ spec: { gpu: "l40s-vast:1", max_startup_s: 86_400 } }), 409, "no_capacity");
+    expect(e.details).toMatchObject({ constraint: "max_startup_s", stating_startup: 0, fastest_startup_s: null });
+    expect(e.message).toContain("none states a startup time");
+  });
+
   it.skipIf(!served)("never places an image on a host whose CUDA is older than it needs", async () => {
     expect((await quote({ spec: { gpu: "h100-vast:8", min_cuda: 12.8 } })).status).toBe(201);
     const e = await expectError(await quote({ spec: { gpu: "h100-vast:8", min_cuda: 13 } }), 409, "no_capacity");
