@@ -21,6 +21,7 @@ import { BANDWIDTH_GB_PER_HOUR, bandwidthHourlyUsd } from "../billing/bandwidth"
 import { stoppedDiskMicros } from "../billing/ceiling";
 import { microsToUsd } from "../billing/money";
 import { defaultImageMinCuda } from "../providers/registry";
+import { offerRetriesMicros } from "../lease/rent";
 import { badHostsOf, type BadHosts } from "./bad-hosts";
 import { BAD_HOSTS, constraintsOf, MAX_STARTUP, OFFER_AGE, selectOffer, staleCandidates, startupCandidates, type Constraint, type Placement, type Selection } from "./selector";
 import { assertSpecAsksForSomething, parseGpuToken, SpecSchema, type GpuToken, type Spec } from "./spec";
@@ -199,6 +200,8 @@ function renderQuote(spec: Spec, kind: LeaseKind, caps: Policy, selection: Extra
   // What the kept disk may bill while stopped (src/billing/ceiling.ts), the same figure admission reserves.
   const stoppedMicros = stoppedDiskMicros(selection.chosen.stopped_hourly_usd, caps.stopped_ttl);
   const stopped = stoppedMicros === null ? null : microsToUsd(stoppedMicros);
+  // What replacing failed hosts may add (ceiling.ts `retriesMicros`), the same figure admission reserves.
+  const retries = microsToUsd(offerRetriesMicros(selection.chosen, caps));
   const quote = {
     id: newId("qt", now),
     created_at: new Date(now).toISOString(),
@@ -219,8 +222,9 @@ function renderQuote(spec: Spec, kind: LeaseKind, caps: Policy, selection: Extra
       parts: { compute_usd: hourly, bandwidth_usd: bandwidth },
       bandwidth_gb_per_hour: { ...BANDWIDTH_GB_PER_HOUR },
     },
-    ceiling_usd: hours === null || stopped === null ? null : usd((hourly + bandwidth) * hours + stopped),
-    ceiling_parts: hours === null ? null : { compute_usd: usd(hourly * hours), bandwidth_usd: usd(bandwidth * hours), stopped_disk_usd: stopped },
+    ceiling_usd: hours === null || stopped === null ? null : usd((hourly + bandwidth) * hours + stopped + retries),
+    ceiling_parts:
+      hours === null ? null : { compute_usd: usd(hourly * hours), bandwidth_usd: usd(bandwidth * hours), stopped_disk_usd: stopped, retries_usd: usd(retries) },
     ceiling_basis: capped ? capped.basis : null,
   };
   return quote;
