@@ -189,11 +189,17 @@ export interface OfferFilters {
 }
 
 /**
- * The filters on facts only some providers state, as SQL (the selector's `STATED_MINIMUMS` and
- * `STATED_MAXIMUMS`): a host that does not state a fact (NULL) never passes one, since neither
- * `NULL >= x` nor `NULL <= x` is true.
+ * The numeric bounds a listing's filters and a spec share, as SQL. The last four are on facts only
+ * some providers state (the selector's `STATED_MINIMUMS` and `STATED_MAXIMUMS`): a host that does
+ * not state one (NULL) never passes, since neither `NULL >= x` nor `NULL <= x` is true.
  */
-const STATED_FILTERS = [
+const BOUNDS = [
+  ["min_vram_gb", "vram_gb", ">="],
+  ["min_gpus", "gpu_count", ">="],
+  ["min_cpu", "vcpu", ">="],
+  ["min_memory_gb", "memory_gb", ">="],
+  ["min_disk_gb", "disk_gb", ">="],
+  ["max_hourly_usd", "hourly_usd", "<="],
   ["min_reliability", "reliability", ">="],
   ["min_inet_down_mbps", "inet_down_mbps", ">="],
   ["min_inet_up_mbps", "inet_up_mbps", ">="],
@@ -202,8 +208,8 @@ const STATED_FILTERS = [
 
 type OffersQuery = SelectQueryBuilder<Database, "offers", OfferRow>;
 
-function whereStated(q: OffersQuery, f: { [K in (typeof STATED_FILTERS)[number][0]]?: number | undefined }): OffersQuery {
-  for (const [filter, column, op] of STATED_FILTERS) {
+function whereBounds(q: OffersQuery, f: { [K in (typeof BOUNDS)[number][0]]?: number | undefined }): OffersQuery {
+  for (const [filter, column, op] of BOUNDS) {
     const value = f[filter];
     if (value !== undefined) q = q.where(column, op, value);
   }
@@ -220,14 +226,11 @@ export async function listOffers(
 ): Promise<OfferRow[]> {
   let q = db.selectFrom("offers").selectAll().where("provider", "in", providers.length ? [...providers] : [""]);
   if (f.gpu !== undefined) q = q.where("gpu_class", "=", f.gpu);
-  if (f.min_vram_gb !== undefined) q = q.where("vram_gb", ">=", f.min_vram_gb);
-  if (f.min_gpus !== undefined) q = q.where("gpu_count", ">=", f.min_gpus);
   if (f.region !== undefined) q = q.where("region", "=", f.region);
   if (f.provider !== undefined) q = q.where("provider", "=", f.provider);
-  if (f.max_hourly_usd !== undefined) q = q.where("hourly_usd", "<=", f.max_hourly_usd);
   if (f.spot !== undefined) q = q.where("spot", "=", f.spot ? 1 : 0);
   if (f.min_cuda !== undefined) q = q.where("cuda_max", ">=", f.min_cuda);
-  q = whereStated(q, f);
+  q = whereBounds(q, f);
   if (after) {
     q = q.where((eb) =>
       eb.or([eb("hourly_usd", ">", after.k), eb.and([eb("hourly_usd", "=", after.k), eb("id", ">", after.id)])]),
@@ -273,13 +276,7 @@ export async function fittingOffers(
   if (token) q = q.where("gpu_count", "=", token.count);
   if (spec.cpu !== undefined) q = q.where("vcpu", ">=", spec.cpu);
   q = q.where("spot", "=", spec.spot ? 1 : 0);
-  if (spec.min_gpus !== undefined) q = q.where("gpu_count", ">=", spec.min_gpus);
-  if (spec.min_vram_gb !== undefined) q = q.where("vram_gb", ">=", spec.min_vram_gb);
-  if (spec.min_cpu !== undefined) q = q.where("vcpu", ">=", spec.min_cpu);
-  if (spec.min_memory_gb !== undefined) q = q.where("memory_gb", ">=", spec.min_memory_gb);
-  if (spec.min_disk_gb !== undefined) q = q.where("disk_gb", ">=", spec.min_disk_gb);
-  if (spec.max_hourly_usd !== undefined) q = q.where("hourly_usd", "<=", spec.max_hourly_usd);
-  q = whereStated(q, spec);
+  q = whereBounds(q, spec);
   const rows = await q.execute();
   return rows.map(rowToOffer);
 }
