@@ -10,7 +10,7 @@
  * time it really happened, so the ledger is exact however rarely anyone looks.
  *
  * Routes (JSON; errors as `{"error": {"code", "message"}}`):
- *   GET /v1/offers                  the market
+ *   GET /v1/offers                  the market, each offer with `startup_s` from the current delays
  *   GET|PUT /v1/config              {offers, seed}: the market's size and seed
  *   GET|PUT /v1/faults              fault rates, delays and the PRNG seed (faults.ts)
  *   POST /v1/reset                  forget every machine and reset the faults
