@@ -4729,6 +4729,7 @@ export interface paths {
                     min_reliability?: number | null;
                     min_inet_down_mbps?: number | null;
                     min_inet_up_mbps?: number | null;
+                    max_startup_s?: number;
                     limit?: number;
                     cursor?: string;
                 };
@@ -12178,6 +12179,8 @@ export interface components {
             inet_down_mbps: number | null;
             /** @description the host's measured upload speed, Mbps; null: not stated */
             inet_up_mbps: number | null;
+            /** @description how long a machine of this offer takes from create to running, seconds, as its provider states it; null: not stated (no real provider states one; the sim states its boot model's) */
+            startup_s: number | null;
         };
         Model: {
             /** @description the Hugging Face repository, which is also the name the model is served under */
@@ -12245,6 +12248,8 @@ export interface components {
                 bandwidth_usd: number;
                 /** @description what the kept disk may bill while stopped: the offer's stopped_hourly_usd for up to stopped_ttl (0 where a stop ends billing); null: no stopped_ttl ends it */
                 stopped_disk_usd: number | null;
+                /** @description what replacing failed hosts may add (up to host_attempts - 1 of them): under a ttl, each one's rounding up to its provider's billing increment; under max_lifetime, which a replacement begins afresh, each failed boot's boot_timeout and a minute to destroy it, rounded up to the increment */
+                retries_usd: number;
             } | null;
             /** @enum {string|null} */
             ceiling_basis: "ttl" | "max_lifetime" | null;
@@ -12284,6 +12289,8 @@ export interface components {
             min_inet_down_mbps?: number;
             /** @description the host's measured upload speed, Mbps; an offer that does not state it never passes */
             min_inet_up_mbps?: number;
+            /** @description the longest time from create to running, seconds, the offer's provider states for it; an offer that does not state one never passes (no real provider states one; the sim does) */
+            max_startup_s?: number;
         };
         QuoteRequest: {
             spec: components["schemas"]["Spec"];

@@ -83,6 +83,7 @@ const OfferQuery = z.object({
   min_reliability: z.coerce.number().finite().min(0).max(1).optional(),
   min_inet_down_mbps: num.optional(),
   min_inet_up_mbps: num.optional(),
+  max_startup_s: z.coerce.number().int().min(1).max(86_400).optional(),
   ...PageQuery,
 });
 
@@ -139,6 +140,7 @@ export const catalogRoutes = router()
           min_reliability: q.min_reliability,
           min_inet_down_mbps: q.min_inet_down_mbps,
           min_inet_up_mbps: q.min_inet_up_mbps,
+          max_startup_s: q.max_startup_s,
         },
         { after: cursor as { k: number; id: string } | null, limit },
         now,

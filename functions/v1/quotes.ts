@@ -40,6 +40,11 @@ const QuoteSchema = z
         compute_usd: z.number().describe("the machine's rate until the hard cap"),
         bandwidth_usd: z.number().describe("the egress estimate: the bandwidth allowance at the offer's per-GB prices until the hard cap (0 where the provider bills no bandwidth)"),
         stopped_disk_usd: z.number().nullable().describe("what the kept disk may bill while stopped: the offer's stopped_hourly_usd for up to stopped_ttl (0 where a stop ends billing); null: no stopped_ttl ends it"),
+        retries_usd: z
+          .number()
+          .describe(
+            "what replacing failed hosts may add (up to host_attempts - 1 of them): under a ttl, each one's rounding up to its provider's billing increment; under max_lifetime, which a replacement begins afresh, each failed boot's boot_timeout and a minute to destroy it, rounded up to the increment",
+          ),
       })
       .nullable()
       .describe("null when the hard caps leave the lease uncapped"),

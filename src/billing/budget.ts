@@ -100,9 +100,16 @@ export function ceilingMicros(hourlyUsd: number, policy: Pick<Policy, "ttl" | "m
 
 /**
  * What a new lease asks for at admission: its rate from now to its hard end, by month, and what
- * its disk may bill while stopped (ceiling.ts `stoppedDiskMicros`; absent: nothing).
+ * its disk may bill while stopped (ceiling.ts `stoppedDiskMicros`; absent: nothing), and what
+ * replacing failed hosts may add (ceiling.ts `retriesMicros`; absent: nothing).
  */
-export function admissionReservation(hourlyUsd: number, policy: Pick<Policy, "ttl" | "max_lifetime">, now: number, stoppedDiskMicroUsd: number | null = 0): Reservation {
+export function admissionReservation(
+  hourlyUsd: number,
+  policy: Pick<Policy, "ttl" | "max_lifetime">,
+  now: number,
+  stoppedDiskMicroUsd: number | null = 0,
+  retriesMicroUsd = 0,
+): Reservation {
   return worstCase(
     {
       segments: [],
@@ -111,6 +118,7 @@ export function admissionReservation(hourlyUsd: number, policy: Pick<Policy, "tt
       max_lifetime: policy.max_lifetime,
       session_start: now,
       stopped_disk_micro_usd: stoppedDiskMicroUsd,
+      retries_micro_usd: retriesMicroUsd,
     },
     now,
   );

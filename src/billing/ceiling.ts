@@ -8,7 +8,8 @@
  * Beside the compute, it holds what the machine's kept disk may bill while stopped
  * (`stoppedDiskMicros`: the offer's stopped rate for up to `stopped_ttl`), counted in the month the
  * reservation is made; a stopped disk that bills with no `stopped_ttl` to end it is no ceiling
- * either.
+ * either. And what replacing failed hosts may bill beyond the compute (`retriesMicros`), in the
+ * same month.
  * Both parts are split at UTC month boundaries, so a lease that spans a month boundary counts
  * each part in the month it accrues in (budget.ts writes one reservation row per month).
  *
@@ -40,6 +41,46 @@ export interface WorstCaseInput {
   session_start: number | null;
   /** What its disk may bill while stopped (`stoppedDiskMicros`); null: nothing ends it. Absent: nothing. */
   stopped_disk_micro_usd?: number | null;
+  /** What replacing failed hosts may add (`retriesMicros`). Absent: nothing. */
+  retries_micro_usd?: number;
+}
+
+/**
+ * How long after a failed boot's deadline its host may still bill: the alarm acts within a second
+ * (guarantee 5), then one provider call destroys it and another confirms it gone (guarantee 1);
+ * and before the boot's clock starts, the create call itself was in flight. A minute bounds these.
+ */
+export const REPLACE_LAG_MS = 60_000;
+
+export interface RetriesInput {
+  /** The policy's `host_attempts`: at most this many hosts, so at most one fewer replaced. */
+  host_attempts: number;
+  /** The policy's `boot_timeout`: how long lessor lets a host boot before it replaces it. */
+  boot_timeout: number;
+  /**
+   * What ends the lease (`cappedDurationMs`): `ttl` runs from the lease's creation whatever hosts
+   * come and go; `max_lifetime` (or nothing) counts per session, and a replacement host's create
+   * begins a new one.
+   */
+  basis: "ttl" | "max_lifetime" | null;
+  /** The least one machine bills for at the offer's provider, ms (registry.ts `billingIncrementMs`). */
+  increment_ms: number;
+  hourly_usd: number;
+}
+
+/**
+ * What replacing failed hosts may bill beyond the compute part, in micro-dollars
+ * (docs/design.md "The worst case"): for each of up to `host_attempts - 1` replaced hosts,
+ * - under a ttl, only its rounding up to one billing increment: hosts bill one after another
+ *   (guarantee 1) inside the ttl's hours, which the compute part already pays for;
+ * - under max_lifetime, the replacement's new session gets a whole max_lifetime of its own, so
+ *   the failed host's boot is extra: `boot_timeout` and `REPLACE_LAG_MS`, rounded up to the increment.
+ */
+export function retriesMicros(input: RetriesInput): number {
+  const replaced = Math.max(0, input.host_attempts - 1);
+  const inc = Math.max(1, input.increment_ms);
+  const perHost = input.basis === "ttl" ? inc : Math.ceil((input.boot_timeout + REPLACE_LAG_MS) / inc) * inc;
+  return replaced * microsFor(perHost, usdToMicros(input.hourly_usd));
 }
 
 /**
@@ -84,7 +125,7 @@ export function worstCase(input: WorstCaseInput, now: number): Reservation {
     }
   }
   const stopped = input.stopped_disk_micro_usd === undefined ? 0 : input.stopped_disk_micro_usd;
-  add(months, monthOf(now), stopped ?? 0);
+  add(months, monthOf(now), (stopped ?? 0) + (input.retries_micro_usd ?? 0));
   let unbounded = stopped === null;
   if (input.session_start !== null) {
     const end = hardEnd(input, input.session_start);

@@ -28,6 +28,11 @@ export const OfferSchema = z
     reliability: z.number().nullable().describe("the host's reliability score as its provider states it, 0 to 1; null: not stated"),
     inet_down_mbps: z.number().nullable().describe("the host's measured download speed, Mbps; null: not stated"),
     inet_up_mbps: z.number().nullable().describe("the host's measured upload speed, Mbps; null: not stated"),
+    startup_s: z
+      .number()
+      .int()
+      .nullable()
+      .describe("how long a machine of this offer takes from create to running, seconds, as its provider states it; null: not stated (no real provider states one; the sim states its boot model's)"),
   })
   .openapi("Offer");
 

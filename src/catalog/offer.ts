@@ -53,11 +53,38 @@ export interface Offer {
   inet_down_mbps?: number;
   inet_up_mbps?: number;
   /**
+   * How long a machine of this offer takes from create to running, in whole seconds, as its
+   * provider states it. No real provider does; the sim states its own boot model (provision and
+   * boot delays). Absent: not stated, and then never passed by `max_startup_s`.
+   */
+  startup_s?: number;
+  /**
    * When the catalog refresh last read it from its provider: set on offers read from the offer
    * cache (offers-repo.ts `rowToOffer`), never rendered. Absent on what an adapter returns.
    */
   refreshed_at?: number;
 }
+
+/**
+ * The fields an offer, its D1 row (src/db/schema.ts `OffersTable`) and its answer hold under one
+ * name and in one form. The row's type is built from these lists, so a field is added here and in
+ * `Offer` alone (and in a migration).
+ */
+export const OFFER_SHARED_FIELDS = [
+  "id", "provider", "provider_offer_id", "gpu_count", "vram_gb", "vcpu", "memory_gb", "disk_gb", "region", "host_id", "hourly_usd", "availability",
+] as const;
+export type OfferSharedField = (typeof OFFER_SHARED_FIELDS)[number];
+
+/** The optional facts of an offer: null in a row and an answer where the provider states none. */
+export const OFFER_OPTIONAL_FIELDS = [
+  "host_duration_s", "cuda_max", "inet_down_usd_per_gb", "inet_up_usd_per_gb", "reliability", "inet_down_mbps", "inet_up_mbps", "stopped_hourly_usd", "startup_s",
+] as const satisfies ReadonlyArray<keyof Offer>;
+export type OfferOptionalField = (typeof OFFER_OPTIONAL_FIELDS)[number];
+
+// Every optional fact of `Offer` is in the list (refreshed_at is the row's own column): one left out fails to compile here.
+type OptionalKeys<T> = { [K in keyof T]-?: undefined extends T[K] ? K : never }[keyof T];
+const _everyOptionalFieldListed: Exclude<OptionalKeys<Offer>, OfferOptionalField | "refreshed_at"> extends never ? true : never = true;
+void _everyOptionalFieldListed;
 
 /**
  * An offer whose provider's market has not been read for this long is stale: listed as such and

@@ -4,28 +4,29 @@
  * (`OfferSnapshots` below).
  */
 import { batch, D1_MAX_PARAMS, type Db } from "../db";
-import type { NewOfferRow, OfferRow } from "../db/schema";
+import type { SelectQueryBuilder } from "kysely";
+import type { Database, NewOfferRow, OfferRow } from "../db/schema";
 import type { GpuClass } from "./gpu-classes";
 import type { GpuToken, Spec } from "./spec";
-import { OFFER_MAX_AGE_MS, type Offer } from "./offer";
+import { OFFER_MAX_AGE_MS, OFFER_OPTIONAL_FIELDS, OFFER_SHARED_FIELDS, type Offer, type OfferOptionalField, type OfferSharedField } from "./offer";
 
-const COLUMNS = 22;
+/** A row's columns besides the shared and optional fields: the class and spot flag in SQL's forms, and when its market was read. */
+const ROW_OWN = ["gpu_class", "spot", "refreshed_at"] as const;
+const COLUMNS = OFFER_SHARED_FIELDS.length + ROW_OWN.length + OFFER_OPTIONAL_FIELDS.length;
 const ROWS_PER_INSERT = Math.floor(D1_MAX_PARAMS / COLUMNS);
+/** What a refresh rewrites of an offer it already holds: every column but the id and what the id names. */
+const UPDATED_COLUMNS = [...OFFER_SHARED_FIELDS.filter((f) => f !== "id" && f !== "provider" && f !== "provider_offer_id"), ...ROW_OWN, ...OFFER_OPTIONAL_FIELDS];
 
-/** The fields an offer, its row and its answer hold under one name and in one form. */
-const SHARED = ["id", "provider", "provider_offer_id", "gpu_count", "vram_gb", "vcpu", "memory_gb", "disk_gb", "region", "host_id", "hourly_usd", "availability"] as const;
-type Shared = Pick<Offer, (typeof SHARED)[number]>;
+type Shared = Pick<Offer, OfferSharedField>;
 
 function sharedOf(o: Shared): Shared {
-  return Object.fromEntries(SHARED.map((field) => [field, o[field]])) as Shared;
+  return Object.fromEntries(OFFER_SHARED_FIELDS.map((field) => [field, o[field]])) as Shared;
 }
 
-/** The optional fields of an offer (migrations/0012, 0017, 0021): null in a row and an answer where the provider states none. */
-const OPTIONAL = ["host_duration_s", "cuda_max", "inet_down_usd_per_gb", "inet_up_usd_per_gb", "reliability", "inet_down_mbps", "inet_up_mbps", "stopped_hourly_usd"] as const;
-type Optional = { [K in (typeof OPTIONAL)[number]]: number | null };
+type Optional = { [K in OfferOptionalField]: number | null };
 
 function optionalOf(o: Offer): Optional {
-  return Object.fromEntries(OPTIONAL.map((field) => [field, o[field] ?? null])) as Optional;
+  return Object.fromEntries(OFFER_OPTIONAL_FIELDS.map((field) => [field, o[field] ?? null])) as Optional;
 }
 
 export function offerToRow(o: Offer, now: number): NewOfferRow {
@@ -37,9 +38,9 @@ export function rowToOffer(r: OfferRow): Offer {
 }
 
 /** The optional fields a row holds, each left out of the offer where the row has none. */
-function placementOf(r: Pick<OfferRow, (typeof OPTIONAL)[number]>): Partial<Offer> {
+function placementOf(r: Pick<OfferRow, OfferOptionalField>): Partial<Offer> {
   const out: Partial<Offer> = {};
-  for (const field of OPTIONAL) {
+  for (const field of OFFER_OPTIONAL_FIELDS) {
     const value = r[field];
     if (value !== null) out[field] = value;
   }
@@ -61,28 +62,7 @@ export async function replaceProviderOffers(db: Db, d1: D1Database, provider: st
         .insertInto("offers")
         .values(chunk)
         .onConflict((oc) =>
-          oc.column("id").doUpdateSet((eb) => ({
-            gpu_class: eb.ref("excluded.gpu_class"),
-            gpu_count: eb.ref("excluded.gpu_count"),
-            vram_gb: eb.ref("excluded.vram_gb"),
-            vcpu: eb.ref("excluded.vcpu"),
-            memory_gb: eb.ref("excluded.memory_gb"),
-            disk_gb: eb.ref("excluded.disk_gb"),
-            region: eb.ref("excluded.region"),
-            host_id: eb.ref("excluded.host_id"),
-            hourly_usd: eb.ref("excluded.hourly_usd"),
-            availability: eb.ref("excluded.availability"),
-            spot: eb.ref("excluded.spot"),
-            refreshed_at: eb.ref("excluded.refreshed_at"),
-            host_duration_s: eb.ref("excluded.host_duration_s"),
-            cuda_max: eb.ref("excluded.cuda_max"),
-            inet_down_usd_per_gb: eb.ref("excluded.inet_down_usd_per_gb"),
-            inet_up_usd_per_gb: eb.ref("excluded.inet_up_usd_per_gb"),
-            reliability: eb.ref("excluded.reliability"),
-            inet_down_mbps: eb.ref("excluded.inet_down_mbps"),
-            inet_up_mbps: eb.ref("excluded.inet_up_mbps"),
-            stopped_hourly_usd: eb.ref("excluded.stopped_hourly_usd"),
-          })),
+          oc.column("id").doUpdateSet((eb) => Object.fromEntries(UPDATED_COLUMNS.map((c) => [c, eb.ref(`excluded.${c}`)]))),
         ),
     );
   }
@@ -205,6 +185,35 @@ export interface OfferFilters {
   min_reliability?: number | undefined;
   min_inet_down_mbps?: number | undefined;
   min_inet_up_mbps?: number | undefined;
+  max_startup_s?: number | undefined;
+}
+
+/**
+ * The numeric bounds a listing's filters and a spec share, as SQL. The last four are on facts only
+ * some providers state (the selector's `STATED_MINIMUMS` and `STATED_MAXIMUMS`): a host that does
+ * not state one (NULL) never passes, since neither `NULL >= x` nor `NULL <= x` is true.
+ */
+const BOUNDS = [
+  ["min_vram_gb", "vram_gb", ">="],
+  ["min_gpus", "gpu_count", ">="],
+  ["min_cpu", "vcpu", ">="],
+  ["min_memory_gb", "memory_gb", ">="],
+  ["min_disk_gb", "disk_gb", ">="],
+  ["max_hourly_usd", "hourly_usd", "<="],
+  ["min_reliability", "reliability", ">="],
+  ["min_inet_down_mbps", "inet_down_mbps", ">="],
+  ["min_inet_up_mbps", "inet_up_mbps", ">="],
+  ["max_startup_s", "startup_s", "<="],
+] as const;
+
+type OffersQuery = SelectQueryBuilder<Database, "offers", OfferRow>;
+
+function whereBounds(q: OffersQuery, f: { [K in (typeof BOUNDS)[number][0]]?: number | undefined }): OffersQuery {
+  for (const [filter, column, op] of BOUNDS) {
+    const value = f[filter];
+    if (value !== undefined) q = q.where(column, op, value);
+  }
+  return q;
 }
 
 /** A page of offers in price order, filtered in SQL. */
@@ -217,17 +226,11 @@ export async function listOffers(
 ): Promise<OfferRow[]> {
   let q = db.selectFrom("offers").selectAll().where("provider", "in", providers.length ? [...providers] : [""]);
   if (f.gpu !== undefined) q = q.where("gpu_class", "=", f.gpu);
-  if (f.min_vram_gb !== undefined) q = q.where("vram_gb", ">=", f.min_vram_gb);
-  if (f.min_gpus !== undefined) q = q.where("gpu_count", ">=", f.min_gpus);
   if (f.region !== undefined) q = q.where("region", "=", f.region);
   if (f.provider !== undefined) q = q.where("provider", "=", f.provider);
-  if (f.max_hourly_usd !== undefined) q = q.where("hourly_usd", "<=", f.max_hourly_usd);
   if (f.spot !== undefined) q = q.where("spot", "=", f.spot ? 1 : 0);
-  // A host that does not state a fact (NULL) never passes a filter on it: `NULL >= x` is not true.
   if (f.min_cuda !== undefined) q = q.where("cuda_max", ">=", f.min_cuda);
-  if (f.min_reliability !== undefined) q = q.where("reliability", ">=", f.min_reliability);
-  if (f.min_inet_down_mbps !== undefined) q = q.where("inet_down_mbps", ">=", f.min_inet_down_mbps);
-  if (f.min_inet_up_mbps !== undefined) q = q.where("inet_up_mbps", ">=", f.min_inet_up_mbps);
+  q = whereBounds(q, f);
   if (after) {
     q = q.where((eb) =>
       eb.or([eb("hourly_usd", ">", after.k), eb.and([eb("hourly_usd", "=", after.k), eb("id", ">", after.id)])]),
@@ -273,15 +276,7 @@ export async function fittingOffers(
   if (token) q = q.where("gpu_count", "=", token.count);
   if (spec.cpu !== undefined) q = q.where("vcpu", ">=", spec.cpu);
   q = q.where("spot", "=", spec.spot ? 1 : 0);
-  if (spec.min_gpus !== undefined) q = q.where("gpu_count", ">=", spec.min_gpus);
-  if (spec.min_vram_gb !== undefined) q = q.where("vram_gb", ">=", spec.min_vram_gb);
-  if (spec.min_cpu !== undefined) q = q.where("vcpu", ">=", spec.min_cpu);
-  if (spec.min_memory_gb !== undefined) q = q.where("memory_gb", ">=", spec.min_memory_gb);
-  if (spec.min_disk_gb !== undefined) q = q.where("disk_gb", ">=", spec.min_disk_gb);
-  if (spec.max_hourly_usd !== undefined) q = q.where("hourly_usd", "<=", spec.max_hourly_usd);
-  if (spec.min_reliability !== undefined) q = q.where("reliability", ">=", spec.min_reliability);
-  if (spec.min_inet_down_mbps !== undefined) q = q.where("inet_down_mbps", ">=", spec.min_inet_down_mbps);
-  if (spec.min_inet_up_mbps !== undefined) q = q.where("inet_up_mbps", ">=", spec.min_inet_up_mbps);
+  q = whereBounds(q, spec);
   const rows = await q.execute();
   return rows.map(rowToOffer);
 }

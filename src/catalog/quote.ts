@@ -21,8 +21,9 @@ import { BANDWIDTH_GB_PER_HOUR, bandwidthHourlyUsd } from "../billing/bandwidth"
 import { stoppedDiskMicros } from "../billing/ceiling";
 import { microsToUsd } from "../billing/money";
 import { defaultImageMinCuda } from "../providers/registry";
+import { offerRetriesMicros } from "../lease/rent";
 import { badHostsOf, type BadHosts } from "./bad-hosts";
-import { BAD_HOSTS, constraintsOf, OFFER_AGE, selectOffer, staleCandidates, type Constraint, type Placement, type Selection } from "./selector";
+import { BAD_HOSTS, constraintsOf, MAX_STARTUP, OFFER_AGE, selectOffer, staleCandidates, startupCandidates, type Constraint, type Placement, type Selection } from "./selector";
 import { assertSpecAsksForSomething, parseGpuToken, SpecSchema, type GpuToken, type Spec } from "./spec";
 
 /** How long a quote may be used to lease (docs/design.md: five minutes). */
@@ -69,6 +70,15 @@ export function noCapacity(selection: Extract<Selection, { ok: false }>, offers:
       ...details,
       excluded_bad_hosts: n,
     });
+  }
+  if (selection.constraint === MAX_STARTUP) {
+    // No real provider states a startup time: say whether none was stated, or all stated were slower.
+    const { stating, fastest_s } = startupCandidates(offers, constraints);
+    const why =
+      stating === 0
+        ? "none states a startup time, and max_startup_s passes only offers that state one"
+        : `none states a startup time at or below max_startup_s: ${stating} state one, the fastest ${fastest_s} s`;
+    return new ApiError(409, "no_capacity", `${selection.candidates_before} offer(s) fit, but ${why}`, { ...details, stating_startup: stating, fastest_startup_s: fastest_s });
   }
   if (selection.constraint !== OFFER_AGE) {
     return new ApiError(409, "no_capacity", `no offer fits: the "${selection.constraint}" constraint removed the last candidates`, details);
@@ -190,6 +200,8 @@ function renderQuote(spec: Spec, kind: LeaseKind, caps: Policy, selection: Extra
   // What the kept disk may bill while stopped (src/billing/ceiling.ts), the same figure admission reserves.
   const stoppedMicros = stoppedDiskMicros(selection.chosen.stopped_hourly_usd, caps.stopped_ttl);
   const stopped = stoppedMicros === null ? null : microsToUsd(stoppedMicros);
+  // What replacing failed hosts may add (ceiling.ts `retriesMicros`), the same figure admission reserves.
+  const retries = microsToUsd(offerRetriesMicros(selection.chosen, caps));
   const quote = {
     id: newId("qt", now),
     created_at: new Date(now).toISOString(),
@@ -210,8 +222,9 @@ function renderQuote(spec: Spec, kind: LeaseKind, caps: Policy, selection: Extra
       parts: { compute_usd: hourly, bandwidth_usd: bandwidth },
       bandwidth_gb_per_hour: { ...BANDWIDTH_GB_PER_HOUR },
     },
-    ceiling_usd: hours === null || stopped === null ? null : usd((hourly + bandwidth) * hours + stopped),
-    ceiling_parts: hours === null ? null : { compute_usd: usd(hourly * hours), bandwidth_usd: usd(bandwidth * hours), stopped_disk_usd: stopped },
+    ceiling_usd: hours === null || stopped === null ? null : usd((hourly + bandwidth) * hours + stopped + retries),
+    ceiling_parts:
+      hours === null ? null : { compute_usd: usd(hourly * hours), bandwidth_usd: usd(bandwidth * hours), stopped_disk_usd: stopped, retries_usd: usd(retries) },
     ceiling_basis: capped ? capped.basis : null,
   };
   return quote;

@@ -67,6 +67,15 @@ const STATED_MINIMUMS = [
   ["min_inet_up_mbps", "inet_up_mbps"],
 ] as const satisfies ReadonlyArray<readonly [keyof Spec, keyof Offer]>;
 
+/** The spec's maximums of facts only some providers state, and the offer field each is judged on. */
+export const STATED_MAXIMUMS = [["max_startup_s", "startup_s"]] as const satisfies ReadonlyArray<readonly [keyof Spec, keyof Offer]>;
+export const MAX_STARTUP = "max_startup_s";
+
+/** Whether a stated fact is at most `max`: one not stated never is (never guessed). */
+export function atMost(value: number | undefined, max: number): boolean {
+  return value !== undefined && value <= max;
+}
+
 /** Whether a stated fact reaches `min`: one not stated never does (never guessed). */
 export function atLeast(value: number | undefined, min: number): boolean {
   return value !== undefined && value >= min;
@@ -125,6 +134,10 @@ export function constraintsOf(
   for (const [name, fact] of STATED_MINIMUMS) {
     const min = spec[name];
     if (min !== undefined) out.push({ name, test: (o) => atLeast(o[fact], min) });
+  }
+  for (const [name, fact] of STATED_MAXIMUMS) {
+    const max = spec[name];
+    if (max !== undefined) out.push({ name, test: (o) => atMost(o[fact], max) });
   }
   const now = options.now;
   const hold = options.placement?.hold_ms ?? null;
@@ -222,17 +235,30 @@ function better(a: Offer, b: Offer): boolean {
 
 const hostKey = (o: Offer) => badHostKey(o.provider, o.host_id);
 
+/** The offers that met every constraint before the one named `name` (all of them when none is). */
+function metBefore(offers: readonly Offer[], constraints: readonly Constraint[], name: string): Offer[] {
+  const at = constraints.findIndex((c) => c.name === name);
+  const before = at < 0 ? constraints : constraints.slice(0, at);
+  return offers.filter((o) => before.every((c) => c.test(o)));
+}
+
+/**
+ * When MAX_STARTUP removed the last candidates: how many of the offers that met every constraint
+ * before it state a startup time at all, and the fastest one stated (null: none states one).
+ */
+export function startupCandidates(offers: readonly Offer[], constraints: readonly Constraint[]): { stating: number; fastest_s: number | null } {
+  const stated = metBefore(offers, constraints, MAX_STARTUP).flatMap((o) => (o.startup_s === undefined ? [] : [o.startup_s]));
+  return { stating: stated.length, fastest_s: stated.length === 0 ? null : stated.reduce((a, b) => Math.min(a, b)) };
+}
+
 /**
  * When OFFER_AGE removed the last candidates: the providers of the offers that met every other
  * constraint, each with when its market was last read (null: never), for `no_capacity` to name.
  */
 export function staleCandidates(offers: readonly Offer[], constraints: readonly Constraint[]): Array<{ provider: string; refreshed_at: number | null }> {
   // The constraints before it: the spec's own.
-  const age = constraints.findIndex((c) => c.name === OFFER_AGE);
-  const others = age < 0 ? constraints : constraints.slice(0, age);
   const byProvider = new Map<string, number | null>();
-  for (const o of offers) {
-    if (!others.every((c) => c.test(o))) continue;
+  for (const o of metBefore(offers, constraints, OFFER_AGE)) {
     const seen = byProvider.get(o.provider);
     const at = o.refreshed_at ?? null;
     if (seen === undefined || (at !== null && (seen === null || at > seen))) byProvider.set(o.provider, at);

@@ -49,6 +49,15 @@ export const SpecSchema = z
       .describe("the least reliability score (0 to 1) the host's provider states for it; an offer that does not state one never passes"),
     min_inet_down_mbps: stated("the host's measured download speed, Mbps").optional(),
     min_inet_up_mbps: stated("the host's measured upload speed, Mbps").optional(),
+    max_startup_s: z
+      .number()
+      .int()
+      .min(1)
+      .max(86_400)
+      .optional()
+      .describe(
+        "the longest time from create to running, seconds, the offer's provider states for it; an offer that does not state one never passes (no real provider states one; the sim does)",
+      ),
   })
   .openapi("Spec");
 

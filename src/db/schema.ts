@@ -1,5 +1,6 @@
 /** Kysely's view of the D1 index (migrations/). Layout and meaning: docs/storage.md. */
 import type { Generated, Insertable, Selectable } from "kysely";
+import type { Offer, OfferOptionalField, OfferSharedField } from "../catalog/offer";
 
 export interface OrgsTable {
   id: string;
@@ -35,34 +36,17 @@ export interface IssuersDisplacedTable extends IssuersTable {
   displaced_at: number;
 }
 
-export interface OffersTable {
-  id: string;
-  provider: string;
-  provider_offer_id: string;
+/**
+ * The offer cache (src/catalog/offers-repo.ts): an offer's shared fields as they are, its class and
+ * spot flag in SQL's forms, when its market was read, and each optional fact as a nullable column
+ * (null: not stated; migrations/0012, 0017, 0021, 0022). Built from the field lists in
+ * src/catalog/offer.ts, so a field is written out once.
+ */
+export type OffersTable = Pick<Offer, OfferSharedField> & {
   gpu_class: string;
-  gpu_count: number;
-  vram_gb: number;
-  vcpu: number;
-  memory_gb: number;
-  disk_gb: number;
-  region: string;
-  host_id: string;
-  hourly_usd: number;
-  availability: "high" | "medium" | "low";
   spot: number;
   refreshed_at: number;
-  /** migrations/0012: null where the provider says nothing of it (src/catalog/offer.ts). */
-  host_duration_s: number | null;
-  cuda_max: number | null;
-  inet_down_usd_per_gb: number | null;
-  inet_up_usd_per_gb: number | null;
-  /** Migration 0021: what a stopped machine of the offer bills an hour; null: nothing or not stated. */
-  stopped_hourly_usd: number | null;
-  /** migrations/0017: the host's reliability score (0-1) and internet speeds (Mbps); null: not stated. */
-  reliability: number | null;
-  inet_down_mbps: number | null;
-  inet_up_mbps: number | null;
-}
+} & { [K in OfferOptionalField]: number | null };
 
 /** One row (id 1): the offer cache's generation, rewritten by every refresh (migrations/0005). */
 export interface CatalogTable {

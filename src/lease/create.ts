@@ -27,6 +27,7 @@ import { orgSettings } from "../orgs/settings";
 import { configWarnings, isPinnedImage, type ConfigWarning } from "./config-check";
 import { dropGpuHold, holdGpus } from "./quota-repo";
 import { failureOf } from "./retry";
+import { offerRetriesMicros } from "./rent";
 import { gpusOf } from "./quota";
 import { resolvePolicy, type LeaseKind, type Policy, type PolicyInput } from "./policy";
 import type { ServedModel } from "./state";
@@ -149,7 +150,8 @@ export async function createLease(db: Db, env: Env, orgId: string, req: LeaseReq
   let reservedBudget = false;
   try {
     // Budget admission, before the lease's object exists: a refused lease rents nothing.
-    const reserved = admissionReservation(reservedHourlyUsd(offers[0]!), policy, now, stoppedDiskMicros(offers[0]!.stopped_hourly_usd, policy.stopped_ttl));
+    const first = offers[0]!;
+    const reserved = admissionReservation(reservedHourlyUsd(first), policy, now, stoppedDiskMicros(first.stopped_hourly_usd, policy.stopped_ttl), offerRetriesMicros(first, policy));
     await reserveBudget(env.DB, db, { lease_id: id, org_id: orgId, need: reserved }, now);
     reservedBudget = true;
     // The GPU quota last: what it displaces is released only for a lease every other cap admitted.

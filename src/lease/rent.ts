@@ -4,8 +4,10 @@
  * from which provider, with which capabilities (docs/design.md "Money 2").
  */
 import { bandwidthHourlyUsd, reservedHourlyUsd } from "../billing/bandwidth";
-import { fitsIn, replacing, stoppedDiskMicros, worstCase, type Reservation } from "../billing/ceiling";
+import { fitsIn, replacing, retriesMicros, stoppedDiskMicros, worstCase, type Reservation } from "../billing/ceiling";
 import type { Offer } from "../catalog/offer";
+import { billingIncrementMs } from "../providers/registry";
+import { cappedDurationMs, type Policy } from "./policy";
 import { inSession, type LeaseRecord } from "./state";
 
 /** An action that can raise a lease's worst-case cost. */
@@ -18,11 +20,32 @@ export type CostlyAction =
   | { kind: "rent"; offer: Offer };
 
 
+/**
+ * What replacing failed hosts may add to a lease under `policy` renting `offer` (ceiling.ts
+ * `retriesMicros`), at its provider's billing increment: the one figure a quote shows, admission
+ * reserves and every re-reservation counts again.
+ */
+export function offerRetriesMicros(offer: Pick<Offer, "provider" | "hourly_usd">, policy: Pick<Policy, "host_attempts" | "boot_timeout" | "ttl" | "max_lifetime">): number {
+  return retriesMicros({
+    host_attempts: policy.host_attempts,
+    boot_timeout: policy.boot_timeout,
+    basis: cappedDurationMs(policy)?.basis ?? null,
+    increment_ms: billingIncrementMs(offer.provider),
+    hourly_usd: offer.hourly_usd,
+  });
+}
+
 /** The lease's worst case, by month, if `action` is carried out now. */
 export function worstCaseAfter(l: LeaseRecord, action: CostlyAction, now: number): Reservation {
   const offer = action.kind === "rent" ? action.offer : l.offers[l.offer_index];
-  // What its disk may bill while stopped, as at admission (ceiling.ts `stoppedDiskMicros`).
-  const base = { segments: l.billing.segments, max_lifetime: l.policy.max_lifetime, stopped_disk_micro_usd: stoppedDiskMicros(offer?.stopped_hourly_usd, l.policy.stopped_ttl) };
+  // What its disk may bill while stopped, and what replacing hosts may add, as at admission
+  // (ceiling.ts `stoppedDiskMicros`, `retriesMicros`).
+  const base = {
+    segments: l.billing.segments,
+    max_lifetime: l.policy.max_lifetime,
+    stopped_disk_micro_usd: stoppedDiskMicros(offer?.stopped_hourly_usd, l.policy.stopped_ttl),
+    retries_micro_usd: offer ? offerRetriesMicros(offer, l.policy) : 0,
+  };
   // The rate reserved is the machine's and the bandwidth allowance at its offer's prices
   // (src/billing/bandwidth.ts), as at admission.
   const rate = l.hourly_usd + bandwidthHourlyUsd(l.offers[l.offer_index]);

@@ -12,10 +12,10 @@ import type { Env } from "../env";
 import type { Provider, ProviderCapabilities } from "./contract";
 import { keyHolders, marketKeys, providerCredentials, providerKeyRows, type ProviderCredentials } from "./credentials";
 import { ProviderError } from "./contract";
-import { LAMBDA_CAPABILITIES, LambdaProvider } from "./lambda/adapter";
-import { RUNPOD_CAPABILITIES, RUNPOD_DEFAULT_IMAGE_MIN_CUDA, RunPodProvider } from "./runpod/adapter";
-import { SIM_CAPABILITIES, SimProvider } from "./sim/adapter";
-import { VAST_CAPABILITIES, VAST_DEFAULT_IMAGE_MIN_CUDA, VastProvider } from "./vast/adapter";
+import { LAMBDA_BILLING_INCREMENT_MS, LAMBDA_CAPABILITIES, LambdaProvider } from "./lambda/adapter";
+import { RUNPOD_BILLING_INCREMENT_MS, RUNPOD_CAPABILITIES, RUNPOD_DEFAULT_IMAGE_MIN_CUDA, RunPodProvider } from "./runpod/adapter";
+import { SIM_BILLING_INCREMENT_MS, SIM_CAPABILITIES, SimProvider } from "./sim/adapter";
+import { VAST_BILLING_INCREMENT_MS, VAST_CAPABILITIES, VAST_DEFAULT_IMAGE_MIN_CUDA, VastProvider } from "./vast/adapter";
 import { isProviderName, listedProviderNames, PROVIDER_NAMES, type ProviderName } from "./names";
 
 /** A setting that comes with an org's key and is not secret (stored in the clear). */
@@ -36,6 +36,8 @@ interface ProviderEntry {
    * nothing but its own Lambda Stack.
    */
   defaultImageMinCuda: number | null;
+  /** The least one machine bills for, ms (each adapter's `*_BILLING_INCREMENT_MS`). */
+  billingIncrementMs: number;
   create(env: Env, credentials: ProviderCredentials | null): Provider;
 }
 
@@ -46,12 +48,13 @@ const keyOf = (name: string, credentials: ProviderCredentials | null): string =>
 
 // Indexed by any string (a name from a URL or a setting); `satisfies` keeps it to exactly PROVIDER_NAMES.
 const ENTRIES: Record<string, ProviderEntry> = {
-  sim: { needsKey: false, capabilities: SIM_CAPABILITIES, options: [], defaultImageMinCuda: null, create: (env) => new SimProvider(env) },
+  sim: { needsKey: false, capabilities: SIM_CAPABILITIES, options: [], defaultImageMinCuda: null, billingIncrementMs: SIM_BILLING_INCREMENT_MS, create: (env) => new SimProvider(env) },
   runpod: {
     needsKey: true,
     capabilities: RUNPOD_CAPABILITIES,
     options: [],
     defaultImageMinCuda: RUNPOD_DEFAULT_IMAGE_MIN_CUDA,
+    billingIncrementMs: RUNPOD_BILLING_INCREMENT_MS,
     create: (env, c) => new RunPodProvider({ apiKey: keyOf("runpod", c), baseUrl: env.LESSOR_RUNPOD_BASE_URL }),
   },
   vast: {
@@ -59,6 +62,7 @@ const ENTRIES: Record<string, ProviderEntry> = {
     capabilities: VAST_CAPABILITIES,
     options: [],
     defaultImageMinCuda: VAST_DEFAULT_IMAGE_MIN_CUDA,
+    billingIncrementMs: VAST_BILLING_INCREMENT_MS,
     create: (env, c) => new VastProvider({ apiKey: keyOf("vast", c), baseUrl: env.LESSOR_VAST_BASE_URL }),
   },
   lambda: {
@@ -66,6 +70,7 @@ const ENTRIES: Record<string, ProviderEntry> = {
     capabilities: LAMBDA_CAPABILITIES,
     options: [{ name: "ssh_key_name", required: true, description: "the name of an SSH key in the Lambda account; every launch needs exactly one" }],
     defaultImageMinCuda: null,
+    billingIncrementMs: LAMBDA_BILLING_INCREMENT_MS,
     create: (env, c) => {
       const apiKey = keyOf("lambda", c);
       const sshKeyName = c?.options.ssh_key_name;
@@ -94,12 +99,20 @@ export function providerSetup(name: string): { needsKey: boolean; options: reado
   return { needsKey: entry.needsKey, options: entry.options };
 }
 
-/** What a provider can do: the same for every account, so no key is needed to know it. */
+/**
+ * The least one machine at `name` bills for, ms (docs/design.md "The worst case"). A provider
+ * without an adapter is taken to bill by the hour, the coarsest any of them is known to.
+ */
+export function billingIncrementMs(name: string): number {
+  return ENTRIES[name]?.billingIncrementMs ?? 3_600_000;
+}
+
 /** The CUDA version a lease without an image of its own needs at `name` (null: none; unknown provider: none). */
 export function defaultImageMinCuda(name: string): number | null {
   return ENTRIES[name]?.defaultImageMinCuda ?? null;
 }
 
+/** What a provider can do: the same for every account, so no key is needed to know it. */
 export function providerCapabilities(name: string): Readonly<ProviderCapabilities> {
   const entry = ENTRIES[name];
   if (!entry) throw new Error(`no adapter for provider "${name}"`);

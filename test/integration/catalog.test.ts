@@ -90,6 +90,18 @@ describe("catalog", () => {
     await check("gpu=cpu", (o) => o.gpu === "cpu");
   });
 
+  it("shows each sim offer's stated startup time, and max_startup_s lists at it, none below it", async () => {
+    const all = await allOffers(org.adminKey, "gpu=l4");
+    expect(all.length).toBeGreaterThan(0);
+    // The sim's default boot model: 0.5 s provisioning and 1.5 s booting (faults.ts).
+    for (const o of all) expect(o.startup_s).toBe(2);
+    expect((await allOffers(org.adminKey, "gpu=l4&max_startup_s=2")).map((o) => o.id).sort()).toEqual(all.map((o) => o.id).sort());
+    expect(await allOffers(org.adminKey, "gpu=l4&max_startup_s=1")).toEqual([]);
+    for (const q of ["max_startup_s=0", "max_startup_s=1.5", "max_startup_s=fast", "max_startup_s=86401"]) {
+      await expectError(await call("GET", `/v1/catalog/offers?${q}`, { key: org.adminKey }), 400);
+    }
+  });
+
   it("refuses an unknown class and a forged cursor with a 400", async () => {
     const e = await expectError(await call("GET", "/v1/catalog/offers?gpu=h1000", { key: org.adminKey }), 400, "unknown_gpu");
     expect(e.details.known_classes).toContain("h100");

@@ -1166,6 +1166,8 @@ describe("guarantee 12: POST /v1/quotes at the edges of the spec schema", () => 
     { gpu: "l40s", max_hourly_usd: 5e-324 },
     { gpu: "l40s", spot: true },
     { gpu: "l40s", spot: false },
+    { gpu: "l40s", max_startup_s: 1 },
+    { gpu: "l40s", max_startup_s: 86_400 },
     { gpu: "l40s", regions: ["r".repeat(128)] },
     { gpu: "l40s", regions: many("region-"), providers: many("p-"), exclude_providers: many("x-"), exclude_hosts: many("h-") },
     { gpu: "l40s", providers: ["SIM"], exclude_providers: ["sim"] },
@@ -1242,6 +1244,7 @@ describe("guarantee 12: POST /v1/quotes at the edges of the spec schema", () => 
         exclude_hosts: names,
         max_hourly_usd: fc.double({ min: 0, max: 100_000, minExcluded: true, noNaN: true }),
         spot: fc.boolean(),
+        max_startup_s: fc.integer({ min: 1, max: 86_400 }),
       },
       { requiredKeys: [] },
     );

@@ -32,6 +32,19 @@ describe("POST /v1/leases", () => {
     expect(row).toMatchObject({ state: "ready", machine_id: ready.machine.id, org_id: org.id });
   });
 
+  it("admission reserves the quote's ceiling, what replacing failed hosts may add included", async () => {
+    // No ttl: max_lifetime ends it, and each of two failed boots (10 minutes and one to destroy) is extra.
+    const quote = await json(await call("POST", "/v1/quotes", { key, body: { spec: SPEC, policy: { ttl: null, max_lifetime: "2h" } } }));
+    expect(quote.ceiling_basis).toBe("max_lifetime");
+    expect(quote.ceiling_parts.retries_usd).toBeCloseTo((2 * 11 * quote.hourly_usd) / 60, 4);
+    const lease = await createLease(key, { kind: "scratch", quote_id: quote.id });
+    const row = await env.DB.prepare("SELECT SUM(ceiling_micro_usd) AS total FROM budget_reservations WHERE lease_id = ?").bind(lease.id).first<{ total: number }>();
+    expect(row!.total / 1e6).toBeCloseTo(quote.ceiling_usd, 3);
+    expect(row!.total / 1e6).toBeGreaterThan(quote.ceiling_parts.compute_usd + quote.ceiling_parts.stopped_disk_usd + quote.ceiling_parts.retries_usd - 0.001);
+    await waitForState(key, lease.id, "ready");
+    expect((await call("POST", `/v1/leases/${lease.id}/end`, { key })).status).toBeLessThan(300);
+  });
+
   it("leases a quote's offer; an expired quote is 409 quote_expired", async () => {
     const quote = await json(await call("POST", "/v1/quotes", { key, body: { spec: SPEC, policy: { ttl: "1h" } } }));
     const lease = await createLease(key, { kind: "scratch", quote_id: quote.id });

@@ -40,7 +40,8 @@ describe("POST /v1/quotes", () => {
     expect(q.ceiling_basis).toBe("ttl");
     // Bandwidth is its own part, at a stated allowance: the sim bills none.
     expect(q.estimate).toEqual({ label: "estimate", hourly_usd: q.hourly_usd, parts: { compute_usd: q.hourly_usd, bandwidth_usd: 0 }, bandwidth_gb_per_hour: { down: 10, up: 2 } });
-    expect(q.ceiling_parts).toEqual({ compute_usd: q.hourly_usd * 2, bandwidth_usd: 0, stopped_disk_usd: stoppedDisk });
+    // Under a ttl, replaced hosts bill inside its hours; only their rounding is extra, and the sim bills by the millisecond.
+    expect(q.ceiling_parts).toEqual({ compute_usd: q.hourly_usd * 2, bandwidth_usd: 0, stopped_disk_usd: stoppedDisk, retries_usd: 0 });
     expect(q.policy).toEqual({ ttl: "2h", max_lifetime: "1d" });
     expect(q.fallbacks.length).toBeGreaterThan(0);
     expect(q.fallbacks.length).toBeLessThanOrEqual(3);
@@ -59,7 +60,22 @@ describe("POST /v1/quotes", () => {
     expect(await json(res)).toEqual(q);
     expect(q.policy).toEqual({ ttl: null, max_lifetime: "1d" });
     expect(q.ceiling_basis).toBe("max_lifetime");
-    expect(q.ceiling_usd).toBeCloseTo(q.hourly_usd * 24 + q.ceiling_parts.stopped_disk_usd, 3);
+    // Under max_lifetime a replacement begins a new session: each of two failed boots bills its
+    // boot_timeout (10 minutes) and a minute to destroy it outside the compute part.
+    expect(q.ceiling_parts.retries_usd).toBeCloseTo((2 * 11 * q.hourly_usd) / 60, 3);
+    expect(q.ceiling_usd).toBeCloseTo(q.hourly_usd * 24 + q.ceiling_parts.stopped_disk_usd + q.ceiling_parts.retries_usd, 3);
+  });
+
+  it("retries_usd follows host_attempts and boot_timeout: none with one host, more with more hosts or a longer boot", async () => {
+    const job = (policy: object) => quote({ spec: { gpu: "l40s:1" }, kind: "job", policy }).then(json);
+    const one = await job({ host_attempts: 1 });
+    expect(one.ceiling_parts.retries_usd).toBe(0);
+    expect(one.ceiling_usd).toBeCloseTo(one.ceiling_parts.compute_usd + one.ceiling_parts.stopped_disk_usd, 4);
+    const two = await job({ host_attempts: 2 });
+    expect(two.ceiling_parts.retries_usd).toBeCloseTo((11 * two.hourly_usd) / 60, 4);
+    const ten = await job({ host_attempts: 10, boot_timeout: "29m" });
+    expect(ten.ceiling_parts.retries_usd).toBeCloseTo((9 * 30 * ten.hourly_usd) / 60, 4);
+    expect(ten.ceiling_usd).toBeCloseTo(ten.ceiling_parts.compute_usd + ten.ceiling_parts.stopped_disk_usd + ten.ceiling_parts.retries_usd, 4);
   });
 
   it("the stopped disk is counted for the stopped_ttl asked for, nothing without a stop's billing, and no ceiling where nothing ends it", async () => {
@@ -125,6 +141,16 @@ describe("POST /v1/quotes", () => {
       expect(e.details.constraint, JSON.stringify(spec)).toBe(constraint);
       expect(e.message).toContain(constraint);
     }
+  });
+
+  it("max_startup_s: a sim offer stating its startup at the maximum is chosen; one second less, no_capacity says all stated were slower", async () => {
+    const ok = await json(await quote({ spec: { gpu: "l40s", max_startup_s: 2 } }));
+    expect(ok.offer.startup_s).toBe(2);
+    const e = await expectError(await quote({ spec: { gpu: "l40s", max_startup_s: 1 } }), 409, "no_capacity");
+    expect(e.details).toMatchObject({ constraint: "max_startup_s", fastest_startup_s: 2 });
+    expect(e.details.stating_startup).toBe(e.details.candidates_before);
+    expect(e.message).toContain("none states a startup time at or below max_startup_s");
+    await expectError(await quote({ spec: { gpu: "l40s", max_startup_s: 0 } }), 400);
   });
 
   it("refuses to guess: unknown classes, bad counts, bad durations, unknown fields are 400", async () => {

@@ -36,7 +36,10 @@ describe("Vast offers: the host's market duration and bandwidth", () => {
     // A stopped instance's disk bills `storage_cost` ($/GB/month) on the 50 GB lessor gives it, for the default stopped_ttl (24 h).
     expect(q.offer.stopped_hourly_usd).toBeCloseTo((STORAGE_COST * 50) / 730, 4);
     expect(q.ceiling_parts.stopped_disk_usd).toBeCloseTo(q.offer.stopped_hourly_usd * 24, 6);
-    expect(q.ceiling_usd).toBeCloseTo((q.hourly_usd + 0.08) * 2 + q.ceiling_parts.stopped_disk_usd, 3);
+    // Vast bills by the second: under a ttl each of two replaced hosts may round up by one.
+    expect(q.ceiling_parts.retries_usd).toBeCloseTo((2 * q.hourly_usd) / 3600, 4);
+    expect(q.ceiling_parts.retries_usd).toBeGreaterThan(0);
+    expect(q.ceiling_usd).toBeCloseTo((q.hourly_usd + 0.08) * 2 + q.ceiling_parts.stopped_disk_usd + q.ceiling_parts.retries_usd, 3);
   });
 
   it.skipIf(!served)("never quotes a host whose contract ends before the lease's ttl: no_capacity names host_duration", async () => {
@@ -66,6 +69,16 @@ describe("Vast offers: the host's market duration and bandwidth", () => {
     expect(q.fallbacks).toEqual([]);
     const e = await expectError(await quote({ spec: { gpu: "l40s-vast:1", min_inet_up_mbps: 301 } }), 409, "no_capacity");
     expect(e.details.constraint).toBe("min_inet_up_mbps");
+  });
+
+  it.skipIf(!served)("a Vast ask states no startup time: listed as null, never passed by max_startup_s, and no_capacity says none states one", async () => {
+    const page = await json(await call("GET", "/v1/catalog/offers?provider=vast&gpu=l40s&limit=50", { key }));
+    expect(page.data.length).toBeGreaterThan(0);
+    for (const o of page.data) expect(o.startup_s).toBeNull();
+    expect((await json(await call("GET", "/v1/catalog/offers?provider=vast&gpu=l40s&max_startup_s=86400", { key }))).data).toEqual([]);
+    const e = await expectError(await quote({ spec: { gpu: "l40s-vast:1", max_startup_s: 86_400 } }), 409, "no_capacity");
+    expect(e.details).toMatchObject({ constraint: "max_startup_s", stating_startup: 0, fastest_startup_s: null });
+    expect(e.message).toContain("none states a startup time");
   });
 
   it.skipIf(!served)("never places an image on a host whose CUDA is older than it needs", async () => {

@@ -36,6 +36,7 @@ const offer: S["Offer"] = {
   reliability: null,
   inet_down_mbps: null,
   inet_up_mbps: null,
+  startup_s: 2,
 };
 
 const lease: S["Lease"] = {
@@ -302,7 +303,7 @@ describe("catalog commands", () => {
       hourly_usd: 0.92,
       estimate: { label: "estimate", hourly_usd: 0.93, parts: { compute_usd: 0.92, bandwidth_usd: 0.01 }, bandwidth_gb_per_hour: { down: 1, up: 1 } },
       ceiling_usd: 2.08,
-      ceiling_parts: { compute_usd: 1.84, bandwidth_usd: 0.02, stopped_disk_usd: 0.22 },
+      ceiling_parts: { compute_usd: 1.84, bandwidth_usd: 0.02, stopped_disk_usd: 0.22, retries_usd: 0 },
       ceiling_basis: "ttl",
     };
     const seen = fakeApi({ "POST /v1/quotes": quote });
@@ -319,6 +320,18 @@ describe("catalog commands", () => {
         "",
       ].join("\n"),
     );
+  });
+
+  it("quote: the ceiling names what replacing failed hosts may add, and a sub-cent figure as such", async () => {
+    const base = { id: "qt_2", created_at: at(0), expires_at: at(5), kind: "job", spec: { gpu: "l40s:1" }, policy: { ttl: null, max_lifetime: "1d" }, fallbacks: [], candidates: 1,
+      hourly_usd: 1.2, estimate: { label: "estimate", hourly_usd: 1.2, parts: { compute_usd: 1.2, bandwidth_usd: 0 }, bandwidth_gb_per_hour: { down: 10, up: 2 } }, ceiling_basis: "max_lifetime" };
+    const ceilingOf = async (parts: Record<string, number>, total: number) => {
+      fakeApi({ "POST /v1/quotes": { ...base, offer: { id: "sim:a", provider: "sim", provider_offer_id: "a", gpu: "l40s", gpu_count: 1, region: "us-east" }, ceiling_usd: total, ceiling_parts: { compute_usd: 28.8, bandwidth_usd: 0, ...parts } } });
+      return (await run(["quote", "--gpu", "l40s:1"])).out.split("\n").find((l) => l.startsWith("ceiling:"));
+    };
+    expect(await ceilingOf({ stopped_disk_usd: 0, retries_usd: 0.44 }, 29.24)).toBe("ceiling:   $29.24 (by max_lifetime; $0.44 replaced hosts)");
+    expect(await ceilingOf({ stopped_disk_usd: 0.22, retries_usd: 0.0001 }, 29.0201)).toBe("ceiling:   $29.02 (by max_lifetime; $0.22 of it stopped disk; <$0.01 replaced hosts)");
+    expect(await ceilingOf({ stopped_disk_usd: 0, retries_usd: 0 }, 28.8)).toBe("ceiling:   $28.80 (by max_lifetime)");
   });
 });
 

@@ -5,12 +5,16 @@
  * stopped again (src/lease/decide.ts).
  */
 import { describe, expect, it } from "vitest";
-import { fitsIn, replacing, settled, stoppedDiskMicros, totalOf, worstCase, type Reservation } from "../../src/billing/ceiling";
+import { fitsIn, REPLACE_LAG_MS, replacing, retriesMicros, settled, stoppedDiskMicros, totalOf, worstCase, type Reservation, type RetriesInput } from "../../src/billing/ceiling";
 import { admissionReservation } from "../../src/billing/budget";
 import type { Offer } from "../../src/catalog/offer";
 import { decide } from "../../src/lease/decide";
 import { POLICY_DEFAULTS } from "../../src/lease/policy";
-import { following, nextOfferOf, reservationFor, worstCaseAfter } from "../../src/lease/rent";
+import { following, nextOfferOf, offerRetriesMicros, reservationFor, worstCaseAfter } from "../../src/lease/rent";
+import { LAMBDA_BILLING_INCREMENT_MS } from "../../src/providers/lambda/adapter";
+import { RUNPOD_BILLING_INCREMENT_MS } from "../../src/providers/runpod/adapter";
+import { SIM_BILLING_INCREMENT_MS } from "../../src/providers/sim/adapter";
+import { VAST_BILLING_INCREMENT_MS } from "../../src/providers/vast/adapter";
 import type { LeaseRecord, LeaseState } from "../../src/lease/state";
 import type { Machine } from "../../src/providers/contract";
 
@@ -105,9 +109,54 @@ describe("what the kept disk may bill while stopped (ceiling.ts)", () => {
     const base = lease("provisioning", { session_started_at: null, ttl_deadline: now + 4 * H });
     const l = { ...base, offers: base.offers.map((o) => withDisk(o, 0.05)) };
     const held = { ...l, reserved: worstCaseAfter(l, { kind: "start" }, now) };
-    expect(totalOf(held.reserved)).toBe(8_000_000 + 1_200_000);
+    // And what replacing hosts may add: the sim bills by the millisecond, so a micro-dollar or two.
+    const retries = offerRetriesMicros(l.offers[0]!, l.policy);
+    expect(retries).toBe(2);
+    expect(totalOf(held.reserved)).toBe(8_000_000 + 1_200_000 + retries);
     expect(reservationFor(held, { kind: "rent", offer: withDisk(offer("c", "sim", "h3", 1), 0.05) }, now)).toBeNull();
-    expect(totalOf(reservationFor(held, { kind: "rent", offer: withDisk(offer("a", "sim", "h3", 2), 0.1) }, now)!)).toBe(8_000_000 + 2_400_000);
+    expect(totalOf(reservationFor(held, { kind: "rent", offer: withDisk(offer("a", "sim", "h3", 2), 0.1) }, now)!)).toBe(8_000_000 + 2_400_000 + retries);
+  });
+});
+
+describe("what replacing failed hosts may add (ceiling.ts retriesMicros)", () => {
+  const base: RetriesInput = { host_attempts: 3, boot_timeout: 10 * M, basis: "ttl", increment_ms: S, hourly_usd: 3.6 };
+  // $3.60 an hour is a micro-dollar a millisecond: each figure below is the billed milliseconds.
+  const CASES: [string, Partial<RetriesInput>, number][] = [
+    ["one host: nothing is replaced", { host_attempts: 1 }, 0],
+    ["two hosts: one replaced, one increment", { host_attempts: 2 }, S],
+    ["three hosts: two increments", {}, 2 * S],
+    ["ten hosts: nine", { host_attempts: 10 }, 9 * S],
+    ["a minute's increment (Lambda)", { increment_ms: LAMBDA_BILLING_INCREMENT_MS }, 2 * M],
+    ["a millisecond's (the sim)", { increment_ms: SIM_BILLING_INCREMENT_MS }, 2],
+    ["no increment is taken as a millisecond", { increment_ms: 0 }, 2],
+    ["max_lifetime: each failed boot's boot_timeout and the destroy's minute", { basis: "max_lifetime" }, 2 * (10 * M + REPLACE_LAG_MS)],
+    ["max_lifetime, a boot_timeout plus the lag a whole number of increments: not rounded", { basis: "max_lifetime", increment_ms: M }, 2 * 11 * M],
+    ["max_lifetime, a second more: rounded up a whole increment", { basis: "max_lifetime", increment_ms: M, boot_timeout: 10 * M + S }, 2 * 12 * M],
+    ["max_lifetime, one host: nothing", { basis: "max_lifetime", host_attempts: 1 }, 0],
+    ["no cap counts per session, as max_lifetime", { basis: null }, 2 * 11 * M],
+    ["a free offer: nothing", { hourly_usd: 0 }, 0],
+  ];
+  it.each(CASES)("%s", (_name, patch, micros) => {
+    expect(retriesMicros({ ...base, ...patch })).toBe(micros);
+  });
+
+  it("each provider's increment: RunPod and Vast by the second, Lambda by the minute, the sim by the millisecond", () => {
+    const policy = { ...POLICY_DEFAULTS.scratch, ttl: 4 * H };
+    expect([RUNPOD_BILLING_INCREMENT_MS, VAST_BILLING_INCREMENT_MS, LAMBDA_BILLING_INCREMENT_MS, SIM_BILLING_INCREMENT_MS]).toEqual([S, S, M, 1]);
+    expect(offerRetriesMicros(offer("a", "runpod", "h", 3.6), policy)).toBe(2 * S);
+    expect(offerRetriesMicros(offer("a", "vast", "h", 3.6), policy)).toBe(2 * S);
+    expect(offerRetriesMicros(offer("a", "lambda", "h", 3.6), policy)).toBe(2 * M);
+    expect(offerRetriesMicros(offer("a", "sim", "h", 3.6), policy)).toBe(2);
+    // A provider without an adapter is taken to bill by the hour.
+    expect(offerRetriesMicros(offer("a", "elsewhere", "h", 3.6), policy)).toBe(2 * H);
+    // The basis is the policy's: no ttl leaves max_lifetime, and the failed boots count whole.
+    expect(offerRetriesMicros(offer("a", "runpod", "h", 3.6), { ...policy, ttl: null })).toBe(2 * 11 * M);
+  });
+
+  it("is reserved beside the compute and the stopped disk, in the month of the reservation", () => {
+    const r = admissionReservation(2, { ttl: 4 * H, max_lifetime: 24 * H }, T0, 1_200_000, 7);
+    expect(r.months).toEqual({ "2026-11": 2_000_000 + 1_200_000 + 7, "2026-12": 6_000_000 });
+    expect(admissionReservation(2, { ttl: 4 * H, max_lifetime: 24 * H }, T0, 0, 0)).toEqual(admissionReservation(2, { ttl: 4 * H, max_lifetime: 24 * H }, T0));
   });
 });
 
@@ -117,7 +166,7 @@ describe("what an action needs reserved first (rent.ts)", () => {
 
   it("extend: by more than the lease holds asks again; a stopped lease asks nothing until it starts", () => {
     const l = held(lease("ready", { session_started_at: now, policy: { ...POLICY_DEFAULTS.scratch, ttl: 4 * H, max_lifetime: null }, ttl_deadline: now + 4 * H }));
-    expect(reservationFor(l, { kind: "extend", ttl_deadline: now + 5 * H }, now)?.months).toEqual({ "2026-12": 10_000_000 });
+    expect(reservationFor(l, { kind: "extend", ttl_deadline: now + 5 * H }, now)?.months).toEqual({ "2026-12": 10_000_000 + offerRetriesMicros(l.offers[0]!, l.policy) });
     // max_lifetime caps what an extension can add.
     const capped = held(lease("ready", { session_started_at: now, ttl_deadline: now + 4 * H, policy: { ...POLICY_DEFAULTS.scratch, ttl: 4 * H, max_lifetime: 4 * H } }));
     expect(reservationFor(capped, { kind: "extend", ttl_deadline: now + 366 * 24 * H }, now)).toBeNull();
@@ -128,7 +177,9 @@ describe("what an action needs reserved first (rent.ts)", () => {
     const segments = [{ from: now - H, to: now - 1, kind: "running" as const, rate: 2_000_000 }];
     const l = lease("stopped", { ttl_deadline: null, policy: { ...POLICY_DEFAULTS.job, max_lifetime: H }, billing: { ...lease("stopped").billing, segments } });
     const first = { ...l, reserved: worstCase({ segments: [], hourly_usd: 2, ttl_deadline: null, max_lifetime: H, session_start: now - H }, now - H) };
-    expect(totalOf(reservationFor(first, { kind: "start" }, now)!)).toBe(4_000_000 - 1);
+    // Under max_lifetime a failed boot bills outside the session: two of them, 11 minutes each at $2.
+    expect(offerRetriesMicros(l.offers[0]!, l.policy)).toBe(2 * 366_667);
+    expect(totalOf(reservationFor(first, { kind: "start" }, now)!)).toBe(4_000_000 - 1 + 2 * 366_667);
   });
 
   it("rent: a pricier offer asks again; one within the reserved rate and time does not", () => {

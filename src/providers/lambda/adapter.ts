@@ -31,6 +31,13 @@ export const LAMBDA_BASE_URL = "https://cloud.lambda.ai";
 /** Lambda's published limits: a 429 without Retry-After waits this long (launch: one per 12 s). */
 export const LAMBDA_READ_WAIT_MS = 1000;
 export const LAMBDA_LAUNCH_WAIT_MS = 12_000;
+/**
+ * The least an instance bills for, ms (docs/design.md "The worst case": what replacing hosts may
+ * add). The document has no billing records and states no granularity; Lambda's published billing
+ * charges on-demand instances in one-minute increments, from when an instance passes its health
+ * checks until it is terminated.
+ */
+export const LAMBDA_BILLING_INCREMENT_MS = 60_000;
 
 const STATUS: Record<string, MachineStatus> = {
   booting: "starting",

@@ -64,6 +64,13 @@ export const RUNPOD_MIN_CUDA = RUNPOD_DEFAULT_IMAGE_MIN_CUDA;
 export const RUNPOD_STOPPED_USD_PER_GB_HOUR = 0.2 / 730;
 
 /**
+ * The least a pod bills for, ms (docs/design.md "The worst case": what replacing hosts may add).
+ * The document's billing records only sum a pod's cost into hourly buckets and state no
+ * granularity; RunPod's published billing charges compute and storage by the second.
+ */
+export const RUNPOD_BILLING_INCREMENT_MS = 1_000;
+
+/**
  * RunPod's billing buckets for `bucketSize=hour` are clock hours (UTC): the document snaps a
  * query's `startTime` "down to the start of its bucketSize bucket" and its `endTime` "up to the
  * end of the bucketSize bucket it lands in", so hour boundaries are the grid of every record.

@@ -33,6 +33,12 @@ import { SIM_PORT_CLOSED_HEADER } from "./model-server";
 export const SIM_OBJECT_NAME = "sim";
 const SIM_ORIGIN = "https://sim.internal";
 
+/**
+ * The least a sim machine bills for, ms (docs/design.md "The worst case"): its records sum the
+ * exact milliseconds a machine spent in each billed status (machines.ts `hourlyBilling`).
+ */
+export const SIM_BILLING_INCREMENT_MS = 1;
+
 /** Retries after the first attempt, for reads and idempotent actions. */
 export const SIM_RETRIES = 3;
 /** The sim answers from inside the Worker, so its backoff is short: 50 to 200 ms. */

@@ -10,7 +10,7 @@
  * time it really happened, so the ledger is exact however rarely anyone looks.
  *
  * Routes (JSON; errors as `{"error": {"code", "message"}}`):
- *   GET /v1/offers                  the market
+ *   GET /v1/offers                  the market, each offer with `startup_s` from the current delays
  *   GET|PUT /v1/config              {offers, seed}: the market's size and seed
  *   GET|PUT /v1/faults              fault rates, delays and the PRNG seed (faults.ts)
  *   POST /v1/reset                  forget every machine and reset the faults
@@ -73,7 +73,7 @@ import { nextRandom } from "../../random";
 import { simSigningSecret } from "../../ingress/sim-key";
 import { signedHeaders } from "../../webhooks/secrets";
 import { afterAttempt, nextClockChangeAt, SIM_WEBHOOK_BATCH, simWebhookBody, simWebhookTarget } from "./webhooks";
-import { generateSimOffers, type SimOffer } from "./offers";
+import { generateSimOffers, simStartupS, type SimOffer } from "./offers";
 import { parseScript, runScript, scriptErrorText, servingAt, type DeliveredSignal, type ScriptProgram } from "./script";
 import {
   bearerMatches,
@@ -395,8 +395,11 @@ export class SimCloud extends DurableObject<Env> {
     const url = new URL(request.url);
     const route = `${request.method} ${url.pathname}`;
     switch (route) {
-      case "GET /v1/offers":
-        return json({ offers: this.#marketOf(await this.#config()).offers });
+      case "GET /v1/offers": {
+        // The market states how long its machines take to run: the boot model the faults set now.
+        const startup_s = simStartupS(this.#faults());
+        return json({ offers: this.#marketOf(await this.#config()).offers.map((o) => ({ ...o, startup_s })) });
+      }
       case "GET /v1/config":
         return json(await this.#config());
       case "PUT /v1/config":

@@ -24,6 +24,19 @@ export interface SimOffer {
   price_per_hour: number;
   stock: "high" | "medium" | "low";
   interruptible: boolean;
+  /**
+   * Whole seconds from create to running, from the sim's boot model (`simStartupS`); stated by the
+   * market's answer, not by the generated offer (the delays are faults, set at run time).
+   */
+  startup_s?: number;
+}
+
+/**
+ * What the sim states as its offers' startup time: a machine provisions for `provision_delay_ms`,
+ * then boots for `boot_delay_ms` (machines.ts `advance`), rounded up to whole seconds.
+ */
+export function simStartupS(faults: { provision_delay_ms: number; boot_delay_ms: number }): number {
+  return Math.ceil((faults.provision_delay_ms + faults.boot_delay_ms) / 1000);
 }
 
 export const SIM_REGIONS = ["us-east", "us-west", "us-central", "eu-west", "eu-central", "eu-north", "ap-southeast"] as const;
@@ -156,5 +169,6 @@ export function normalizeSimOffer(o: SimOffer): Offer | null {
     stopped_hourly_usd: diskPrice(o.price_per_hour),
     availability: o.stock,
     spot: o.interruptible,
+    ...(o.startup_s === undefined ? {} : { startup_s: o.startup_s }),
   };
 }

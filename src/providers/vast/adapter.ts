@@ -82,6 +82,13 @@ const BILLING_DAY_MS = 86_400_000;
 export const VAST_BILLING_LAG_MS = 2 * 60 * 60_000;
 
 /**
+ * The least an instance bills for, ms (docs/design.md "The worst case": what replacing hosts may
+ * add). The document states no granularity (its charges carry a contract's start and end in unix
+ * seconds); Vast's published pricing bills on-demand instances by the second.
+ */
+export const VAST_BILLING_INCREMENT_MS = 1_000;
+
+/**
  * The end (UTC midnight) of the last day that closed at least VAST_BILLING_LAG_MS before `now`:
  * every charge of every day ending at or before it is final (contract.ts `complete_through`).
  */
