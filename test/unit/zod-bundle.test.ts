@@ -33,7 +33,7 @@ describe("the bundle's zod", () => {
     expect(lean.z.ZodString).toBe(zod.z.ZodString);
     const r = lean.z.object({ n: lean.z.number().min(2) }).safeParse({ n: 1 });
     expect(r.success).toBe(false);
-    expect(r.error.issues[0].message).toMatch(/^Too small/);
+    expect(r.error!.issues[0]!.message).toMatch(/^Too small/);
   });
 
   it("what it leaves out, lessor does not use", () => {
