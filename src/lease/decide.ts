@@ -347,3 +347,79 @@ export function alarmAt(l: LeaseRecord, now: number, agent: AgentFacts): number 
   if (d.action !== "wait" && d.action !== "none") return Math.max(now, l.retry_at ?? now);
   return d.at;
 }
+
+/**
+ * What becomes of the object's one alarm, set at `current` (null: none), when it should be at
+ * `next`: left alone when it already is there and still ahead (a heartbeat that moves no
+ * deadline), else set or deleted.
+ * An alarm is never left earlier than `next`: a run the alarm starts reads the machine back before
+ * anything else (`nextMove`), so an early fire would cost a provider call to save one alarm write.
+ */
+export function alarmMove(current: number | null, next: number | null, now: number): "keep" | "set" | "delete" {
+  // One at or before `now` may be the alarm now running, which ends with its run: set again.
+  if (current === next && (current === null || current > now)) return "keep";
+  return next === null ? "delete" : "set";
+}
+
+// ---- the D1 index ------------------------------------------------------------------------------
+
+/**
+ * Columns of the lease index (D1 `leases`, docs/storage.md) that follow the lease's transitions.
+ * Each one a reader filters, joins or sorts on (state, machine_id, billing_status, billed_from,
+ * released_at) is also in a secondary index, and so costs a further row each time it is written.
+ */
+export const INDEX_COLUMNS = ["state", "machine_id", "release_reason", "billing_status", "billed_from", "released_at", "gpu_class", "accrual"] as const;
+export type IndexColumn = (typeof INDEX_COLUMNS)[number];
+
+/** What the lease index holds of a lease (or should): the object keeps the last one it wrote. */
+export interface IndexFacts {
+  columns: { [K in IndexColumn]: string | number | null };
+  /** When the object must act next; the backstop sweep pokes the lease once it has passed. */
+  next_deadline: number | null;
+  /** Shown in the listed body only. */
+  last_activity_at: number | null;
+  /** A digest of the record without its version and its last activity: every other change shows in the listed body. */
+  record: string;
+}
+
+/**
+ * How stale the listed `last_activity_at` may be: a heartbeat that moves it by less is not written
+ * to the index (the lease's own view, `GET /v1/leases/:id`, always has it).
+ */
+export const INDEX_ACTIVITY_MS = 5 * 60_000;
+
+/**
+ * What the index write writes: nothing; every column (`"all"`: a lease the object has not
+ * indexed yet, or no longer knows it did); or the columns that changed. Any write also rewrites
+ * the row's body, version and estimate, which no secondary index holds. `holds`: what the index
+ * holds once it lands.
+ */
+export type IndexWrite = { write: false } | { write: true; columns: "all" | IndexColumn[]; next_deadline: boolean; holds: IndexFacts };
+
+/**
+ * The index write after a change of the lease (or none), given what the index holds (`held`, null:
+ * unknown) and what it would hold now (`want`). Pure.
+ *
+ * The backstop sweep pokes a lease once its indexed deadline has passed, and the poked object acts
+ * on its own deadlines (docs/design.md). So an indexed deadline EARLIER than the true one is safe
+ * (one early poke, after which the object writes the true one), but a LATER one, or none, would
+ * leave the lease unswept past its deadline. A deadline that moves later (an idle timeout a
+ * heartbeat pushes back) is therefore written only once the indexed one has passed; one that
+ * moves earlier is written at once.
+ */
+export function indexWrite(held: IndexFacts | null, want: IndexFacts, now: number): IndexWrite {
+  if (held === null) return { write: true, columns: "all", next_deadline: true, holds: want };
+  const columns = INDEX_COLUMNS.filter((c) => held.columns[c] !== want.columns[c]);
+  const deadline = deadlineStale(held.next_deadline, want.next_deadline, now);
+  const activity = want.last_activity_at !== held.last_activity_at && (held.last_activity_at === null || want.last_activity_at === null || Math.abs(want.last_activity_at - held.last_activity_at) >= INDEX_ACTIVITY_MS);
+  if (columns.length === 0 && !deadline && !activity && want.record === held.record) return { write: false };
+  return { write: true, columns, next_deadline: deadline, holds: deadline ? want : { ...want, next_deadline: held.next_deadline } };
+}
+
+/** Whether the indexed deadline `held` must be replaced by `want` (see `indexWrite`). */
+function deadlineStale(held: number | null, want: number | null, now: number): boolean {
+  if (held === want) return false;
+  if (held === null) return true; // the sweep would never look
+  if (want !== null && want < held) return true; // the sweep would look too late
+  return held <= now; // earlier than the truth: safe until it passes, then replaced
+}

@@ -1,62 +1,71 @@
 /** The lease index in D1: the object's write-through copy, for lists and the cron backstop. */
 import { billedFrom, estimateOf } from "../billing/accrual";
 import type { Db } from "../db";
+import type { IndexFacts, IndexWrite } from "./decide";
 import type { LeaseRecord } from "./state";
 import { renderLease } from "./view";
 
-/**
- * Upserts the lease's row unless the index already holds this version or a newer one, so a
- * late, retried write never overwrites a newer one.
- */
-export async function writeLeaseIndex(db: Db, l: LeaseRecord, nextDeadline: number | null, now: number): Promise<void> {
-  await writeLeaseMachines(db, l, now);
-  const estimate = estimateOf(l.billing.segments, l.released_at ?? now);
-  const billing = {
+/** The row's columns that follow the lease (decide.ts `INDEX_COLUMNS`). */
+function indexColumns(l: LeaseRecord) {
+  return {
+    state: l.state,
+    machine_id: l.machine_id,
+    release_reason: l.release_reason,
     billing_status: l.billing.status,
-    estimate_micro_usd: estimate.total,
     billed_from: billedFrom(l.billing.segments),
     released_at: l.released_at,
+    gpu_class: l.offers[l.offer_index]?.gpu ?? l.offers[0]?.gpu ?? null,
     accrual: JSON.stringify(l.billing.segments),
+  } satisfies IndexFacts["columns"];
+}
+
+/** What the index should hold of `l` now, for decide.ts `indexWrite`. */
+export async function indexFacts(l: LeaseRecord, nextDeadline: number | null): Promise<IndexFacts> {
+  const rest = JSON.stringify({ ...l, version: 0, last_activity_at: null });
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(rest)));
+  return {
+    columns: indexColumns(l),
+    next_deadline: nextDeadline,
+    last_activity_at: l.last_activity_at,
+    record: btoa(String.fromCharCode(...digest)),
+  };
+}
+
+/**
+ * Writes what `write` (decide.ts `indexWrite`) names: the whole row when the index may not have
+ * it, else only the columns that changed, beside the body, version and estimate. Never overwrites
+ * a newer version (a late, retried write), and only the deadline `write.holds` has.
+ */
+export async function writeLeaseIndex(db: Db, l: LeaseRecord, write: Extract<IndexWrite, { write: true }>, now: number): Promise<void> {
+  await writeLeaseMachines(db, l, now);
+  const columns = indexColumns(l);
+  const always = {
+    updated_at: now,
+    version: l.version,
+    body: JSON.stringify(renderLease(l, now)),
+    estimate_micro_usd: estimateOf(l.billing.segments, l.released_at ?? now).total,
   };
   const row = {
-    ...billing,
-    gpu_class: l.offers[l.offer_index]?.gpu ?? l.offers[0]?.gpu ?? null,
+    ...columns,
+    ...always,
     id: l.id,
     org_id: l.org_id,
     kind: l.kind,
-    state: l.state,
     provider: l.provider,
-    machine_id: l.machine_id,
-    release_reason: l.release_reason,
     // Written once: it never changes, and it keeps the quote from retention (src/db/retention.ts).
     quote_id: l.quote_id,
     // Written once, like the quote: a name never changes (its hold is in lease_names, src/lease/names.ts).
     name: l.name ?? null,
-    next_deadline: nextDeadline,
+    next_deadline: write.holds.next_deadline,
     created_at: l.created_at,
-    updated_at: now,
-    version: l.version,
-    body: JSON.stringify(renderLease(l, now)),
   };
+  // Only what changed: every column set here that a secondary index holds is a further row written.
+  const changed: Partial<typeof columns> = write.columns === "all" ? columns : Object.fromEntries(write.columns.map((c) => [c, columns[c]]));
+  const set = { ...changed, ...always, ...(write.next_deadline ? { next_deadline: row.next_deadline } : {}) };
   await db
     .insertInto("leases")
     .values(row)
-    .onConflict((oc) =>
-      oc
-        .column("id")
-        .doUpdateSet({
-          state: row.state,
-          machine_id: row.machine_id,
-          release_reason: row.release_reason,
-          next_deadline: row.next_deadline,
-          updated_at: row.updated_at,
-          version: row.version,
-          body: row.body,
-          ...billing,
-          gpu_class: row.gpu_class,
-        })
-        .where("leases.version", "<=", row.version),
-    )
+    .onConflict((oc) => oc.column("id").doUpdateSet(set).where("leases.version", "<=", row.version))
     .execute();
 }
 

@@ -16,11 +16,11 @@ import { meteredAlarm } from "../metering";
 import { database } from "../db";
 import type { Env } from "../env";
 import { settleReservation } from "../billing/budget";
-import { alarmAt, guardOf } from "./decide";
+import { alarmAt, alarmMove, guardOf, indexWrite } from "./decide";
 import type { KillOutcome } from "./command";
 import { newLease, preemption, userAction, withReserved, type LeaseInit, type UserAction } from "./transitions";
 import { releasedHold, settlementOf, type Settlement } from "./billing";
-import { writeLeaseIndex } from "./index-repo";
+import { indexFacts, writeLeaseIndex } from "./index-repo";
 import { OccupantSide } from "./occupant-side";
 import { failureOf, indexRetryAt } from "./retry";
 import { canStop, LeaseRunner } from "./runner";
@@ -226,14 +226,15 @@ export class LeaseObject extends MeteredObject {
     if (!l) return null;
     let next = alarmAt(l, now, this.#runner.facts());
     next ??= this.#occupant.logsExpireAt(l); // a released lease's one alarm left: deleting its log
-    const { version, index_version } = this.#store.versions();
-    if (index_version < version) {
+    // Only what the index needs (decide.ts `indexWrite`): a heartbeat that changes nothing it shows writes nothing there.
+    const write = indexWrite(this.#store.indexed(), await indexFacts(l, next), now);
+    if (write.write) {
       try {
         // What a released lease holds against the caps becomes what it accrued, before the index says released.
         const hold = releasedHold(l, now);
         if (hold) await settleReservation(this.env.DB, { lease_id: l.id, org_id: l.org_id, settled: hold }, now);
-        await writeLeaseIndex(database(this.env.DB), l, next, now);
-        this.#store.markIndexed(version);
+        await writeLeaseIndex(database(this.env.DB), l, write, now);
+        this.#store.markIndexed(l.version, write.holds);
       } catch (e) {
         console.error(JSON.stringify({ msg: "lease index write failed; will retry", lease: l.id, error: failureOf(e).text }));
         next = indexRetryAt(next, now);
@@ -251,8 +252,9 @@ export class LeaseObject extends MeteredObject {
       this.#occupant.released();
     }
     if (this.env.LESSOR_DEV_DISABLE_ALARMS !== "1") {
-      if (next === null) await this.ctx.storage.deleteAlarm();
-      else await this.ctx.storage.setAlarm(next);
+      const move = alarmMove(await this.ctx.storage.getAlarm(), next, now);
+      if (move === "delete") await this.ctx.storage.deleteAlarm();
+      else if (move === "set") await this.ctx.storage.setAlarm(next!);
     }
     return l;
   }

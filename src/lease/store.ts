@@ -6,9 +6,10 @@
  */
 import { upgradeRecord, withBilling } from "./billing";
 import { LEASE_STATES, type LeaseRecord, type LeaseState } from "./state";
+import type { IndexFacts } from "./decide";
 import type { Effect } from "./transitions";
 
-const SCHEMA_VERSION = 1;
+const SCHEMA_VERSION = 2;
 
 export interface LeaseEvent {
   seq: number;
@@ -72,7 +73,10 @@ export class LeaseStore {
         );
       `);
     }
-    this.#sql.exec(`INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)`, String(SCHEMA_VERSION));
+    // 2: what the D1 index holds of the lease, so that a change it does not need is not written there.
+    if (version < 2) this.#sql.exec(`ALTER TABLE lease ADD COLUMN indexed TEXT`);
+    // Written only when it changes: every start of the object runs this.
+    if (version < SCHEMA_VERSION) this.#sql.exec(`INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)`, String(SCHEMA_VERSION));
     this.#schemaReady = true;
   }
 
@@ -110,9 +114,15 @@ export class LeaseStore {
     return row ?? { version: 0, index_version: 0 };
   }
 
-  /** The D1 index now reflects `version`. */
-  markIndexed(version: number): void {
-    this.#sql.exec(`UPDATE lease SET index_version = ?`, version);
+  /** What the D1 index holds of the lease, as last written; null: not known (never written, or stored before this was kept). */
+  indexed(): IndexFacts | null {
+    const row = this.#sql.exec<{ indexed: string | null }>(`SELECT indexed FROM lease LIMIT 1`).toArray()[0];
+    return row?.indexed ? (JSON.parse(row.indexed) as IndexFacts) : null;
+  }
+
+  /** The D1 index now reflects `version` and holds `facts`. */
+  markIndexed(version: number, facts: IndexFacts): void {
+    this.#sql.exec(`UPDATE lease SET index_version = ?, indexed = ?`, version, JSON.stringify(facts));
   }
 
   /**

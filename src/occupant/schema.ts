@@ -59,5 +59,6 @@ export function ensureAgentSchema(sql: SqlStorage): void {
       UPDATE agent SET last_output_at = (SELECT MAX(at) FROM agent_logs) WHERE id = 1;
     `);
   }
-  sql.exec(`INSERT OR REPLACE INTO meta (key, value) VALUES ('agent_schema_version', ?)`, String(AGENT_SCHEMA_VERSION));
+  // Written only when it changes: every start of the object runs this.
+  if (version < AGENT_SCHEMA_VERSION) sql.exec(`INSERT OR REPLACE INTO meta (key, value) VALUES ('agent_schema_version', ?)`, String(AGENT_SCHEMA_VERSION));
 }

@@ -12,6 +12,7 @@ import { benchSelection, benchSweep, median } from "./in-process";
 import { benchIngress, ingressRows } from "./ingress";
 import { benchCost, costRows } from "./cost";
 import { benchGateway, gatewayMet, gatewayRows, GATEWAY_RATIO_TARGET } from "./gateway";
+import { benchFirstRequest, firstRequestRows } from "./first-request";
 import { benchOccupant, FOLLOW_P99_TARGET_MS, followMet, occupantRows } from "./occupant";
 import { benchEvents, eventsRows, FAN_OUT_P99_TARGET_MS, fanOutMet, webhooksMet } from "./events";
 // @ts-ignore plain JavaScript module, typed by JSDoc
@@ -70,7 +71,9 @@ const HEADER = ["benchmark", "measure", "figure", "target", "met"];
  * `--only=ingress`: only how soon a vanished machine reaches its lease, through ingress and by the
  * cron alone, on two servers; `--only=cost`: only what a typical lease and a job cost the control
  * plane, against one server; `--only=gateway`: only a deployment's gateway beside its model
- * server reached directly, against one server. Each leaves bench/results.json alone.
+ * server reached directly, against one server; `--only=first`: the bundle's size and the first
+ * request on a fresh isolate, against a `wrangler dev` of its own. Each leaves bench/results.json
+ * alone.
  */
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, "").split("=") as [string, string]));
 /** One part alone, against one server: its table and its figures, and bench/results.json left alone. */
@@ -81,12 +84,19 @@ async function runOnly<T>(name: string, run: (server: Server, c: Client, log: (m
   console.log(`\n${JSON.stringify(result, null, 2)}`);
   process.exit(0);
 }
-const ONLY = ["throughput", "occupant", "events", "ingress", "cost", "gateway"];
+const ONLY = ["throughput", "occupant", "events", "ingress", "cost", "gateway", "first"];
 if (args.has("only") && !ONLY.includes(args.get("only")!)) throw new Error(`--only: only ${ONLY.map((k) => `"${k}"`).join(", ")} are known`);
 if (args.get("only") === "occupant") await runOnly("occupant", benchOccupant, occupantRows);
 if (args.get("only") === "events") await runOnly("events", benchEvents, eventsRows);
 if (args.get("only") === "cost") await runOnly("cost", benchCost, costRows);
 if (args.get("only") === "gateway") await runOnly("gateway", benchGateway, gatewayRows);
+if (args.get("only") === "first") {
+  const result = await benchFirstRequest(log);
+  console.log(`\nfirst request\n`);
+  printTable([HEADER, ...firstRequestRows(result)]);
+  console.log(`\n${JSON.stringify(result, null, 2)}`);
+  process.exit(0);
+}
 if (args.get("only") === "ingress") {
   const result = await benchIngress(log);
   console.log(`\ningress\n`);
@@ -115,6 +125,9 @@ if (args.get("only") === "throughput") {
   }
   process.exit(0);
 }
+
+// First, while nothing else has run: a fresh isolate's first answer.
+const firstRequest = await benchFirstRequest(log);
 
 log("selection over 100,000 offers (in process)");
 const selection = benchSelection();
@@ -212,6 +225,7 @@ const results = {
   events,
   cost,
   gateway,
+  first_request: firstRequest,
   targets: {
     reap_alarm_p99_ms: {
       target: `<= ${TARGETS.reap_alarm_p99_ms}`,
@@ -231,6 +245,7 @@ const results = {
     control_plane_share: { target: "< 0.1% of the GPU time it manages", measured: cost.share_of_gpu_time, met: cost.targets.share_met },
     provider_calls_typical_lease: { target: "<= 20", measured: cost.typical.projected.provider_calls, met: cost.targets.provider_calls_met },
     gateway_throughput_ratio: { target: `>= ${GATEWAY_RATIO_TARGET} of direct`, measured: gateway.throughput_ratio, met: gatewayMet(gateway) },
+    bundle_gzip_bytes: { target: "<= 200 KB", measured: firstRequest.bundle.gzip_bytes, met: firstRequest.bundle.gzip_bytes <= 200_000 },
     webhooks_complete: { target: "all verified, none lost or twice", measured: { lost: events.webhooks.lost, duplicates: events.webhooks.duplicates, unverified: events.webhooks.received - events.webhooks.verified }, met: webhooksMet(events.webhooks) },
   },
 };
@@ -255,6 +270,7 @@ const rows: string[][] = [
   ...ingressRows(ingress),
   ...costRows(cost),
   ...gatewayRows(gateway),
+  ...firstRequestRows(firstRequest),
 ];
 console.log(`\nlessor benchmarks, ${results.date}, ${machine.cpu}, ${machine.cores} cores, node ${machine.node}\n`);
 printTable(rows);

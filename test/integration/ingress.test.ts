@@ -6,7 +6,7 @@
  * Signatures are made here from the providers' published formats (the `standardwebhooks` package
  * for the sim), not with lessor's own signer, so a verifier that drifted from them fails.
  */
-import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import { createExecutionContext, env, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
 import { Webhook } from "standardwebhooks";
 import { afterEach, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import worker from "../../functions/index";
@@ -61,13 +61,16 @@ async function expectAnswer(res: Response, status: number, result: string, reaso
  * index is written after the object's own change, so read too early it still holds the booting
  * read-back's deadline, which a vanishing seconds later is always past).
  */
+/**
+ * When the lease's own alarm would next act, once the index has it ready (or past it): the
+ * object's alarm, not the index's deadline, which may be earlier than it (docs/design.md "Shape").
+ */
 async function nextDeadline(leaseId: string): Promise<number | null> {
-  let row: { state: string; next_deadline: number | null } | null = null;
   await waitFor("the index to record the lease ready (or past it)", async () => {
-    row = await env.DB.prepare("SELECT state, next_deadline FROM leases WHERE id = ?").bind(leaseId).first();
+    const row = await env.DB.prepare("SELECT state FROM leases WHERE id = ?").bind(leaseId).first<{ state: string }>();
     return row !== null && !["pending", "provisioning", "booting"].includes(row.state);
   });
-  return row!.next_deadline;
+  return runInDurableObject(env.LEASE.get(env.LEASE.idFromName(leaseId)), (_instance, state) => state.storage.getAlarm());
 }
 
 /** The Worker's own handler with settings changed, as a deploy with them would run it. */

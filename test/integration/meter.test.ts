@@ -2,9 +2,10 @@
  * The control plane's own consumption is counted where it happens (src/metering.ts): one lease's
  * life moves every counter the cost bench prices. A counter that stops counting fails here.
  */
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { BOOTSTRAP, call, expectError, json } from "./helpers";
-import { createLease, leaseSuite, waitForState } from "./lease-helpers";
+import { createLease, getLease, leaseSuite, waitForState } from "./lease-helpers";
 
 let key: string;
 leaseSuite((_o, k) => {
@@ -34,5 +35,34 @@ describe("GET /v1/meter", () => {
     }
     // Create, read back at least once, destroy, and list by label to confirm: four calls at least.
     expect(after.provider_calls.sim - (before.provider_calls.sim ?? 0)).toBeGreaterThanOrEqual(4);
+  });
+
+  it("a heartbeat that changes nothing the index shows writes no D1 rows; a real change still reaches the index", async () => {
+    const lease = await createLease(key, { kind: "scratch", spec: { gpu: "l40s:1", providers: ["sim"] } });
+    await waitForState(key, lease.id, "ready");
+    const beat = () => call("POST", `/v1/leases/${lease.id}/heartbeat`, { key, body: {} });
+    const indexed = () => env.DB.prepare(`SELECT next_deadline, body FROM leases WHERE id = ?`).bind(lease.id).first<{ next_deadline: number | null; body: string }>();
+    expect((await beat()).status).toBe(200); // the first one after ready may still catch the index up
+
+    const before = await meter();
+    expect((await beat()).status).toBe(200);
+    const after = await meter();
+    expect(after.d1_rows_written - before.d1_rows_written).toBe(0);
+    // The heartbeat itself moved the idle deadline later; the index may keep an earlier one, never a later one.
+    const guard = (await getLease(key, lease.id)).guard;
+    const row = (await indexed())!;
+    expect(row.next_deadline).not.toBeNull();
+    expect(row.next_deadline!).toBeLessThanOrEqual(Date.parse(guard.at));
+
+    const extend = await meter();
+    const extended = await json(await call("POST", `/v1/leases/${lease.id}/extend`, { key, body: { by: "30m" } }));
+    expect((await meter()).d1_rows_written - extend.d1_rows_written).toBeGreaterThan(0);
+    expect(JSON.parse((await indexed())!.body).ttl_expires_at).toBe(extended.ttl_expires_at);
+    const listed = await json(await call("GET", "/v1/leases?state=ready", { key }));
+    expect(listed.data.find((l: { id: string }) => l.id === lease.id).ttl_expires_at).toBe(extended.ttl_expires_at);
+
+    await call("POST", `/v1/leases/${lease.id}/end`, { key, body: {} });
+    await waitForState(key, lease.id, "released");
+    expect(JSON.parse((await indexed())!.body).state).toBe("released");
   });
 });

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { killStart } from "../../src/lease/command";
 import { POLICY_DEFAULTS, resolvePolicy, type Policy } from "../../src/lease/policy";
 import { NO_AGENT, NO_JOB_PROGRESS, type AgentFacts, type JobProgress } from "../../src/lease/state";
-import { AGENT_SILENT_MS, decide, guardOf, pollAt, pollInterval, POLL_MAX_MS, POLL_MS, REQUEST_MAX_MS, RESTART_ERROR_GRACE_MS, STOP_ESCALATE_MS, STOP_REISSUE_MS } from "../../src/lease/decide";
+import { AGENT_SILENT_MS, alarmMove, decide, guardOf, INDEX_ACTIVITY_MS, indexWrite, type IndexFacts, pollAt, pollInterval, POLL_MAX_MS, POLL_MS, REQUEST_MAX_MS, RESTART_ERROR_GRACE_MS, STOP_ESCALATE_MS, STOP_REISSUE_MS } from "../../src/lease/decide";
 import type { LeaseRecord, Observation } from "../../src/lease/state";
 import { H, lease, M, machine, S, T0 } from "../support/lease-fixture";
 
@@ -345,4 +345,56 @@ describe("decide: gateway traffic is activity from its start to its end", () => 
     const busy = { ...running, agent: { ...NO_AGENT, in_flight: [T0 + 24 * H - M] } };
     expect(decide(deployment({ session_started_at: T0 }), busy, T0 + 24 * H)).toMatchObject({ action: "release", reason: "max_lifetime" });
   });
+});
+
+describe("indexWrite: the D1 index is written only when something it shows or sweeps by changed", () => {
+  const held: IndexFacts = {
+    columns: { state: "ready", machine_id: "m1", release_reason: null, billing_status: "accruing", billed_from: T0, released_at: null, gpu_class: "l40s", accrual: "[]" },
+    next_deadline: T0 + 30 * M,
+    last_activity_at: T0,
+    record: "r1",
+  };
+  const now = T0 + 10 * M;
+  const want = (patch: Partial<IndexFacts> = {}, columns: Partial<IndexFacts["columns"]> = {}): IndexFacts => ({ ...held, ...patch, columns: { ...held.columns, ...columns } });
+  const rows: Array<{ name: string; held?: IndexFacts | null; want: IndexFacts; now?: number; write: false | { columns: "all" | string[]; next_deadline: boolean; holds_deadline: number | null } }> = [
+    { name: "nothing known: every column", held: null, want: want(), write: { columns: "all", next_deadline: true, holds_deadline: T0 + 30 * M } },
+    { name: "nothing changed", want: want(), write: false },
+    { name: "a heartbeat: activity under INDEX_ACTIVITY_MS, the deadline later", want: want({ last_activity_at: T0 + INDEX_ACTIVITY_MS - 1, next_deadline: T0 + 31 * M }), write: false },
+    { name: "activity INDEX_ACTIVITY_MS newer: the body only", want: want({ last_activity_at: T0 + INDEX_ACTIVITY_MS }), write: { columns: [], next_deadline: false, holds_deadline: T0 + 30 * M } },
+    { name: "activity from none", held: want({ last_activity_at: null }), want: want(), write: { columns: [], next_deadline: false, holds_deadline: T0 + 30 * M } },
+    { name: "the deadline earlier: written at once", want: want({ next_deadline: T0 + 30 * M - 1 }), write: { columns: [], next_deadline: true, holds_deadline: T0 + 30 * M - 1 } },
+    { name: "the deadline later, the indexed one not passed: kept", want: want({ next_deadline: T0 + 40 * M }), now: T0 + 30 * M - 1, write: false },
+    { name: "the deadline later, the indexed one passed: written", want: want({ next_deadline: T0 + 40 * M }), now: T0 + 30 * M, write: { columns: [], next_deadline: true, holds_deadline: T0 + 40 * M } },
+    { name: "a deadline where the index has none: written", held: want({ next_deadline: null }), want: want(), write: { columns: [], next_deadline: true, holds_deadline: T0 + 30 * M } },
+    { name: "no deadline any more, the indexed one not passed: kept (it is earlier)", want: want({ next_deadline: null }), write: false },
+    { name: "no deadline any more, the indexed one passed: written", want: want({ next_deadline: null }), now: T0 + 30 * M, write: { columns: [], next_deadline: true, holds_deadline: null } },
+    { name: "a change of state: that column, the deadline kept", want: want({ next_deadline: T0 + 40 * M }, { state: "stopping" }), write: { columns: ["state"], next_deadline: false, holds_deadline: T0 + 30 * M } },
+    { name: "a change of the record only (an extend): the body only", want: want({ record: "r2" }), write: { columns: [], next_deadline: false, holds_deadline: T0 + 30 * M } },
+    { name: "released: its columns", want: want({}, { state: "released", released_at: now, billing_status: "awaiting_windows" }), write: { columns: ["state", "billing_status", "released_at"], next_deadline: false, holds_deadline: T0 + 30 * M } },
+  ];
+  for (const r of rows) {
+    it(r.name, () => {
+      const w = indexWrite(r.held === undefined ? held : r.held, r.want, r.now ?? now);
+      if (r.write === false) return expect(w).toEqual({ write: false });
+      expect(w.write).toBe(true);
+      if (!w.write) return;
+      expect({ columns: w.columns, next_deadline: w.next_deadline, holds_deadline: w.holds.next_deadline }).toEqual(r.write);
+      expect({ ...w.holds, next_deadline: null }).toEqual({ ...r.want, next_deadline: null });
+    });
+  }
+});
+
+describe("alarmMove: the one alarm is set only when it moves", () => {
+  const now = T0;
+  const rows: Array<[string, number | null, number | null, string]> = [
+    ["already there", now + M, now + M, "keep"],
+    ["none, none wanted", null, null, "keep"],
+    ["later", now + M, now + 2 * M, "set"],
+    ["earlier", now + 2 * M, now + M, "set"],
+    ["none set", null, now + M, "set"],
+    ["none wanted", now + M, null, "delete"],
+    ["the alarm now running, due again at the same time: set again", now, now, "set"],
+    ["already there, one ms ahead", now + 1, now + 1, "keep"],
+  ];
+  for (const [name, current, next, move] of rows) it(name, () => expect(alarmMove(current, next, now)).toBe(move));
 });
