@@ -10,6 +10,7 @@ import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { AGENT_SCRIPT } from "../../src/agent/script";
 import { ApiError } from "../../src/errors";
+import { MODEL_METRICS_MAX_BYTES } from "../../src/lease/model-metrics";
 import { LOG_CHUNK_MAX_BYTES, LOG_SEQ_MAX } from "../../src/occupant/logs";
 import { COMMAND_OUTPUT_MAX, MAX_WAIT_MS, type AgentAnswer, type AgentCall } from "../../src/occupant/occupant";
 import { looksLikeLeaseToken } from "../../src/occupant/token";
@@ -94,15 +95,47 @@ export const agentRoutes = router()
     createRoute({
       method: "post",
       path: "/agent/heartbeat",
-      summary: "The machine's agent is alive (liveness only: not the lease's activity)",
+      summary: "The machine's agent is alive (liveness, never activity); on a model's machine it carries the model server's metrics, whose requests are",
       security: LEASE_TOKEN,
       middleware: [requireLeaseToken] as const,
-      request: { headers: z.object(LeaseIdHeader) },
-      responses: { 200: jsonResponse(z.object({ last_heartbeat_at: z.string() }), "Recorded"), ...AGENT_ERRORS },
+      request: {
+        headers: z.object(LeaseIdHeader),
+        body: {
+          content: {
+            "application/json": {
+              schema: z
+                .strictObject({
+                  metrics: z
+                    .string()
+                    .max(MODEL_METRICS_MAX_BYTES)
+                    .nullable()
+                    .describe("on a machine that serves a model: its server's `GET /metrics` text (Prometheus); null: it could not be read"),
+                })
+                .openapi("AgentHeartbeat"),
+            },
+          },
+          required: false,
+        },
+      },
+      responses: {
+        200: jsonResponse(
+          z.object({
+            last_heartbeat_at: z.string(),
+            model_activity: z
+              .enum(["active", "idle", "unobservable"])
+              .nullable()
+              .describe("what the metrics said: requests on the model server, none, or nothing lessor can read; null: no metrics sent"),
+          }),
+          "Recorded",
+        ),
+        ...AGENT_ERRORS,
+      },
     }),
     async (c) => {
-      const answer = await agentCall(c, { op: "heartbeat" });
-      return c.json({ last_heartbeat_at: answer.last_heartbeat_at }, 200);
+      // Optional: an agent with no model to read (or an older one) sends no body.
+      const body: { metrics?: string | null } = c.req.valid("json") ?? {};
+      const answer = await agentCall(c, body.metrics === undefined ? { op: "heartbeat" } : { op: "heartbeat", metrics: body.metrics });
+      return c.json({ last_heartbeat_at: answer.last_heartbeat_at, model_activity: answer.model_activity }, 200);
     },
   )
   .openapi(
