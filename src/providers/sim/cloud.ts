@@ -372,7 +372,7 @@ export class SimCloud extends DurableObject<Env> {
       await this.#sendWebhooks(Date.now());
       await this.#agentTick(Date.now());
     } finally {
-      await this.#scheduleAgent(Date.now());
+      await this.#scheduleAgent(Date.now(), { fromAlarm: true });
     }
   }
 
@@ -639,14 +639,16 @@ export class SimCloud extends DurableObject<Env> {
   /**
    * Sets the one alarm to the earliest agent's next act or, with webhooks on, the earliest delivery
    * due or machine status that time alone will change (so a vanishing is told when it happens, not
-   * when someone next looks); clears it when nothing is to be done.
+   * when someone next looks); clears it when nothing is to be done. Outside the alarm it never
+   * moves a set alarm later: a busy machine's next act is `now + tick`, and requests that come
+   * faster than a tick (traffic to its model server) would otherwise put its agent off for ever.
    */
-  async #scheduleAgent(now: number): Promise<void> {
-    const opts = { tick_ms: SIM_AGENT_TICK_MS, heartbeat_ms: this.#faults().agent_heartbeat_ms };
+  async #scheduleAgent(now: number, opts: { fromAlarm?: boolean } = {}): Promise<void> {
+    const pace = { tick_ms: SIM_AGENT_TICK_MS, heartbeat_ms: this.#faults().agent_heartbeat_ms };
     const dues: (number | null)[] = [];
     for (const row of this.#agentRows()) {
       const nextTransition = row.status === "PROVISIONING" ? row.status_since + row.provision_ms : row.status === "STARTING" ? row.status_since + row.boot_ms : null;
-      dues.push(agentDueAt({ status: row.status, next_transition_at: nextTransition, busy: this.#busy(row), heartbeat_at: row.heartbeat_at }, now, opts));
+      dues.push(agentDueAt({ status: row.status, next_transition_at: nextTransition, busy: this.#busy(row), heartbeat_at: row.heartbeat_at }, now, pace));
     }
     if (this.#webhookTarget()) {
       const sql = this.ctx.storage.sql;
@@ -655,7 +657,10 @@ export class SimCloud extends DurableObject<Env> {
     }
     const next = dues.reduce<number | null>((min, d) => (d !== null && (min === null || d < min) ? d : min), null);
     if (next === null) await this.ctx.storage.deleteAlarm();
-    else if ((await this.ctx.storage.getAlarm()) !== next) await this.ctx.storage.setAlarm(next);
+    else {
+      const current = await this.ctx.storage.getAlarm();
+      if (current !== next && (opts.fromAlarm || current === null || next < current)) await this.ctx.storage.setAlarm(next);
+    }
   }
 
   /** Where the sim's webhooks go; null: ingress is not configured, and the sim sends none. */
@@ -804,9 +809,17 @@ export class SimCloud extends DurableObject<Env> {
     }
 
     if (heartbeat) {
-      await call({ op: "heartbeat" });
+      // On a machine that serves a model, as agent.sh: its metrics with the heartbeat (null: unreadable).
+      await call(modelKeyOf(row) === null ? { op: "heartbeat" } : { op: "heartbeat", metrics: await this.#readMetrics(row) });
       sql.exec(`UPDATE machines SET heartbeat_at = ? WHERE id = ?`, now, row.id);
     }
+  }
+
+  /** What the machine's agent reads on its own model port: `GET /metrics` with the machine's key; null when it does not answer 200. */
+  async #readMetrics(row: MachineRow): Promise<string | null> {
+    const request = new Request(`http://localhost:${MODEL_PORT}/metrics`, { headers: { authorization: `Bearer ${modelKeyOf(row)}` } });
+    const answer = await this.#port(request, row.id, MODEL_PORT, "/metrics").catch(() => null);
+    return answer?.status === 200 ? answer.text() : null;
   }
 
   // --- the model server ----------------------------------------------------------------------
