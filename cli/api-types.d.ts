@@ -1474,7 +1474,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The machine's agent is alive (liveness, never activity); on a model's machine it carries the model server's metrics, whose requests are */
+        /** The machine's agent is alive (liveness, never activity); on a model's machine it carries the model server's metrics, whose requests are the lease's activity */
         post: {
             parameters: {
                 query?: never;

@@ -62,6 +62,12 @@ async function agentCall<Op extends AgentCall["op"]>(c: Context<AppEnv>, call: A
   throw new ApiError(answer.status, answer.code, answer.message);
 }
 
+/** A route's request: the lease's id header and a JSON body of `schema` (optional unless `required`). */
+const withJson = <S extends z.ZodType>(schema: S, required = true) => ({
+  headers: z.object(LeaseIdHeader),
+  body: { content: { "application/json": { schema } }, required },
+});
+
 const LeaseIdHeader = { [LEASE_ID_HEADER]: z.string().openapi({ example: "ls_01jd0000000000000000000000", description: "the lease the token was made for" }) };
 
 const ExitSchema = z
@@ -95,28 +101,21 @@ export const agentRoutes = router()
     createRoute({
       method: "post",
       path: "/agent/heartbeat",
-      summary: "The machine's agent is alive (liveness, never activity); on a model's machine it carries the model server's metrics, whose requests are",
+      summary: "The machine's agent is alive (liveness, never activity); on a model's machine it carries the model server's metrics, whose requests are the lease's activity",
       security: LEASE_TOKEN,
       middleware: [requireLeaseToken] as const,
-      request: {
-        headers: z.object(LeaseIdHeader),
-        body: {
-          content: {
-            "application/json": {
-              schema: z
-                .strictObject({
-                  metrics: z
-                    .string()
-                    .max(MODEL_METRICS_MAX_BYTES)
-                    .nullable()
-                    .describe("on a machine that serves a model: its server's `GET /metrics` text (Prometheus); null: it could not be read"),
-                })
-                .openapi("AgentHeartbeat"),
-            },
-          },
-          required: false,
-        },
-      },
+      request: withJson(
+        z
+          .strictObject({
+            metrics: z
+              .string()
+              .max(MODEL_METRICS_MAX_BYTES)
+              .nullable()
+              .describe("on a machine that serves a model: its server's `GET /metrics` text (Prometheus); null: it could not be read"),
+          })
+          .openapi("AgentHeartbeat"),
+        false,
+      ),
       responses: {
         200: jsonResponse(
           z.object({
@@ -181,23 +180,15 @@ export const agentRoutes = router()
       summary: "The command ended: its exit code, or the signal that ended it (the first report wins)",
       security: LEASE_TOKEN,
       middleware: [requireLeaseToken] as const,
-      request: {
-        headers: z.object(LeaseIdHeader),
-        body: {
-          content: {
-            "application/json": {
-              schema: z
-                .strictObject({
-                  code: z.number().int().min(0).max(255).nullable(),
-                  signal: z.string().regex(SIGNAL_NAME).nullable(),
-                })
-                .refine((b) => (b.code === null) !== (b.signal === null), { message: "exactly one of code and signal" })
-                .openapi("AgentExitReport"),
-            },
-          },
-          required: true,
-        },
-      },
+      request: withJson(
+        z
+          .strictObject({
+            code: z.number().int().min(0).max(255).nullable(),
+            signal: z.string().regex(SIGNAL_NAME).nullable(),
+          })
+          .refine((b) => (b.code === null) !== (b.signal === null), { message: "exactly one of code and signal" })
+          .openapi("AgentExitReport"),
+      ),
       responses: {
         200: jsonResponse(z.object({ recorded: z.boolean().describe("false: an earlier report was kept"), exit: ExitSchema }), "The exit as recorded"),
         ...AGENT_ERRORS,
