@@ -339,8 +339,10 @@ export class SimCloud extends DurableObject<Env> {
         console.error("sim: model server: internal error", e);
         return json({ error: { code: "internal", message: "sim: internal error" } }, 500);
       } finally {
-        // Reading the machine may have observed a transition, which webhooks have to tell.
-        if (this.#webhookTarget()) await this.#scheduleAgent(Date.now());
+        // Reading the machine may have observed a transition, which webhooks have to tell: the
+        // alarm may come sooner, never later, or model traffic faster than a tick would put a
+        // busy machine's agent off for ever.
+        if (this.#webhookTarget()) await this.#scheduleAgent(Date.now(), { earlierOnly: true });
       }
     }
     try {
@@ -372,7 +374,7 @@ export class SimCloud extends DurableObject<Env> {
       await this.#sendWebhooks(Date.now());
       await this.#agentTick(Date.now());
     } finally {
-      await this.#scheduleAgent(Date.now(), { fromAlarm: true });
+      await this.#scheduleAgent(Date.now());
     }
   }
 
@@ -639,11 +641,11 @@ export class SimCloud extends DurableObject<Env> {
   /**
    * Sets the one alarm to the earliest agent's next act or, with webhooks on, the earliest delivery
    * due or machine status that time alone will change (so a vanishing is told when it happens, not
-   * when someone next looks); clears it when nothing is to be done. Outside the alarm it never
-   * moves a set alarm later: a busy machine's next act is `now + tick`, and requests that come
-   * faster than a tick (traffic to its model server) would otherwise put its agent off for ever.
+   * when someone next looks); clears it when nothing is to be done. `earlierOnly`: a set alarm is
+   * never moved later (a busy machine's next act is `now + tick`, so calls faster than a tick
+   * would otherwise put it off for ever).
    */
-  async #scheduleAgent(now: number, opts: { fromAlarm?: boolean } = {}): Promise<void> {
+  async #scheduleAgent(now: number, opts: { earlierOnly?: boolean } = {}): Promise<void> {
     const pace = { tick_ms: SIM_AGENT_TICK_MS, heartbeat_ms: this.#faults().agent_heartbeat_ms };
     const dues: (number | null)[] = [];
     for (const row of this.#agentRows()) {
@@ -659,7 +661,7 @@ export class SimCloud extends DurableObject<Env> {
     if (next === null) await this.ctx.storage.deleteAlarm();
     else {
       const current = await this.ctx.storage.getAlarm();
-      if (current !== next && (opts.fromAlarm || current === null || next < current)) await this.ctx.storage.setAlarm(next);
+      if (current !== next && (!opts.earlierOnly || current === null || next < current)) await this.ctx.storage.setAlarm(next);
     }
   }
 
