@@ -3,7 +3,8 @@
  * liveness, the command's exit, its log and the exec/signal commands queued for the machine, in
  * the object's own storage (src/occupant/schema.ts). The object holds one `Occupant` and its RPC
  * methods delegate here, so the lease's own code and tables are untouched: an agent's call never
- * takes the lease's writer lock, and a heartbeat is liveness only, never the lease's activity.
+ * takes the lease's writer lock, and a heartbeat is liveness, never the lease's activity by
+ * itself (requests that the model server's metrics it carries show are: src/lease/model-metrics.ts).
  */
 import { newId } from "../ids";
 import { readModelMetrics, type ModelCounters } from "../lease/model-metrics";
