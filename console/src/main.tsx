@@ -1,6 +1,6 @@
 /**
- * The lessor console (docs/console.md): sign in with an API key, then Leases, a lease, Catalog,
- * Usage and Settings, routed by the URL's hash so that /console/ is the one page served.
+ * The lessor console (docs/console.md): sign in with an API key, then Leases, a lease,
+ * Deployments, a deployment, Catalog, Usage and Settings, routed by the URL's hash so that /console/ is the one page served.
  */
 import "uplot/dist/uPlot.min.css";
 import "../styles.css";
@@ -9,6 +9,7 @@ import { useEffect, useState } from "preact/hooks";
 import { signIn, signOut, storedKey, whenSignedOut } from "./api";
 import { ClockProvider, ErrorNote, messageOf } from "./ui";
 import { CatalogView } from "./views/catalog";
+import { DeploymentsView, DeploymentView } from "./views/deployments";
 import { LeaseView } from "./views/lease";
 import { LeasesView } from "./views/leases";
 import { SettingsView } from "./views/settings";
@@ -16,6 +17,7 @@ import { UsageView } from "./views/usage";
 
 const VIEWS = [
   { path: "leases", title: "Leases" },
+  { path: "deployments", title: "Deployments" },
   { path: "catalog", title: "Catalog" },
   { path: "usage", title: "Usage" },
   { path: "settings", title: "Settings" },
@@ -103,6 +105,8 @@ function Shell() {
       <main id="main" tabIndex={-1}>
         {current.path === "leases" && id ? <LeaseView id={id} key={id} /> : null}
         {current.path === "leases" && !id ? <LeasesView /> : null}
+        {current.path === "deployments" && id ? <DeploymentView name={decodeURIComponent(id)} key={id} /> : null}
+        {current.path === "deployments" && !id ? <DeploymentsView /> : null}
         {current.path === "catalog" ? <CatalogView /> : null}
         {current.path === "usage" ? <UsageView /> : null}
         {current.path === "settings" ? <SettingsView /> : null}

@@ -18,11 +18,11 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[] = []) {
   return { ...state, reload };
 }
 
-/** A table's head: one column header per name. */
+/** A table's head: one column header per name (its row the first of `aria-rowcount`'s). */
 export function Head({ columns }: { columns: string[] }) {
   return (
     <thead>
-      <tr>
+      <tr aria-rowindex={1}>
         {columns.map((c) => (
           <th scope="col" key={c}>
             {c}
@@ -104,16 +104,31 @@ export function Confirm(props: { title: string; confirmLabel: string; onConfirm:
   );
 }
 
+/**
+ * A copy button named by `label`; what came of the copy ("Copied", "Copy failed") is said in a
+ * live region beside it, so a screen reader hears it too.
+ */
 export function CopyButton({ text, label }: { text: string; label: string }) {
-  const [done, setDone] = useState(false);
+  const [outcome, setOutcome] = useState("");
   return (
-    <button
-      type="button"
-      aria-label={label}
-      onClick={() => void navigator.clipboard.writeText(text).then(() => setDone(true), () => setDone(false))}
-    >
-      {done ? "Copied" : "Copy"}
-    </button>
+    <>
+      <button
+        type="button"
+        aria-label={label}
+        onClick={() => {
+          setOutcome("");
+          void navigator.clipboard.writeText(text).then(
+            () => setOutcome("Copied"),
+            () => setOutcome("Copy failed: the browser refused the clipboard"),
+          );
+        }}
+      >
+        Copy
+      </button>{" "}
+      <span class="copied" role="status" aria-live="polite">
+        {outcome}
+      </span>
+    </>
   );
 }
 

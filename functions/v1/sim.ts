@@ -13,6 +13,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { ApiError, notFound } from "../../src/errors";
 import type { AgentSnapshot, CommandView } from "../../src/occupant/occupant";
 import { simAdmin } from "../../src/providers/sim/adapter";
+import { forwardedHeaders } from "../../src/deployments/gateway";
 import { changeFaults } from "../../src/providers/sim/operator";
 import type { Context } from "hono";
 import { BEARER, COMMON_ERRORS, errorResponse, IdParam, jsonBody, jsonResponse, router, type AppEnv } from "../context";
@@ -86,6 +87,9 @@ const LedgerSchema = z
           vanished: z.boolean().describe("terminated by the cloud itself (vanish fault), not by a call"),
           alive_ms: z.number().int().describe("from create to destroy, or to `now` while alive"),
           intervals: z.array(z.object({ status: z.enum(SIM_STATUSES.filter((st) => st !== "TERMINATED") as [SimAliveStatus, ...SimAliveStatus[]]), from: Ms, to: Ms.nullable() })),
+          refusals: z
+            .array(z.object({ at: Ms, status: z.union([z.literal(429), z.literal(503)]), retry_after_ms: z.number().int().nullable() }))
+            .describe("calls on the machine the sim refused with an injected fault, with the Retry-After it imposed"),
         })
         .openapi("SimLedgerMachine"),
     ),
@@ -105,6 +109,9 @@ function agentLease(c: Context<AppEnv>, id: string) {
 const AGENT_TEST_ROUTE = { security: BEARER, middleware: requireBootstrapToken };
 const AGENT_TEST_ERRORS = { ...COMMON_ERRORS, 403: errorResponse("sim_only: refused in production") } as const;
 const JsonRecord = z.record(z.string(), z.unknown());
+
+/** `/v1/sim/machines/:id/ports/:port/...`: the path and query after the port. */
+const MACHINE_PORT = /^\/v1\/sim\/machines\/[^/]+\/ports\/\d{1,5}(\/.*)$/;
 
 export const simRoutes = router()
   .openapi(
@@ -244,3 +251,17 @@ export const simRoutes = router()
       return c.json(queued as unknown as Record<string, unknown>, 201);
     },
   );
+
+// The machine's model server reached directly, as a caller on the machine itself would reach it
+// (no lessor, no gateway): for benchmarking the gateway against it (bootstrap token; not in
+// production). Not in the OpenAPI document: what it answers is the model server's.
+simRoutes.all("/sim/machines/:id/ports/:port/*", requireBootstrapToken, async (c) => {
+  if (c.env.LESSOR_ENVIRONMENT === "production") throw new ApiError(403, "sim_only", "the simulated cloud's machines are for development and tests only");
+  const port = Number(c.req.param("port"));
+  if (!Number.isSafeInteger(port) || port < 1 || port > 65_535) throw new ApiError(400, "invalid_request", "port must be 1 to 65535");
+  const url = new URL(c.req.url);
+  const path = MACHINE_PORT.exec(url.pathname)?.[1] ?? "/";
+  const method = c.req.method;
+  const body = method === "GET" || method === "HEAD" ? null : await c.req.arrayBuffer();
+  return simAdmin(c.env).machinePort(c.req.param("id"), port, `${path}${url.search}`, { method, headers: forwardedHeaders(c.req.raw.headers), body });
+});

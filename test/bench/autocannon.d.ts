@@ -6,7 +6,7 @@ declare module "autocannon" {
     p99: number;
     max: number;
   }
-  interface Result {
+  export interface Result {
     requests: Histogram;
     latency: Histogram;
     non2xx: number;

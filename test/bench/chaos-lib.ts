@@ -10,7 +10,9 @@
  * The checks (each must count 0):
  * - machines alive at once for one lease beyond one (guarantee 1);
  * - machines that ran or sat stopped after their lease ended (its first `release_requested`
- *   event), beyond a tolerance (2 s per machine);
+ *   event), beyond a tolerance (2 s per machine) plus the waits the cloud itself imposed on calls
+ *   about that machine after the end (an injected 429's Retry-After, which lessor must honour, or
+ *   an injected 503's longest backoff): lessor cannot destroy faster than the provider lets it;
  * - automatic stops or destroys without a recorded reason (guarantee 3): events of those kinds
  *   without a reason, released leases without a `release_reason`, and every stop and destroy in
  *   the ledger that no reasoned event of its lease came before;
@@ -21,7 +23,8 @@
  * - leases not released by the deadline.
  */
 import { Agent } from "undici";
-import { maxAliveAtOnce } from "../../src/providers/sim/machines";
+import { maxAliveAtOnce, type SimRefusal } from "../../src/providers/sim/machines";
+import { SIM_BACKOFF_MAX_MS } from "../../src/providers/sim/adapter";
 import { DEFAULT_INSTALLATION_ID } from "../../src/config";
 import { prng } from "../../src/random";
 
@@ -126,6 +129,8 @@ export interface ChaosStats {
   release_lag_s: Dist;
   ttl_lag_s: Dist;
   machine_time_after_end_s: Dist;
+  /** Of the machines the cloud made lessor wait for after their lease ended: how long it did. */
+  imposed_wait_after_end_s: Dist;
 }
 
 export interface Dist {
@@ -165,6 +170,8 @@ export interface LedgerMachine {
   destroyed_at: number | null;
   vanished: boolean;
   intervals: LedgerInterval[];
+  /** Calls on the machine the cloud refused with an injected fault (absent: none recorded). */
+  refusals?: SimRefusal[];
 }
 
 export const CHECKS = {
@@ -632,6 +639,20 @@ function timeAfter(m: LedgerMachine, from: number, now: number): number {
   return ms;
 }
 
+/**
+ * The waits the cloud imposed on calls about `m` from `from` on: an injected 429's Retry-After
+ * (lessor must not call again sooner) and, for an injected 503, the longest backoff lessor's sim
+ * adapter takes before trying again.
+ */
+export function imposedWaitMs(m: Pick<LedgerMachine, "refusals" | "destroyed_at">, from: number): number {
+  let ms = 0;
+  for (const r of m.refusals ?? []) {
+    if (r.at < from || (m.destroyed_at !== null && r.at > m.destroyed_at)) continue;
+    ms += r.status === 429 ? (r.retry_after_ms ?? 0) : SIM_BACKOFF_MAX_MS;
+  }
+  return ms;
+}
+
 /** The checks over what was read back (everything but the 5xx count, which the client keeps). */
 export function judge(input: { leases: Array<Pick<Tracked, "id">>; raw: ChaosRaw; labelPrefix: string; toleranceMs: number }) {
   const { leases, raw, labelPrefix, toleranceMs } = input;
@@ -665,6 +686,7 @@ export function judge(input: { leases: Array<Pick<Tracked, "id">>; raw: ChaosRaw
   const releaseLags: number[] = [];
   const ttlLags: number[] = [];
   const afterEndAll: number[] = [];
+  const imposedAll: number[] = [];
   let ambiguous = 0;
   let adopted = 0;
   let replaced = 0;
@@ -700,10 +722,14 @@ export function judge(input: { leases: Array<Pick<Tracked, "id">>; raw: ChaosRaw
       for (const m of machines) {
         const ms = timeAfter(m, endAt, now);
         afterEndAll.push(ms / 1000);
-        if (ms > toleranceMs) {
-          afterEndExcessMs += ms - toleranceMs;
+        const imposed = imposedWaitMs(m, endAt);
+        if (imposed > 0) imposedAll.push(imposed / 1000);
+        const allowed = toleranceMs + imposed;
+        if (ms > allowed) {
+          afterEndExcessMs += ms - allowed;
           v.afterEnd.push(
-            `${id} ${m.id} (${m.label.slice(-2)}): ${(ms / 1000).toFixed(1)} s after release_requested(${end.reason}) at ${clock(endAt)}; ` +
+            `${id} ${m.id} (${m.label.slice(-2)}): ${(ms / 1000).toFixed(1)} s after release_requested(${end.reason}) at ${clock(endAt)}` +
+              `${imposed ? ` (the cloud imposed ${(imposed / 1000).toFixed(1)} s of it)` : ""}; ` +
               `${m.destroyed_at ? `destroyed ${clock(m.destroyed_at)}` : `still ${m.status}`}; lease released_at ${lease.released_at?.slice(11, 23) ?? "-"} (${lease.release_reason})`,
           );
         }
@@ -804,6 +830,7 @@ export function judge(input: { leases: Array<Pick<Tracked, "id">>; raw: ChaosRaw
       release_lag_s: dist(releaseLags),
       ttl_lag_s: dist(ttlLags),
       machine_time_after_end_s: dist(afterEndAll),
+      imposed_wait_after_end_s: dist(imposedAll),
     },
   };
 }
@@ -855,6 +882,7 @@ export function formatTable(result: Pick<ChaosResult, "violations" | "stats" | "
     `  release_requested -> released (s): ${d(s.release_lag_s)}`,
     `  ttl deadline -> release_requested (s): ${d(s.ttl_lag_s)}`,
     `  machine time after the lease's end (s): ${d(s.machine_time_after_end_s)}`,
+    `  waits the cloud imposed after the end, where it did (s): ${d(s.imposed_wait_after_end_s)}`,
   );
   return lines.join("\n");
 }

@@ -1064,6 +1064,8 @@ const oddPath = fc.oneof(
     `/v1/${"a/".repeat(1000)}`,
     `/v1/${"x".repeat(20_000)}`,
     "/v1/gateway/ls_x/v1/chat/completions",
+    "/v1/sim/machines/sim-m-x/ports/8000/v1/models",
+    "/v1/sim/machines/%00/ports/99999/x",
     "/v1/webhooks/sim",
     "/v1/agent/heartbeat",
     "/v1/deployments/x",

@@ -236,6 +236,24 @@ describe("sim machines: faults", () => {
     await new Promise((r) => setTimeout(r, 1050));
     expect((await sim("DELETE", `/v1/machines/${made.id}`)).status).toBe(200);
     expect((await sim("GET", `/v1/machines?label_prefix=rl-promise-`)).status).toBe(429); // another target was promised nothing
+    // The ledger keeps the refusals of calls on the machine (a listing's has no machine to go to).
+    const [life] = (await admin.getLedger()).machines.filter((m) => m.id === made.id);
+    expect(life!.refusals.map((r) => [r.status, r.retry_after_ms])).toEqual([
+      [429, 1000],
+      [429, 1000],
+    ]);
+    expect(life!.refusals[0]!.at).toBeLessThanOrEqual(life!.refusals[1]!.at);
+  });
+
+  it("the ledger keeps an injected 503 on a machine, with no Retry-After", async () => {
+    await admin.setFaults(FAST);
+    const made = await provider().p.createMachine({ label: "refused-a1", offer_id: offerId });
+    await admin.setFaults({ api_error_rate: 1 });
+    expect((await sim("GET", `/v1/machines/${made.id}`)).status).toBe(503);
+    await admin.setFaults({ api_error_rate: 0 });
+    expect((await sim("GET", `/v1/machines/${made.id}`)).status).toBe(200);
+    const [life] = (await admin.getLedger()).machines.filter((m) => m.id === made.id);
+    expect(life!.refusals).toEqual([{ at: expect.any(Number), status: 503, retry_after_ms: null }]);
   });
 
   it("API errors: a create answers `unavailable` and makes nothing; reads succeed through retries at a 50% error rate", async () => {

@@ -7,6 +7,7 @@ import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { MODEL_PORT, type Machine, type MachineEndpoint, type MachineStatus } from "../../src/providers/contract";
 import { SimProvider, simAdmin } from "../../src/providers/sim/adapter";
 import { generate } from "../../src/providers/sim/model-server";
+import { BOOTSTRAP, call } from "./helpers";
 
 const admin = simAdmin(env);
 const MODEL = "meta-llama/Llama-3.1-8B-Instruct";
@@ -253,5 +254,24 @@ describe("the sim's model server", () => {
       });
       expect(res.status, JSON.stringify(ports)).toBe(400);
     }
+  });
+
+  // Like the gateway, the route answers what the model server answers: it is not in the document.
+  const NOT_DOCUMENTED = "the machine's own answer";
+  it("is reached directly through /v1/sim/machines/:id/ports/:port/... by the operator, without the model key", async () => {
+    const m = await machine();
+    const direct = (path: string, init: { method?: string; key?: string; body?: unknown } = {}) =>
+      call(init.method ?? "GET", `/v1/sim/machines/${m.id}/ports/${MODEL_PORT}${path}`, { key: init.key ?? BOOTSTRAP, body: init.body, unchecked: NOT_DOCUMENTED });
+    const models = await direct("/v1/models");
+    expect(models.status).toBe(200);
+    expect(((await models.json()) as { data: Array<{ id: string }> }).data.map((x) => x.id)).toEqual([MODEL]);
+    const chat = await direct("/v1/chat/completions", { method: "POST", body: { model: MODEL, messages: [{ role: "user", content: "hi" }], max_tokens: 4 } });
+    expect(chat.status).toBe(200);
+    expect(((await chat.json()) as { object: string }).object).toBe("chat.completion");
+    // Only the installation's operator: the machine's own key is not lessor's credential.
+    expect((await direct("/v1/models", { key: KEY })).status).toBe(401);
+    // A port nothing listens on, and one that is no port.
+    expect((await call("GET", `/v1/sim/machines/${m.id}/ports/9000/v1/models`, { key: BOOTSTRAP, unchecked: NOT_DOCUMENTED })).status).toBe(502);
+    expect((await call("GET", `/v1/sim/machines/${m.id}/ports/70000/v1/models`, { key: BOOTSTRAP, unchecked: NOT_DOCUMENTED })).status).toBe(400);
   });
 });

@@ -84,6 +84,22 @@ describe("the chaos judge", () => {
     expect(run({ machines: [withinTolerance] })).toEqual({});
   });
 
+  it("allows, beyond the tolerance, only the waits the cloud imposed after the end", () => {
+    // Ended at 10 s; destroyed at 13 s: 3 s after the end, 1 s over the tolerance.
+    const late = (refusals: LedgerMachine["refusals"]) =>
+      machine({ destroyed_at: T + 13_000, intervals: [{ status: "EXITED", from: T + 4_010, to: T + 13_000 }], refusals });
+    // A 429 after the end with Retry-After 1 s: lessor had to wait it out.
+    expect(run({ machines: [late([{ at: T + 10_500, status: 429, retry_after_ms: 1_000 }])] })).toEqual({});
+    // The same 429 before the end imposed nothing on the destroy.
+    expect(run({ machines: [late([{ at: T + 9_500, status: 429, retry_after_ms: 1_000 }])] })).toEqual({ [CHECKS.afterEnd]: 1 });
+    // A 503 allows only the adapter's longest backoff (200 ms), not a whole second.
+    expect(run({ machines: [late([{ at: T + 10_500, status: 503, retry_after_ms: null }])] })).toEqual({ [CHECKS.afterEnd]: 1 });
+    // A 429 whose Retry-After is shorter than the overrun still leaves a violation.
+    expect(run({ machines: [late([{ at: T + 10_500, status: 429, retry_after_ms: 900 }])] })).toEqual({ [CHECKS.afterEnd]: 1 });
+    // A refusal after the machine was destroyed does not count.
+    expect(run({ machines: [late([{ at: T + 13_500, status: 429, retry_after_ms: 5_000 }])] })).toEqual({ [CHECKS.afterEnd]: 1 });
+  });
+
   it("counts events without a reason, and stops and destroys in the ledger that no reasoned event explains", () => {
     const noReason = CLEAN_EVENTS.map((e) => (e.type === "stop_requested" ? { ...e, reason: null } : e));
     // The event lacks its reason, and so the ledger's stop is unexplained too.

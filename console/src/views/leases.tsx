@@ -4,7 +4,7 @@
  * read again (GET /v1/leases/:id, with its `guard`: the next deadline and its reason).
  */
 import { memo } from "preact/compat";
-import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
 import { api, call, follow, type GuardedLease, type Lease } from "../api";
 import { rate, usd } from "../format";
 import { costSoFar, nextDeadline } from "../lease-facts";
@@ -120,24 +120,85 @@ export function LeasesView() {
   );
 }
 
+/**
+ * A longer list than this renders only the rows in view (and OVERSCAN_ROWS either side): a
+ * thousand rows are some 20,000 elements whose layout alone takes longer than the 200 ms a table
+ * may take to appear (docs/console.md). The Leases view's own list (200) stays whole, so the
+ * browser's find-in-page sees every row.
+ */
+const WINDOW_ABOVE_ROWS = 200;
+const OVERSCAN_ROWS = 20;
+/** A row's height until one is measured: each cell is one line (`table.leases.windowed`). */
+const ROW_PX_GUESS = 34;
+const COLUMNS = ["Name or id", "Kind", "State", "GPU", "Provider / region", "Rate", "Cost so far", "Next deadline"];
+
+/** The rows of `count` that the page's scroll position shows, and a row's measured height. */
+function useRowWindow(count: number, enabled: boolean) {
+  const body = useRef<HTMLTableSectionElement>(null);
+  const [view, setView] = useState({ top: 0, scroll: 0, height: 1000, row: ROW_PX_GUESS });
+  useLayoutEffect(() => {
+    if (!enabled) return;
+    let frame = 0;
+    const measure = () => {
+      frame = 0;
+      const el = body.current;
+      if (!el) return;
+      const row = (el.querySelector("tr[aria-rowindex]") as HTMLElement | null)?.offsetHeight || ROW_PX_GUESS;
+      const next = { top: el.getBoundingClientRect().top + scrollY, scroll: scrollY, height: innerHeight, row };
+      setView((v) => (v.top === next.top && v.scroll === next.scroll && v.height === next.height && v.row === next.row ? v : next));
+    };
+    const later = () => void (frame ||= requestAnimationFrame(measure));
+    measure();
+    addEventListener("scroll", later, { passive: true });
+    addEventListener("resize", later);
+    return () => {
+      cancelAnimationFrame(frame);
+      removeEventListener("scroll", later);
+      removeEventListener("resize", later);
+    };
+  }, [enabled, count]);
+  if (!enabled) return { body, first: 0, last: count, row: view.row };
+  const first = Math.max(0, Math.floor((view.scroll - view.top) / view.row) - OVERSCAN_ROWS);
+  const last = Math.min(count, Math.max(first, Math.ceil((view.scroll + view.height - view.top) / view.row) + OVERSCAN_ROWS));
+  return { body, first, last, row: view.row };
+}
+
+/**
+ * The leases as a table. A long one is windowed: the rows out of view are one spacer row above
+ * and one below, hidden from assistive technology, while `aria-rowcount` and each row's
+ * `aria-rowindex` still say where a row is; Tab from the last rendered row scrolls it into view,
+ * which renders the rows after it.
+ */
 export function LeaseTable({ rows }: { rows: Row[] }) {
+  const windowed = rows.length > WINDOW_ABOVE_ROWS;
+  const { body, first, last, row } = useRowWindow(rows.length, windowed);
   return (
-    <table class="leases">
+    <table class={windowed ? "leases windowed" : "leases"} aria-rowcount={rows.length + 1}>
       <caption>{rows.length === 1 ? "1 lease" : `${rows.length} leases`}</caption>
-      <Head columns={["Name or id", "Kind", "State", "GPU", "Provider / region", "Rate", "Cost so far", "Next deadline"]} />
-      <tbody>
-        {rows.map((l) => (
-          <LeaseRow key={l.id} lease={l} />
+      <Head columns={COLUMNS} />
+      <tbody ref={body}>
+        <Spacer rows={first} row={row} />
+        {rows.slice(first, last).map((l, i) => (
+          <LeaseRow key={l.id} lease={l} index={first + i} />
         ))}
+        <Spacer rows={rows.length - last} row={row} />
       </tbody>
     </table>
   );
 }
 
+function Spacer({ rows, row }: { rows: number; row: number }) {
+  return rows > 0 ? (
+    <tr class="spacer" aria-hidden="true">
+      <td colSpan={COLUMNS.length} style={{ height: `${rows * row}px` }} />
+    </tr>
+  ) : null;
+}
+
 /** One lease's row: rendered again only when its lease changes (the clock ticks in its two cells alone). */
-const LeaseRow = memo(function LeaseRow({ lease: l }: { lease: Row }) {
+const LeaseRow = memo(function LeaseRow({ lease: l, index }: { lease: Row; index: number }) {
   return (
-    <tr data-lease={l.id}>
+    <tr data-lease={l.id} aria-rowindex={index + 2}>
       <td>
         <a href={`#/leases/${l.id}`}>{l.name ?? l.id}</a>
       </td>

@@ -37,7 +37,7 @@ const SIM_ORIGIN = "https://sim.internal";
 export const SIM_RETRIES = 3;
 /** The sim answers from inside the Worker, so its backoff is short: 50 to 200 ms. */
 const BACKOFF_BASE_MS = 100;
-const BACKOFF_MAX_MS = 200;
+export const SIM_BACKOFF_MAX_MS = 200;
 /** A Retry-After is honoured up to this long; a longer one is the caller's to wait out. */
 const RETRY_AFTER_CAP_MS = 2000;
 
@@ -79,7 +79,7 @@ export class SimProvider implements Provider {
       fetch: (input, init) => simStub(env).fetch(input instanceof Request ? input : String(input), init) as unknown as Promise<Response>,
       retries: options.retries ?? SIM_RETRIES,
       backoffBaseMs: BACKOFF_BASE_MS,
-      backoffMaxMs: BACKOFF_MAX_MS,
+      backoffMaxMs: SIM_BACKOFF_MAX_MS,
       retryAfterCapMs: RETRY_AFTER_CAP_MS,
       ...(options.sleep ? { sleep: options.sleep } : {}),
       ...(options.random ? { random: options.random } : {}),
@@ -306,6 +306,12 @@ export function simAdmin(env: Env) {
       if (res.ok) return { ok: true as const, machine: body };
       return { ok: false as const, status: res.status, code: body.error?.code ?? "error", message: body.error?.message ?? "", machine_status: body.error?.status ?? null };
     },
+    /**
+     * A request to a port of a machine from the machine itself, without lessor in between (its
+     * model server's key is not asked for); `path` begins with `/`. The sim's answer as it streams.
+     */
+    machinePort: (machineId: string, port: number, path: string, init: RequestInit) =>
+      simStub(env).fetch(`${SIM_ORIGIN}/v1/operator/machines/${encodeURIComponent(machineId)}/ports/${port}${path}`, init) as unknown as Promise<Response>,
     getLedger: (labelPrefix = "") => call<SimLedger>("GET", `/v1/ledger?label_prefix=${encodeURIComponent(labelPrefix)}`),
     getBilling: (range: { from?: number; to?: number } = {}) => {
       const qs = new URLSearchParams();

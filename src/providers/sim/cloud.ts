@@ -20,6 +20,9 @@
  *                                   a request to a port the machine serves: its model server on
  *                                   8000 (model-server.ts, docs/sim.md "The model server"); 502
  *                                   `port_closed` while nothing listens there
+ *   * /v1/operator/machines/:id/ports/:port/...
+ *                                   the same, from the machine itself (its model server's key is
+ *                                   not asked for): the model server reached without lessor
  *   GET /v1/machines?label_prefix=  {machines}: every machine not TERMINATED whose label starts so
  *   GET /v1/machines/:id            a machine, TERMINATED ones included
  *   POST /v1/machines/:id/stop      RUNNING -> EXITED; 409 otherwise
@@ -60,6 +63,7 @@ import {
   type SimInterval,
   type SimLedger,
   type SimLedgerMachine,
+  type SimRefusal,
   type SimMachineClock,
   type SimMachineJson,
   type SimStatus,
@@ -226,6 +230,17 @@ const MIGRATIONS: readonly (readonly string[])[] = [
     `ALTER TABLE machines ADD COLUMN model_generation_tokens INTEGER NOT NULL DEFAULT 0 CHECK (model_generation_tokens >= 0)`,
     `ALTER TABLE faults ADD COLUMN model_tokens_per_s INTEGER NOT NULL DEFAULT 200 CHECK (model_tokens_per_s >= 1)`,
   ],
+  [
+    // Calls on a machine the sim refused with an injected 503 or 429 (#gate): the waits the cloud
+    // imposed, which the ledger answers so that a judge can tell them from the caller's own delay.
+    `CREATE TABLE machine_refusals (
+      machine_id TEXT NOT NULL,
+      at INTEGER NOT NULL,
+      status INTEGER NOT NULL CHECK (status IN (429, 503)),
+      retry_after_ms INTEGER CHECK (retry_after_ms IS NULL OR retry_after_ms >= 0)
+    )`,
+    `CREATE INDEX machine_refusals_machine ON machine_refusals (machine_id, at)`,
+  ],
 ];
 
 /** A `machines` row: the machine as the API answers it (machines.ts), and its clock. */
@@ -276,7 +291,7 @@ function runKey(row: Pick<MachineRow, "id" | "run_started_at">): string {
 }
 
 /** `/v1/machines/:id/ports/:port[/path]`: a request to a port the machine serves. */
-const PORT_ROUTE = /^\/v1\/machines\/([^/]+)\/ports\/(\d{1,5})(\/.*)?$/;
+const PORT_ROUTE = /^\/v1\/(operator\/)?machines\/([^/]+)\/ports\/(\d{1,5})(\/.*)?$/;
 /** The model server's routes, for telling a wrong method (405) from a wrong path (404). */
 const MODEL_PATHS = ["/v1/models", "/metrics", "/v1/chat/completions", "/v1/completions"];
 
@@ -333,7 +348,7 @@ export class SimCloud extends DurableObject<Env> {
     const port = PORT_ROUTE.exec(new URL(request.url).pathname);
     if (port) {
       try {
-        return await this.#port(request, decodeURIComponent(port[1]!), Number(port[2]), port[3] || "/");
+        return await this.#port(request, decodeURIComponent(port[2]!), Number(port[3]), port[4] || "/", { operator: port[1] !== undefined });
       } catch (e) {
         if (e instanceof SimHttpError) return errorResponse(e);
         console.error("sim: model server: internal error", e);
@@ -830,14 +845,15 @@ export class SimCloud extends DurableObject<Env> {
    * A request to `port` on machine `id` (docs/sim.md "The model server"). The port is open while
    * the machine is RUNNING, asked for the port at create, and its run serves a model (script.ts
    * `servingAt`); otherwise the answer is 502 `port_closed`, which the adapter turns into the
-   * network error a closed port gives.
+   * network error a closed port gives. The operator's variant is the person at the machine, who
+   * holds its key: the model server's key is not asked for.
    */
-  async #port(request: Request, id: string, port: number, path: string): Promise<Response> {
+  async #port(request: Request, id: string, port: number, path: string, from: { operator: boolean }): Promise<Response> {
     const served = this.#served(id, port, Date.now());
     if (!served) throw portClosed(id, port);
     const { row, model } = served;
     const key = modelKeyOf(row);
-    if (key !== null && !(await bearerMatches(request.headers.get("authorization"), key))) {
+    if (!from.operator && key !== null && !(await bearerMatches(request.headers.get("authorization"), key))) {
       return modelErrorResponse(modelError(401, "invalid_api_key", "Incorrect API key provided."));
     }
     const run = runKey(row);
@@ -972,6 +988,12 @@ export class SimCloud extends DurableObject<Env> {
       list.push(intervalOf(i));
       intervals.set(i.machine_id, list);
     }
+    const refusals = new Map<string, SimRefusal[]>();
+    for (const r of sql.exec<{ machine_id: string; at: number; status: 429 | 503; retry_after_ms: number | null }>(`SELECT * FROM machine_refusals ORDER BY machine_id, at`)) {
+      const list = refusals.get(r.machine_id) ?? [];
+      list.push({ at: r.at, status: r.status, retry_after_ms: r.retry_after_ms });
+      refusals.set(r.machine_id, list);
+    }
     const machines: SimLedgerMachine[] = rows.map((r) => ({
       id: r.id,
       label: r.label,
@@ -984,6 +1006,7 @@ export class SimCloud extends DurableObject<Env> {
       vanished: r.vanished === 1,
       alive_ms: (r.destroyed_at ?? now) - r.created_at,
       intervals: intervals.get(r.id) ?? [],
+      refusals: refusals.get(r.id) ?? [],
     }));
     return { now, machines };
   }
@@ -1005,8 +1028,11 @@ export class SimCloud extends DurableObject<Env> {
    */
   #gate(target: string): SimFaults {
     const faults = this.#faults();
-    if (this.#chance(faults.api_error_rate)) throw new SimHttpError(503, "unavailable", "sim: service unavailable (injected)");
     const now = Date.now();
+    if (this.#chance(faults.api_error_rate)) {
+      this.#refused(target, now, 503, null);
+      throw new SimHttpError(503, "unavailable", "sim: service unavailable (injected)");
+    }
     const promised = this.#promised.get(target);
     if (promised !== undefined && now >= promised) {
       this.#promised.delete(target);
@@ -1015,9 +1041,16 @@ export class SimCloud extends DurableObject<Env> {
     if (this.#chance(faults.rate_limit_rate)) {
       if (this.#promised.size > 10_000) this.#promised.clear();
       this.#promised.set(target, now + faults.retry_after_s * 1000);
+      this.#refused(target, now, 429, faults.retry_after_s * 1000);
       throw new SimHttpError(429, "rate_limited", "sim: too many requests (injected)", { "retry-after": String(faults.retry_after_s) });
     }
     return faults;
+  }
+
+  /** Records a refused call on a machine (other targets have no machine to charge it to). */
+  #refused(target: string, at: number, status: 429 | 503, retryAfterMs: number | null): void {
+    if (!target.startsWith("machine:")) return;
+    this.ctx.storage.sql.exec(`INSERT INTO machine_refusals (machine_id, at, status, retry_after_ms) VALUES (?, ?, ?, ?)`, target.slice("machine:".length), at, status, retryAfterMs);
   }
 
   /**
@@ -1085,6 +1118,7 @@ export class SimCloud extends DurableObject<Env> {
     const sql = this.ctx.storage.sql;
     this.ctx.storage.transactionSync(() => {
       sql.exec(`DELETE FROM machine_intervals`);
+      sql.exec(`DELETE FROM machine_refusals`);
       sql.exec(`DELETE FROM machine_execs`);
       sql.exec(`DELETE FROM webhook_outbox`);
       sql.exec(`DELETE FROM machines`);

@@ -284,6 +284,15 @@ export interface SimLedgerMachine {
   /** Milliseconds from create to destroy (or to `now` while alive). */
   alive_ms: number;
   intervals: SimInterval[];
+  /** Calls on this machine the sim refused with an injected fault, oldest first. */
+  refusals: SimRefusal[];
+}
+
+/** A call the sim refused (injected 503, or 429 with the Retry-After it imposed). */
+export interface SimRefusal {
+  at: number;
+  status: 429 | 503;
+  retry_after_ms: number | null;
 }
 
 export interface SimLedger {

@@ -283,6 +283,7 @@ export class StubCloudCore<X = unknown> {
           destroyed_at: m.clock.destroyed_at,
           vanished: m.clock.vanished,
           alive_ms: (m.clock.destroyed_at ?? now) - m.created_at,
+          refusals: [],
           intervals: m.intervals.map((i) => ({ ...i })),
         }),
       );
