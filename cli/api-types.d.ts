@@ -11927,6 +11927,13 @@ export interface components {
                 /** @description milliseconds since the epoch */
                 to: number | null;
             }[];
+            /** @description calls on the machine the sim refused with an injected fault, with the Retry-After it imposed */
+            refusals: {
+                /** @description milliseconds since the epoch */
+                at: number;
+                status: 429 | 503;
+                retry_after_ms: number | null;
+            }[];
         };
         SimFaults: {
             api_error_rate: number;

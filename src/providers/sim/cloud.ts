@@ -835,7 +835,7 @@ export class SimCloud extends DurableObject<Env> {
   /** What the machine's agent reads on its own model port: `GET /metrics` with the machine's key; null when it does not answer 200. */
   async #readMetrics(row: MachineRow): Promise<string | null> {
     const request = new Request(`http://localhost:${MODEL_PORT}/metrics`, { headers: { authorization: `Bearer ${modelKeyOf(row)}` } });
-    const answer = await this.#port(request, row.id, MODEL_PORT, "/metrics").catch(() => null);
+    const answer = await this.#port(request, row.id, MODEL_PORT, "/metrics", { operator: false }).catch(() => null);
     return answer?.status === 200 ? answer.text() : null;
   }
 
