@@ -131,7 +131,9 @@ describe("activity beyond the gateway (the model server's metrics)", () => {
     const d = await deploy({ idle_timeout: "2s", heartbeat_grace: "1s" });
     const { endpoint, modelKey } = await machineOf(d);
     const started = Date.now();
-    while (Date.now() - started < 6_000) {
+    // One request every 1.3 s: each request to the sim sets its alarm a tick (1 s) ahead, so
+    // requests spaced closer would keep its agent from acting at all.
+    while (Date.now() - started < 6_500) {
       const res = await endpoint.fetch("/v1/completions", {
         method: "POST",
         headers: { authorization: `Bearer ${modelKey}`, "content-type": "application/json" },
@@ -140,7 +142,7 @@ describe("activity beyond the gateway (the model server's metrics)", () => {
       expect(res.status).toBe(200);
       await res.body?.cancel();
       expect((await getLease(key, d.lease_id)).state).toBe("ready");
-      await pause(300);
+      await pause(1_300);
     }
     // Past the 3 s of grace and idle timeout since the first request: only the direct traffic held it.
     const lease = await getLease(key, d.lease_id);

@@ -354,10 +354,8 @@ export class SimCloud extends DurableObject<Env> {
         console.error("sim: model server: internal error", e);
         return json({ error: { code: "internal", message: "sim: internal error" } }, 500);
       } finally {
-        // Reading the machine may have observed a transition, which webhooks have to tell: the
-        // alarm may come sooner, never later, or model traffic faster than a tick would put a
-        // busy machine's agent off for ever.
-        if (this.#webhookTarget()) await this.#scheduleAgent(Date.now(), { earlierOnly: true });
+        // Reading the machine may have observed a transition, which webhooks have to tell.
+        if (this.#webhookTarget()) await this.#scheduleAgent(Date.now());
       }
     }
     try {
@@ -656,16 +654,14 @@ export class SimCloud extends DurableObject<Env> {
   /**
    * Sets the one alarm to the earliest agent's next act or, with webhooks on, the earliest delivery
    * due or machine status that time alone will change (so a vanishing is told when it happens, not
-   * when someone next looks); clears it when nothing is to be done. `earlierOnly`: a set alarm is
-   * never moved later (a busy machine's next act is `now + tick`, so calls faster than a tick
-   * would otherwise put it off for ever).
+   * when someone next looks); clears it when nothing is to be done.
    */
-  async #scheduleAgent(now: number, opts: { earlierOnly?: boolean } = {}): Promise<void> {
-    const pace = { tick_ms: SIM_AGENT_TICK_MS, heartbeat_ms: this.#faults().agent_heartbeat_ms };
+  async #scheduleAgent(now: number): Promise<void> {
+    const opts = { tick_ms: SIM_AGENT_TICK_MS, heartbeat_ms: this.#faults().agent_heartbeat_ms };
     const dues: (number | null)[] = [];
     for (const row of this.#agentRows()) {
       const nextTransition = row.status === "PROVISIONING" ? row.status_since + row.provision_ms : row.status === "STARTING" ? row.status_since + row.boot_ms : null;
-      dues.push(agentDueAt({ status: row.status, next_transition_at: nextTransition, busy: this.#busy(row), heartbeat_at: row.heartbeat_at }, now, pace));
+      dues.push(agentDueAt({ status: row.status, next_transition_at: nextTransition, busy: this.#busy(row), heartbeat_at: row.heartbeat_at }, now, opts));
     }
     if (this.#webhookTarget()) {
       const sql = this.ctx.storage.sql;
@@ -674,10 +670,7 @@ export class SimCloud extends DurableObject<Env> {
     }
     const next = dues.reduce<number | null>((min, d) => (d !== null && (min === null || d < min) ? d : min), null);
     if (next === null) await this.ctx.storage.deleteAlarm();
-    else {
-      const current = await this.ctx.storage.getAlarm();
-      if (current !== next && (!opts.earlierOnly || current === null || next < current)) await this.ctx.storage.setAlarm(next);
-    }
+    else if ((await this.ctx.storage.getAlarm()) !== next) await this.ctx.storage.setAlarm(next);
   }
 
   /** Where the sim's webhooks go; null: ingress is not configured, and the sim sends none. */
