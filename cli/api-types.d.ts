@@ -1474,7 +1474,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The machine's agent is alive (liveness only: not the lease's activity) */
+        /** The machine's agent is alive (liveness, never activity); on a model's machine it carries the model server's metrics, whose requests are the lease's activity */
         post: {
             parameters: {
                 query?: never;
@@ -1485,7 +1485,11 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody?: {
+                content: {
+                    "application/json": components["schemas"]["AgentHeartbeat"];
+                };
+            };
             responses: {
                 /** @description Recorded */
                 200: {
@@ -1495,6 +1499,11 @@ export interface paths {
                     content: {
                         "application/json": {
                             last_heartbeat_at: string;
+                            /**
+                             * @description what the metrics said: requests on the model server, none, or nothing lessor can read; null: no metrics sent
+                             * @enum {string|null}
+                             */
+                            model_activity: "active" | "idle" | "unobservable" | null;
                         };
                     };
                 };
@@ -11919,6 +11928,13 @@ export interface components {
                 /** @description milliseconds since the epoch */
                 to: number | null;
             }[];
+            /** @description calls on the machine the sim refused with an injected fault, with the Retry-After it imposed */
+            refusals: {
+                /** @description milliseconds since the epoch */
+                at: number;
+                status: 429 | 503;
+                retry_after_ms: number | null;
+            }[];
         };
         SimFaults: {
             api_error_rate: number;
@@ -11992,6 +12008,10 @@ export interface components {
             provider_calls: {
                 [key: string]: number;
             };
+        };
+        AgentHeartbeat: {
+            /** @description on a machine that serves a model: its server's `GET /metrics` text (Prometheus); null: it could not be read */
+            metrics: string | null;
         };
         AgentExit: {
             /** @description the exit code, 0 to 255; null when a signal ended the command */
@@ -12490,6 +12510,20 @@ export interface components {
                 due: boolean;
                 /** @description the last heartbeat of the machine's agent when it has been silent for 90 s or more; null while it beats */
                 agent_silent_since: string | null;
+                /** @description a deployment's: whether lessor sees its use beyond the gateway (docs/deployments.md "Activity"); null for a lease that serves no model or is not ready */
+                activity: {
+                    /** @description the agent read the model server's metrics in the last 90 s, and no read failed since */
+                    observable: boolean;
+                    /** @description when it last read them; null: never */
+                    metrics_read_at: string | null;
+                    /**
+                     * @description off while activity is not observable, or with no idle_timeout
+                     * @enum {string}
+                     */
+                    idle_stop: "on" | "off";
+                    /** @description the same, in words */
+                    note: string;
+                } | null;
             };
         };
         /** @description One transition of a lease, with its reason and the detail its type carries */

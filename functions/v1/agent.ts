@@ -10,6 +10,7 @@ import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { AGENT_SCRIPT } from "../../src/agent/script";
 import { ApiError } from "../../src/errors";
+import { MODEL_METRICS_MAX_BYTES } from "../../src/lease/model-metrics";
 import { LOG_CHUNK_MAX_BYTES, LOG_SEQ_MAX } from "../../src/occupant/logs";
 import { COMMAND_OUTPUT_MAX, MAX_WAIT_MS, type AgentAnswer, type AgentCall } from "../../src/occupant/occupant";
 import { looksLikeLeaseToken } from "../../src/occupant/token";
@@ -61,6 +62,12 @@ async function agentCall<Op extends AgentCall["op"]>(c: Context<AppEnv>, call: A
   throw new ApiError(answer.status, answer.code, answer.message);
 }
 
+/** A route's request: the lease's id header and a JSON body of `schema` (optional unless `required`). */
+const withJson = <S extends z.ZodType>(schema: S, required = true) => ({
+  headers: z.object(LeaseIdHeader),
+  body: { content: { "application/json": { schema } }, required },
+});
+
 const LeaseIdHeader = { [LEASE_ID_HEADER]: z.string().openapi({ example: "ls_01jd0000000000000000000000", description: "the lease the token was made for" }) };
 
 const ExitSchema = z
@@ -94,15 +101,40 @@ export const agentRoutes = router()
     createRoute({
       method: "post",
       path: "/agent/heartbeat",
-      summary: "The machine's agent is alive (liveness only: not the lease's activity)",
+      summary: "The machine's agent is alive (liveness, never activity); on a model's machine it carries the model server's metrics, whose requests are the lease's activity",
       security: LEASE_TOKEN,
       middleware: [requireLeaseToken] as const,
-      request: { headers: z.object(LeaseIdHeader) },
-      responses: { 200: jsonResponse(z.object({ last_heartbeat_at: z.string() }), "Recorded"), ...AGENT_ERRORS },
+      request: withJson(
+        z
+          .strictObject({
+            metrics: z
+              .string()
+              .max(MODEL_METRICS_MAX_BYTES)
+              .nullable()
+              .describe("on a machine that serves a model: its server's `GET /metrics` text (Prometheus); null: it could not be read"),
+          })
+          .openapi("AgentHeartbeat"),
+        false,
+      ),
+      responses: {
+        200: jsonResponse(
+          z.object({
+            last_heartbeat_at: z.string(),
+            model_activity: z
+              .enum(["active", "idle", "unobservable"])
+              .nullable()
+              .describe("what the metrics said: requests on the model server, none, or nothing lessor can read; null: no metrics sent"),
+          }),
+          "Recorded",
+        ),
+        ...AGENT_ERRORS,
+      },
     }),
     async (c) => {
-      const answer = await agentCall(c, { op: "heartbeat" });
-      return c.json({ last_heartbeat_at: answer.last_heartbeat_at }, 200);
+      // Optional: an agent with no model to read (or an older one) sends no body.
+      const body: { metrics?: string | null } = c.req.valid("json") ?? {};
+      const answer = await agentCall(c, body.metrics === undefined ? { op: "heartbeat" } : { op: "heartbeat", metrics: body.metrics });
+      return c.json({ last_heartbeat_at: answer.last_heartbeat_at, model_activity: answer.model_activity }, 200);
     },
   )
   .openapi(
@@ -148,23 +180,15 @@ export const agentRoutes = router()
       summary: "The command ended: its exit code, or the signal that ended it (the first report wins)",
       security: LEASE_TOKEN,
       middleware: [requireLeaseToken] as const,
-      request: {
-        headers: z.object(LeaseIdHeader),
-        body: {
-          content: {
-            "application/json": {
-              schema: z
-                .strictObject({
-                  code: z.number().int().min(0).max(255).nullable(),
-                  signal: z.string().regex(SIGNAL_NAME).nullable(),
-                })
-                .refine((b) => (b.code === null) !== (b.signal === null), { message: "exactly one of code and signal" })
-                .openapi("AgentExitReport"),
-            },
-          },
-          required: true,
-        },
-      },
+      request: withJson(
+        z
+          .strictObject({
+            code: z.number().int().min(0).max(255).nullable(),
+            signal: z.string().regex(SIGNAL_NAME).nullable(),
+          })
+          .refine((b) => (b.code === null) !== (b.signal === null), { message: "exactly one of code and signal" })
+          .openapi("AgentExitReport"),
+      ),
       responses: {
         200: jsonResponse(z.object({ recorded: z.boolean().describe("false: an earlier report was kept"), exit: ExitSchema }), "The exit as recorded"),
         ...AGENT_ERRORS,

@@ -29,6 +29,8 @@ heartbeat_s=${LESSOR_AGENT_HEARTBEAT_S:-30}
 poll_wait_s=${LESSOR_AGENT_POLL_WAIT_S:-25}
 backoff_max_s=${LESSOR_AGENT_BACKOFF_MAX_S:-30}
 
+model_port=${LESSOR_MODEL_PORT:-8000}
+
 umask 077
 dir=${LESSOR_AGENT_DIR:-${TMPDIR:-/tmp}/lessor-agent.$$}
 mkdir -p "$dir" || die "cannot make $dir"
@@ -38,6 +40,9 @@ spool=$dir/output
 # and the command does not inherit it.
 printf 'Authorization: Bearer %s\nLessor-Lease-Id: %s\n' "$LESSOR_LEASE_TOKEN" "$LESSOR_LEASE_ID" >"$dir/headers"
 unset LESSOR_LEASE_TOKEN
+# On a machine that serves a model, its key (which the model server keeps in its environment) is
+# sent to the server's metrics from a file too.
+[ -z "${LESSOR_MODEL_KEY:-}" ] || printf 'Authorization: Bearer %s\n' "$LESSOR_MODEL_KEY" >"$dir/model-headers"
 : >"$dir/seen"
 role=main
 
@@ -147,6 +152,26 @@ report_exit() {
   api POST /v1/agent/exit "$dir/exit.out" -H "Content-Type: application/json" --data-binary "$body" || true
 }
 
+# heartbeat: liveness; on a machine that serves a model, with the lines of its server's metrics
+# that tell whether requests reach it (docs/deployments.md "Activity"), or null when they cannot
+# be read. lessor judges them.
+heartbeat() {
+  if [ ! -f "$dir/model-headers" ]; then
+    api POST /v1/agent/heartbeat "$dir/heartbeat.out" || true
+    return
+  fi
+  if curl -sf -o "$dir/metrics.txt" --max-time 5 -H @"$dir/model-headers" "http://127.0.0.1:$model_port/metrics" 2>>"$dir/curl.log"; then
+    {
+      printf '{"metrics":"'
+      grep -E '^vllm:(num_requests_running|num_requests_waiting|request_success_total|prompt_tokens_total|generation_tokens_total)[{ ]' "$dir/metrics.txt" | head -c 60000 | json_text
+      printf '"}'
+    } >"$dir/heartbeat.json"
+  else
+    printf '{"metrics":null}' >"$dir/heartbeat.json"
+  fi
+  api POST /v1/agent/heartbeat "$dir/heartbeat.out" -H "Content-Type: application/json" --data-binary @"$dir/heartbeat.json" || true
+}
+
 # ---- commands ---------------------------------------------------------------------------------
 
 # json_text: stdin as the inside of a JSON string (control characters other than tab and newline
@@ -223,7 +248,7 @@ while :; do
   ship
   now=$(date +%s)
   if [ $((now - beat_at)) -ge "$heartbeat_s" ]; then
-    api POST /v1/agent/heartbeat "$dir/heartbeat.out" || true
+    heartbeat
     beat_at=$now
   fi
   if [ "$reported" = 0 ] && [ -f "$dir/status" ]; then

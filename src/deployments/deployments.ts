@@ -19,6 +19,7 @@ import type { Env } from "../env";
 import { ApiError, conflict, notFound } from "../errors";
 import { newId } from "../ids";
 import { createLease } from "../lease/create";
+import { freeLeaseName, handOverLeaseName } from "../lease/names";
 import type { ActResult, UserAction } from "../lease/object";
 import { TERMINAL_STATES, type LeaseState } from "../lease/state";
 import type { LeaseView } from "../lease/view";
@@ -101,16 +102,24 @@ export async function renderDeployment(env: Env, row: DeploymentRow, lease: Leas
   };
 }
 
-/** Makes the deployment's lease (id chosen by the row): it runs the model server with a fresh machine key. */
+/**
+ * Makes the deployment's lease (id chosen by the row): it runs the model server with a fresh
+ * machine key, and is named after the deployment, unless another live lease of the org holds that
+ * name (a lease the org named so itself): then it has none rather than no deployment.
+ */
 async function startLease(db: Db, env: Env, row: DeploymentRow, config: StoredConfig, now: number): Promise<LeaseView> {
-  const lease = await createLease(db, env, row.org_id, {
+  const input = {
     id: row.lease_id,
-    kind: "deployment",
+    kind: "deployment" as const,
     spec: config.spec,
     ...(config.policy ? { policy: config.policy } : {}),
     ...(config.image ? { image: config.image } : {}),
     model: { id: config.model, key: newDeploymentKey(), engine_args: config.engine_args },
-  }, now);
+  };
+  const lease = await createLease(db, env, row.org_id, { ...input, name: row.name }, now).catch((e: unknown) => {
+    if (e instanceof ApiError && e.code === "name_taken") return createLease(db, env, row.org_id, input, now);
+    throw e;
+  });
   // A recreate that swapped the lease while this one was being made leaves it pointed at by nothing: it ends.
   const current = await deploymentById(db, row.id);
   if (current?.lease_id !== row.lease_id) await actOnLease(env, row, "end");
@@ -183,6 +192,8 @@ export async function putDeployment(db: Db, env: Env, orgId: string, name: strin
     const swapped = await swapLease(db, row, config, fingerprint, now);
     if (!swapped) return { status: 200, ...(await reread(db, env, orgId, name)) };
     if (lease !== null && !gone) await actOnLease(env, row, "end");
+    // The old lease may still be releasing: its name passes to the new one rather than colliding.
+    await handOverLeaseName(db, orgId, name, row.lease_id, swapped.lease_id, now);
     return { status: 202, row: swapped, lease: await startLease(db, env, swapped, config, now) };
   }
   if (lease?.state === "stopped") {
@@ -204,6 +215,8 @@ export async function deleteDeployment(db: Db, env: Env, orgId: string, name: st
   if (!row) return null;
   const ended = await actOnLease(env, row, "end");
   if (!ended.ok && ended.status !== 404) throw new ApiError(ended.status, ended.code, ended.message, ended.details);
+  // The name is free at once, as the deployment's is: a PUT right after names its new lease so.
+  await freeLeaseName(db, { org_id: orgId, name: row.name, lease_id: row.lease_id });
   await db.deleteFrom("deployments").where("id", "=", row.id).execute();
   return row;
 }

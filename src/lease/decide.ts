@@ -137,6 +137,38 @@ export function inFlightUntil(agent: AgentFacts): number {
   return Math.max(0, ...(agent.in_flight ?? []).map((start) => start + REQUEST_MAX_MS));
 }
 
+/**
+ * Whether lessor sees a model server's use beyond its gateway (docs/deployments.md "Activity"):
+ * the agent read its metrics in this session, within AGENT_SILENT_MS, and no read failed since.
+ * While it does not, requests may reach the machine that lessor never hears of, so a deployment's
+ * idle timeout is off: silence that lessor cannot check is not idleness. Hard caps still apply.
+ */
+export function modelActivityObservable(l: LeaseRecord, agent: AgentFacts, now: number): boolean {
+  const read = agent.metrics_read_at ?? null;
+  if (read === null || read < (l.session_started_at ?? 0) || now - read >= AGENT_SILENT_MS) return false;
+  return (agent.metrics_failed_at ?? null) === null || agent.metrics_failed_at! <= read;
+}
+
+/** How a ready deployment's use is watched, as its guard shows it; null for a lease that serves no model or is not ready. */
+export function activityOf(l: LeaseRecord, agent: AgentFacts, now: number) {
+  if (!l.model || l.state !== "ready") return null;
+  const observable = modelActivityObservable(l, agent, now);
+  const read = agent.metrics_read_at ?? null;
+  const idle = l.policy.idle_timeout !== null;
+  const caps = "max_lifetime, budgets, the ttl and ends still apply";
+  const note = !idle
+    ? "idle stop is off: the policy has no idle_timeout"
+    : observable
+      ? "idle stop is on: requests through the gateway and those the model server's metrics show are activity"
+      : `activity on the machine is not observable (its agent has not read the model server's metrics in the last ${AGENT_SILENT_MS / 1000} s): idle stop is off; ${caps}`;
+  return {
+    observable,
+    metrics_read_at: read === null ? null : new Date(read).toISOString(),
+    idle_stop: idle && observable ? ("on" as const) : ("off" as const),
+    note,
+  };
+}
+
 /** The exit the agent reported in this session (one from a session before is not this command's). */
 export function exitOf(l: LeaseRecord, agent: AgentFacts): AgentFacts["exit"] {
   return agent.exit !== null && agent.exit.at >= (l.session_started_at ?? 0) ? agent.exit : null;
@@ -224,7 +256,7 @@ export function decide(l: LeaseRecord, obs: Observation, now: number): Decision 
       else {
         const agent = obs.agent ?? NO_AGENT;
         const until = inUseUntil(l, agent);
-        if (l.policy.idle_timeout !== null && until !== null) {
+        if (l.policy.idle_timeout !== null && until !== null && (!l.model || modelActivityObservable(l, agent, now))) {
           due({ action: l.can_stop ? "stop" : "release", reason: "idle_timeout", at: until + l.policy.idle_timeout });
         }
         commandRules(l, agent, now, due);
@@ -309,6 +341,8 @@ export function guardOf(l: LeaseRecord, obs: Observation, now: number) {
     due: d.action !== "wait" && d.action !== "none",
     /** The last heartbeat of an agent silent for AGENT_SILENT_MS or more (a kill answers `unknown`); null while it beats. */
     agent_silent_since: silent === null ? null : new Date(silent).toISOString(),
+    /** A deployment's: whether lessor sees its use, and so whether idle stop is on (null: the lease serves no model). */
+    activity: activityOf(l, obs.agent ?? NO_AGENT, now),
   };
 }
 

@@ -43,10 +43,21 @@ export async function claimLeaseName(db: Db, claim: NameClaim, now: number): Pro
     .executeTakeFirst();
   if (won?.lease_id === claim.lease_id) return;
   const holder = await db.selectFrom("lease_names").select("lease_id").where("org_id", "=", claim.org_id).where("name", "=", claim.name).executeTakeFirst();
+  // Already this lease's (handed over to it, or a retried create): held, not taken.
+  if (holder?.lease_id === claim.lease_id) return;
   throw new ApiError(409, "name_taken", `a live lease of this org is already named "${claim.name}"`, { name: claim.name, ...(holder ? { lease_id: holder.lease_id } : {}) });
 }
 
 /** Gives back a name whose lease was never made (its create failed first). */
 export async function freeLeaseName(db: Db, claim: NameClaim): Promise<void> {
   await db.deleteFrom("lease_names").where("org_id", "=", claim.org_id).where("name", "=", claim.name).where("lease_id", "=", claim.lease_id).execute();
+}
+
+/**
+ * Hands `name` from lease `from` to lease `to` (a deployment recreated: its new lease takes the
+ * name while the old one is still releasing). Only a name `from` holds moves; the old lease's
+ * release then frees nothing, since the trigger frees by lease id.
+ */
+export async function handOverLeaseName(db: Db, orgId: string, name: string, from: string, to: string, now: number): Promise<void> {
+  await db.updateTable("lease_names").set({ lease_id: to, created_at: now }).where("org_id", "=", orgId).where("name", "=", name).where("lease_id", "=", from).execute();
 }

@@ -77,6 +77,11 @@ export class OccupantSide {
     const agent = this.occupant();
     if (!agent) return REFUSED;
     const answer = await agent.call(() => this.#store.state(), token, call);
+    // Requests the model server had that did not pass through the gateway: the lease's use.
+    if (answer.ok && answer.op === "heartbeat" && answer.model_activity === "active") {
+      const l = this.#store.load();
+      if (l) this.#host.heartbeat(l.org_id);
+    }
     if (answer.ok && answer.op === "result" && answer.recorded) await this.#attachDiagnostics(answer.command.id);
     else if (answer.ok && answer.op !== "commands") await this.#bringAlarmForward(agent);
     return answer;

@@ -240,6 +240,13 @@ export interface AgentFacts {
    * restart of the object, which ends its stream. Absent: none.
    */
   in_flight?: readonly number[];
+  /**
+   * On a machine that serves a model: when the agent last read its server's metrics
+   * (src/lease/model-metrics.ts), and when a read last failed (unreadable, malformed, missing).
+   * Absent or null: never.
+   */
+  metrics_read_at?: number | null;
+  metrics_failed_at?: number | null;
 }
 
 export const NO_AGENT: AgentFacts = { last_heartbeat_at: null, last_output_at: null, exit: null };

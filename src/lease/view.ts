@@ -152,6 +152,15 @@ export const GuardedLeaseSchema = LeaseSchema.extend({
     at: Time.nullable(),
     due: z.boolean(),
     agent_silent_since: Time.nullable().describe("the last heartbeat of the machine's agent when it has been silent for 90 s or more; null while it beats"),
+    activity: z
+      .object({
+        observable: z.boolean().describe("the agent read the model server's metrics in the last 90 s, and no read failed since"),
+        metrics_read_at: Time.nullable().describe("when it last read them; null: never"),
+        idle_stop: z.enum(["on", "off"]).describe("off while activity is not observable, or with no idle_timeout"),
+        note: z.string().describe("the same, in words"),
+      })
+      .nullable()
+      .describe("a deployment's: whether lessor sees its use beyond the gateway (docs/deployments.md \"Activity\"); null for a lease that serves no model or is not ready"),
   }),
 }).openapi("GuardedLease");
 

@@ -3,9 +3,11 @@
  * liveness, the command's exit, its log and the exec/signal commands queued for the machine, in
  * the object's own storage (src/occupant/schema.ts). The object holds one `Occupant` and its RPC
  * methods delegate here, so the lease's own code and tables are untouched: an agent's call never
- * takes the lease's writer lock, and a heartbeat is liveness only, never the lease's activity.
+ * takes the lease's writer lock, and a heartbeat is liveness, never the lease's activity by
+ * itself (requests that the model server's metrics it carries show are: src/lease/model-metrics.ts).
  */
 import { newId } from "../ids";
+import { readModelMetrics, type ModelCounters } from "../lease/model-metrics";
 import type { AgentFacts } from "../lease/state";
 import { chunksToDrop, droppedMarker, newlines, planAppend, tailLines, type StoredChunk } from "./logs";
 import { COMMAND_KINDS, ensureAgentSchema } from "./schema";
@@ -26,11 +28,18 @@ export const REDELIVER_MS = 60_000;
 export const COMMAND_OUTPUT_MAX = 1024 * 1024;
 
 export type AgentCall =
-  | { op: "heartbeat" }
+  /**
+   * `metrics`: on a machine that serves a model, the text of its server's `GET /metrics` (null:
+   * the agent could not read it); absent: the agent read none (no model, or an older agent).
+   */
+  | { op: "heartbeat"; metrics?: string | null }
   | { op: "log"; seq: number; data: Uint8Array }
   | { op: "exit"; code: number | null; signal: string | null }
   | { op: "commands"; wait_ms: number }
   | { op: "result"; id: string; exit_code: number | null; output: string };
+
+/** What a heartbeat's metrics said: requests on the model server, none, or nothing lessor can read. */
+export type ModelActivity = "active" | "idle" | "unobservable";
 
 export interface AgentExit {
   code: number | null;
@@ -59,7 +68,7 @@ export interface CommandView {
 export type NewCommand = { kind: "exec"; cmd: string } | { kind: "signal"; signal: CommandSignal };
 
 export type AgentAnswer =
-  | { ok: true; op: "heartbeat"; last_heartbeat_at: string }
+  | { ok: true; op: "heartbeat"; last_heartbeat_at: string; model_activity: ModelActivity | null }
   | { ok: true; op: "log"; seq: number; stored: boolean; duplicate: boolean }
   | { ok: true; op: "exit"; recorded: boolean; exit: AgentExit }
   | { ok: true; op: "commands"; commands: DeliveredCommand[] }
@@ -89,6 +98,9 @@ interface AgentRow {
   log_chunks: number;
   dropped_bytes: number;
   dropped_through: number;
+  metrics_read_at: number | null;
+  metrics_failed_at: number | null;
+  metrics_counters: string | null;
 }
 
 interface CommandRow {
@@ -157,7 +169,7 @@ export class Occupant {
     switch (call.op) {
       case "heartbeat":
         this.#sql.exec(`UPDATE agent SET last_heartbeat_at = ? WHERE id = 1`, now);
-        return { ok: true, op: "heartbeat", last_heartbeat_at: iso(now)! };
+        return { ok: true, op: "heartbeat", last_heartbeat_at: iso(now)!, model_activity: call.metrics === undefined ? null : this.#metrics(call.metrics, now) };
       case "log": {
         const appended = this.#appendLog(call.seq, call.data, now);
         if (appended.stored) this.#followers?.push({ seq: call.seq, data: call.data });
@@ -295,10 +307,22 @@ export class Occupant {
     }));
   }
 
-  /** What the lease's rules read of the agent (decide.ts): its last heartbeat, last output and exit. */
+  /** One read of the model server's metrics, judged against the counters of the read before. */
+  #metrics(text: string | null, now: number): ModelActivity {
+    const a = this.#row();
+    const read = readModelMetrics(text, a.metrics_counters === null ? null : (JSON.parse(a.metrics_counters) as ModelCounters));
+    const counters = read.counters === null ? null : JSON.stringify(read.counters);
+    if (read.observable) this.#sql.exec(`UPDATE agent SET metrics_read_at = ?, metrics_counters = ? WHERE id = 1`, now, counters);
+    else this.#sql.exec(`UPDATE agent SET metrics_failed_at = ? WHERE id = 1`, now);
+    return !read.observable ? "unobservable" : read.active ? "active" : "idle";
+  }
+
+  /** What the lease's rules read of the agent (decide.ts): its last heartbeat, last output and exit, its metrics reads. */
   facts(): AgentFacts {
     const a = this.#row();
     return {
+      metrics_read_at: a.metrics_read_at,
+      metrics_failed_at: a.metrics_failed_at,
       last_heartbeat_at: a.last_heartbeat_at,
       last_output_at: a.last_output_at,
       exit: a.exit_at === null ? null : { code: a.exit_code, signal: a.exit_signal, at: a.exit_at },

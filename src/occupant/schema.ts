@@ -4,7 +4,7 @@
  * Created only in the object of a lease that exists, like the lease's tables, so an agent call
  * that names a lease never created leaves no storage behind.
  */
-export const AGENT_SCHEMA_VERSION = 2;
+export const AGENT_SCHEMA_VERSION = 3;
 export const COMMAND_KINDS = ["exec", "signal"] as const;
 export const COMMAND_STATES = ["queued", "delivered", "done"] as const;
 
@@ -57,6 +57,15 @@ export function ensureAgentSchema(sql: SqlStorage): void {
     sql.exec(`
       ALTER TABLE agent ADD COLUMN last_output_at INTEGER;
       UPDATE agent SET last_output_at = (SELECT MAX(at) FROM agent_logs) WHERE id = 1;
+    `);
+  }
+  if (version < 3) {
+    // The model server's metrics as the agent last read them (src/lease/model-metrics.ts): when a
+    // read last showed them, when one last failed, and the counters the next read is compared with.
+    sql.exec(`
+      ALTER TABLE agent ADD COLUMN metrics_read_at INTEGER;
+      ALTER TABLE agent ADD COLUMN metrics_failed_at INTEGER;
+      ALTER TABLE agent ADD COLUMN metrics_counters TEXT;
     `);
   }
   // Written only when it changes: every start of the object runs this.

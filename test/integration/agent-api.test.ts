@@ -346,8 +346,9 @@ describe("odd input with a valid token", () => {
       ["POST", "/commands/cmd_x", { raw: '{"exit_code":0,"output":"","extra":1}', headers: json }],
       ["DELETE", "/heartbeat", { unchecked: "an operation the document does not have" }],
     ];
-    // A heartbeat takes no body: whatever is sent is not read.
-    expect((await agent("POST", "/heartbeat", lease, { raw: "{not json", headers: json })).status).toBe(200);
+    // A heartbeat's body is optional (a model's metrics); one that is not JSON is refused like any other.
+    await expectError(await agent("POST", "/heartbeat", lease, { raw: "{not json", headers: json }), 400, "invalid_request");
+    expect((await agent("POST", "/heartbeat", lease)).status).toBe(200);
     for (const [method, path, opts] of odd) {
       const res = await agent(method, path, lease, opts);
       expect(res.status, `${method} ${path}`).toBeGreaterThanOrEqual(400);

@@ -128,6 +128,51 @@ describe("PUT /v1/deployments/:name", () => {
   });
 });
 
+describe("the deployment's lease carries its name", () => {
+  const named = async (leaseId: string) => (await getLease(key, leaseId)).name;
+  const byName = async (name: string) => (await json(await call("GET", `/v1/leases?name=${name}`, { key }))).data.map((l: any) => l.id);
+
+  it("its lease is named after it, and found by that name", async () => {
+    const name = fresh();
+    const d = await json(await put(name, { model: MODEL, spec: SPEC }));
+    expect(await named(d.lease_id)).toBe(name);
+    expect(await byName(name)).toEqual([d.lease_id]);
+  });
+
+  it("recreated, the new lease takes the name while the old one is still releasing", async () => {
+    const name = fresh();
+    const d = await json(await put(name, { model: MODEL, spec: SPEC }));
+    const r = await json(await put(name, { model: MODEL, spec: SPEC, engine_args: ["--max-model-len", "4096"] }, "?recreate=true"));
+    expect(r.lease_id).not.toBe(d.lease_id);
+    expect(await named(r.lease_id)).toBe(name);
+    const holder = async () => (await env.DB.prepare("SELECT lease_id FROM lease_names WHERE org_id = ? AND name = ?").bind(org.id, name).first<{ lease_id: string }>())?.lease_id;
+    expect(await holder()).toBe(r.lease_id);
+    // The old lease's release frees nothing: the name stays the new lease's.
+    await waitForState(key, d.lease_id, "released");
+    expect(await holder()).toBe(r.lease_id);
+    expect(await byName(name)).toContain(r.lease_id);
+    // And a lease the org makes with that name is refused while the deployment holds it.
+    await expectError(await call("POST", "/v1/leases", { key, body: { kind: "scratch", spec: SPEC, policy: { ttl: "1h" }, name } }), 409, "name_taken");
+  });
+
+  it("deleted and put again at once, the new lease is named too", async () => {
+    const name = fresh();
+    await json(await put(name, { model: MODEL, spec: SPEC }));
+    expect((await call("DELETE", `/v1/deployments/${name}`, { key })).status).toBe(200);
+    const again = await json(await put(name, { model: MODEL, spec: SPEC }));
+    expect(await named(again.lease_id)).toBe(name);
+  });
+
+  it("a name another live lease of the org holds leaves the deployment's lease unnamed, not refused", async () => {
+    const name = fresh();
+    const mine = await json(await call("POST", "/v1/leases", { key, body: { kind: "scratch", spec: SPEC, policy: { ttl: "1h" }, name } }));
+    const res = await put(name, { model: MODEL, spec: SPEC });
+    expect(res.status).toBe(202);
+    expect(await named((await json(res)).lease_id)).toBeNull();
+    expect(await byName(name)).toEqual([mine.id]);
+  });
+});
+
 describe("reading, listing, keys and deleting", () => {
   it("GET shows the key to write scope only; list pages by name", async () => {
     const names = [fresh(), fresh()];

@@ -3,11 +3,14 @@
  * the deployment's key; streams passed through as they come; requests as activity from start to
  * end; a stopped deployment woken by a request; wrong keys 401 in the envelope.
  */
-import { SELF } from "cloudflare:test";
+import { env, runInDurableObject, SELF } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
+import { MODEL_PORT } from "../../src/providers/contract";
+import { SIM_OBJECT_NAME, SimProvider } from "../../src/providers/sim/adapter";
+import { metricsText } from "../../src/providers/sim/model-server";
 import { endEverything } from "./deployment-helpers";
-import { BASE, call, expectError, json, type TestOrg } from "./helpers";
-import { fastSim, getLease, leaseSuite, sim, waitForState } from "./lease-helpers";
+import { BASE, BOOTSTRAP, call, expectError, json, type TestOrg } from "./helpers";
+import { events, fastSim, getLease, leaseSuite, sim, waitForState } from "./lease-helpers";
 
 const MODEL = "Qwen/Qwen2.5-0.5B-Instruct";
 const SPEC = { gpu: "l40s:1" };
@@ -106,5 +109,85 @@ describe("the gateway", () => {
     const res = await gw(d, "/models");
     expect(res.headers.get("retry-after")).toBe("10");
     await expectError(res, 503, "deployment_starting");
+  });
+});
+
+/** The deployment's machine as the sim has it, and the key its model server requires (never answered by lessor). */
+async function machineOf(d: { lease_id: string }) {
+  const lease = await getLease(key, d.lease_id);
+  const id: string = lease.machine.id;
+  const modelKey = await runInDurableObject(env.SIM.get(env.SIM.idFromName(SIM_OBJECT_NAME)), (_o, state) =>
+    JSON.parse(state.storage.sql.exec<{ env: string }>(`SELECT env FROM machines WHERE id = ?`, id).one().env).LESSOR_MODEL_KEY as string,
+  );
+  const endpoint = await new SimProvider(env).endpoint({ id } as never, MODEL_PORT);
+  return { endpoint: endpoint!, modelKey };
+}
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe("activity beyond the gateway (the model server's metrics)", () => {
+  it("requests sent straight to the machine keep the deployment from idling out; without them it stops", async () => {
+    await fastSim({ agent_heartbeat_ms: 250, model_tokens_per_s: 1000 });
+    const d = await deploy({ idle_timeout: "2s", heartbeat_grace: "1s" });
+    const { endpoint, modelKey } = await machineOf(d);
+    const started = Date.now();
+    // One request every 1.3 s: each request to the sim sets its alarm a tick (1 s) ahead, so
+    // requests spaced closer would keep its agent from acting at all.
+    while (Date.now() - started < 6_500) {
+      const res = await endpoint.fetch("/v1/completions", {
+        method: "POST",
+        headers: { authorization: `Bearer ${modelKey}`, "content-type": "application/json" },
+        body: JSON.stringify({ model: MODEL, prompt: "hi", max_tokens: 4 }),
+      });
+      expect(res.status).toBe(200);
+      await res.body?.cancel();
+      expect((await getLease(key, d.lease_id)).state).toBe("ready");
+      await pause(1_300);
+    }
+    // Past the 3 s of grace and idle timeout since the first request: only the direct traffic held it.
+    const lease = await getLease(key, d.lease_id);
+    expect(lease.state).toBe("ready");
+    expect(lease.guard.activity).toMatchObject({ observable: true, idle_stop: "on" });
+    const stopped = await waitForState(key, d.lease_id, "stopped", 15_000);
+    expect(stopped.release_reason).toBeNull();
+  });
+
+  it("a deployment whose metrics cannot be read is never idle-stopped, and its guard says so; a good read turns idle stop back on", async () => {
+    await fastSim();
+    const d = await deploy({ idle_timeout: "2s", heartbeat_grace: "1s" });
+    // The test takes the agent's place: the sim's agent is refused from now on.
+    const token = (await json(await call("POST", `/v1/sim/leases/${d.lease_id}/agent-token`, { key: BOOTSTRAP }))).token;
+    const beat = (body?: unknown) => call("POST", "/v1/agent/heartbeat", { key: token, headers: { "lessor-lease-id": d.lease_id }, ...(body === undefined ? {} : { body }) });
+
+    const unreadable = await json(await beat({ metrics: null }));
+    expect(unreadable.model_activity).toBe("unobservable");
+    const guard = (await getLease(key, d.lease_id)).guard;
+    expect(guard.activity).toMatchObject({ observable: false, idle_stop: "off" });
+    expect(guard.activity.note).toMatch(/not observable/);
+    expect(guard.reason).not.toBe("idle_timeout");
+    // Malformed text is no better than none.
+    expect((await json(await beat({ metrics: "<html>502</html>" }))).model_activity).toBe("unobservable");
+    await pause(4_000);
+    expect((await getLease(key, d.lease_id)).state).toBe("ready");
+
+    // Its idle deadline is long past: once observable, it stops at once.
+    const idle = await json(await beat({ metrics: metricsText(MODEL, { running: 0, waiting: 0, success: 0, prompt_tokens: 0, generation_tokens: 0 }) }));
+    expect(idle.model_activity).toBe("idle");
+    const stopped = await waitForState(key, d.lease_id, "stopped", 10_000);
+    expect(stopped.release_reason).toBeNull();
+    expect((await events(key, d.lease_id)).some((e) => e.type === "stop_requested" && e.reason === "idle_timeout")).toBe(true);
+  });
+
+  it("the heartbeat takes no body, or metrics as a string or null; anything else is 400", async () => {
+    await fastSim();
+    const d = await deploy();
+    const token = (await json(await call("POST", `/v1/sim/leases/${d.lease_id}/agent-token`, { key: BOOTSTRAP }))).token;
+    const beat = (body?: unknown) => call("POST", "/v1/agent/heartbeat", { key: token, headers: { "lessor-lease-id": d.lease_id }, ...(body === undefined ? {} : { body }) });
+    expect(await json(await beat())).toMatchObject({ model_activity: null });
+    const running = await json(await beat({ metrics: metricsText(MODEL, { running: 1, waiting: 0, success: 0, prompt_tokens: 0, generation_tokens: 0 }) }));
+    expect(running.model_activity).toBe("active");
+    await expectError(await beat({ metrics: 5 }), 400, "invalid_request");
+    await expectError(await beat({ metrics: "x", other: 1 }), 400, "invalid_request");
+    await expectError(await beat({ metrics: "x".repeat(64 * 1024 + 1) }), 400, "invalid_request");
   });
 });

@@ -110,10 +110,10 @@ describe("colour", () => {
 
 describe("the guard in words", () => {
   it.each([
-    [{ action: "none", reason: null, at: null, due: false, agent_silent_since: null }, "nothing planned"],
-    [{ action: "stop", reason: "ttl_expired", at: at(14 * MIN), due: false, agent_silent_since: null }, "stop in 14 min (ttl_expired)"],
-    [{ action: "release", reason: "max_lifetime", at: at(-1000), due: true, agent_silent_since: null }, "release now (max_lifetime)"],
-    [{ action: "stop", reason: null, at: null, due: false, agent_silent_since: null }, "stop when due"],
+    [{ action: "none", reason: null, at: null, due: false, agent_silent_since: null, activity: null }, "nothing planned"],
+    [{ action: "stop", reason: "ttl_expired", at: at(14 * MIN), due: false, agent_silent_since: null, activity: null }, "stop in 14 min (ttl_expired)"],
+    [{ action: "release", reason: "max_lifetime", at: at(-1000), due: true, agent_silent_since: null, activity: null }, "release now (max_lifetime)"],
+    [{ action: "stop", reason: null, at: null, due: false, agent_silent_since: null, activity: null }, "stop when due"],
   ] as const)("%j", (guard, text) => {
     expect(guardText(guard, NOW)).toBe(text);
   });

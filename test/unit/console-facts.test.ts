@@ -32,7 +32,7 @@ function lease(state: Lease["state"], actual: number | null = null): Lease {
   } as Lease;
 }
 
-const guard = (over: Partial<Guard>): Guard => ({ action: "release", reason: "ttl_expired", at: new Date(AS_OF).toISOString(), due: false, agent_silent_since: null, ...over });
+const guard = (over: Partial<Guard>): Guard => ({ action: "release", reason: "ttl_expired", at: new Date(AS_OF).toISOString(), due: false, agent_silent_since: null, activity: null, ...over });
 
 describe("costSoFar", () => {
   it("carries a running lease's estimate forward at its rate, a stopped one's at the disk's, a released one's not at all", () => {

@@ -126,6 +126,7 @@ describe("decide: what the machine says", () => {
       at: new Date(T0 + 32 * M).toISOString(),
       due: false,
       agent_silent_since: null,
+      activity: null,
     });
   });
 });
@@ -397,4 +398,64 @@ describe("alarmMove: the one alarm is set only when it moves", () => {
     ["already there, one ms ahead", now + 1, now + 1, "keep"],
   ];
   for (const [name, current, next, move] of rows) it(name, () => expect(alarmMove(current, next, now)).toBe(move));
+});
+
+describe("decide: a deployment's idle stop needs its model server's metrics", () => {
+  const model = { id: "sim/echo-1b", key: "machine-key-0123456789", engine_args: [] };
+  const deployment = (patch: Partial<LeaseRecord> = {}) => lease("ready", { kind: "deployment", model, ttl_deadline: null, ...patch });
+  const idleAt = T0 + 2 * M + 30 * M; // the fixture's activity + heartbeat grace + idle timeout
+  const read = (at: number, failed: number | null = null): Observation => ({ ...running, agent: { ...NO_AGENT, last_heartbeat_at: at, metrics_read_at: at, metrics_failed_at: failed } });
+
+  interface Case {
+    name: string;
+    obs: Observation;
+    l?: LeaseRecord;
+    stops: boolean;
+    observable: boolean;
+  }
+  const cases: Case[] = [
+    { name: "read just now: idle stop on", obs: read(idleAt), stops: true, observable: true },
+    { name: "read AGENT_SILENT_MS - 1 ago: still observable", obs: read(idleAt - AGENT_SILENT_MS + 1), stops: true, observable: true },
+    { name: "read AGENT_SILENT_MS ago: not observable, no idle stop", obs: read(idleAt - AGENT_SILENT_MS), stops: false, observable: false },
+    { name: "never read (no agent, or one that sends no metrics)", obs: running, stops: false, observable: false },
+    { name: "a read after the last failure: observable", obs: read(idleAt, idleAt - 1), stops: true, observable: true },
+    { name: "a failed read after the last good one: not observable", obs: read(idleAt - 1, idleAt), stops: false, observable: false },
+    { name: "a read from the session before (the machine was restarted since)", obs: read(idleAt), l: deployment({ session_started_at: idleAt + 1 }), stops: false, observable: false },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const l = c.l ?? deployment();
+      const d = decide(l, c.obs, idleAt);
+      if (c.stops) expect(d).toMatchObject({ action: "stop", reason: "idle_timeout" });
+      else expect(d.reason).not.toBe("idle_timeout");
+      const guard = guardOf(l, c.obs, idleAt);
+      expect(guard.activity).toMatchObject({ observable: c.observable, idle_stop: c.stops ? "on" : "off" });
+      if (!c.observable) expect(guard.activity!.note).toMatch(/not observable.*idle stop is off/);
+    });
+  }
+
+  it("a lease that serves no model keeps its idle stop without metrics, and its guard names no activity", () => {
+    const plain = deployment({ model: null });
+    expect(decide(plain, running, idleAt)).toMatchObject({ action: "stop", reason: "idle_timeout" });
+    expect(guardOf(plain, running, idleAt).activity).toBeNull();
+  });
+
+  it("without metrics the hard caps stay in force, and the guard names the next one", () => {
+    const capped = deployment({ session_started_at: T0, policy: { ...lease("ready").policy, max_lifetime: 24 * H } });
+    expect(decide(capped, running, T0 + 24 * H - 1)).toMatchObject({ action: "wait", next: "release", reason: "max_lifetime" });
+    expect(decide(capped, running, T0 + 24 * H)).toMatchObject({ action: "release", reason: "max_lifetime" });
+    const guard = guardOf(capped, running, idleAt);
+    expect(guard).toMatchObject({ action: "release", reason: "max_lifetime", at: new Date(T0 + 24 * H).toISOString() });
+    expect(guard.activity).toMatchObject({ observable: false, idle_stop: "off" });
+    const budget = deployment({ policy: { ...lease("ready").policy, max_session_usd: 3 } });
+    expect(decide(budget, running, T0 + 90 * M)).toMatchObject({ action: "release", reason: "budget_exceeded" });
+    // A lock's end is no idle stop either while nothing is observable.
+    expect(decide(deployment({ lock_until: T0 + H }), running, T0 + H + 30 * M).reason).not.toBe("idle_timeout");
+  });
+
+  it("with no idle_timeout, the guard says idle stop is off for that reason", () => {
+    const g = guardOf(deployment({ policy: { ...lease("ready").policy, idle_timeout: null } }), read(idleAt), idleAt);
+    expect(g.activity).toMatchObject({ observable: true, idle_stop: "off" });
+    expect(g.activity!.note).toMatch(/no idle_timeout/);
+  });
 });

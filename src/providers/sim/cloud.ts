@@ -822,9 +822,17 @@ export class SimCloud extends DurableObject<Env> {
     }
 
     if (heartbeat) {
-      await call({ op: "heartbeat" });
+      // On a machine that serves a model, as agent.sh: its metrics with the heartbeat (null: unreadable).
+      await call(modelKeyOf(row) === null ? { op: "heartbeat" } : { op: "heartbeat", metrics: await this.#readMetrics(row) });
       sql.exec(`UPDATE machines SET heartbeat_at = ? WHERE id = ?`, now, row.id);
     }
+  }
+
+  /** What the machine's agent reads on its own model port: `GET /metrics` with the machine's key; null when it does not answer 200. */
+  async #readMetrics(row: MachineRow): Promise<string | null> {
+    const request = new Request(`http://localhost:${MODEL_PORT}/metrics`, { headers: { authorization: `Bearer ${modelKeyOf(row)}` } });
+    const answer = await this.#port(request, row.id, MODEL_PORT, "/metrics", { operator: false }).catch(() => null);
+    return answer?.status === 200 ? answer.text() : null;
   }
 
   // --- the model server ----------------------------------------------------------------------
