@@ -5,7 +5,7 @@
  * A presented key is checked, and its budget taken, by the key's own object (key-object.ts),
  * named by the secret's hash; revocation goes through that object too.
  *
- * Issue 10, item 6: an unknown key never creates storage anywhere. Every object a name reaches is
+ * An unknown key never creates storage anywhere. Every object a name reaches is
  * created (with its storage) on first call, so a guessed secret must not reach one: a hash this
  * isolate has not seen admitted is first looked up in D1, and only a key that exists and is not
  * revoked goes on to its object. A known key still costs one call (the hash is remembered).

@@ -1,6 +1,6 @@
 /**
  * Budgets: an org's monthly cap and its cap on concurrent hourly spend, and admission
- * against them. Issue 10 ("Money" 1): every action that can raise a lease's worst-case cost is
+ * against them. Every action that can raise a lease's worst-case cost is
  * admitted like a create, by the same statement.
  *
  * Every lease holds a reservation: its hourly rate, and its worst-case cost split by the UTC month

@@ -1,5 +1,5 @@
 /**
- * Issue 10, "Money": a lease's worst case is admitted like a create by every action that raises it
+ * Money: a lease's worst case is admitted like a create by every action that raises it
  * (1), a fallback on another provider is rented from that provider (2), a stopped lease whose
  * machine runs again is stopped again (3), and a 404 for a machine lessor created is not taken for
  * "gone" without the account that created it (4, second half).

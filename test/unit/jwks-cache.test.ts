@@ -3,7 +3,7 @@
  * cached for JWKS_TTL_MS; a token with an unknown kid refetches at most once per
  * JWKS_REFETCH_COOLDOWN_MS, and that refetch is how a rotated key is picked up.
  *
- * Issue 10, item 9: the body is read as a stream and abandoned past JWKS_MAX_BYTES; a token that
+ * The body is read as a stream and abandoned past JWKS_MAX_BYTES; a token that
  * is not well formed asks neither D1 nor any JWKS; one token causes at most one fetch.
  */
 import jwt from "jsonwebtoken";

@@ -1,5 +1,5 @@
 /**
- * Issue 10, "Money": the pure decisions behind it. What worst case a lease holds, by the month it
+ * Money: the pure decisions behind it. What worst case a lease holds, by the month it
  * accrues in (src/billing/ceiling.ts); what an action needs reserved first, and which offer, from
  * which provider, a lease rents next (src/lease/rent.ts); a stopped lease whose machine runs is
  * stopped again (src/lease/decide.ts).
