@@ -13,6 +13,7 @@ import { benchIngress, ingressRows } from "./ingress";
 import { benchCost, costRows } from "./cost";
 import { benchGateway, gatewayMet, gatewayRows, GATEWAY_RATIO_TARGET } from "./gateway";
 import { benchFirstRequest, firstRequestRows } from "./first-request";
+import { benchConsole, consoleMet, consoleRows } from "./console";
 import { benchOccupant, FOLLOW_P99_TARGET_MS, followMet, occupantRows } from "./occupant";
 import { benchEvents, eventsRows, FAN_OUT_P99_TARGET_MS, fanOutMet, webhooksMet } from "./events";
 // @ts-ignore plain JavaScript module, typed by JSDoc
@@ -72,8 +73,8 @@ const HEADER = ["benchmark", "measure", "figure", "target", "met"];
  * cron alone, on two servers; `--only=cost`: only what a typical lease and a job cost the control
  * plane, against one server; `--only=gateway`: only a deployment's gateway beside its model
  * server reached directly, against one server; `--only=first`: the bundle's size and the first
- * request on a fresh isolate, against a `wrangler dev` of its own. Each leaves bench/results.json
- * alone.
+ * request on a fresh isolate, against a `wrangler dev` of its own; `--only=console`: the console's
+ * 1,000-lease table in Chromium, against one server. Each leaves bench/results.json alone.
  */
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, "").split("=") as [string, string]));
 /** One part alone, against one server: its table and its figures, and bench/results.json left alone. */
@@ -84,12 +85,13 @@ async function runOnly<T>(name: string, run: (server: Server, c: Client, log: (m
   console.log(`\n${JSON.stringify(result, null, 2)}`);
   process.exit(0);
 }
-const ONLY = ["throughput", "occupant", "events", "ingress", "cost", "gateway", "first"];
+const ONLY = ["throughput", "occupant", "events", "ingress", "cost", "gateway", "first", "console"];
 if (args.has("only") && !ONLY.includes(args.get("only")!)) throw new Error(`--only: only ${ONLY.map((k) => `"${k}"`).join(", ")} are known`);
 if (args.get("only") === "occupant") await runOnly("occupant", benchOccupant, occupantRows);
 if (args.get("only") === "events") await runOnly("events", benchEvents, eventsRows);
 if (args.get("only") === "cost") await runOnly("cost", benchCost, costRows);
 if (args.get("only") === "gateway") await runOnly("gateway", benchGateway, gatewayRows);
+if (args.get("only") === "console") await runOnly("console", benchConsole, consoleRows);
 if (args.get("only") === "first") {
   const result = await benchFirstRequest(log);
   console.log(`\nfirst request\n`);
@@ -163,6 +165,9 @@ const cost = await withServer(BASE_ENV, async (server) => benchCost(server, awai
 log("gateway: a deployment's gateway beside its model server reached directly");
 const gateway = await withServer(BASE_ENV, async (server) => benchGateway(server, await client(server), log));
 
+log("console: the Leases view with 1,000 leases, in Chromium");
+const consoleRender = await withServer(BASE_ENV, async (server) => benchConsole(server, await client(server), log));
+
 log(`reap latency with alarms off (cron backstop every 60 s): ${LEASES} leases`);
 // The default market here: the offer count matters to quotes, not to reaping.
 const reapCron = await withServer({ LESSOR_RATE_LIMIT_PER_MINUTE: BASE_ENV.LESSOR_RATE_LIMIT_PER_MINUTE, LESSOR_ORG_RATE_LIMIT_PER_MINUTE: BASE_ENV.LESSOR_ORG_RATE_LIMIT_PER_MINUTE, LESSOR_DEV_DISABLE_ALARMS: "1" }, async (server) => {
@@ -225,6 +230,7 @@ const results = {
   events,
   cost,
   gateway,
+  console: consoleRender,
   first_request: firstRequest,
   targets: {
     reap_alarm_p99_ms: {
@@ -244,6 +250,7 @@ const results = {
     event_fan_out_p99_ms: { target: `< ${FAN_OUT_P99_TARGET_MS}, none lost`, measured: { p99_ms: events.fan_out.p99_ms, lost: events.fan_out.lost }, met: fanOutMet(events.fan_out) },
     control_plane_share: { target: "< 0.1% of the GPU time it manages", measured: cost.share_of_gpu_time, met: cost.targets.share_met },
     provider_calls_typical_lease: { target: "<= 20", measured: cost.typical.projected.provider_calls, met: cost.targets.provider_calls_met },
+    console_render_ms: { target: "< 200 ms for 1,000 leases", measured: consoleRender.median_ms, met: consoleMet(consoleRender) },
     gateway_throughput_ratio: { target: `>= ${GATEWAY_RATIO_TARGET} of direct`, measured: gateway.throughput_ratio, met: gatewayMet(gateway) },
     bundle_gzip_bytes: { target: "<= 200 KB", measured: firstRequest.bundle.gzip_bytes, met: firstRequest.bundle.gzip_bytes <= 200_000 },
     webhooks_complete: { target: "all verified, none lost or twice", measured: { lost: events.webhooks.lost, duplicates: events.webhooks.duplicates, unverified: events.webhooks.received - events.webhooks.verified }, met: webhooksMet(events.webhooks) },
@@ -270,6 +277,7 @@ const rows: string[][] = [
   ...ingressRows(ingress),
   ...costRows(cost),
   ...gatewayRows(gateway),
+  ...consoleRows(consoleRender),
   ...firstRequestRows(firstRequest),
 ];
 console.log(`\nlessor benchmarks, ${results.date}, ${machine.cpu}, ${machine.cores} cores, node ${machine.node}\n`);
