@@ -13,6 +13,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { ApiError, notFound } from "../../src/errors";
 import type { AgentSnapshot, CommandView } from "../../src/occupant/occupant";
 import { simAdmin } from "../../src/providers/sim/adapter";
+import { SIM_PORT_CLOSED_HEADER } from "../../src/providers/sim/model-server";
 import { forwardedHeaders } from "../../src/deployments/gateway";
 import { changeFaults } from "../../src/providers/sim/operator";
 import type { Context } from "hono";
@@ -263,5 +264,12 @@ simRoutes.all("/sim/machines/:id/ports/:port/*", requireBootstrapToken, async (c
   const path = MACHINE_PORT.exec(url.pathname)?.[1] ?? "/";
   const method = c.req.method;
   const body = method === "GET" || method === "HEAD" ? null : await c.req.arrayBuffer();
-  return simAdmin(c.env).machinePort(c.req.param("id"), port, `${path}${url.search}`, { method, headers: forwardedHeaders(c.req.raw.headers), body });
+  const id = c.req.param("id");
+  const answer = await simAdmin(c.env).machinePort(id, port, `${path}${url.search}`, { method, headers: forwardedHeaders(c.req.raw.headers), body });
+  if (answer.status === 502 && answer.headers.get(SIM_PORT_CLOSED_HEADER) !== null) {
+    // Nothing listens there: lessor's answer, not a gateway's failure (no such machine, not running, or not serving).
+    await answer.body?.cancel();
+    throw new ApiError(409, "port_closed", `nothing listens on port ${port} of machine ${id}: it does not exist, is not running, or is not serving`, { machine_id: id, port });
+  }
+  return answer;
 });

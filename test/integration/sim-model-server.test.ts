@@ -271,7 +271,10 @@ describe("the sim's model server", () => {
     // Only the installation's operator: the machine's own key is not lessor's credential.
     expect((await direct("/v1/models", { key: KEY })).status).toBe(401);
     // A port nothing listens on, and one that is no port.
-    expect((await call("GET", `/v1/sim/machines/${m.id}/ports/9000/v1/models`, { key: BOOTSTRAP, unchecked: NOT_DOCUMENTED })).status).toBe(502);
+    const closed = await call("GET", `/v1/sim/machines/${m.id}/ports/9000/v1/models`, { key: BOOTSTRAP, unchecked: NOT_DOCUMENTED });
+    expect(closed.status).toBe(409);
+    expect(((await closed.json()) as { error: { code: string } }).error.code).toBe("port_closed");
+    expect((await call("GET", `/v1/sim/machines/sim-m-none/ports/${MODEL_PORT}/v1/models`, { key: BOOTSTRAP, unchecked: NOT_DOCUMENTED })).status).toBe(409);
     expect((await call("GET", `/v1/sim/machines/${m.id}/ports/70000/v1/models`, { key: BOOTSTRAP, unchecked: NOT_DOCUMENTED })).status).toBe(400);
   });
 });
