@@ -121,25 +121,48 @@ const OWN_IDS = new Set<string>();
 
 class Credentials {
   #admin = "";
+  #adminId = "";
   #read = "";
   #uses = 0;
 
   async get(kind: "admin" | "read"): Promise<string> {
     if (!this.#admin) {
       const created = await post("/v1/orgs", BOOTSTRAP, { name: "fuzz" });
-      this.#admin = created.key.secret;
+      [this.#admin, this.#adminId] = [created.key.secret, created.key.id];
       OWN_IDS.add(created.key.id);
       OWN_IDS.add((await post("/v1/auth/issuers", this.#admin, { jwks_url: UNREACHABLE_JWKS, iss: FUZZ_ISS, aud: FUZZ_AUD })).id);
     }
     if (!this.#read || this.#uses >= 250) {
+      // Fresh keys (a fresh request budget). The keys they replace, and any the fuzz made, are
+      // revoked, so the org never reaches its limit of live keys however long the run.
+      await revokeLiveKeys(this.#admin, [this.#adminId]);
       const admin = await post("/v1/keys", this.#admin, { name: "fuzz admin", scope: "admin" });
       const read = await post("/v1/keys", this.#admin, { name: "fuzz read", scope: "read" });
-      [this.#admin, this.#read, this.#uses] = [admin.secret, read.secret, 0];
+      await revokeLiveKeys(admin.secret, [admin.id, read.id]);
+      [this.#admin, this.#adminId, this.#read, this.#uses] = [admin.secret, admin.id, read.secret, 0];
       OWN_IDS.add(admin.id);
       OWN_IDS.add(read.id);
     }
     this.#uses++;
     return kind === "admin" ? this.#admin : this.#read;
+  }
+}
+
+/** Revokes every live key of the org of `admin` but `keep`. */
+async function revokeLiveKeys(admin: string, keep: string[]): Promise<void> {
+  const auth = { authorization: `Bearer ${admin}` };
+  const live: string[] = [];
+  for (let cursor: string | null = null; ; ) {
+    const res: Response = await fetchWorker(new Request(`${BASE}/v1/keys?limit=100${cursor ? `&cursor=${cursor}` : ""}`, { headers: auth }));
+    if (res.status !== 200) throw new Error(`setup: GET /v1/keys answered ${res.status} ${await res.text()}`);
+    const page = (await res.json()) as { data: Array<{ id: string; revoked_at: string | null }>; next_cursor: string | null };
+    live.push(...page.data.filter((k) => k.revoked_at === null && !keep.includes(k.id)).map((k) => k.id));
+    if (!page.next_cursor) break;
+    cursor = page.next_cursor;
+  }
+  for (const id of live) {
+    const res = await fetchWorker(new Request(`${BASE}/v1/keys/${id}`, { method: "DELETE", headers: auth }));
+    if (res.status !== 200 && res.status !== 404) throw new Error(`setup: DELETE /v1/keys/${id} answered ${res.status} ${await res.text()}`);
   }
 }
 const credentials = new Credentials();

@@ -32,7 +32,10 @@ describe("provider key encryption", () => {
     expect(await decryptProviderKey(MASTER, "org_a", "vast", sealed)).toBeNull();
     expect(await decryptProviderKey({ LESSOR_MASTER_KEY: "another-master-key-0123456789abcdefghij" }, "org_a", "runpod", sealed)).toBeNull();
     const [v, iv, body] = sealed.split(".");
-    const flipped = `${v}.${iv}.${body!.slice(0, -2)}${body!.endsWith("A") ? "B" : "A"}${body!.slice(-1)}`;
+    // One character of the sealed body changed (the second to last, whose six bits are all data).
+    const at = body!.length - 2;
+    const flipped = `${v}.${iv}.${body!.slice(0, at)}${body![at] === "A" ? "B" : "A"}${body!.slice(at + 1)}`;
+    expect(flipped).not.toBe(sealed);
     expect(await decryptProviderKey(MASTER, "org_a", "runpod", flipped)).toBeNull();
   });
 
