@@ -8,7 +8,7 @@ import { existsSync } from "node:fs";
 import { chromium } from "playwright-core";
 import type { Server } from "../e2e/server";
 import { copiesOfFirstLease, leasesRenderMs, RENDER_TARGET_MS } from "../support/console-render";
-import { request, tick, type Client } from "./http";
+import { onceCatalogReady, request, type Client } from "./http";
 import { median } from "./in-process";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -20,21 +20,10 @@ export interface ConsoleResult {
   median_ms: number;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 export async function benchConsole(server: Server, c: Client, log: (msg: string) => void, runs = 7): Promise<ConsoleResult> {
   if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install -y chromium, or set CHROMIUM_PATH`);
   // One lease of the org, the template of the 1,000.
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await request(c, "POST", "/v1/leases", { kind: "scratch", spec: { gpu: "l4:1" }, policy: { ttl: "10m" } });
-      break;
-    } catch (err) {
-      if (attempt >= 10) throw err;
-      await tick(server);
-      await sleep(500);
-    }
-  }
+  await onceCatalogReady(server, () => request(c, "POST", "/v1/leases", { kind: "scratch", spec: { gpu: "l4:1" }, policy: { ttl: "10m" } }));
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
   try {
     const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();

@@ -11,7 +11,7 @@
  */
 import autocannon, { type Result as Cannonade } from "autocannon";
 import type { Server } from "../e2e/server";
-import { fastSim, request, tick, type Client } from "./http";
+import { fastSim, onceCatalogReady, request, type Client } from "./http";
 import { median, percentile } from "./in-process";
 
 export const GATEWAY_RATIO_TARGET = 0.7;
@@ -45,18 +45,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A ready deployment of MODEL and its machine's id in the sim. */
 async function readyDeployment(server: Server, c: Client): Promise<{ base_url: string; api_key: string; machine: string }> {
-  let made: any;
-  for (let attempt = 0; ; attempt++) {
-    try {
-      made = await request(c, "PUT", `/v1/deployments/${NAME}`, { model: MODEL, spec: { gpu: "l40s:1" } });
-      break;
-    } catch (err) {
-      // The catalog may not be seeded yet: one more tick, then again.
-      if (attempt >= 10) throw err;
-      await tick(server);
-      await sleep(500);
-    }
-  }
+  const made = await onceCatalogReady(server, () => request(c, "PUT", `/v1/deployments/${NAME}`, { model: MODEL, spec: { gpu: "l40s:1" } }));
   const until = Date.now() + 120_000;
   for (;;) {
     const d = await request(c, "GET", `/v1/deployments/${NAME}`);

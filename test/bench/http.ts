@@ -56,6 +56,22 @@ async function allLeases(c: Client): Promise<any[]> {
   return out;
 }
 
+/**
+ * `make()`, tried again after a cron tick while it fails (the catalog may not be seeded yet), at
+ * most 11 times.
+ */
+export async function onceCatalogReady<T>(server: Server, make: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await make();
+    } catch (err) {
+      if (attempt >= 10) throw err;
+      await tick(server);
+      await sleep(500);
+    }
+  }
+}
+
 export async function tick(server: Server) {
   const res = await fetch(`${server.base}/__scheduled?cron=${encodeURIComponent("* * * * *")}`);
   await res.text();

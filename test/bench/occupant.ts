@@ -5,7 +5,7 @@
  * receive every chunk.
  */
 import type { Server } from "../e2e/server";
-import { request, tick, type Client } from "./http";
+import { onceCatalogReady, request, type Client } from "./http";
 import { median, percentile } from "./in-process";
 
 export const FOLLOW_P99_TARGET_MS = 100;
@@ -44,18 +44,11 @@ interface AgentLease {
 
 /** A job lease whose command never ends on its own, and its agent token from the test-only route. */
 async function agentLease(server: Server, c: Client): Promise<AgentLease> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      const lease = await request(c, "POST", "/v1/leases", { kind: "job", cmd: "hang", spec: { gpu: "l40s:1" }, policy: { on_exit: "keep" } });
-      const minted = await request(c, "POST", `/v1/sim/leases/${lease.id}/agent-token`, undefined, "bootstrap");
-      return { id: lease.id, token: minted.token };
-    } catch (err) {
-      // The catalog may not be seeded yet: one more tick, then again.
-      if (attempt >= 10) throw err;
-      await tick(server);
-      await sleep(500);
-    }
-  }
+  return onceCatalogReady(server, async () => {
+    const lease = await request(c, "POST", "/v1/leases", { kind: "job", cmd: "hang", spec: { gpu: "l40s:1" }, policy: { on_exit: "keep" } });
+    const minted = await request(c, "POST", `/v1/sim/leases/${lease.id}/agent-token`, undefined, "bootstrap");
+    return { id: lease.id, token: minted.token };
+  });
 }
 
 /** One chunk, posted as src/agent/agent.sh posts it. */
