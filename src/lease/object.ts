@@ -39,6 +39,9 @@ export type ActResult =
   | { ok: true; lease: LeaseView }
   | { ok: false; status: 402 | 404 | 409; code: string; message: string; details: Record<string, unknown> };
 
+/** How far ahead the alarm stands behind a run begun at once (`#finish`'s `runDueWork`). */
+const DUE_WORK_BACKSTOP_MS = 5_000;
+
 export class LeaseObject extends MeteredObject {
   /** The lease's own storage: its record, events and how far the D1 index has caught up. */
   readonly #store: LeaseStore;
@@ -81,7 +84,7 @@ export class LeaseObject extends MeteredObject {
       const step = newLease(init, canStop);
       this.#store.insert(step.next);
       this.#runner.step(step.next, step, init.now);
-      return renderLease((await this.#finish(init.now))!);
+      return renderLease((await this.#finish(init.now, { runDueWork: true }))!);
     });
   }
 
@@ -135,7 +138,7 @@ export class LeaseObject extends MeteredObject {
       if (refused) return { ok: false, status: 402, code: refused.code, message: refused.message, details: refused.details };
       const change = plan.reserve ? withReserved(plan.change, plan.reserve) : plan.change;
       this.#runner.save(l, change.next, plan.quiet ? null : change.effect, now);
-      return { ok: true, lease: renderLease((await this.#finish(now))!) };
+      return { ok: true, lease: renderLease((await this.#finish(now, { runDueWork: true }))!) };
     });
   }
 
@@ -185,7 +188,7 @@ export class LeaseObject extends MeteredObject {
       const step = preemption(l, by, now);
       if (step) {
         this.#runner.save(l, step.next, step.effect, now);
-        await this.#finish(now);
+        await this.#finish(now, { runDueWork: true });
       }
       return true;
     });
@@ -220,8 +223,15 @@ export class LeaseObject extends MeteredObject {
 
   // ---- storage, index, alarm --------------------------------------------------------------------
 
-  /** Writes through to the D1 index when it is behind, then sets the one alarm; answers the lease it read. */
-  async #finish(now: number): Promise<LeaseRecord | null> {
+  /**
+   * Writes through to the D1 index when it is behind, then sets the one alarm; answers the lease it
+   * read. `runDueWork`: work the caller's change made due at once (a machine to rent, destroy, stop
+   * or start) begins in the writer's next turn, right after the caller's answer, instead of when
+   * the platform delivers an alarm set for it: every second between an `end` and its destroy is
+   * billed. The alarm is then set DUE_WORK_BACKSTOP_MS ahead, in case that run never happens (the
+   * object evicted); the run moves it to what comes next.
+   */
+  async #finish(now: number, options: { runDueWork?: boolean } = {}): Promise<LeaseRecord | null> {
     const l = this.#store.load();
     if (!l) return null;
     let next = alarmAt(l, now, this.#runner.facts());
@@ -252,6 +262,10 @@ export class LeaseObject extends MeteredObject {
       this.#occupant.released();
     }
     if (this.env.LESSOR_DEV_DISABLE_ALARMS !== "1") {
+      if (options.runDueWork && next !== null && next <= Date.now()) {
+        this.ctx.waitUntil(this.tick().catch(() => undefined));
+        next = Date.now() + DUE_WORK_BACKSTOP_MS;
+      }
       const move = alarmMove(await this.ctx.storage.getAlarm(), next, now);
       if (move === "delete") await this.ctx.storage.deleteAlarm();
       else if (move === "set") await this.ctx.storage.setAlarm(next!);
