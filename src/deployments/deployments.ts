@@ -17,7 +17,7 @@ import type { Db } from "../db";
 import type { DeploymentsTable } from "../db/schema";
 import type { Env } from "../env";
 import { ApiError, conflict, notFound } from "../errors";
-import { newId } from "../ids";
+import { newId, sha256Hex } from "../ids";
 import { createLease } from "../lease/create";
 import { freeLeaseName, handOverLeaseName } from "../lease/names";
 import type { ActResult, UserAction } from "../lease/object";
@@ -81,7 +81,7 @@ export async function listDeployments(db: Db, orgId: string, after: string | nul
   return q.orderBy("name").limit(limit + 1).execute();
 }
 
-const leaseStub = (env: Env, leaseId: string) => env.LEASE.get(env.LEASE.idFromName(leaseId));
+export const leaseStub = (env: Env, leaseId: string) => env.LEASE.get(env.LEASE.idFromName(leaseId));
 
 /** The lease's view, or null while it is not yet made (or was never made). */
 export async function leaseOf(env: Env, row: DeploymentRow): Promise<LeaseView | null> {
@@ -225,7 +225,11 @@ export async function deleteDeployment(db: Db, env: Env, orgId: string, name: st
 export async function rotateDeploymentKey(db: Db, env: Env, orgId: string, name: string, now: number): Promise<DeploymentRow | null> {
   const row = await deploymentByName(db, orgId, name);
   if (!row) return null;
-  const api_key = await sealSecret(env, keyBinding(row), newDeploymentKey());
+  const key = newDeploymentKey();
+  // The lease learns the new key's digest first (the gateway's quick path, gateway.ts): the old key
+  // stops working before the answer, and a failure here leaves the old key stored and working.
+  await leaseStub(env, row.lease_id).setGatewayKey(row.org_id, await sha256Hex(key));
+  const api_key = await sealSecret(env, keyBinding(row), key);
   return (await db.updateTable("deployments").set({ api_key, updated_at: now }).where("id", "=", row.id).returningAll().executeTakeFirst()) ?? null;
 }
 

@@ -9,8 +9,8 @@
 import type { Db } from "../db";
 import type { Env } from "../env";
 import { ApiError } from "../errors";
-import { secretEquals } from "../ids";
-import { actOnLease, deploymentById, deploymentKey } from "./deployments";
+import { hexEquals, sha256Hex } from "../ids";
+import { actOnLease, deploymentById, deploymentKey, leaseStub } from "./deployments";
 import { GATEWAY_WAKE_WAIT_MS, wakeWaitMs } from "./wake-wait";
 
 /** How often a held request asks again whether the deployment is ready. */
@@ -29,25 +29,55 @@ export function forwardedHeaders(headers: Headers): [string, string][] {
 const refused = () => new ApiError(401, "unauthenticated", "send `Authorization: Bearer <the deployment's api_key>`", {}, { "WWW-Authenticate": 'Bearer realm="lessor-gateway"' });
 
 /**
+ * Where each deployment's requests go, by its id, in this isolate: its lease and org. A hint, never
+ * a credential: the quick path it opens is taken only when the lease holds the caller's key's
+ * digest and is ready; anything else takes the full path through the deployment's row.
+ */
+const ROUTES = new Map<string, { lease_id: string; org_id: string }>();
+const ROUTES_MAX = 1_000;
+
+function remember(id: string, route: { lease_id: string; org_id: string }): void {
+  ROUTES.delete(id);
+  ROUTES.set(id, route);
+  // The oldest entry goes first (a Map iterates in insertion order).
+  if (ROUTES.size > ROUTES_MAX) ROUTES.delete(ROUTES.keys().next().value!);
+}
+
+/**
  * One request through the gateway. `path` begins with `/v1/`; `token` is the caller's bearer.
  * A wrong or missing key is 401 whether or not the deployment exists.
+ *
+ * The quick path (docs/deployments.md "The gateway"): a deployment's lease holds the SHA-256 of
+ * its api_key, set when the key is rotated and before the new one is stored, and seeded by the
+ * full path. A request whose key's digest the ready lease holds is sent on without reading the
+ * deployment's row; any other answer (another digest, none held, not ready, no such lease) sends
+ * it down the full path, which reads the row, checks the key as stored, and wakes or refuses as
+ * before. A rotated key therefore stops working at once, in every isolate.
  */
 export async function gatewayRequest(
   db: Db,
   env: Env,
   input: { deploymentId: string; token: string | null; path: string; method: string; headers: Headers; body: ArrayBuffer | null },
 ): Promise<Response> {
-  const row = input.token === null ? null : await deploymentById(db, input.deploymentId);
-  const key = row ? await deploymentKey(env, row) : null;
-  if (!row || key === null || !(await secretEquals(input.token!, key))) throw refused();
-  const stub = env.LEASE.get(env.LEASE.idFromName(row.lease_id));
-  const deadline = Date.now() + (wakeWaitMs(env) ?? GATEWAY_WAKE_WAIT_MS);
+  if (input.token === null) throw refused();
+  const digest = await sha256Hex(input.token);
   const init = { method: input.method, headers: forwardedHeaders(input.headers), body: input.body };
+  const route = ROUTES.get(input.deploymentId);
+  if (route) {
+    const quick = await leaseStub(env, route.lease_id).modelRequest(route.org_id, input.path, init, { digest });
+    if (quick instanceof Response) return quick;
+  }
+  const row = await deploymentById(db, input.deploymentId);
+  const key = row ? await deploymentKey(env, row) : null;
+  if (!row || key === null || !hexEquals(digest, await sha256Hex(key))) throw refused();
+  remember(row.id, { lease_id: row.lease_id, org_id: row.org_id });
+  const stub = leaseStub(env, row.lease_id);
+  const deadline = Date.now() + (wakeWaitMs(env) ?? GATEWAY_WAKE_WAIT_MS);
   let woken = false;
   for (;;) {
-    const out = await stub.modelRequest(row.org_id, input.path, init);
+    const out = await stub.modelRequest(row.org_id, input.path, init, { verified: digest });
     if (out instanceof Response) return out;
-    const state = out?.state ?? null;
+    const state = out === null ? null : "state" in out ? out.state : null;
     if (state === null || state === "releasing" || state === "released") {
       throw new ApiError(503, "deployment_unavailable", `deployment "${row.name}" has no machine: PUT /v1/deployments/${row.name} to serve it again`, { name: row.name, state }, {}, true);
     }

@@ -118,7 +118,7 @@ export function hardCapDeadlines(l: LeaseRecord): Candidate[] {
 export function inUseUntil(l: LeaseRecord, agent: AgentFacts): number | null {
   const exit = exitOf(l, agent);
   if (l.kind === "job" && l.cmd !== null && exit === null) return null;
-  const last = Math.max(l.last_activity_at ?? l.ready_at ?? l.state_since, exit?.at ?? 0);
+  const last = Math.max(l.last_activity_at ?? l.ready_at ?? l.state_since, exit?.at ?? 0, agent.gateway_ended_at ?? 0);
   return Math.max(last + l.policy.heartbeat_grace, l.lock_until ?? 0, inFlightUntil(agent));
 }
 

@@ -15,6 +15,7 @@ import { MeteredObject } from "../metered-object";
 import { meteredAlarm } from "../metering";
 import { database } from "../db";
 import type { Env } from "../env";
+import { hexEquals } from "../ids";
 import { settleReservation } from "../billing/budget";
 import { alarmAt, alarmMove, guardOf, indexWrite } from "./decide";
 import type { KillOutcome } from "./command";
@@ -35,9 +36,20 @@ import type { AgentAnswer, AgentCall, AgentSnapshot, CommandView, NewCommand } f
 
 export type { LeaseEvent, LeaseInit, UserAction };
 
+/**
+ * How a gateway request proves the deployment's key to the lease (src/deployments/gateway.ts):
+ * `digest`, the caller's key's SHA-256, which the lease compares with the one it holds; or
+ * `verified`, the digest of a key the gateway checked against the deployment's row, which the lease
+ * keeps unless it already holds one.
+ */
+export type GatewayKeyCheck = { digest: string } | { verified: string };
+
 export type ActResult =
   | { ok: true; lease: LeaseView }
   | { ok: false; status: 402 | 404 | 409; code: string; message: string; details: Record<string, unknown> };
+
+/** How long a gateway request's end waits in memory before it is written (`#noteActivity`). */
+const ACTIVITY_WRITE_MS = 2_000;
 
 /** How far ahead the alarm stands behind a run begun at once (`#finish`'s `runDueWork`). */
 const DUE_WORK_BACKSTOP_MS = 5_000;
@@ -61,6 +73,7 @@ export class LeaseObject extends MeteredObject {
       occupant: () => this.#occupant.occupant(),
       finish: (now) => this.#finish(now),
       inFlight: () => [...this.#inFlight.values()],
+      gatewayEndedAt: () => this.#gatewayEndedAt,
     });
     this.#occupant = new OccupantSide(this.#store, ctx.storage, this.env, {
       exclusive: (work) => this.#exclusive(work),
@@ -93,7 +106,8 @@ export class LeaseObject extends MeteredObject {
     const l = this.#store.loadFor(orgId);
     if (!l) return null;
     const now = Date.now();
-    return { ...renderLease(l, now), guard: guardOf(l, { machine: undefined, agent: this.#runner.facts() }, now) };
+    const activity = Math.max(l.last_activity_at ?? 0, this.#gatewayEndedAt ?? 0) || null;
+    return { ...renderLease({ ...l, last_activity_at: activity }, now), guard: guardOf(l, { machine: undefined, agent: this.#runner.facts() }, now) };
   }
 
   /** The events after `after`, at most `limit` (docs/events.md); null: no such lease for this org. */
@@ -124,13 +138,13 @@ export class LeaseObject extends MeteredObject {
     });
   }
 
-  /** A user's action. Not valid in the current state: 409 with the state in details. */
-  async act(orgId: string, action: UserAction, arg: { ms?: number } = {}): Promise<ActResult> {
+  /** A user's action. Not valid in the current state: 409 with the state in details. `at`: when it happened, if before now. */
+  async act(orgId: string, action: UserAction, arg: { ms?: number } = {}, at?: number): Promise<ActResult> {
     return this.#exclusive(async () => {
       const l = this.#store.loadFor(orgId);
       if (!l) return { ok: false, status: 404, code: "not_found", message: "lease not found", details: {} };
       const now = Date.now();
-      const plan = userAction(l, action, arg, now);
+      const plan = userAction(l, action, arg, Math.min(at ?? now, now));
       if (!plan.ok) return { ok: false, status: 409, code: "invalid_state", message: plan.message, details: plan.details };
       if (!plan.change) return { ok: true, lease: renderLease(l) };
       // Admitted like a create, before anything is saved: refused, nothing changes.
@@ -149,17 +163,29 @@ export class LeaseObject extends MeteredObject {
    * as the lease's last activity when it ends or its caller goes away. Not ready: the state, and
    * nothing is sent; null: no such lease for this org.
    */
-  async modelRequest(orgId: string, path: string, init: { method: string; headers: [string, string][]; body: ArrayBuffer | null }): Promise<Response | { state: LeaseState | "unreachable" } | null> {
+  async modelRequest(
+    orgId: string,
+    path: string,
+    init: { method: string; headers: [string, string][]; body: ArrayBuffer | null },
+    key: GatewayKeyCheck,
+  ): Promise<Response | { state: LeaseState | "unreachable" } | { check: "key" } | null> {
     const l = this.#store.loadFor(orgId);
     if (!l) return null;
+    if ("digest" in key) {
+      // The quick path: only a ready lease that holds this very digest answers; anything else is
+      // for the gateway's full check, against the deployment's row.
+      const held = this.#store.gatewayKeyDigest();
+      if (l.state !== "ready" || !l.model || held === null || !hexEquals(held, key.digest)) return { check: "key" };
+    } else {
+      this.#store.setGatewayKeyDigest(key.verified, false);
+    }
     if (l.state !== "ready" || !l.model) return { state: l.state };
     const endpoint = await this.#runner.modelEndpoint(l).catch(() => null);
     if (!endpoint) return { state: "unreachable" };
     const id = crypto.randomUUID();
     this.#inFlight.set(id, Date.now());
     const ended = () => {
-      if (!this.#inFlight.delete(id)) return;
-      this.ctx.waitUntil(this.act(orgId, "heartbeat").catch(() => undefined));
+      if (this.#inFlight.delete(id)) this.#noteActivity(orgId, Date.now());
     };
     const headers = new Headers(init.headers);
     headers.set("authorization", `Bearer ${l.model.key}`);
@@ -173,8 +199,44 @@ export class LeaseObject extends MeteredObject {
     return new Response(whileOpen(answer.body, ended), { status: answer.status, headers: answer.headers });
   }
 
+  /**
+   * A deployment's api_key was rotated: the gateway's quick path takes only the new key's digest
+   * from now on. Called before the new key is stored, so the old one never works after the answer.
+   * false: no such lease for this org.
+   */
+  setGatewayKey(orgId: string, digest: string): boolean {
+    if (!this.#store.loadFor(orgId)) return false;
+    this.#store.setGatewayKeyDigest(digest, true);
+    return true;
+  }
+
   /** When each gateway request now in flight began, by its id; in memory (state.ts `AgentFacts.in_flight`). */
   readonly #inFlight = new Map<string, number>();
+
+  /**
+   * A gateway request's end is activity. It counts at once, from memory (`AgentFacts.gateway_ended_at`,
+   * read by the rules and by `view`), and is written as the lease's `last_activity_at` at most once
+   * every ACTIVITY_WRITE_MS: under steady traffic, one write in that time rather than a write (the
+   * writer's turn, the policy, storage) per request. An object that went away before the write
+   * would lose at most that much of its last activity.
+   */
+  #noteActivity(orgId: string, at: number): void {
+    this.#gatewayEndedAt = Math.max(this.#gatewayEndedAt ?? 0, at);
+    if (this.#activityWrite) return;
+    this.#activityWrite = true;
+    const write = async () => {
+      await scheduler.wait(ACTIVITY_WRITE_MS);
+      this.#activityWrite = false;
+      const ended = this.#gatewayEndedAt!;
+      // A lease no longer in use by then refuses the heartbeat (409): nothing to write.
+      await this.act(orgId, "heartbeat", {}, ended);
+      if (this.#gatewayEndedAt === ended) this.#gatewayEndedAt = null;
+    };
+    this.ctx.waitUntil(write().catch(() => undefined));
+  }
+
+  #gatewayEndedAt: number | null = null;
+  #activityWrite = false;
 
   /**
    * Released because deployment `by` displaced it under the org's GPU quota (src/lease/quota.ts).

@@ -55,6 +55,8 @@ export interface RunnerHost {
   finish(now: number): Promise<unknown>;
   /** When each gateway request now in flight began. */
   inFlight(): number[];
+  /** When the last gateway request ended, if that is not yet written (null: nothing waiting). */
+  gatewayEndedAt(): number | null;
 }
 
 export class LeaseRunner {
@@ -98,9 +100,9 @@ export class LeaseRunner {
     }
   }
 
-  /** What the lease's rules read of the agent (nothing for a lease that does not exist yet), and the gateway's requests in flight. */
+  /** What the lease's rules read of the agent (nothing for a lease that does not exist yet), and of the gateway's requests. */
   facts(): AgentFacts {
-    return { ...(this.#host.occupant()?.facts() ?? NO_AGENT), in_flight: this.#host.inFlight() };
+    return { ...(this.#host.occupant()?.facts() ?? NO_AGENT), in_flight: this.#host.inFlight(), gateway_ended_at: this.#host.gatewayEndedAt() };
   }
 
   /**

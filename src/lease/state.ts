@@ -241,6 +241,12 @@ export interface AgentFacts {
    */
   in_flight?: readonly number[];
   /**
+   * Also beside the agent's word: when the last gateway request ended, held in memory until it is
+   * written as the lease's `last_activity_at` (src/lease/object.ts `#noteActivity`). Absent or
+   * null: none waiting.
+   */
+  gateway_ended_at?: number | null;
+  /**
    * On a machine that serves a model: when the agent last read its server's metrics
    * (src/lease/model-metrics.ts), and when a read last failed (unreadable, malformed, missing).
    * Absent or null: never.

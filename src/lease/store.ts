@@ -186,4 +186,14 @@ export class LeaseStore {
   markForwarded(seq: number): void {
     this.#sql.exec(`INSERT OR REPLACE INTO meta (key, value) VALUES ('forwarded_seq', ?)`, String(seq));
   }
+
+  /** The SHA-256 (hex) of the api_key of the deployment this lease serves, as the gateway last told it (null: never). */
+  gatewayKeyDigest(): string | null {
+    return this.#sql.exec<{ value: string }>(`SELECT value FROM meta WHERE key = 'gateway_key_sha256'`).toArray()[0]?.value ?? null;
+  }
+
+  /** `replace` false: kept when one is already held (a digest read from D1 may be older than a rotation's). */
+  setGatewayKeyDigest(digest: string, replace: boolean): void {
+    this.#sql.exec(`INSERT OR ${replace ? "REPLACE" : "IGNORE"} INTO meta (key, value) VALUES ('gateway_key_sha256', ?)`, digest);
+  }
 }

@@ -100,7 +100,8 @@ export function userAction(l: LeaseRecord, action: UserAction, arg: { ms?: numbe
     case "unlock":
       return ok({ ...l, lock_until: null }, { event: "unlocked" });
     case "heartbeat":
-      return ok({ ...l, last_activity_at: now }, { event: "heartbeat" });
+      // Never backwards: the gateway's activity is written a little after it happened (object.ts `#noteActivity`).
+      return ok({ ...l, last_activity_at: Math.max(now, l.last_activity_at ?? now) }, { event: "heartbeat" });
   }
 }
 

@@ -74,6 +74,24 @@ describe("the gateway", () => {
     expect((await gw({ ...d, api_key: rotated.api_key }, "/models")).status).toBe(200);
   });
 
+  it("a key that was being served stops at once when rotated; a recreated deployment is reached at its new lease; a deleted one refuses", async () => {
+    const d = await deploy();
+    // The first request takes the full path and teaches the lease the key; the second takes the quick one.
+    for (let i = 0; i < 2; i++) expect((await gw(d, "/models")).status).toBe(200);
+    const rotated = await json(await call("POST", `/v1/deployments/${d.name}/rotate-key`, { key }));
+    await expectError(await gw(d, "/models"), 401, "unauthenticated");
+    const next = { ...d, api_key: rotated.api_key };
+    for (let i = 0; i < 2; i++) expect((await gw(next, "/models")).status).toBe(200);
+    await expectError(await gw(d, "/models"), 401, "unauthenticated");
+    // Recreated: a new lease, the same key; the old lease is released and no longer answers for it.
+    const recreated = await json(await call("PUT", `/v1/deployments/${d.name}?recreate=true`, { key, body: { model: MODEL, spec: SPEC, engine_args: ["--max-model-len", "2048"] } }));
+    expect(recreated.lease_id).not.toBe(d.lease_id);
+    await waitForState(key, recreated.lease_id, "ready");
+    for (let i = 0; i < 2; i++) expect((await gw(next, "/models")).status).toBe(200);
+    expect((await call("DELETE", `/v1/deployments/${d.name}`, { key })).status).toBe(200);
+    await expectError(await gw(next, "/models"), 401, "unauthenticated");
+  });
+
   it("a stream keeps the deployment in use past its idle timeout; it stops once traffic ends", async () => {
     await fastSim({ model_tokens_per_s: 4 });
     const d = await deploy({ idle_timeout: "2s", heartbeat_grace: "1s" });
@@ -90,6 +108,29 @@ describe("the gateway", () => {
     expect((await getLease(key, d.lease_id)).state).toBe("ready");
     const stopped = await waitForState(key, d.lease_id, "stopped", 15_000);
     expect(stopped.release_reason).toBeNull();
+  });
+
+  it("a request's end is the lease's last activity at once, and is written to the lease within seconds", async () => {
+    const d = await deploy();
+    const before = Date.now();
+    const res = await gw(d, "/models");
+    expect(res.status).toBe(200);
+    await res.arrayBuffer();
+    const ended = Date.now();
+    const stored = () =>
+      runInDurableObject(env.LEASE.get(env.LEASE.idFromName(d.lease_id)), (_o, state) =>
+        JSON.parse(state.storage.sql.exec<{ record: string }>(`SELECT record FROM lease`).one().record).last_activity_at as number | null,
+      );
+    // Read from memory before it is written: the answer already shows it.
+    const shown = Date.parse((await getLease(key, d.lease_id)).last_activity_at);
+    expect(shown).toBeGreaterThanOrEqual(before);
+    expect(shown).toBeLessThanOrEqual(ended);
+    let written = await stored();
+    for (let i = 0; i < 40 && (written === null || written < before); i++) {
+      await pause(250);
+      written = await stored();
+    }
+    expect(written).toBe(shown);
   });
 
   it("a request wakes a stopped deployment and is answered once it is ready", async () => {

@@ -342,6 +342,17 @@ describe("decide: gateway traffic is activity from its start to its end", () => 
     expect(decide(deployment(), lost, idleAt - 1).action).toBe("wait");
     expect(decide(deployment(), lost, idleAt)).toMatchObject({ action: "stop", reason: "idle_timeout" });
   });
+  it("a request's end not yet written counts as the last activity, to the millisecond of grace", () => {
+    // Idle from T0 + 2 min on the record; the gateway saw a request end at T0 + 10 min.
+    const quiet = deployment({ last_activity_at: T0 + 2 * M });
+    const idleAt = T0 + 10 * M + POLICY_DEFAULTS.deployment.heartbeat_grace + POLICY_DEFAULTS.deployment.idle_timeout!;
+    const ended = { ...running, agent: { ...NO_AGENT, gateway_ended_at: T0 + 10 * M } };
+    expect(decide(quiet, ended, idleAt - 1).action).toBe("wait");
+    expect(decide(quiet, ended, idleAt)).toMatchObject({ action: "stop", reason: "idle_timeout" });
+    // An end older than the record's activity changes nothing.
+    const old = { ...running, agent: { ...NO_AGENT, gateway_ended_at: T0 } };
+    expect(decide(quiet, old, T0 + 2 * M + 32 * M)).toMatchObject({ action: "stop", reason: "idle_timeout" });
+  });
   it("traffic never holds off max_lifetime", () => {
     const busy = { ...running, agent: { ...NO_AGENT, in_flight: [T0 + 24 * H - M] } };
     expect(decide(deployment({ session_started_at: T0 }), busy, T0 + 24 * H)).toMatchObject({ action: "release", reason: "max_lifetime" });

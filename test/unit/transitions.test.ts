@@ -100,6 +100,12 @@ describe("userAction: what an allowed action writes", () => {
     const plan = userAction(lease("ready"), "heartbeat", {}, NOW);
     expect(plan).toMatchObject({ ok: true, quiet: true, change: { next: { last_activity_at: NOW } } });
   });
+  it("heartbeat: activity never moves backwards (the gateway's is written after it happened)", () => {
+    const later = userAction(lease("ready", { last_activity_at: NOW + 1 }), "heartbeat", {}, NOW);
+    expect(later.ok && later.change?.next.last_activity_at).toBe(NOW + 1);
+    const earlier = userAction(lease("ready", { last_activity_at: NOW - 1 }), "heartbeat", {}, NOW);
+    expect(earlier.ok && earlier.change?.next.last_activity_at).toBe(NOW);
+  });
 });
 
 describe("hosts running out: one rule", () => {
