@@ -74,7 +74,9 @@ const HEADER = ["benchmark", "measure", "figure", "target", "met"];
  * plane, against one server; `--only=gateway`: only a deployment's gateway beside its model
  * server reached directly, against one server; `--only=first`: the bundle's size and the first
  * request on a fresh isolate, against a `wrangler dev` of its own; `--only=console`: the console's
- * 1,000-lease table in Chromium, against one server. Each leaves bench/results.json alone.
+ * 1,000-lease table in Chromium, against one server; `--only=reap`: the two reap latencies with
+ * alarms (deadlines among the creates, then after them), against one server. Each leaves
+ * bench/results.json alone.
  */
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, "").split("=") as [string, string]));
 /** One part alone, against one server: its table and its figures, and bench/results.json left alone. */
@@ -85,7 +87,7 @@ async function runOnly<T>(name: string, run: (server: Server, c: Client, log: (m
   console.log(`\n${JSON.stringify(result, null, 2)}`);
   process.exit(0);
 }
-const ONLY = ["throughput", "occupant", "events", "ingress", "cost", "gateway", "first", "console"];
+const ONLY = ["throughput", "occupant", "events", "ingress", "cost", "gateway", "first", "console", "reap"];
 if (args.has("only") && !ONLY.includes(args.get("only")!)) throw new Error(`--only: only ${ONLY.map((k) => `"${k}"`).join(", ")} are known`);
 if (args.get("only") === "occupant") await runOnly("occupant", benchOccupant, occupantRows);
 if (args.get("only") === "events") await runOnly("events", benchEvents, eventsRows);
@@ -97,6 +99,18 @@ if (args.get("only") === "first") {
   console.log(`\nfirst request\n`);
   printTable([HEADER, ...firstRequestRows(result)]);
   console.log(`\n${JSON.stringify(result, null, 2)}`);
+  process.exit(0);
+}
+if (args.get("only") === "reap") {
+  const result = await withServer(BASE_ENV, async (server) => {
+    const c = await client(server);
+    await tick(server);
+    const whileCreating = await benchReap(server, c, { leases: LEASES, offsetS: 0, timeoutS: 120 });
+    const afterCreating = await benchReap(server, c, { leases: LEASES, offsetS: 10, timeoutS: 120 });
+    return { alarms_while_creating: whileCreating, alarms_after_creating: afterCreating };
+  });
+  console.log(`\nreap\n`);
+  console.log(JSON.stringify(result, null, 2));
   process.exit(0);
 }
 if (args.get("only") === "ingress") {

@@ -6,6 +6,8 @@ import { env, runInDurableObject } from "cloudflare:test";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ProviderError, type Machine, type MachineStatus } from "../../src/providers/contract";
 import { SIM_OBJECT_NAME, SimProvider, simAdmin } from "../../src/providers/sim/adapter";
+import { CLOCK_CHANGE_AT } from "../../src/providers/sim/cloud";
+import { nextClockChangeAt } from "../../src/providers/sim/webhooks";
 import { BOOTSTRAP, call, createKey, createOrg, expectError, json, refreshCatalog } from "./helpers";
 import { createLease, events, machinesOf, waitForState } from "./lease-helpers";
 
@@ -395,5 +397,26 @@ describe("the machine's environment (src/providers/agent-start.ts)", () => {
       expect(res.status, JSON.stringify(bad)).toBe(400);
     }
     expect(await new SimProvider(env).listMachines("lessor-dev-ls_01jsimagent-a3")).toEqual([]);
+  });
+});
+
+describe("when time alone changes a machine next, in SQL", () => {
+  it("CLOCK_CHANGE_AT answers what nextClockChangeAt does, on every status and with or without a vanishing", async () => {
+    const cases = (["PROVISIONING", "STARTING", "RUNNING", "EXITED", "ERROR"] as const).flatMap((status) =>
+      [null, 500, 5_000].map((vanish_at) => ({ status, since: 1_000, provision_ms: 100, boot_ms: 2_000, vanish_at })),
+    );
+    const sql = await runInDurableObject(env.SIM.get(env.SIM.idFromName(SIM_OBJECT_NAME)), (_o, state) =>
+      cases.map((c) =>
+        state.storage.sql
+          .exec<{ at: number | null }>(
+            `SELECT ${CLOCK_CHANGE_AT} AS at FROM (SELECT ? AS status, ? AS status_since, ? AS provision_ms, ? AS boot_ms, ? AS vanish_at)`,
+            c.status, c.since, c.provision_ms, c.boot_ms, c.vanish_at,
+          )
+          .one().at,
+      ),
+    );
+    expect(sql).toEqual(cases.map((c) => nextClockChangeAt(c)));
+    // Both sides of the choice are exercised: a boot's end, a vanishing, and never.
+    expect(new Set(sql)).toEqual(new Set([1_100, 3_000, 500, 5_000, null]));
   });
 });

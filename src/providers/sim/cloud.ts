@@ -72,7 +72,7 @@ import {
 import { nextRandom } from "../../random";
 import { simSigningSecret } from "../../ingress/sim-key";
 import { signedHeaders } from "../../webhooks/secrets";
-import { afterAttempt, nextClockChangeAt, SIM_WEBHOOK_BATCH, simWebhookBody, simWebhookTarget } from "./webhooks";
+import { afterAttempt, SIM_WEBHOOK_BATCH, simWebhookBody, simWebhookTarget } from "./webhooks";
 import { generateSimOffers, simStartupS, type SimOffer } from "./offers";
 import { parseScript, runScript, scriptErrorText, servingAt, type DeliveredSignal, type ScriptProgram } from "./script";
 import {
@@ -319,6 +319,15 @@ class SimHttpError extends Error {
   }
 }
 
+/** When a booting machine's boot ends (NULL: it is not booting). */
+const BOOT_ENDS_AT = `CASE status WHEN 'PROVISIONING' THEN status_since + provision_ms WHEN 'STARTING' THEN status_since + boot_ms END`;
+/**
+ * webhooks.ts `nextClockChangeAt` as SQL over a `machines` row: when time alone changes its status
+ * next (its boot's end or its vanishing, the sooner), NULL for never. A test holds the two to the
+ * same answers.
+ */
+export const CLOCK_CHANGE_AT = `COALESCE(MIN(${BOOT_ENDS_AT}, vanish_at), ${BOOT_ENDS_AT}, vanish_at)`;
+
 export class SimCloud extends DurableObject<Env> {
   #market: { key: string; offers: SimOffer[]; byId: Map<string, SimOffer> } | null = null;
   /**
@@ -355,7 +364,7 @@ export class SimCloud extends DurableObject<Env> {
         return json({ error: { code: "internal", message: "sim: internal error" } }, 500);
       } finally {
         // Reading the machine may have observed a transition, which webhooks have to tell.
-        if (this.#webhookTarget()) await this.#scheduleAgent(Date.now());
+        if (this.#takeChanged()) await this.#scheduleAgent(Date.now());
       }
     }
     try {
@@ -365,9 +374,10 @@ export class SimCloud extends DurableObject<Env> {
       console.error("sim: internal error", e);
       return json({ error: { code: "internal", message: "sim: internal error" } }, 500);
     } finally {
-      // A call that may have created, started or stopped a machine (or changed the heartbeat); with
-      // webhooks on, any call, since a read that observes a transition has one to send.
-      if (request.method !== "GET" || this.#webhookTarget()) await this.#scheduleAgent(Date.now());
+      // A call that may have created, started or stopped a machine (or changed the heartbeat), and a
+      // read that observed a transition (with webhooks on, it has one to send). Any other read
+      // leaves the alarm where it is: rescheduling reads every live machine.
+      if (this.#takeChanged() || request.method !== "GET") await this.#scheduleAgent(Date.now());
     }
   }
 
@@ -578,6 +588,7 @@ export class SimCloud extends DurableObject<Env> {
     );
     const all = [...before, ...transitions];
     if (all.length === 0) return;
+    this.#changed = true;
     this.#runTransitions(id, all);
     if (this.#webhookTarget()) {
       // Sent by the alarm, soon after: in the same transaction as the change, so none is lost.
@@ -669,11 +680,22 @@ export class SimCloud extends DurableObject<Env> {
     if (this.#webhookTarget()) {
       const sql = this.ctx.storage.sql;
       dues.push(sql.exec<{ due: number | null }>(`SELECT MIN(next_at) AS due FROM webhook_outbox`).one().due);
-      for (const row of sql.exec<MachineRow>(`SELECT * FROM machines WHERE status != 'TERMINATED'`)) dues.push(nextClockChangeAt(clockOf(row)));
+      // webhooks.ts `nextClockChangeAt` over every live machine, in one aggregate.
+      dues.push(sql.exec<{ due: number | null }>(`SELECT MIN(${CLOCK_CHANGE_AT}) AS due FROM machines WHERE status != 'TERMINATED'`).one().due);
     }
     const next = dues.reduce<number | null>((min, d) => (d !== null && (min === null || d < min) ? d : min), null);
     if (next === null) await this.ctx.storage.deleteAlarm();
     else if ((await this.ctx.storage.getAlarm()) !== next) await this.ctx.storage.setAlarm(next);
+  }
+
+  /** A machine's status changed since the alarm was last rescheduled (`#takeChanged`). */
+  #changed = false;
+
+  /** Whether a status changed since the last call, and from now on not; whoever takes it reschedules. */
+  #takeChanged(): boolean {
+    const changed = this.#changed;
+    this.#changed = false;
+    return changed;
   }
 
   /** Where the sim's webhooks go; null: ingress is not configured, and the sim sends none. */
@@ -692,7 +714,8 @@ export class SimCloud extends DurableObject<Env> {
       sql.exec(`DELETE FROM webhook_outbox`);
       return;
     }
-    for (const row of sql.exec<MachineRow>(`SELECT * FROM machines WHERE status != 'TERMINATED'`).toArray()) this.#observe(row, now);
+    // Only the machines that time alone has changed by now (webhooks.ts `nextClockChangeAt`).
+    for (const row of sql.exec<MachineRow>(`SELECT * FROM machines WHERE status != 'TERMINATED' AND ${CLOCK_CHANGE_AT} <= ?`, now).toArray()) this.#observe(row, now);
     const due = sql.exec<OutboxRow>(`SELECT * FROM webhook_outbox WHERE next_at <= ? ORDER BY at, id LIMIT ?`, now, SIM_WEBHOOK_BATCH).toArray();
     if (due.length === 0) return;
     const secret = await simSigningSecret(target.token);
