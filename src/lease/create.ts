@@ -85,17 +85,16 @@ function withoutBadHosts(offers: Offer[], badHosts: BadHosts): Offer[] {
 }
 
 /**
- * Refuses an image that is not pinned by digest (or no image: the providers' defaults are tags)
- * when the org's settings require pins (src/orgs/settings.ts).
+ * Refuses an image that is not pinned by digest when the org's settings require pins
+ * (src/orgs/settings.ts). A lease that names none runs its provider's default image, which is
+ * pinned (src/providers/registry.ts `defaultImageOf`), or none at all (the sim, Lambda's VMs).
  */
 async function requirePinnedImage(db: Db, orgId: string, image: string | undefined): Promise<void> {
-  if (image !== undefined && isPinnedImage(image)) return;
+  if (image === undefined || isPinnedImage(image)) return;
   if (!(await orgSettings(db, orgId))?.require_image_digest) return;
   throw conflict(
     "image_not_pinned",
-    image === undefined
-      ? "this org requires images pinned by digest (require_image_digest): name an image as name@sha256:<64 hex digits>"
-      : `this org requires images pinned by digest (require_image_digest); "${image}" is not: name it as name@sha256:<64 hex digits>`,
+    `this org requires images pinned by digest (require_image_digest); "${image}" is not: name it as name@sha256:<64 hex digits>`,
     { field: "image" },
   );
 }

@@ -8,7 +8,7 @@ import type { Db } from "../db";
 
 export const OrgSettingsSchema = z
   .object({
-    require_image_digest: z.boolean().describe("refuse a lease whose image is not pinned by digest (`@sha256:`), or that names no image, with 409 image_not_pinned"),
+    require_image_digest: z.boolean().describe("refuse a lease whose image is not pinned by digest (`@sha256:`) with 409 image_not_pinned (a lease that names none runs its provider's default image, which is pinned)"),
   })
   .openapi("OrgSettings");
 export type OrgSettings = z.infer<typeof OrgSettingsSchema>;

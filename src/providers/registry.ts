@@ -13,9 +13,9 @@ import type { Provider, ProviderCapabilities } from "./contract";
 import { keyHolders, marketKeys, providerCredentials, providerKeyRows, type ProviderCredentials } from "./credentials";
 import { ProviderError } from "./contract";
 import { LAMBDA_BILLING_INCREMENT_MS, LAMBDA_CAPABILITIES, LambdaProvider } from "./lambda/adapter";
-import { RUNPOD_BILLING_INCREMENT_MS, RUNPOD_CAPABILITIES, RUNPOD_DEFAULT_IMAGE_MIN_CUDA, RunPodProvider } from "./runpod/adapter";
+import { RUNPOD_BILLING_INCREMENT_MS, RUNPOD_CAPABILITIES, RUNPOD_DEFAULT_IMAGE, RUNPOD_DEFAULT_IMAGE_MIN_CUDA, RunPodProvider } from "./runpod/adapter";
 import { SIM_BILLING_INCREMENT_MS, SIM_CAPABILITIES, SimProvider } from "./sim/adapter";
-import { VAST_BILLING_INCREMENT_MS, VAST_CAPABILITIES, VAST_DEFAULT_IMAGE_MIN_CUDA, VastProvider } from "./vast/adapter";
+import { VAST_BILLING_INCREMENT_MS, VAST_CAPABILITIES, VAST_DEFAULT_IMAGE, VAST_DEFAULT_IMAGE_MIN_CUDA, VastProvider } from "./vast/adapter";
 import { isProviderName, listedProviderNames, PROVIDER_NAMES, type ProviderName } from "./names";
 
 /** A setting that comes with an org's key and is not secret (stored in the clear). */
@@ -36,6 +36,8 @@ interface ProviderEntry {
    * nothing but its own Lambda Stack.
    */
   defaultImageMinCuda: number | null;
+  /** That image, pinned by digest (null: none runs). */
+  defaultImage: string | null;
   /** The least one machine bills for, ms (each adapter's `*_BILLING_INCREMENT_MS`). */
   billingIncrementMs: number;
   create(env: Env, credentials: ProviderCredentials | null): Provider;
@@ -48,12 +50,13 @@ const keyOf = (name: string, credentials: ProviderCredentials | null): string =>
 
 // Indexed by any string (a name from a URL or a setting); `satisfies` keeps it to exactly PROVIDER_NAMES.
 const ENTRIES: Record<string, ProviderEntry> = {
-  sim: { needsKey: false, capabilities: SIM_CAPABILITIES, options: [], defaultImageMinCuda: null, billingIncrementMs: SIM_BILLING_INCREMENT_MS, create: (env) => new SimProvider(env) },
+  sim: { needsKey: false, capabilities: SIM_CAPABILITIES, options: [], defaultImageMinCuda: null, defaultImage: null, billingIncrementMs: SIM_BILLING_INCREMENT_MS, create: (env) => new SimProvider(env) },
   runpod: {
     needsKey: true,
     capabilities: RUNPOD_CAPABILITIES,
     options: [],
     defaultImageMinCuda: RUNPOD_DEFAULT_IMAGE_MIN_CUDA,
+    defaultImage: RUNPOD_DEFAULT_IMAGE,
     billingIncrementMs: RUNPOD_BILLING_INCREMENT_MS,
     create: (env, c) => new RunPodProvider({ apiKey: keyOf("runpod", c), baseUrl: env.LESSOR_RUNPOD_BASE_URL }),
   },
@@ -62,6 +65,7 @@ const ENTRIES: Record<string, ProviderEntry> = {
     capabilities: VAST_CAPABILITIES,
     options: [],
     defaultImageMinCuda: VAST_DEFAULT_IMAGE_MIN_CUDA,
+    defaultImage: VAST_DEFAULT_IMAGE,
     billingIncrementMs: VAST_BILLING_INCREMENT_MS,
     create: (env, c) => new VastProvider({ apiKey: keyOf("vast", c), baseUrl: env.LESSOR_VAST_BASE_URL }),
   },
@@ -70,6 +74,7 @@ const ENTRIES: Record<string, ProviderEntry> = {
     capabilities: LAMBDA_CAPABILITIES,
     options: [{ name: "ssh_key_name", required: true, description: "the name of an SSH key in the Lambda account; every launch needs exactly one" }],
     defaultImageMinCuda: null,
+    defaultImage: null,
     billingIncrementMs: LAMBDA_BILLING_INCREMENT_MS,
     create: (env, c) => {
       const apiKey = keyOf("lambda", c);
@@ -79,6 +84,11 @@ const ENTRIES: Record<string, ProviderEntry> = {
     },
   },
 } satisfies Record<ProviderName, ProviderEntry>;
+
+/** The image a lease that names none runs on `name` (null: none runs there). */
+export function defaultImageOf(name: ProviderName): string | null {
+  return ENTRIES[name]!.defaultImage;
+}
 
 /** Every provider lessor has an adapter for. */
 export const KNOWN_PROVIDERS: readonly ProviderName[] = PROVIDER_NAMES;

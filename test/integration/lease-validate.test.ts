@@ -110,15 +110,15 @@ describe("org settings: require_image_digest", () => {
     await call("POST", `/v1/leases/${lease.id}/end`, { key, body: {} });
   });
 
-  it("with it, an unpinned image or none is refused with 409 image_not_pinned before anything is rented; a pinned one is leased", async () => {
+  it("with it, an unpinned image is refused with 409 image_not_pinned before anything is rented; a pinned one, or none (the pinned default), is leased", async () => {
     const put = await call("PUT", "/v1/org/settings", { key: org.adminKey, body: { require_image_digest: true } });
     expect(await json(put)).toEqual({ require_image_digest: true });
     expect(await json(await call("GET", "/v1/org/settings", { key }))).toEqual({ require_image_digest: true });
 
     const leasesBefore = await leaseCount(key);
     const machinesBefore = await simMachineCount();
-    for (const image of ["ubuntu:latest", `app@sha256:${"a".repeat(63)}`, undefined]) {
-      const body = { kind: "scratch", spec: SPEC, ...(image === undefined ? {} : { image }) };
+    for (const image of ["ubuntu:latest", `app@sha256:${"a".repeat(63)}`]) {
+      const body = { kind: "scratch", spec: SPEC, image };
       const refused = await expectError(await call("POST", "/v1/leases", { key, body }), 409, "image_not_pinned");
       expect(refused.details).toEqual({ field: "image" });
       await expectError(await call("POST", "/v1/leases/validate", { key, body }), 409, "image_not_pinned");
@@ -129,6 +129,9 @@ describe("org settings: require_image_digest", () => {
     const pinned = await createLease(key, { kind: "scratch", spec: SPEC, image: PIN });
     expect(pinned.warnings).toEqual([]);
     await call("POST", `/v1/leases/${pinned.id}/end`, { key, body: {} });
+    const none = await createLease(key, { kind: "scratch", spec: SPEC });
+    expect(none.warnings).toEqual([]);
+    await call("POST", `/v1/leases/${none.id}/end`, { key, body: {} });
 
     // Off again: the tag is leased, with its warning.
     await call("PUT", "/v1/org/settings", { key: org.adminKey, body: { require_image_digest: false } });

@@ -1,5 +1,6 @@
 /** The configuration check's rules (src/lease/config-check.ts), each on both sides of its boundary. */
 import { describe, expect, it } from "vitest";
+import { defaultImageOf, KNOWN_PROVIDERS } from "../../src/providers/registry";
 import { configWarnings, isPinnedImage, storedWarning, storedWarnings, type ConfigCheckInput, type WarningCode } from "../../src/lease/config-check";
 
 const S = 1_000;
@@ -59,6 +60,13 @@ describe("configWarnings", () => {
     expect(isPinnedImage(`${PIN}0`)).toBe(false);
     expect(isPinnedImage(`app@sha256:${"A".repeat(64)}`)).toBe(false);
     expect(isPinnedImage("app:sha256")).toBe(false);
+  });
+
+  it("every provider's default image is pinned, or there is none", () => {
+    const images = KNOWN_PROVIDERS.map((name) => [name, defaultImageOf(name)] as const);
+    for (const [name, image] of images) expect(image === null || isPinnedImage(image), `${name}: ${image}`).toBe(true);
+    // RunPod's and Vast's creates require an image; the sim and Lambda run none.
+    expect(images.filter(([, image]) => image !== null).map(([name]) => name).sort()).toEqual(["runpod", "vast"]);
   });
 });
 

@@ -67,12 +67,14 @@ describe("the RunPod adapter asks its market for the CUDA its default image need
 
   it("default images state their need; a lease with its own image asks only what its spec says", () => {
     expect(defaultImageMinCuda("runpod")).toBe(12.8);
-    expect(defaultImageMinCuda("vast")).toBeNull();
+    expect(defaultImageMinCuda("vast")).toBe(12.8);
     expect(defaultImageMinCuda("sim")).toBeNull();
     expect(placementFor({ ttl: 3_600_000, max_lifetime: 86_400_000 }, null)).toMatchObject({ hold_ms: 3_600_000 });
     expect(placementFor({ ttl: null, max_lifetime: 86_400_000 }, null).hold_ms).toBe(86_400_000);
     expect(placementFor({ ttl: null, max_lifetime: null }, null).hold_ms).toBeNull();
     expect(placementFor({ ttl: null, max_lifetime: null }, null).cuda_need("runpod")).toBe(12.8);
+    expect(placementFor({ ttl: null, max_lifetime: null }, null).cuda_need("vast")).toBe(12.8);
+    expect(placementFor({ ttl: null, max_lifetime: null }, null).cuda_need("sim")).toBeNull();
     expect(placementFor({ ttl: null, max_lifetime: null }, "ghcr.io/acme/x@sha256:0").cuda_need("runpod")).toBeNull();
   });
 });

@@ -42,9 +42,13 @@ type Cloud = (typeof CLOUDS)[number];
 
 /** Container disk given to every pod, and so the disk of every offer (the catalog names none). */
 export const RUNPOD_CONTAINER_DISK_GB = 50;
-/** `image` is required by CreatePodRequest; used when a lease names none (the document's own example). */
-export const RUNPOD_DEFAULT_IMAGE = "runpod/pytorch:2.8.0-py3.11-cuda12.8.1";
-/** The CUDA version RUNPOD_DEFAULT_IMAGE is built on (its tag: `cuda12.8.1`), so needs. */
+/**
+ * `image` is required by CreatePodRequest; used when a lease names none. RunPod's base image (sh,
+ * curl and Python for lessor's agent; no PyTorch), pinned by digest so that every lease without an
+ * image runs the same bits (docs/design.md "The configuration check and digest pins").
+ */
+export const RUNPOD_DEFAULT_IMAGE = "runpod/base:1.4.0-cuda1281-ubuntu2404@sha256:e6eb5a38bd3b321f41e7c584334c9ebc15e1e529574c7f2c866d148990cfb817";
+/** The CUDA version RUNPOD_DEFAULT_IMAGE is built on (its tag: `cuda1281`), so needs. */
 export const RUNPOD_DEFAULT_IMAGE_MIN_CUDA = 12.8;
 /**
  * The market is read with `minCudaVersion` ("Minimum CUDA version for availability and lowest-price

@@ -35,13 +35,15 @@ export const VAST_BASE_URL = "https://console.vast.ai";
  * offer's `dph_total` already includes this disk, and again at create as `disk`.
  */
 export const VAST_DISK_GB = 50;
-/** `image` is required by the create body; used when a lease names none (the document's default). */
-export const VAST_DEFAULT_IMAGE = "vastai/base-image:@vastai-automatic-tag";
 /**
- * The CUDA version VAST_DEFAULT_IMAGE needs: none. Its automatic tag resolves, on each host, to the
- * build made for that host's CUDA, so it runs wherever Vast places it.
+ * `image` is required by the create body; used when a lease names none. Vast's base image, one
+ * dated build pinned by digest so that every lease without an image runs the same bits
+ * (docs/design.md "The configuration check and digest pins"). The document's own default, its automatic tag,
+ * resolves to a different build on each host, which no digest can pin.
  */
-export const VAST_DEFAULT_IMAGE_MIN_CUDA: number | null = null;
+export const VAST_DEFAULT_IMAGE = "vastai/base-image:cuda-12.8.1-cudnn-devel-ubuntu24.04-py312-2026-09-07@sha256:c63434109989a5736181bd1c2ad0a0f12c84e24b73b3bce6b3d604932745b410";
+/** The CUDA version VAST_DEFAULT_IMAGE is built on (its tag: `cuda-12.8.1`), so needs: hosts with older drivers are not offered to a lease without an image. */
+export const VAST_DEFAULT_IMAGE_MIN_CUDA: number | null = 12.8;
 /** Offers asked for in one search (the body's `limit`). */
 export const VAST_OFFER_LIMIT = 500;
 /** Vast answers 429 without Retry-After: wait this long before the next try (then the jittered backoff grows). */
