@@ -12056,7 +12056,7 @@ export interface components {
             reason: "no_machine" | "unknown_machine" | null;
         };
         OrgSettings: {
-            /** @description refuse a lease whose image is not pinned by digest (`@sha256:`), or that names no image, with 409 image_not_pinned */
+            /** @description refuse a lease whose image is not pinned by digest (`@sha256:`) with 409 image_not_pinned (a lease that names none runs its provider's default image, which is pinned) */
             require_image_digest: boolean;
         };
         OrgSettingsUpdate: {
