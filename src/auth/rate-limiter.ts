@@ -24,25 +24,30 @@ export class TokenBucket {
   #tokens = -1;
   #at = 0;
 
-  take(limit: number, now: number): RateDecision {
+  /**
+   * One request's token; with `more`, up to that many further whole tokens the bucket holds as
+   * well, for the caller to spend itself (`granted`: how many were taken, 0 when refused).
+   */
+  take(limit: number, now: number, more = 0): RateDecision & { granted: number } {
     const perMs = limit / 60_000;
     // A clock that stepped back refills nothing (and does not drain the bucket).
     this.#tokens = this.#tokens < 0 ? limit : Math.min(limit, this.#tokens + Math.max(0, now - this.#at) * perMs);
     this.#at = now;
     if (this.#tokens >= 1) {
-      this.#tokens -= 1;
-      return { allowed: true, limit, remaining: Math.floor(this.#tokens), retry_after_s: 0 };
+      const granted = 1 + Math.min(Math.max(0, Math.floor(more)), Math.floor(this.#tokens - 1));
+      this.#tokens -= granted;
+      return { allowed: true, limit, remaining: Math.floor(this.#tokens), retry_after_s: 0, granted };
     }
     const wait = Math.max(1, Math.ceil((1 - this.#tokens) / perMs / 1000));
-    return { allowed: false, limit, remaining: 0, retry_after_s: wait };
+    return { allowed: false, limit, remaining: 0, retry_after_s: wait, granted: 0 };
   }
 }
 
 export class RateLimiter extends MeteredObject {
   readonly #bucket = new TokenBucket();
 
-  take(limit: number): RateDecision {
-    return this.#bucket.take(limit, Date.now());
+  take(limit: number, more = 0): RateDecision & { granted: number } {
+    return this.#bucket.take(limit, Date.now(), more);
   }
 }
 

@@ -15,7 +15,7 @@
 import { createExecutionContext, env, listDurableObjectIds } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import worker from "../../functions/index";
-import { DEFAULT_AUTH_FAILURES_PER_MINUTE, DEFAULT_ORG_RATE_LIMIT_PER_MINUTE } from "../../src/auth/admission";
+import { DEFAULT_AUTH_FAILURES_PER_MINUTE, DEFAULT_ORG_RATE_LIMIT_PER_MINUTE, ORG_BUDGET_BATCH } from "../../src/auth/admission";
 import { MAX_LIVE_API_KEYS } from "../../src/auth/limits";
 import { sha256Hex } from "../../src/ids";
 import { BASE, BOOTSTRAP, call, createKey, createOrg, expectError, json } from "./helpers";
@@ -106,6 +106,22 @@ describe("an org's request budget", () => {
     expect((await direct("GET", "/v1/org", { key: b.secret, settings })).status).toBe(200);
   });
 
+  it("is taken from the org's object a batch at a time, never beyond what it grants", async () => {
+    const org = await createOrg();
+    const settings = { LESSOR_ORG_RATE_LIMIT_PER_MINUTE: String(ORG_BUDGET_BATCH * 3) };
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.UTC(2032, 2, 1));
+    for (let i = 0; i < ORG_BUDGET_BATCH + 1; i++) expect((await direct("GET", "/v1/org", { key: org.adminKey, settings })).status).toBe(200);
+    // Eleven requests asked the object twice: two batches are gone from its bucket.
+    const stub = env.LIMITER.get(env.LIMITER.idFromName(`org:${org.id}`));
+    expect(await stub.take(ORG_BUDGET_BATCH * 3)).toMatchObject({ allowed: true, remaining: ORG_BUDGET_BATCH - 1, granted: 1 });
+    // A batch held longer than a second is dropped, not spent: the next request asks the object.
+    vi.setSystemTime(Date.UTC(2032, 2, 1) + 1_500);
+    expect((await direct("GET", "/v1/org", { key: org.adminKey, settings })).status).toBe(200);
+    // It took what the bucket had refilled to (9 and three quarters): none is left for another.
+    expect(await stub.take(ORG_BUDGET_BATCH * 3)).toMatchObject({ allowed: false, granted: 0 });
+  });
+
   it("defaults to 6,000 a minute", async () => {
     const org = await createOrg();
     vi.useFakeTimers({ toFake: ["Date"] });
@@ -113,9 +129,10 @@ describe("an org's request budget", () => {
     const res = await direct("GET", "/v1/org", { key: org.adminKey, settings: DEFAULTS });
     expect(res.status).toBe(200);
     expect(DEFAULT_ORG_RATE_LIMIT_PER_MINUTE).toBe(6000);
-    // The org's bucket holds 5,999 after one request: it takes 5,999 more before a refusal.
+    // One request took a batch of the org's units (the isolate spends the rest itself): the bucket
+    // holds 6,000 less the batch.
     const stub = env.LIMITER.get(env.LIMITER.idFromName(`org:${org.id}`));
-    expect(await stub.take(6000)).toMatchObject({ allowed: true, remaining: 5998 });
+    expect(await stub.take(6000)).toMatchObject({ allowed: true, remaining: 6000 - ORG_BUDGET_BATCH - 1, granted: 1 });
   });
 });
 
