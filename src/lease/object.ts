@@ -171,13 +171,12 @@ export class LeaseObject extends MeteredObject {
   ): Promise<Response | { state: LeaseState | "unreachable" } | { check: "key" } | null> {
     const l = this.#store.loadFor(orgId);
     if (!l) return null;
-    if ("digest" in key) {
-      // The quick path: only a ready lease that holds this very digest answers; anything else is
-      // for the gateway's full check, against the deployment's row.
+    if ("verified" in key) this.#store.setGatewayKeyDigest(key.verified, false);
+    else {
+      // The quick path: only this very digest is let through; anything else is for the gateway's
+      // full check, against the deployment's row (which a state answer below sends it to as well).
       const held = this.#store.gatewayKeyDigest();
-      if (l.state !== "ready" || !l.model || held === null || !hexEquals(held, key.digest)) return { check: "key" };
-    } else {
-      this.#store.setGatewayKeyDigest(key.verified, false);
+      if (held === null || !hexEquals(held, key.digest)) return { check: "key" };
     }
     if (l.state !== "ready" || !l.model) return { state: l.state };
     const endpoint = await this.#runner.modelEndpoint(l).catch(() => null);
