@@ -1,4 +1,4 @@
-// zod's core (node_modules/zod/v4/core/index.js) without `locales` and `compile`: see ./index.mjs.
+// zod's core (node_modules/zod/v4/core/index.js) without `locales` and `compile`, for the members of it ./external.mjs re-exports by name (the bundle's `z` has no `core`): see ./index.mjs.
 export * from "../../node_modules/zod/v4/core/core.js";
 export * from "../../node_modules/zod/v4/core/parse.js";
 export * from "../../node_modules/zod/v4/core/errors.js";

@@ -1,5 +1,4 @@
-// zod's classic API (node_modules/zod/v4/classic/external.js) without `locales`, `compile` (with `INVALID`, `withParser`) and `fromJSONSchema`: see ./index.mjs.
-export * as core from "./core.mjs";
+// zod's classic API (node_modules/zod/v4/classic/external.js) without `core`, `locales`, `compile` (with `INVALID`, `withParser`) and `fromJSONSchema`: see ./index.mjs.
 export * from "../../node_modules/zod/v4/classic/schemas.js";
 export * from "../../node_modules/zod/v4/classic/checks.js";
 export * from "../../node_modules/zod/v4/classic/errors.js";

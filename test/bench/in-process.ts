@@ -4,13 +4,11 @@
  */
 import path from "node:path";
 import { readD1Migrations } from "@cloudflare/vitest-pool-workers";
-import { Kysely } from "kysely";
-import { D1Dialect } from "../../src/db/d1-dialect";
 import { Miniflare } from "miniflare";
 import type { Offer } from "../../src/catalog/offer";
 import { constraintsOf, selectOffer } from "../../src/catalog/selector";
 import { parseGpuToken, type Spec } from "../../src/catalog/spec";
-import type { Database } from "../../src/db/schema";
+import { database } from "../../src/db";
 import { dueLeases } from "../../src/lease/index-repo";
 import { generateSimOffers, normalizeSimOffer } from "../../src/providers/sim/offers";
 import { repoRoot } from "../e2e/server";
@@ -99,7 +97,7 @@ export async function benchSweep(runs = 50): Promise<SweepResult> {
         .bind(leases, now)
         .run();
       await d1.prepare("ANALYZE").run();
-      const db = new Kysely<Database>({ dialect: new D1Dialect({ database: d1 }) });
+      const db = database(d1);
       const times: number[] = [];
       for (let i = 0; i < runs + 5; i++) {
         const t = performance.now();
