@@ -11,6 +11,8 @@
  */
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
+import { encodeCursor } from "../../src/pagination";
+import { storedView, type LeaseView } from "../../src/lease/view";
 import { BOOTSTRAP, call, createKey, createOrg, json, refreshCatalog, type TestOrg } from "./helpers";
 import { createLease, fastSim, waitForState } from "./lease-helpers";
 
@@ -69,6 +71,16 @@ describe("round trips per request", () => {
 
   it("GET /v1/leases: the key's object and one D1 statement", async () => {
     expect(await cost(() => call("GET", "/v1/leases", { key }))).toEqual({ d1: 1, objects: 1 });
+  });
+
+  it("GET /v1/leases answers the index's bodies byte for byte as reading and writing each again would", async () => {
+    const res = await call("GET", "/v1/leases?limit=1", { key });
+    expect(res.headers.get("content-type")).toBe("application/json");
+    const rows = await env.DB.prepare(`SELECT id, body FROM leases WHERE org_id = ? ORDER BY id DESC`).bind(org.id).all<{ id: string; body: string }>();
+    expect(rows.results.length).toBeGreaterThanOrEqual(1);
+    const data = rows.results.slice(0, 1).map((r) => storedView(JSON.parse(r.body) as LeaseView));
+    const next = rows.results.length > 1 ? encodeCursor({ k: rows.results[0]!.id, id: rows.results[0]!.id }) : null;
+    expect(await res.text()).toBe(JSON.stringify({ data, next_cursor: next }));
   });
 
   it("GET /v1/leases/:id: the key's object and the lease's, no D1 statement", async () => {
