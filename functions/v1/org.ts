@@ -3,7 +3,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { database } from "../../src/db";
 import { ApiError } from "../../src/errors";
 import { OrgSchema } from "../../src/orgs/org-schema";
-import { getOrg, renderOrg } from "../../src/orgs/orgs";
+import { getOrgIdentity, renderOrg } from "../../src/orgs/orgs";
 import { OrgSettingsSchema, OrgSettingsUpdateSchema, orgSettings, updateOrgSettings } from "../../src/orgs/settings";
 import { BEARER, COMMON_ERRORS, jsonBody, jsonResponse, router } from "../context";
 import { requireScope } from "../middleware";
@@ -30,7 +30,7 @@ export const orgRoutes = router()
     }),
     async (c) => {
       const p = c.var.principal;
-      const org = orgOrGone(await getOrg(database(c.env.DB), p.org_id));
+      const org = orgOrGone(await getOrgIdentity(database(c.env.DB), p.org_id, c.var.now));
       return c.json({ ...renderOrg(org), caller: { kind: p.kind, scope: p.scope, subject: p.subject } }, 200);
     },
   )

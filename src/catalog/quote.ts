@@ -3,9 +3,12 @@
  * cache by the pure selector, stored once, never changed.
  *
  * A quote reads its offers from this isolate's snapshot of the offer cache (offers-repo.ts
- * `OfferSnapshots`) and is stored with one D1 statement that inserts it only if the snapshot's
- * catalog generation is still current. So a quote costs one D1 round trip, not a read of every
- * fitting offer and then a write, and it is never built from offers a refresh has replaced.
+ * `OfferSnapshots`) and the org's bad hosts from what this isolate last read of them (bad-hosts.ts
+ * `rememberedBadHosts`), and is stored with one D1 statement that inserts it only if the
+ * snapshot's catalog generation is still current and the org has as many bad hosts in force as it
+ * was chosen without. So a quote costs one D1 round trip, not reads of every fitting offer and of
+ * the bad hosts and then a write, and it is never built from offers a refresh has replaced nor
+ * placed on a host that failed one of the org's leases.
  */
 import { z } from "@hono/zod-openapi";
 import type { Db } from "../db";
@@ -22,7 +25,7 @@ import { stoppedDiskMicros } from "../billing/ceiling";
 import { microsToUsd } from "../billing/money";
 import { defaultImageMinCuda } from "../providers/registry";
 import { offerRetriesMicros } from "../lease/rent";
-import { badHostsOf, type BadHosts } from "./bad-hosts";
+import { readBadHosts, rememberedBadHosts, type BadHosts } from "./bad-hosts";
 import { BAD_HOSTS, constraintsOf, MAX_STARTUP, OFFER_AGE, selectOffer, staleCandidates, startupCandidates, type Constraint, type Placement, type Selection } from "./selector";
 import { assertSpecAsksForSomething, parseGpuToken, SpecSchema, type GpuToken, type Spec } from "./spec";
 
@@ -128,18 +131,19 @@ export async function chooseOffers(db: Db, spec: Spec, providers: readonly strin
  * (eligible-providers.ts), never on the org's bad hosts (read alongside, so no slower).
  */
 export async function quoteFor(db: Db, env: Env, orgId: string, req: QuoteRequest, now: number): Promise<Quote> {
-  const [providers, badHosts] = await Promise.all([providersForSpec(env, db, orgId, req.spec), badHostsOf(db, orgId, now)]);
+  const [providers, badHosts] = await Promise.all([providersForSpec(env, db, orgId, req.spec), rememberedBadHosts(db, orgId, now)]);
   return createQuote(db, orgId, req, providers, badHosts, now);
 }
 
-async function createQuote(db: Db, orgId: string, req: QuoteRequest, providers: readonly string[], badHosts: BadHosts, now: number) {
+async function createQuote(db: Db, orgId: string, req: QuoteRequest, providers: readonly string[], remembered: BadHosts, now: number) {
   const kind = req.kind ?? "scratch";
   const caps = resolvePolicy(kind, req.policy);
   const { token, narrowing } = narrowingOf(req.spec);
-  // A snapshot may be remembered for minutes: the age of its offers is judged at `now`.
-  // A quote names no image: the lease it makes runs each provider's default one unless it brings its own.
-  const constraints = constraintsOf(req.spec, token, providers, { now, placement: placementFor(caps, null), badHosts });
+  let badHosts = remembered;
   for (let attempt = 1; ; attempt++) {
+    // A snapshot may be remembered for minutes: the age of its offers is judged at `now`.
+    // A quote names no image: the lease it makes runs each provider's default one unless it brings its own.
+    const constraints = constraintsOf(req.spec, token, providers, { now, placement: placementFor(caps, null), badHosts });
     const snapshot = await offerSnapshots.get(db, narrowing);
     const selection = selectOffer(snapshot.offers, constraints);
     if (!selection.ok) {
@@ -153,19 +157,24 @@ async function createQuote(db: Db, orgId: string, req: QuoteRequest, providers: 
     const quote = renderQuote(req.spec, kind, caps, selection, now);
     // The last attempt, after refreshes that raced every earlier one, stores what its fresh read
     // gave, as a quote read from D1 directly would be.
-    const current = attempt === QUOTE_ATTEMPTS ? null : snapshot.generation;
+    const current = attempt === QUOTE_ATTEMPTS ? null : { generation: snapshot.generation, badHosts: badHosts.size };
     if (await storeQuote(db, orgId, quote, now, current)) return quote;
-    offerSnapshots.forget(snapshot.generation);
+    // Not stored: a refresh replaced the offers, or the org's bad hosts changed. Read both again.
+    const [generation, fresh] = await Promise.all([catalogGeneration(db), readBadHosts(db, orgId, now)]);
+    if (generation !== snapshot.generation) offerSnapshots.forget(snapshot.generation);
+    badHosts = fresh;
   }
 }
 
 /**
- * Inserts the quote; with `generation`, only while it is the catalog's current one (one statement:
- * `INSERT ... SELECT ... FROM catalog WHERE generation = ?`). False when it was not current.
+ * Inserts the quote; with `current`, only while its generation is the catalog's current one and
+ * the org has `badHosts` bad hosts in force at `now` (one statement: `INSERT ... SELECT ... FROM
+ * catalog WHERE generation = ? AND (SELECT COUNT(*) FROM bad_hosts ...) = ?`). False when either
+ * has changed.
  */
-async function storeQuote(db: Db, orgId: string, quote: Quote, now: number, generation: string | null): Promise<boolean> {
+async function storeQuote(db: Db, orgId: string, quote: Quote, now: number, current: { generation: string; badHosts: number } | null): Promise<boolean> {
   const row = { id: quote.id, org_id: orgId, body: JSON.stringify(quote), created_at: now, expires_at: now + QUOTE_TTL_MS };
-  if (generation === null) {
+  if (current === null) {
     await db.insertInto("quotes").values(row).execute();
     return true;
   }
@@ -183,7 +192,12 @@ async function storeQuote(db: Db, orgId: string, quote: Quote, now: number, gene
           eb.val(row.expires_at).as("expires_at"),
         ])
         .where("id", "=", 1)
-        .where("generation", "=", generation),
+        .where("generation", "=", current.generation)
+        .where(
+          (w) => w.selectFrom("bad_hosts").select((c) => c.fn.countAll<number>().as("n")).where("org_id", "=", orgId).where("until", ">", now),
+          "=",
+          current.badHosts,
+        ),
     )
     .returning("id")
     .executeTakeFirst();

@@ -61,6 +61,19 @@ export function storedView(view: LeaseView): LeaseView {
   return { ...view, warnings: storedWarnings(view.warnings) };
 }
 
+/** A `warnings` array that begins with a message, not an object or its end: one stored before warnings were objects. */
+const WARNINGS_AS_MESSAGES = /"warnings":\[(?![\]{])/;
+
+/**
+ * An index body as the API answers it, as JSON text: the body itself where `storedView` would
+ * leave it as it is (its warnings are objects, or none), else read and written again. The index
+ * writes every body with JSON.stringify (index-repo.ts), so the text is what writing its view
+ * again would give, and a page of them is not parsed and written again to be answered.
+ */
+export function storedViewJson(body: string): string {
+  return WARNINGS_AS_MESSAGES.test(body) ? JSON.stringify(storedView(JSON.parse(body) as LeaseView)) : body;
+}
+
 const Time = z.string().describe("ISO 8601, UTC");
 const Shown = z.string().describe("a duration: `90s`, `15m`, `2h`, `1d`");
 

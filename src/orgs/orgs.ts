@@ -15,10 +15,35 @@ export async function createOrg(db: Db, d1: D1Database, name: string, now: numbe
   return { org, key };
 }
 
-export async function getOrg(db: Db, id: string): Promise<OrgRow | null> {
-  return (await db.selectFrom("orgs").selectAll().where("id", "=", id).executeTakeFirst()) ?? null;
+/** What the API shows of an org: fields that never change once the org is made. */
+export type OrgIdentity = Pick<OrgRow, "id" | "name" | "created_at">;
+
+/**
+ * How long this isolate trusts an org it read. Nothing in the API renames or deletes an org, so
+ * this bounds only a change made behind it (by hand, in D1), as `KEY_ROW_TTL_MS` does for keys.
+ */
+export const ORG_IDENTITY_TTL_MS = 60_000;
+const ORG_IDENTITIES_MAX = 10_000;
+const identities = new Map<string, { org: OrgIdentity; at: number }>();
+
+/**
+ * The org's identity, null when it is gone; read from D1 at most once per ORG_IDENTITY_TTL_MS in each
+ * isolate, so `GET /v1/org` costs no D1 read while it is remembered. Settings are mutable and are
+ * not part of it: they are read where they are used (settings.ts).
+ */
+export async function getOrgIdentity(db: Db, id: string, now: number): Promise<OrgIdentity | null> {
+  const held = identities.get(id);
+  if (held && now >= held.at && now - held.at < ORG_IDENTITY_TTL_MS) return held.org;
+  const org = await db.selectFrom("orgs").select(["id", "name", "created_at"]).where("id", "=", id).executeTakeFirst();
+  if (!org) {
+    identities.delete(id);
+    return null;
+  }
+  if (identities.size >= ORG_IDENTITIES_MAX) identities.clear();
+  identities.set(id, { org, at: now });
+  return org;
 }
 
-export function renderOrg(o: OrgRow) {
+export function renderOrg(o: OrgIdentity) {
   return { id: o.id, name: o.name, created_at: new Date(o.created_at).toISOString() };
 }

@@ -162,7 +162,7 @@ export async function benchThroughput(c: Client, durationS = 10, only?: string[]
   const headers = { authorization: `Bearer ${c.key}`, "content-type": "application/json" };
   const floor = { key: "floor", route: "GET /v1/healthz (floor)", path: "/v1/healthz" };
   const routes: Array<{ key: string; route: string; path: string; method?: "POST"; body?: string }> = [
-    { key: "org", route: "GET /v1/org (authentication, one D1 read)", path: "/v1/org" },
+    { key: "org", route: "GET /v1/org (authentication; the org remembered per isolate)", path: "/v1/org" },
     { key: "lease", route: "GET /v1/leases/:id", path: `/v1/leases/${lease.id}` },
     { key: "leases", route: "GET /v1/leases", path: "/v1/leases" },
     { key: "quote", route: "POST /v1/quotes {gpu: h100:8}", path: "/v1/quotes", method: "POST", body: JSON.stringify({ spec: { gpu: "h100:8" } }) },
