@@ -261,9 +261,16 @@ export class LeaseObject extends MeteredObject {
    * its run has not begun, so it reads the machine after both came, and answers both. Webhooks
    * come in bursts (a machine created, booted and running tells three times in a second); each
    * would otherwise cost a read-back of the machine.
+   *
+   * `toldAt`: the poke is a provider's word that the machine changed by then (src/ingress/).
+   * A lease that has read its machine back since has nothing to learn from it, and does not run.
    */
-  tick(): Promise<void> {
+  tick(toldAt: number | null = null): Promise<void> {
     if (this.#waitingPoke) return this.#waitingPoke;
+    if (toldAt !== null) {
+      const observedAt = this.#store.load()?.observed_at ?? null;
+      if (observedAt !== null && observedAt > toldAt) return Promise.resolve();
+    }
     const poke = this.#exclusive(async () => {
       // Begun: a poke from here on may tell of what this run has already read, so it runs again.
       this.#waitingPoke = null;

@@ -66,13 +66,13 @@ describe("GET /v1/meter", () => {
     expect(JSON.parse((await indexed())!.body).state).toBe("released");
   });
 
-  it("pokes that come while one waits for the writer share its run: one read-back of the machine, not one each", async () => {
+  it("pokes that come while one waits for the writer share its run, and a webhook older than the last read-back runs nothing", async () => {
     const lease = await createLease(key, { kind: "scratch", spec: { gpu: "l40s:1", providers: ["sim"] }, policy: { idle_timeout: null } });
     await waitForState(key, lease.id, "ready");
     const stub = env.LEASE.get(env.LEASE.idFromName(lease.id));
-    const reads = async (poke: (o: { tick(): Promise<void> }) => Promise<unknown>) => {
+    const reads = async (poke: (o: { tick(toldAt?: number): Promise<void> }) => Promise<unknown>) => {
       const before = (await meter()).provider_calls.sim ?? 0;
-      await runInDurableObject(stub, (o) => poke(o as unknown as { tick(): Promise<void> }));
+      await runInDurableObject(stub, (o) => poke(o as unknown as { tick(toldAt?: number): Promise<void> }));
       return ((await meter()).provider_calls.sim ?? 0) - before;
     };
     // Three pokes in one turn (a burst of webhooks): the first waits for the writer, the others join it.
@@ -84,6 +84,12 @@ describe("GET /v1/meter", () => {
       await Promise.all([first, o.tick()]);
     })).toBe(2);
     expect(await reads((o) => o.tick())).toBe(1);
+
+    // A provider's word of a change made before the lease last read its machine tells it nothing:
+    // no run, no read. One made after it (or at the same moment) is read back.
+    const observedAt = Date.parse((await getLease(key, lease.id)).machine.observed_at);
+    expect(await reads((o) => o.tick(observedAt - 1))).toBe(0);
+    expect(await reads((o) => o.tick(observedAt))).toBe(1);
     await call("POST", `/v1/leases/${lease.id}/end`, { key, body: {} });
     await waitForState(key, lease.id, "released");
   });
