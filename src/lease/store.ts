@@ -4,6 +4,7 @@
  * nothing here decides anything (the record is written as given, with its accrual brought up to
  * date by `withBilling` on the one write path).
  */
+import { setMeta } from "../object-meta";
 import { upgradeRecord, withBilling } from "./billing";
 import { LEASE_STATES, type LeaseRecord, type LeaseState } from "./state";
 import type { IndexFacts } from "./decide";
@@ -53,6 +54,10 @@ export class LeaseStore {
     const row = this.#sql.exec<{ value: string }>(`SELECT value FROM meta WHERE key = 'schema_version'`).toArray()[0];
     const version = row ? Number(row.value) : 0;
     if (version < 1) {
+      // A new lease's tables are made as the newest version has them. `events.seq` is the rowid
+      // without AUTOINCREMENT: events are never deleted, so the next one is always the largest plus
+      // one, as AUTOINCREMENT would give, without its `sqlite_sequence` row written per event
+      // (docs/cost.md). Tables made before keep AUTOINCREMENT, with the same numbers.
       const states = LEASE_STATES.map((s) => `'${s}'`).join(", ");
       this.#sql.exec(`
         CREATE TABLE lease (
@@ -60,10 +65,11 @@ export class LeaseStore {
           state         TEXT NOT NULL CHECK (state IN (${states})),
           record        TEXT NOT NULL,
           version       INTEGER NOT NULL CHECK (version >= 1),
-          index_version INTEGER NOT NULL DEFAULT 0
+          index_version INTEGER NOT NULL DEFAULT 0,
+          indexed       TEXT
         );
         CREATE TABLE events (
-          seq        INTEGER PRIMARY KEY AUTOINCREMENT,
+          seq        INTEGER PRIMARY KEY,
           at         INTEGER NOT NULL,
           type       TEXT NOT NULL,
           from_state TEXT CHECK (from_state IS NULL OR from_state IN (${states})),
@@ -74,9 +80,9 @@ export class LeaseStore {
       `);
     }
     // 2: what the D1 index holds of the lease, so that a change it does not need is not written there.
-    if (version < 2) this.#sql.exec(`ALTER TABLE lease ADD COLUMN indexed TEXT`);
+    else if (version < 2) this.#sql.exec(`ALTER TABLE lease ADD COLUMN indexed TEXT`);
     // Written only when it changes: every start of the object runs this.
-    if (version < SCHEMA_VERSION) this.#sql.exec(`INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)`, String(SCHEMA_VERSION));
+    if (version < SCHEMA_VERSION) setMeta(this.#sql, "schema_version", SCHEMA_VERSION);
     this.#schemaReady = true;
   }
 
@@ -184,7 +190,7 @@ export class LeaseStore {
   }
 
   markForwarded(seq: number): void {
-    this.#sql.exec(`INSERT OR REPLACE INTO meta (key, value) VALUES ('forwarded_seq', ?)`, String(seq));
+    setMeta(this.#sql, "forwarded_seq", seq);
   }
 
   /** The SHA-256 (hex) of the api_key of the deployment this lease serves, as the gateway last told it (null: never). */
