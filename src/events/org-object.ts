@@ -53,9 +53,13 @@ export class OrgEventsObject extends MeteredObject {
     const row = this.#sql.exec<{ value: string }>(`SELECT value FROM meta WHERE key = 'schema_version'`).toArray()[0];
     const version = Number(row?.value ?? 0);
     if (version < 1) {
+      // `id` is the rowid without AUTOINCREMENT: only rows below the newest are ever deleted
+      // (`#landed`), so the next id is always the largest ever plus one, as AUTOINCREMENT would
+      // give, without its `sqlite_sequence` row written per event (docs/cost.md). Logs made
+      // before keep AUTOINCREMENT, with the same ids.
       this.#sql.exec(`
         CREATE TABLE IF NOT EXISTS log (
-          id       INTEGER PRIMARY KEY AUTOINCREMENT,
+          id       INTEGER PRIMARY KEY,
           key      TEXT NOT NULL UNIQUE,
           lease_id TEXT,
           at       INTEGER NOT NULL,
@@ -148,6 +152,7 @@ export class OrgEventsObject extends MeteredObject {
   async #landed(orgId: string, fresh: OrgEvent[]): Promise<void> {
     this.#sql.exec(`INSERT OR IGNORE INTO meta (key, value) VALUES ('org_id', ?)`, orgId);
     if (fresh.length > 0) {
+      // Never the newest row: ids keep rising (`#ensureSchema`).
       this.#sql.exec(`DELETE FROM log WHERE id <= (SELECT MAX(id) FROM log) - ?`, ORG_LOG_RETAINED);
       for (const e of fresh) this.#followers.push(e);
     }

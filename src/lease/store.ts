@@ -10,7 +10,7 @@ import { LEASE_STATES, type LeaseRecord, type LeaseState } from "./state";
 import type { IndexFacts } from "./decide";
 import type { Effect } from "./transitions";
 
-const SCHEMA_VERSION = 2;
+const SCHEMA_VERSION = 3;
 
 export interface LeaseEvent {
   seq: number;
@@ -66,7 +66,8 @@ export class LeaseStore {
           record        TEXT NOT NULL,
           version       INTEGER NOT NULL CHECK (version >= 1),
           index_version INTEGER NOT NULL DEFAULT 0,
-          indexed       TEXT
+          indexed       TEXT,
+          forwarded_seq INTEGER NOT NULL DEFAULT 0
         );
         CREATE TABLE events (
           seq        INTEGER PRIMARY KEY,
@@ -81,6 +82,15 @@ export class LeaseStore {
     }
     // 2: what the D1 index holds of the lease, so that a change it does not need is not written there.
     else if (version < 2) this.#sql.exec(`ALTER TABLE lease ADD COLUMN indexed TEXT`);
+    // 3: how far the org's log has acknowledged the events, in the lease's row (it was in `meta`),
+    // so that it is written in the same row write as `indexed` (`settle`).
+    if (version >= 1 && version < 3) {
+      this.#sql.exec(`
+        ALTER TABLE lease ADD COLUMN forwarded_seq INTEGER NOT NULL DEFAULT 0;
+        UPDATE lease SET forwarded_seq = COALESCE((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'forwarded_seq'), 0);
+        DELETE FROM meta WHERE key = 'forwarded_seq';
+      `);
+    }
     // Written only when it changes: every start of the object runs this.
     if (version < SCHEMA_VERSION) setMeta(this.#sql, "schema_version", SCHEMA_VERSION);
     this.#schemaReady = true;
@@ -126,9 +136,23 @@ export class LeaseStore {
     return row?.indexed ? (JSON.parse(row.indexed) as IndexFacts) : null;
   }
 
-  /** The D1 index now reflects `version` and holds `facts`. */
-  markIndexed(version: number, facts: IndexFacts): void {
-    this.#sql.exec(`UPDATE lease SET index_version = ?, indexed = ?`, version, JSON.stringify(facts));
+  /**
+   * Stores, in one row write, what the object's `#finish` learned: that the D1 index now reflects
+   * `indexed.version` and holds `indexed.facts` (null: not written this time), and how far the
+   * org's log has acknowledged the events (`markForwarded`), when that moved. Nothing to store:
+   * nothing written.
+   */
+  settle(indexed: { version: number; facts: IndexFacts } | null): void {
+    const stored = this.#storedForwardedSeq();
+    const forwarded = this.#forwarded !== null && this.#forwarded > stored ? this.#forwarded : null;
+    if (indexed === null && forwarded === null) return;
+    this.#sql.exec(
+      `UPDATE lease SET index_version = COALESCE(?, index_version), indexed = COALESCE(?, indexed), forwarded_seq = COALESCE(?, forwarded_seq)`,
+      indexed?.version ?? null,
+      indexed ? JSON.stringify(indexed.facts) : null,
+      forwarded,
+    );
+    if (forwarded !== null) this.#forwardedStored = forwarded;
   }
 
   /**
@@ -186,11 +210,27 @@ export class LeaseStore {
 
   /** How far the org's event log has acknowledged this lease's events (docs/events.md). */
   forwardedSeq(): number {
-    return Number(this.#sql.exec<{ value: string }>(`SELECT value FROM meta WHERE key = 'forwarded_seq'`).toArray()[0]?.value ?? 0);
+    return Math.max(this.#forwarded ?? 0, this.#storedForwardedSeq());
   }
 
+  /**
+   * The org's log acknowledged the events through `seq`: kept in memory, and stored by the next
+   * `settle` (in the row write that stores `indexed`). An object that goes away before then sends
+   * those events again from the stored point; the org's log keeps each event once by its key
+   * (`<lease id>.<seq>`), so a repeat adds nothing (docs/storage.md).
+   */
   markForwarded(seq: number): void {
-    setMeta(this.#sql, "forwarded_seq", seq);
+    this.#forwarded = Math.max(this.#forwarded ?? 0, seq);
+  }
+
+  /** Acknowledged through, in memory (null: nothing since the object started). */
+  #forwarded: number | null = null;
+  /** `forwarded_seq` as stored; null: not read yet. */
+  #forwardedStored: number | null = null;
+
+  #storedForwardedSeq(): number {
+    this.#forwardedStored ??= this.#sql.exec<{ forwarded_seq: number }>(`SELECT forwarded_seq FROM lease LIMIT 1`).toArray()[0]?.forwarded_seq ?? null;
+    return this.#forwardedStored ?? 0;
   }
 
   /** The SHA-256 (hex) of the api_key of the deployment this lease serves, as the gateway last told it (null: never). */
