@@ -258,7 +258,9 @@ async function reconcileAccount(env: Env, { provider, account, org_id }: Provide
  * The leases holding a machine on `provider` (in one org's account: `orgId`; null: the
  * installation's), from the D1 index. `released_at IS NULL` says nothing `state` does not (it is
  * set exactly when a lease is released), and lets the query use `leases_provider_unreleased`, an
- * index no transition but the release writes (migration 0023, docs/cost.md).
+ * index no transition but the release writes (migration 0023, docs/cost.md). A lease without a
+ * machine is left out by the caller, not here: `machine_id IS NOT NULL` would steer the query to
+ * `leases_machine`, which holds released leases too.
  */
 export function liveMachinesQuery(db: Db, provider: string, orgId: string | null) {
   let q = db
@@ -266,8 +268,7 @@ export function liveMachinesQuery(db: Db, provider: string, orgId: string | null
     .select(["id", "machine_id"])
     .where("provider", "=", provider)
     .where("released_at", "is", null)
-    .where("state", "in", [...MACHINE_STATES])
-    .where("machine_id", "is not", null);
+    .where("state", "in", [...MACHINE_STATES]);
   // An org's account lists only that org's machines.
   if (orgId !== null) q = q.where("org_id", "=", orgId);
   return q;
