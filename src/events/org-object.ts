@@ -15,6 +15,7 @@
  */
 import { MeteredObject } from "../metered-object";
 import { meteredAlarm } from "../metering";
+import { setMeta } from "../object-meta";
 import type { Env } from "../env";
 import type { LeaseEvent } from "../lease/object";
 import type { EventsAnswer } from "./follow";
@@ -50,10 +51,15 @@ export class OrgEventsObject extends MeteredObject {
   #ensureSchema() {
     this.#sql.exec(`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);
     const row = this.#sql.exec<{ value: string }>(`SELECT value FROM meta WHERE key = 'schema_version'`).toArray()[0];
-    if (Number(row?.value ?? 0) < 1) {
+    const version = Number(row?.value ?? 0);
+    if (version < 1) {
+      // `id` is the rowid without AUTOINCREMENT: only rows below the newest are ever deleted
+      // (`#landed`), so the next id is always the largest ever plus one, as AUTOINCREMENT would
+      // give, without its `sqlite_sequence` row written per event (docs/cost.md). Logs made
+      // before keep AUTOINCREMENT, with the same ids.
       this.#sql.exec(`
         CREATE TABLE IF NOT EXISTS log (
-          id       INTEGER PRIMARY KEY AUTOINCREMENT,
+          id       INTEGER PRIMARY KEY,
           key      TEXT NOT NULL UNIQUE,
           lease_id TEXT,
           at       INTEGER NOT NULL,
@@ -62,7 +68,8 @@ export class OrgEventsObject extends MeteredObject {
       `);
     }
     this.#deliveries.ensureSchema();
-    this.#sql.exec(`INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)`, String(SCHEMA_VERSION));
+    // Written only when it changes: every start of the object runs this.
+    if (version < SCHEMA_VERSION) setMeta(this.#sql, "schema_version", SCHEMA_VERSION);
   }
 
   // ---- RPC surface ---------------------------------------------------------------------------
@@ -145,6 +152,7 @@ export class OrgEventsObject extends MeteredObject {
   async #landed(orgId: string, fresh: OrgEvent[]): Promise<void> {
     this.#sql.exec(`INSERT OR IGNORE INTO meta (key, value) VALUES ('org_id', ?)`, orgId);
     if (fresh.length > 0) {
+      // Never the newest row: ids keep rising (`#ensureSchema`).
       this.#sql.exec(`DELETE FROM log WHERE id <= (SELECT MAX(id) FROM log) - ?`, ORG_LOG_RETAINED);
       for (const e of fresh) this.#followers.push(e);
     }
@@ -162,7 +170,7 @@ export class OrgEventsObject extends MeteredObject {
     if (pending.length === 0) return;
     const endpoints = await enabledEndpoints(database(this.env.DB), orgId);
     const added = this.#deliveries.enqueue(endpoints, pending, Date.now());
-    this.#sql.exec(`INSERT OR REPLACE INTO meta (key, value) VALUES ('queued_through', ?)`, String(pending.at(-1)!.id));
+    setMeta(this.#sql, "queued_through", pending.at(-1)!.id);
     if (added > 0) await this.#scheduleAlarm();
   }
 

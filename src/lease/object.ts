@@ -17,7 +17,7 @@ import { database } from "../db";
 import type { Env } from "../env";
 import { hexEquals } from "../ids";
 import { settleReservation } from "../billing/budget";
-import { alarmAt, alarmMove, guardOf, indexWrite } from "./decide";
+import { alarmAt, alarmMove, guardOf, indexWrite, type IndexFacts } from "./decide";
 import type { KillOutcome } from "./command";
 import { newLease, preemption, userAction, withReserved, type LeaseInit, type UserAction } from "./transitions";
 import { releasedHold, settlementOf, type Settlement } from "./billing";
@@ -322,13 +322,14 @@ export class LeaseObject extends MeteredObject {
     next ??= this.#occupant.logsExpireAt(l); // a released lease's one alarm left: deleting its log
     // Only what the index needs (decide.ts `indexWrite`): a heartbeat that changes nothing it shows writes nothing there.
     const write = indexWrite(this.#store.indexed(), await indexFacts(l, next), now);
+    let indexed: { version: number; facts: IndexFacts } | null = null;
     if (write.write) {
       try {
         // What a released lease holds against the caps becomes what it accrued, before the index says released.
         const hold = releasedHold(l, now);
         if (hold) await settleReservation(this.env.DB, { lease_id: l.id, org_id: l.org_id, settled: hold }, now);
         await writeLeaseIndex(database(this.env.DB), l, write, now);
-        this.#store.markIndexed(l.version, write.holds);
+        indexed = { version: l.version, facts: write.holds };
       } catch (e) {
         console.error(JSON.stringify({ msg: "lease index write failed; will retry", lease: l.id, error: failureOf(e).text }));
         next = indexRetryAt(next, now);
@@ -340,6 +341,8 @@ export class LeaseObject extends MeteredObject {
       console.error(JSON.stringify({ msg: "lease events not forwarded to the org; will retry", lease: l.id, error: failureOf(e).text }));
       next = indexRetryAt(next, now);
     }
+    // What the index now holds and how far the org's log has the events: one row write for both.
+    this.#store.settle(indexed);
     if (l.state === "released") {
       // Every stream of the lease ends: its events' and its log's.
       this.#out.released();

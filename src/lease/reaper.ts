@@ -251,16 +251,28 @@ async function reconcileAccount(env: Env, { provider, account, org_id }: Provide
 
   // Live leases whose machine the provider no longer lists: poke them to find out (provider_lost).
   const listed = new Set(machines.map((m) => m.id));
-  let liveQuery = db
-    .selectFrom("leases")
-    .select(["id", "machine_id"])
-    .where("provider", "=", provider.name)
-    .where("state", "in", [...MACHINE_STATES])
-    .where("machine_id", "is not", null);
-  // An org's account lists only that org's machines.
-  if (org_id !== null) liveQuery = liveQuery.where("org_id", "=", org_id);
-  const live = await liveQuery.execute();
+  const live = await liveMachinesQuery(db, provider.name, org_id).execute();
   const lost = live.filter((l) => l.machine_id !== null && !listed.has(l.machine_id)).map((l) => l.id);
   report.leases_poked = lost.length + restarted.length;
   await pokeAll(env, [...lost, ...restarted]);
+}
+
+/**
+ * The leases holding a machine on `provider` (in one org's account: `orgId`; null: the
+ * installation's), from the D1 index. `released_at IS NULL` says nothing `state` does not (it is
+ * set exactly when a lease is released), and lets the query use `leases_provider_unreleased`, an
+ * index no transition but the release writes (migration 0023, docs/cost.md). A lease without a
+ * machine is left out by the caller, not here: `machine_id IS NOT NULL` would steer the query to
+ * `leases_machine`, which holds released leases too.
+ */
+export function liveMachinesQuery(db: Db, provider: string, orgId: string | null) {
+  let q = db
+    .selectFrom("leases")
+    .select(["id", "machine_id"])
+    .where("provider", "=", provider)
+    .where("released_at", "is", null)
+    .where("state", "in", [...MACHINE_STATES]);
+  // An org's account lists only that org's machines.
+  if (orgId !== null) q = q.where("org_id", "=", orgId);
+  return q;
 }

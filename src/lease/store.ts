@@ -4,12 +4,13 @@
  * nothing here decides anything (the record is written as given, with its accrual brought up to
  * date by `withBilling` on the one write path).
  */
+import { setMeta } from "../object-meta";
 import { upgradeRecord, withBilling } from "./billing";
 import { LEASE_STATES, type LeaseRecord, type LeaseState } from "./state";
 import type { IndexFacts } from "./decide";
 import type { Effect } from "./transitions";
 
-const SCHEMA_VERSION = 2;
+const SCHEMA_VERSION = 3;
 
 export interface LeaseEvent {
   seq: number;
@@ -53,6 +54,10 @@ export class LeaseStore {
     const row = this.#sql.exec<{ value: string }>(`SELECT value FROM meta WHERE key = 'schema_version'`).toArray()[0];
     const version = row ? Number(row.value) : 0;
     if (version < 1) {
+      // A new lease's tables are made as the newest version has them. `events.seq` is the rowid
+      // without AUTOINCREMENT: events are never deleted, so the next one is always the largest plus
+      // one, as AUTOINCREMENT would give, without its `sqlite_sequence` row written per event
+      // (docs/cost.md). Tables made before keep AUTOINCREMENT, with the same numbers.
       const states = LEASE_STATES.map((s) => `'${s}'`).join(", ");
       this.#sql.exec(`
         CREATE TABLE lease (
@@ -60,10 +65,12 @@ export class LeaseStore {
           state         TEXT NOT NULL CHECK (state IN (${states})),
           record        TEXT NOT NULL,
           version       INTEGER NOT NULL CHECK (version >= 1),
-          index_version INTEGER NOT NULL DEFAULT 0
+          index_version INTEGER NOT NULL DEFAULT 0,
+          indexed       TEXT,
+          forwarded_seq INTEGER NOT NULL DEFAULT 0
         );
         CREATE TABLE events (
-          seq        INTEGER PRIMARY KEY AUTOINCREMENT,
+          seq        INTEGER PRIMARY KEY,
           at         INTEGER NOT NULL,
           type       TEXT NOT NULL,
           from_state TEXT CHECK (from_state IS NULL OR from_state IN (${states})),
@@ -74,9 +81,18 @@ export class LeaseStore {
       `);
     }
     // 2: what the D1 index holds of the lease, so that a change it does not need is not written there.
-    if (version < 2) this.#sql.exec(`ALTER TABLE lease ADD COLUMN indexed TEXT`);
+    else if (version < 2) this.#sql.exec(`ALTER TABLE lease ADD COLUMN indexed TEXT`);
+    // 3: how far the org's log has acknowledged the events, in the lease's row (it was in `meta`),
+    // so that it is written in the same row write as `indexed` (`settle`).
+    if (version >= 1 && version < 3) {
+      this.#sql.exec(`
+        ALTER TABLE lease ADD COLUMN forwarded_seq INTEGER NOT NULL DEFAULT 0;
+        UPDATE lease SET forwarded_seq = COALESCE((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'forwarded_seq'), 0);
+        DELETE FROM meta WHERE key = 'forwarded_seq';
+      `);
+    }
     // Written only when it changes: every start of the object runs this.
-    if (version < SCHEMA_VERSION) this.#sql.exec(`INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)`, String(SCHEMA_VERSION));
+    if (version < SCHEMA_VERSION) setMeta(this.#sql, "schema_version", SCHEMA_VERSION);
     this.#schemaReady = true;
   }
 
@@ -120,9 +136,23 @@ export class LeaseStore {
     return row?.indexed ? (JSON.parse(row.indexed) as IndexFacts) : null;
   }
 
-  /** The D1 index now reflects `version` and holds `facts`. */
-  markIndexed(version: number, facts: IndexFacts): void {
-    this.#sql.exec(`UPDATE lease SET index_version = ?, indexed = ?`, version, JSON.stringify(facts));
+  /**
+   * Stores, in one row write, what the object's `#finish` learned: that the D1 index now reflects
+   * `indexed.version` and holds `indexed.facts` (null: not written this time), and how far the
+   * org's log has acknowledged the events (`markForwarded`), when that moved. Nothing to store:
+   * nothing written.
+   */
+  settle(indexed: { version: number; facts: IndexFacts } | null): void {
+    const stored = this.#storedForwardedSeq();
+    const forwarded = this.#forwarded !== null && this.#forwarded > stored ? this.#forwarded : null;
+    if (indexed === null && forwarded === null) return;
+    this.#sql.exec(
+      `UPDATE lease SET index_version = COALESCE(?, index_version), indexed = COALESCE(?, indexed), forwarded_seq = COALESCE(?, forwarded_seq)`,
+      indexed?.version ?? null,
+      indexed ? JSON.stringify(indexed.facts) : null,
+      forwarded,
+    );
+    if (forwarded !== null) this.#forwardedStored = forwarded;
   }
 
   /**
@@ -180,11 +210,27 @@ export class LeaseStore {
 
   /** How far the org's event log has acknowledged this lease's events (docs/events.md). */
   forwardedSeq(): number {
-    return Number(this.#sql.exec<{ value: string }>(`SELECT value FROM meta WHERE key = 'forwarded_seq'`).toArray()[0]?.value ?? 0);
+    return Math.max(this.#forwarded ?? 0, this.#storedForwardedSeq());
   }
 
+  /**
+   * The org's log acknowledged the events through `seq`: kept in memory, and stored by the next
+   * `settle` (in the row write that stores `indexed`). An object that goes away before then sends
+   * those events again from the stored point; the org's log keeps each event once by its key
+   * (`<lease id>.<seq>`), so a repeat adds nothing (docs/storage.md).
+   */
   markForwarded(seq: number): void {
-    this.#sql.exec(`INSERT OR REPLACE INTO meta (key, value) VALUES ('forwarded_seq', ?)`, String(seq));
+    this.#forwarded = Math.max(this.#forwarded ?? 0, seq);
+  }
+
+  /** Acknowledged through, in memory (null: nothing since the object started). */
+  #forwarded: number | null = null;
+  /** `forwarded_seq` as stored; null: not read yet. */
+  #forwardedStored: number | null = null;
+
+  #storedForwardedSeq(): number {
+    this.#forwardedStored ??= this.#sql.exec<{ forwarded_seq: number }>(`SELECT forwarded_seq FROM lease LIMIT 1`).toArray()[0]?.forwarded_seq ?? null;
+    return this.#forwardedStored ?? 0;
   }
 
   /** The SHA-256 (hex) of the api_key of the deployment this lease serves, as the gateway last told it (null: never). */

@@ -7,6 +7,7 @@
  * itself (requests that the model server's metrics it carries show are: src/lease/model-metrics.ts).
  */
 import { newId } from "../ids";
+import { setMeta } from "../object-meta";
 import { readModelMetrics, type ModelCounters } from "../lease/model-metrics";
 import type { AgentFacts } from "../lease/state";
 import { chunksToDrop, droppedMarker, newlines, planAppend, tailLines, type StoredChunk } from "./logs";
@@ -428,7 +429,7 @@ export class Occupant {
       this.#sql.exec(`DELETE FROM agent_logs`);
       this.#sql.exec(`DELETE FROM agent_commands`);
       this.#sql.exec(`UPDATE agent SET log_bytes = 0, log_chunks = 0, last_output_at = NULL WHERE id = 1`);
-      this.#sql.exec(`INSERT OR REPLACE INTO meta (key, value) VALUES ('agent_logs_expired_at', ?)`, String(now));
+      setMeta(this.#sql, "agent_logs_expired_at", now);
     });
   }
 

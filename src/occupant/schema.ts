@@ -4,6 +4,8 @@
  * Created only in the object of a lease that exists, like the lease's tables, so an agent call
  * that names a lease never created leaves no storage behind.
  */
+import { setMeta } from "../object-meta";
+
 export const AGENT_SCHEMA_VERSION = 3;
 export const COMMAND_KINDS = ["exec", "signal"] as const;
 export const COMMAND_STATES = ["queued", "delivered", "done"] as const;
@@ -28,6 +30,10 @@ export function ensureAgentSchema(sql: SqlStorage): void {
         log_chunks        INTEGER NOT NULL DEFAULT 0 CHECK (log_chunks >= 0),
         dropped_bytes     INTEGER NOT NULL DEFAULT 0 CHECK (dropped_bytes >= 0),
         dropped_through   INTEGER NOT NULL DEFAULT -1,
+        last_output_at    INTEGER,
+        metrics_read_at   INTEGER,
+        metrics_failed_at INTEGER,
+        metrics_counters  TEXT,
         CHECK ((exit_at IS NULL) = (exit_code IS NULL AND exit_signal IS NULL))
       );
       INSERT INTO agent (id) VALUES (1);
@@ -52,14 +58,16 @@ export function ensureAgentSchema(sql: SqlStorage): void {
       CREATE INDEX agent_commands_open ON agent_commands (state, n) WHERE state != 'done';
     `);
   }
-  if (version < 2) {
+  // A new lease's tables are made above as the newest version has them; the steps below bring
+  // older ones up to it (each ALTER is a row written, docs/cost.md).
+  if (version >= 1 && version < 2) {
     // When output last arrived, kept beside the log so the lease's rules need not scan it.
     sql.exec(`
       ALTER TABLE agent ADD COLUMN last_output_at INTEGER;
       UPDATE agent SET last_output_at = (SELECT MAX(at) FROM agent_logs) WHERE id = 1;
     `);
   }
-  if (version < 3) {
+  if (version >= 1 && version < 3) {
     // The model server's metrics as the agent last read them (src/lease/model-metrics.ts): when a
     // read last showed them, when one last failed, and the counters the next read is compared with.
     sql.exec(`
@@ -69,5 +77,5 @@ export function ensureAgentSchema(sql: SqlStorage): void {
     `);
   }
   // Written only when it changes: every start of the object runs this.
-  if (version < AGENT_SCHEMA_VERSION) sql.exec(`INSERT OR REPLACE INTO meta (key, value) VALUES ('agent_schema_version', ?)`, String(AGENT_SCHEMA_VERSION));
+  if (version < AGENT_SCHEMA_VERSION) setMeta(sql, "agent_schema_version", AGENT_SCHEMA_VERSION);
 }

@@ -1,5 +1,5 @@
 /** Steps shared by the lease tests: create, wait for a state, read the sim's ledger. */
-import { env } from "cloudflare:test";
+import { env, runInDurableObject } from "cloudflare:test";
 import { beforeAll, beforeEach, expect } from "vitest";
 import { simAdmin } from "../../src/providers/sim/adapter";
 import type { SimLedgerMachine } from "../../src/providers/sim/machines";
@@ -52,6 +52,17 @@ export async function waitForState(key: string, id: string, state: string, timeo
   } catch (e) {
     throw new Error(`${(e as Error).message}; last seen ${JSON.stringify(last?.state)}; events ${JSON.stringify(await events(key, id))}`);
   }
+}
+
+/**
+ * The lease's object started again, as after an eviction or a crash: everything it held only in
+ * memory is gone. `sql` is run on its storage first (a state the test wants it to start from).
+ */
+export async function restartedWith(leaseId: string, sql?: string): Promise<void> {
+  const stub = () => env.LEASE.get(env.LEASE.idFromName(leaseId));
+  // Written in a call of its own: an abort drops what its own call has not yet committed.
+  if (sql) await runInDurableObject(stub(), (_o, state) => void state.storage.sql.exec(sql));
+  await runInDurableObject(stub(), (_o, state) => state.abort("the test restarts the lease's object")).catch(() => undefined);
 }
 
 /** The sim's machines for one lease (every attempt). */

@@ -5,7 +5,7 @@ import { orgEventsStub } from "../../src/events/forward";
 import { ORG_LOG_RETAINED } from "../../src/events/org-events";
 import type { LeaseEvent } from "../../src/lease/object";
 import { call, createKey, createOrg, expectError, json, refreshCatalog, type TestOrg } from "./helpers";
-import { createLease, fastSim, waitFor, waitForState } from "./lease-helpers";
+import { createLease, events, fastSim, getLease, restartedWith, waitFor, waitForState } from "./lease-helpers";
 import { SseReader } from "./sse-reader";
 
 let key: string;
@@ -81,13 +81,12 @@ describe("GET /v1/events", () => {
     const stub = orgEventsStub(env, org.id);
     expect(await stub.append(org.id, lease.id, [fakeEvent(1), fakeEvent(2)])).toBe(0);
 
-    // The forwards of events 3 and 4 are lost: the log lacks them and the lease thinks it sent 2.
+    // The forwards of events 3 and 4 are lost: the log lacks them and the lease, started again
+    // (what it held in memory gone), has stored that it sent 2.
     await runInDurableObject(stub, (_o, state) => {
       state.storage.sql.exec(`DELETE FROM log WHERE key IN (?, ?)`, `${lease.id}.3`, `${lease.id}.4`);
     });
-    await runInDurableObject(env.LEASE.get(env.LEASE.idFromName(lease.id)), (_o, state) => {
-      state.storage.sql.exec(`UPDATE meta SET value = '2' WHERE key = 'forwarded_seq'`);
-    });
+    await restartedWith(lease.id, `UPDATE lease SET forwarded_seq = 2`);
     expect((await page()).data.map((e: any) => e.seq)).toEqual([1, 2]);
     expect((await call("POST", `/v1/leases/${lease.id}/heartbeat`, { key })).status).toBe(200);
     const after = await waitFor("the catch-up", async () => {
@@ -96,6 +95,37 @@ describe("GET /v1/events", () => {
     });
     expect(after.map((e: any) => e.seq)).toEqual([1, 2, 3, 4]);
     expect(after.map((e: any) => e.type)).toEqual(["created", "provisioning", "machine_created", "ready"]);
+  });
+
+  it("a lease object stored before its row kept how far the org's log has its events is upgraded with what it had sent", async () => {
+    const lease = await createLease(key, { kind: "scratch", spec: { gpu: "l40s:1" } });
+    await waitForState(key, lease.id, "ready");
+    await waitFor("the log to hold the lease's 4 events", async () => (await page()).data.filter((e: any) => e.lease_id === lease.id).length === 4);
+    const leaseSql = async <T,>(q: string) => runInDurableObject(env.LEASE.get(env.LEASE.idFromName(lease.id)), (_o, state) => state.storage.sql.exec(q).toArray() as T[]);
+    // The layout of schema version 2: `forwarded_seq` in `meta`. The forwards of events 3 and 4 are lost.
+    await runInDurableObject(orgEventsStub(env, org.id), (_o, state) => {
+      state.storage.sql.exec(`DELETE FROM log WHERE key IN (?, ?)`, `${lease.id}.3`, `${lease.id}.4`);
+    });
+    await restartedWith(
+      lease.id,
+      `ALTER TABLE lease DROP COLUMN forwarded_seq;
+       INSERT INTO meta (key, value) VALUES ('forwarded_seq', '2');
+       UPDATE meta SET value = '2' WHERE key = 'schema_version'`,
+    );
+    expect((await getLease(key, lease.id)).state).toBe("ready");
+    expect(await leaseSql(`SELECT forwarded_seq FROM lease`)).toEqual([{ forwarded_seq: 2 }]);
+    expect(await leaseSql(`SELECT key, value FROM meta WHERE key IN ('forwarded_seq', 'schema_version') ORDER BY key`)).toEqual([{ key: "schema_version", value: "3" }]);
+    expect((await call("POST", `/v1/leases/${lease.id}/heartbeat`, { key })).status).toBe(200);
+    const mine = await waitFor("the catch-up", async () => {
+      const d = (await page()).data.filter((e: any) => e.lease_id === lease.id);
+      return d.length >= 4 ? d : null;
+    });
+    expect(mine.map((e: any) => e.seq)).toEqual([1, 2, 3, 4]);
+    expect(await leaseSql(`SELECT forwarded_seq FROM lease`)).toEqual([{ forwarded_seq: 4 }]);
+    // The events (numbered by rowid) go on from the largest after the restart.
+    await call("POST", `/v1/leases/${lease.id}/end`, { key, body: {} });
+    await waitForState(key, lease.id, "released");
+    expect((await events(key, lease.id)).map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6]);
   });
 
   it(`keeps the newest ${ORG_LOG_RETAINED} events; resuming before them is 410 events_gone`, async () => {
