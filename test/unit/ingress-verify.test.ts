@@ -4,10 +4,11 @@
  */
 import { createHmac } from "node:crypto";
 import { Webhook } from "standardwebhooks";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ApiError } from "../../src/errors";
 import { ingressProvider, PROVIDER_CLOCK_SLACK_MS, signedWebhooks } from "../../src/ingress/providers";
 import { simSigningSecret } from "../../src/ingress/sim-key";
+import { sign } from "../../src/webhooks/secrets";
 import { INGRESS_TOLERANCE_S, vastSecrets, verifyStandard, verifyVast } from "../../src/ingress/verify";
 
 const NOW_S = 1_800_000_000;
@@ -82,6 +83,24 @@ describe("Standard Webhooks (the sim's)", () => {
     expect(await simSigningSecret("t".repeat(32))).toBe(await simSigningSecret("t".repeat(32)));
     expect(await simSigningSecret("t".repeat(32))).not.toBe(await simSigningSecret("t".repeat(31) + "u"));
     expect(await simSigningSecret("t".repeat(32))).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
+  });
+
+  it("imports each signing key once per isolate: signing again with it imports nothing, a new key is imported", async () => {
+    const secret = await simSigningSecret("k".repeat(32));
+    const imports = vi.spyOn(crypto.subtle, "importKey");
+    try {
+      const first = await sign(secret, "msg_1", NOW_S, BODY);
+      expect(await sign(secret, "msg_1", NOW_S, BODY)).toBe(first);
+      expect(await simSigningSecret("k".repeat(32))).toBe(secret);
+      expect(imports).toHaveBeenCalledTimes(1);
+      const other = await sign(await simSigningSecret("l".repeat(32)), "msg_1", NOW_S, BODY);
+      expect(other).not.toBe(first);
+      expect(imports).toHaveBeenCalledTimes(3); // the new token's key, then the secret derived from it
+      // What the standardwebhooks package makes with the same secret.
+      expect(first).toBe(new Webhook(secret).sign("msg_1", new Date(NOW_S * 1000), BODY));
+    } finally {
+      imports.mockRestore();
+    }
   });
 });
 
