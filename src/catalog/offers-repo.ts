@@ -4,7 +4,7 @@
  * (`OfferSnapshots` below).
  */
 import { batch, D1_MAX_PARAMS, type Db } from "../db";
-import type { SelectQueryBuilder } from "kysely";
+import { sql, type SelectQueryBuilder } from "kysely";
 import type { Database, NewOfferRow, OfferRow } from "../db/schema";
 import type { GpuClass } from "./gpu-classes";
 import type { GpuToken, Spec } from "./spec";
@@ -258,26 +258,34 @@ export async function candidateOffers(db: Db, gpuClass: Narrowing): Promise<Offe
  * again; when this finds nothing, the quote asks `candidateOffers` to learn which one removed the
  * last candidates.
  */
-export async function fittingOffers(
+export function fittingOffersQuery(
   db: Db,
   narrowing: Narrowing,
   spec: Spec,
   token: GpuToken | null,
   providers: readonly string[],
   now: number,
-): Promise<Offer[]> {
+): OffersQuery {
   // Only offers no older than OFFER_MAX_AGE_MS (docs/design.md "Markets"): all of a provider's offers
   // carry the time of its last read.
   let q = db.selectFrom("offers").selectAll().where("refreshed_at", ">=", now - OFFER_MAX_AGE_MS);
   if (narrowing === "any-gpu") q = q.where("gpu_class", "!=", "cpu");
   else if (narrowing !== null) q = q.where("gpu_class", "=", narrowing);
   const allowed = providers.filter((p) => (token?.provider ? p === token.provider : true));
-  q = q.where("provider", "in", allowed.length ? allowed : [""]);
+  // With a class to narrow by, `+provider` keeps SQLite off the provider index: with one provider
+  // allowed (the common case) it would prefer `offers_provider (provider, refreshed_at)` and read
+  // every offer of that provider, where `offers_class_price` reads one class's.
+  const byClass = narrowing !== null && narrowing !== "any-gpu";
+  q = q.where(byClass ? sql<string>`+provider` : "provider", "in", allowed.length ? allowed : [""]);
   if (token) q = q.where("gpu_count", "=", token.count);
   if (spec.cpu !== undefined) q = q.where("vcpu", ">=", spec.cpu);
   q = q.where("spot", "=", spec.spot ? 1 : 0);
   q = whereBounds(q, spec);
-  const rows = await q.execute();
+  return q;
+}
+
+export async function fittingOffers(...args: Parameters<typeof fittingOffersQuery>): Promise<Offer[]> {
+  const rows = await fittingOffersQuery(...args).execute();
   return rows.map(rowToOffer);
 }
 

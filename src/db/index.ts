@@ -46,16 +46,18 @@ export function database(d1: D1Database): Db {
 }
 
 /**
- * Runs several writes as one D1 batch, which D1 applies in one transaction: all land or none do.
- * D1 has no interactive transactions, so queries are compiled here and bound directly (docs/storage.md).
+ * Runs several statements as one D1 batch, one round trip, which D1 applies in one transaction:
+ * all land or none do. Answers each statement's rows, in order. D1 has no interactive
+ * transactions, so queries are compiled here and bound directly (docs/storage.md).
  */
-export async function batch(d1: D1Database, queries: readonly Compilable[]): Promise<void> {
-  if (queries.length === 0) return;
+export async function batch(d1: D1Database, queries: readonly Compilable[]): Promise<Record<string, unknown>[][]> {
+  if (queries.length === 0) return [];
   const statements = queries.map((q) => {
     const { sql, parameters } = q.compile();
     return d1.prepare(sql).bind(...parameters);
   });
-  await d1.batch(statements);
+  const results = await d1.batch<Record<string, unknown>>(statements);
+  return results.map((r) => r.results ?? []);
 }
 
 /** D1 binds at most 100 parameters to one statement. */

@@ -14,7 +14,20 @@ export interface IngressProvider {
   verify(env: Env, token: string, headers: Headers, body: string, now: number): Promise<Verified>;
   /** The payload fields, at its top level or under `data`, that hold the provider's machine id. */
   machineFields: readonly string[];
+  /**
+   * A moment, on lessor's clock, by which the change a verified delivery tells of had happened;
+   * null when it cannot say. A lease that has read its machine back since then has nothing to
+   * learn from the delivery (docs/ingress.md), so it is never later than the change could be.
+   */
+  toldAt(payload: unknown, verified: Verified): number | null;
 }
+
+/**
+ * How far a provider's clock may lag lessor's. A delivery's signed time plus this is taken as the
+ * latest its change could have happened; a clock that lags further costs a hint, never a lease:
+ * its alarm and the cron backstop still read the machine.
+ */
+export const PROVIDER_CLOCK_SLACK_MS = 5_000;
 
 export const INGRESS_PROVIDERS: Readonly<Record<string, IngressProvider>> = {
   // Standard Webhooks, under a key derived from the ingress token (sim-key.ts).
@@ -22,6 +35,11 @@ export const INGRESS_PROVIDERS: Readonly<Record<string, IngressProvider>> = {
     signed: true,
     verify: async (_env, token, headers, body, now) => verifyStandard(headers, body, await simSigningSecret(token), now),
     machineFields: ["machine_id"],
+    // The sim runs on lessor's own clock and says, in the signed body, when the change happened.
+    toldAt: (payload) => {
+      const at = (payload as { at?: unknown } | null)?.at;
+      return typeof at === "number" && Number.isSafeInteger(at) ? at : null;
+    },
   },
   // Vast's documents describe the signature, not the payload: the instance id is looked for under
   // the name its instance objects give it.
@@ -29,9 +47,12 @@ export const INGRESS_PROVIDERS: Readonly<Record<string, IngressProvider>> = {
     signed: true,
     verify: (env, _token, headers, body, now) => verifyVast(headers, body, vastSecrets(env.LESSOR_VAST_WEBHOOK_SECRET), now),
     machineFields: ["instance_id"],
+    // Signed after the change, on Vast's clock.
+    toldAt: (_payload, verified) => (verified.sent_at === null ? null : verified.sent_at + PROVIDER_CLOCK_SLACK_MS),
   },
   // RunPod signs nothing: the token is the only proof, and the payload only a hint.
-  runpod: { signed: false, verify: async () => ({ event_id: null }), machineFields: ["podId", "pod_id"] },
+  // Nothing in an unsigned payload decides anything, not even that a read-back can be skipped.
+  runpod: { signed: false, verify: async () => ({ event_id: null, sent_at: null }), machineFields: ["podId", "pod_id"], toldAt: () => null },
 };
 
 /** The ingress entry of `provider`; null when ingress takes nothing from it. */

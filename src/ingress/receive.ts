@@ -10,12 +10,12 @@
  * lease holds -> 202, ignored; else 202 and the lease is poked after the answer (docs/ingress.md).
  */
 import type { Env } from "../env";
-import { database } from "../db";
+import { batch, database } from "../db";
 import { ApiError, badRequest } from "../errors";
 import { secretEquals } from "../ids";
 import { pokeAll } from "../lease/reaper";
 import { listedProviderNames } from "../providers/names";
-import { firstDelivery } from "./dedup";
+import { deliveryRecord } from "./dedup";
 import { ingressProvider } from "./providers";
 
 /** The most leases one event pokes (a machine is held by one live lease; this only bounds a bad index). */
@@ -36,6 +36,8 @@ export interface IngressOutcome {
   answer: IngressAnswer;
   /** The leases to poke once the answer is sent. */
   leases: string[];
+  /** When the change it tells of had happened by (providers.ts `toldAt`); null or absent: unknown. */
+  told_at?: number | null;
 }
 
 export interface IngressRequest {
@@ -63,23 +65,41 @@ export async function receiveIngress(env: Env, req: IngressRequest, now: number)
   const spec = providerOf(env, req.provider);
   if (!spec) throw notFound(`/v1/ingress/${req.provider.slice(0, 32)}/...`);
 
-  const { event_id } = await spec.verify(env, token, req.headers, req.body, now);
+  const verified = await spec.verify(env, token, req.headers, req.body, now);
+  const { event_id } = verified;
   const db = database(env.DB);
-  if (event_id !== null && !(await firstDelivery(db, req.provider, event_id, now))) {
-    return { status: 200, answer: { result: "duplicate", event_id, reason: null }, leases: [] };
+  // The machine is looked up in the same round trip as the event id is recorded; what the body
+  // holds is judged only once the delivery is known to be new, so a duplicate is a duplicate
+  // whatever it carries.
+  let payload: { machineId: string | null; toldAt: number | null } | ApiError;
+  try {
+    const body = parseBody(req.body);
+    payload = { machineId: machineOf(body, spec.machineFields), toldAt: spec.toldAt(body, verified) };
+  } catch (e) {
+    if (!(e instanceof ApiError)) throw e;
+    payload = e;
   }
-  const machineId = machineOf(parseBody(req.body), spec.machineFields);
-  if (machineId === null) return { status: 202, answer: { result: "ignored", event_id, reason: "no_machine" }, leases: [] };
-  const rows = await db
-    .selectFrom("leases")
-    .select("id")
-    .where("provider", "=", req.provider)
-    .where("machine_id", "=", machineId)
-    .where("state", "!=", "released")
-    .limit(MAX_POKES)
-    .execute();
+  const lookup =
+    payload instanceof ApiError || payload.machineId === null
+      ? null
+      : db
+          .selectFrom("leases")
+          .select("id")
+          .where("provider", "=", req.provider)
+          .where("machine_id", "=", payload.machineId)
+          .where("state", "!=", "released")
+          .limit(MAX_POKES);
+  const results = await batch(env.DB, [
+    ...(event_id === null ? [] : [deliveryRecord(db, req.provider, event_id, now)]),
+    ...(lookup ? [lookup] : []),
+  ]);
+  const recorded = event_id === null ? null : results.shift()!;
+  const rows = lookup ? results.shift()! : null;
+  if (recorded && recorded.length === 0) return { status: 200, answer: { result: "duplicate", event_id, reason: null }, leases: [] };
+  if (payload instanceof ApiError) throw payload;
+  if (!rows) return { status: 202, answer: { result: "ignored", event_id, reason: "no_machine" }, leases: [] };
   if (rows.length === 0) return { status: 202, answer: { result: "ignored", event_id, reason: "unknown_machine" }, leases: [] };
-  return { status: 202, answer: { result: "accepted", event_id, reason: null }, leases: rows.map((r) => r.id) };
+  return { status: 202, answer: { result: "accepted", event_id, reason: null }, leases: rows.map((r) => String(r.id)), told_at: payload.toldAt };
 }
 
 function parseBody(body: string): unknown {
@@ -105,10 +125,10 @@ function machineOf(payload: unknown, fields: readonly string[]): string | null {
 
 /**
  * Pokes each lease's object to run its policy now, as the cron backstop does (src/lease/reaper.ts):
- * it reads its machine back and acts on what it reads. A failed poke is logged; the lease's alarm
+ * it reads its machine back and acts on what it reads, unless it has read it since `toldAt`. A failed poke is logged; the lease's alarm
  * and the backstop still come.
  */
-export async function pokeLeases(env: Env, leaseIds: readonly string[]): Promise<void> {
-  const failed = await pokeAll(env, leaseIds);
+export async function pokeLeases(env: Env, leaseIds: readonly string[], toldAt: number | null = null): Promise<void> {
+  const failed = await pokeAll(env, leaseIds, toldAt);
   if (failed > 0) console.warn(JSON.stringify({ msg: "ingress: pokes failed", failed, leases: leaseIds }));
 }

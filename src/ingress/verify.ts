@@ -20,9 +20,11 @@ export const INGRESS_TOLERANCE_S = 5 * 60;
 /** The longest event id taken; a longer one is refused (400). */
 export const MAX_EVENT_ID = 256;
 
-/** What a verified delivery says of itself: its id (null when the provider gives none). */
+/** What a verified delivery says of itself: its id (null when the provider gives none) and when it was signed. */
 export interface Verified {
   event_id: string | null;
+  /** The signed timestamp, in ms on the provider's clock (null: the delivery carries none). */
+  sent_at: number | null;
 }
 
 const unauthenticated = (message: string) => new ApiError(401, "unauthenticated", message);
@@ -66,7 +68,7 @@ export async function verifyStandard(headers: Headers, body: string, secret: str
   let ok = false;
   for (const candidate of presented) ok = hexEquals(candidate, expected) || ok;
   if (!ok) throw unauthenticated("the webhook-signature does not verify");
-  return { event_id: eventId(id) };
+  return { event_id: eventId(id), sent_at: timestamp * 1000 };
 }
 
 /** Checks a Vast delivery against each of `secrets` (an account's, or two during a rotation). */
@@ -82,7 +84,7 @@ export async function verifyVast(headers: Headers, body: string, secrets: readon
     ok = hexEquals(hex, mac) || ok;
   }
   if (!ok) throw unauthenticated("X-Vast-Signature-256 does not verify");
-  return { event_id: eventId(headers.get("x-vast-event-id")) };
+  return { event_id: eventId(headers.get("x-vast-event-id")), sent_at: Number(timestamp) * 1000 };
 }
 
 /** The Vast signing secrets an installation holds (LESSOR_VAST_WEBHOOK_SECRET, comma-separated). */

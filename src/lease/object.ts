@@ -255,10 +255,33 @@ export class LeaseObject extends MeteredObject {
     });
   }
 
-  /** Runs the policy now: the alarm's body, and what the cron backstop calls. Idempotent. */
-  async tick(): Promise<void> {
-    await this.#exclusive(() => this.#runner.run());
+  /**
+   * Runs the policy now: what the cron backstop, a provider's webhook and work a request made due
+   * call. Idempotent. A poke that comes while another still waits for the writer joins that one:
+   * its run has not begun, so it reads the machine after both came, and answers both. Webhooks
+   * come in bursts (a machine created, booted and running tells three times in a second); each
+   * would otherwise cost a read-back of the machine.
+   *
+   * `toldAt`: the poke is a provider's word that the machine changed by then (src/ingress/).
+   * A lease that has read its machine back since has nothing to learn from it, and does not run.
+   */
+  tick(toldAt: number | null = null): Promise<void> {
+    if (this.#waitingPoke) return this.#waitingPoke;
+    if (toldAt !== null) {
+      const observedAt = this.#store.load()?.observed_at ?? null;
+      if (observedAt !== null && observedAt > toldAt) return Promise.resolve();
+    }
+    const poke = this.#exclusive(async () => {
+      // Begun: a poke from here on may tell of what this run has already read, so it runs again.
+      this.#waitingPoke = null;
+      await this.#runner.run();
+    });
+    this.#waitingPoke = poke;
+    return poke;
   }
+
+  /** The poke that waits for the writer and has not begun (null: none). */
+  #waitingPoke: Promise<void> | null = null;
 
   override async alarm(): Promise<void> {
     await meteredAlarm(() => this.#exclusive(async () => {

@@ -135,11 +135,14 @@ async function withSweepLock<T>(env: Env, name: string, now: number, run: () => 
   }
 }
 
-/** Runs each lease's policy now (its object's `tick()`), a few at a time; answers how many failed. */
-export async function pokeAll(env: Env, ids: readonly string[]): Promise<number> {
+/**
+ * Runs each lease's policy now (its object's `tick()`), a few at a time; answers how many failed.
+ * `toldAt`: what prompts the pokes tells of a change made by then (a provider's webhook).
+ */
+export async function pokeAll(env: Env, ids: readonly string[], toldAt: number | null = null): Promise<number> {
   let failed = 0;
   for (let i = 0; i < ids.length; i += POKE_CONCURRENCY) {
-    const results = await Promise.allSettled(ids.slice(i, i + POKE_CONCURRENCY).map((id) => env.LEASE.get(env.LEASE.idFromName(id)).tick()));
+    const results = await Promise.allSettled(ids.slice(i, i + POKE_CONCURRENCY).map((id) => env.LEASE.get(env.LEASE.idFromName(id)).tick(toldAt)));
     failed += results.filter((r) => r.status === "rejected").length;
   }
   return failed;

@@ -17,10 +17,30 @@ const SECRET_BYTES = 24;
 
 export const base64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
 
+/**
+ * The isolate's imported HMAC keys, by their bytes: a delivery signs (and the sim's is verified)
+ * with the same few keys over and over, and importing one costs more than the signature. Bounded:
+ * past HMAC_KEYS_MAX the map starts again. Non-extractable keys, in this isolate's memory only.
+ */
+const hmacKeys = new Map<string, Promise<CryptoKey>>();
+const HMAC_KEYS_MAX = 256;
+
+function hmacKey(key: Uint8Array): Promise<CryptoKey> {
+  const id = base64(key);
+  let k = hmacKeys.get(id);
+  if (!k) {
+    if (hmacKeys.size >= HMAC_KEYS_MAX) hmacKeys.clear();
+    k = crypto.subtle.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+    // A failed import is not kept.
+    k.catch(() => hmacKeys.delete(id));
+    hmacKeys.set(id, k);
+  }
+  return k;
+}
+
 /** HMAC-SHA256 of `message` (UTF-8) under `key`. */
 export async function hmacSha256(key: Uint8Array, message: string): Promise<Uint8Array> {
-  const k = await crypto.subtle.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  return new Uint8Array(await crypto.subtle.sign("HMAC", k, new TextEncoder().encode(message)));
+  return new Uint8Array(await crypto.subtle.sign("HMAC", await hmacKey(key), new TextEncoder().encode(message)));
 }
 
 export function newSecret(): string {

@@ -9,10 +9,9 @@
  * only after the last read. The ten minutes are measured as two and scaled: the steady minute is
  * the same minute ten times over (a heartbeat, the agent's calls, any read-back).
  */
-import { readdirSync, readFileSync } from "node:fs";
 import type { Server } from "../e2e/server";
 import type { MeterCounts } from "../../src/metering";
-import { request, type Client } from "./http";
+import { request, workerdCpuMs, type Client } from "./http";
 
 /** Cloudflare's Workers Paid rates (docs/cost.md cites the pages), in dollars. */
 export const RATES = {
@@ -39,36 +38,6 @@ export type Counts = Omit<MeterCounts, "provider_calls"> & {
 const COUNTERS = ["worker_requests", "do_requests", "do_alarms", "do_wall_ms", "d1_queries", "d1_rows_read", "d1_rows_written", "do_rows_read", "do_rows_written", "provider_calls", "cpu_ms"] as const;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** pid, parent, name and CPU ticks (utime + stime) of every process (Linux /proc). */
-function processTable(): Array<{ pid: number; ppid: number; comm: string; ticks: number }> {
-  const out = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      out.push({ pid: Number(entry), ppid: Number(fields[1]), comm: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")), ticks: Number(fields[11]) + Number(fields[12]) });
-    } catch {
-      // gone between the listing and the read
-    }
-  }
-  return out;
-}
-
-/**
- * The CPU time of the workerd processes under the server (wrangler starts workerd in a process
- * group of its own, so its descendants are followed, not its group), in ms at 100 ticks a second.
- */
-function workerdCpuMs(server: Server): number {
-  const table = processTable();
-  const under = new Set([server.pid]);
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const p of table) if (under.has(p.ppid) && !under.has(p.pid)) (under.add(p.pid), (grew = true));
-  }
-  return table.filter((p) => under.has(p.pid) && p.comm === "workerd").reduce((a, p) => a + p.ticks, 0) * 10;
-}
 
 async function read(server: Server, c: Client): Promise<Counts> {
   const m = await request(c, "GET", "/v1/meter", undefined, "bootstrap");

@@ -2,6 +2,7 @@
  * Benchmarks against a real `wrangler dev` on loopback (started through `npm start`'s own script):
  * reap latency with alarms and with only the cron backstop, and API throughput with autocannon.
  */
+import { readdirSync, readFileSync } from "node:fs";
 import autocannon from "autocannon";
 import { bootstrapTokenFromDevVars, type Server } from "../e2e/server";
 import { median, percentile } from "./in-process";
@@ -85,6 +86,12 @@ export async function fastSim(c: Client) {
 export interface ReapResult {
   leases: number;
   measured: number;
+  /** From the first create sent to the last one answered. */
+  creates_ms: number;
+  /** The workerd process's CPU time over the creates, per create: an upper bound (the sim's work, its webhooks and ingress are in it). */
+  cpu_ms_per_create: number;
+  /** With `afterCreates`: the leases left out, whose deadline fell before the last create was answered. */
+  left_out: number;
   p50_ms: number;
   p99_ms: number;
   max_ms: number;
@@ -94,19 +101,24 @@ export interface ReapResult {
  * Leases with TTLs spread over 3 to 15 s (after `offsetS`), on machines that boot at once; per
  * lease, the time from its deadline to the sim receiving its stop or destroy (the ledger's record
  * of the call). `drive` runs while waiting: nothing for the alarms, the cron cadence otherwise.
+ * `afterCreates`: only the leases whose deadline fell after the last create was answered count.
  */
 export async function benchReap(
   server: Server,
   c: Client,
-  opts: { leases: number; offsetS: number; setup?: (ids: string[]) => Promise<void>; drive?: (done: () => boolean) => Promise<void>; timeoutS: number },
+  opts: { leases: number; offsetS: number; afterCreates?: boolean; setup?: (ids: string[]) => Promise<void>; drive?: (done: () => boolean) => Promise<void>; timeoutS: number },
 ): Promise<ReapResult> {
   await fastSim(c);
   const deadlines = new Map<string, number>();
+  const createsFrom = Date.now();
+  const cpuFrom = workerdCpuMs(server);
   const specs = Array.from({ length: opts.leases }, (_, i) => ({ ttlS: opts.offsetS + 3 + (i % 13) }));
   await pool(specs, 16, async ({ ttlS }) => {
     const lease = await request(c, "POST", "/v1/leases", { kind: "scratch", spec: { gpu: "l4:1" }, policy: { ttl: `${ttlS}s`, idle_timeout: null } });
     deadlines.set(lease.id, Date.parse(lease.ttl_expires_at));
   });
+  const createdBy = Date.now();
+  const cpuPerCreate = (workerdCpuMs(server) - cpuFrom) / opts.leases;
   await opts.setup?.([...deadlines.keys()]);
   let finished = false;
   const driver = opts.drive?.(() => finished);
@@ -124,10 +136,15 @@ export async function benchReap(
   }
   const ledger = await request(c, "GET", "/v1/sim/ledger?label_prefix=lessor-", undefined, "bootstrap");
   const latencies: number[] = [];
+  let leftOut = 0;
   for (const m of ledger.machines as any[]) {
     const id = /^lessor-[a-z0-9]+-(ls_[0-9a-z]+)-a\d+$/.exec(m.label)?.[1];
     const deadline = id ? deadlines.get(id) : undefined;
     if (deadline === undefined) continue;
+    if (opts.afterCreates && deadline <= createdBy) {
+      leftOut++;
+      continue;
+    }
     // The first call that ended the machine's run: a stop (EXITED) or the destroy.
     const stopped = (m.intervals as any[]).find((i) => i.status === "EXITED")?.from ?? null;
     const ended = stopped ?? m.destroyed_at;
@@ -136,6 +153,9 @@ export async function benchReap(
   return {
     leases: opts.leases,
     measured: latencies.length,
+    creates_ms: createdBy - createsFrom,
+    cpu_ms_per_create: cpuPerCreate,
+    left_out: leftOut,
     p50_ms: median(latencies),
     p99_ms: percentile(latencies, 99),
     max_ms: Math.max(...latencies),
@@ -204,4 +224,34 @@ export async function benchThroughput(c: Client, durationS = 10, only?: string[]
     ratio_to_floor: 1,
   };
   return [floorRow, ...out];
+}
+
+/** pid, parent, name and CPU ticks (utime + stime) of every process (Linux /proc). */
+function processTable(): Array<{ pid: number; ppid: number; comm: string; ticks: number }> {
+  const out = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      out.push({ pid: Number(entry), ppid: Number(fields[1]), comm: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")), ticks: Number(fields[11]) + Number(fields[12]) });
+    } catch {
+      // gone between the listing and the read
+    }
+  }
+  return out;
+}
+
+/**
+ * The CPU time of the workerd processes under the server (wrangler starts workerd in a process
+ * group of its own, so its descendants are followed, not its group), in ms at 100 ticks a second.
+ */
+export function workerdCpuMs(server: Server): number {
+  const table = processTable();
+  const under = new Set([server.pid]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const p of table) if (under.has(p.ppid) && !under.has(p.pid)) (under.add(p.pid), (grew = true));
+  }
+  return table.filter((p) => under.has(p.pid) && p.comm === "workerd").reduce((a, p) => a + p.ticks, 0) * 10;
 }

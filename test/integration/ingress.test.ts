@@ -171,9 +171,61 @@ describe("the sim's signature (Standard Webhooks)", () => {
   });
 
   it("a verified body that is not JSON is 400; one that names no machine is 202 ignored", async () => {
-    await expectError(await post("sim", await simDeliveryRaw("{not json")), 400, "invalid_request");
+    const notJson = await simDeliveryRaw("{not json");
+    await expectError(await post("sim", notJson), 400, "invalid_request");
+    // Its id was taken in all the same: a redelivery is a duplicate, whatever it carries.
+    await expectAnswer(await post("sim", notJson), 200, "duplicate");
     await expectAnswer(await post("sim", await simDelivery({ type: "ping" })), 202, "ignored", "no_machine");
     await expectAnswer(await post("sim", await simDelivery([1, 2])), 202, "ignored", "no_machine");
+  });
+});
+
+describe("what a delivery costs", () => {
+  /** `d1` that notes each round trip: a batch, or one statement run alone. */
+  function countingD1(d1: D1Database, trips: string[]): D1Database {
+    const statement = (s: D1PreparedStatement): D1PreparedStatement =>
+      new Proxy(s, {
+        get(target, prop) {
+          if (prop === "bind") return (...args: unknown[]) => statement(target.bind(...args));
+          if (prop === "first" || prop === "all" || prop === "run" || prop === "raw") {
+            return (...args: unknown[]) => {
+              trips.push(String(prop));
+              return (target[prop] as (...a: unknown[]) => unknown).apply(target, args);
+            };
+          }
+          return Reflect.get(target, prop, target);
+        },
+      });
+    return new Proxy(d1, {
+      get(target, prop) {
+        if (prop === "prepare") return (sql: string) => statement(target.prepare(sql));
+        if (prop === "batch") {
+          return (statements: D1PreparedStatement[]) => {
+            trips.push(`batch of ${statements.length}`);
+            return target.batch(statements);
+          };
+        }
+        const value = Reflect.get(target, prop, target);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+  }
+
+  const deliver = async (provider: string, d: { raw: string; headers: Record<string, string> }) => {
+    const trips: string[] = [];
+    const res = await withSettings({ DB: countingD1(env.DB, trips) }, at(provider), { method: "POST", body: d.raw, headers: { ...d.headers, "content-type": "application/json" } });
+    return { body: await json(res), status: res.status, trips };
+  };
+
+  it("one round trip to D1: the event id is recorded and the machine looked up in one batch", async () => {
+    const d = await simDelivery({ machine_id: "sim-m-none" });
+    expect(await deliver("sim", d)).toMatchObject({ status: 202, body: { result: "ignored", reason: "unknown_machine" }, trips: ["batch of 2"] });
+    expect(await deliver("sim", d)).toMatchObject({ status: 200, body: { result: "duplicate" }, trips: ["batch of 2"] });
+    // Nothing to look up: the record alone.
+    expect(await deliver("sim", await simDelivery({ type: "ping" }))).toMatchObject({ status: 202, body: { reason: "no_machine" }, trips: ["batch of 1"] });
+    // No event id (RunPod): the lookup alone.
+    const hint = { raw: JSON.stringify({ podId: "pod-nobody-holds" }), headers: {} };
+    expect(await deliver("runpod", hint)).toMatchObject({ status: 202, body: { reason: "unknown_machine" }, trips: ["batch of 1"] });
   });
 });
 

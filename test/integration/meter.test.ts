@@ -2,7 +2,7 @@
  * The control plane's own consumption is counted where it happens (src/metering.ts): one lease's
  * life moves every counter the cost bench prices. A counter that stops counting fails here.
  */
-import { env } from "cloudflare:test";
+import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { database } from "../../src/db";
 import { liveMachinesQuery } from "../../src/lease/reaper";
@@ -66,6 +66,34 @@ describe("GET /v1/meter", () => {
     await call("POST", `/v1/leases/${lease.id}/end`, { key, body: {} });
     await waitForState(key, lease.id, "released");
     expect(JSON.parse((await indexed())!.body).state).toBe("released");
+  });
+
+  it("pokes that come while one waits for the writer share its run, and a webhook older than the last read-back runs nothing", async () => {
+    const lease = await createLease(key, { kind: "scratch", spec: { gpu: "l40s:1", providers: ["sim"] }, policy: { idle_timeout: null } });
+    await waitForState(key, lease.id, "ready");
+    const stub = env.LEASE.get(env.LEASE.idFromName(lease.id));
+    const reads = async (poke: (o: { tick(toldAt?: number): Promise<void> }) => Promise<unknown>) => {
+      const before = (await meter()).provider_calls.sim ?? 0;
+      await runInDurableObject(stub, (o) => poke(o as unknown as { tick(toldAt?: number): Promise<void> }));
+      return ((await meter()).provider_calls.sim ?? 0) - before;
+    };
+    // Three pokes in one turn (a burst of webhooks): the first waits for the writer, the others join it.
+    expect(await reads((o) => Promise.all([o.tick(), o.tick(), o.tick()]))).toBe(1);
+    // A poke after a run has begun is not joined to it: it reads again (this side of the rule can fail).
+    expect(await reads(async (o) => {
+      const first = o.tick();
+      await new Promise((r) => setTimeout(r, 0));
+      await Promise.all([first, o.tick()]);
+    })).toBe(2);
+    expect(await reads((o) => o.tick())).toBe(1);
+
+    // A provider's word of a change made before the lease last read its machine tells it nothing:
+    // no run, no read. One made after it (or at the same moment) is read back.
+    const observedAt = Date.parse((await getLease(key, lease.id)).machine.observed_at);
+    expect(await reads((o) => o.tick(observedAt - 1))).toBe(0);
+    expect(await reads((o) => o.tick(observedAt))).toBe(1);
+    await call("POST", `/v1/leases/${lease.id}/end`, { key, body: {} });
+    await waitForState(key, lease.id, "released");
   });
 
   it("a typical lease's rows written, phase by phase", async () => {
