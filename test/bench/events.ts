@@ -10,9 +10,8 @@ import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { SseReader } from "../integration/sse-reader";
 import type { Server } from "../e2e/server";
-import { client, fastSim, pool, request, tick, type Client } from "./http";
+import { client, createLeaseResending, fastSim, pool, request, tick, type Client } from "./http";
 import { median, percentile } from "./in-process";
-import { WRANGLER_RESTARTED } from "./chaos-lib";
 
 export const FAN_OUT_P99_TARGET_MS = 1_000;
 const FAN_OUT_CLIENTS = 1_000;
@@ -33,7 +32,7 @@ export interface FanOutResult extends Latencies {
   events: number;
   delivered: number;
   lost: number;
-  /** Creates resent because wrangler dev's proxy lost them before lessor read them (WRANGLER_RESTARTED). */
+  /** Creates resent because wrangler dev's proxy lost them before lessor read them (WRANGLER_RESTARTED, chaos-lib.ts). */
   dev_proxy_resends: number;
   /** From the first follower connecting to the last event arriving, and the CPU this process (the 1,000 clients) used meanwhile. */
   seconds: number;
@@ -88,17 +87,8 @@ async function churn(server: Server, c: Client, leases: number, concurrency: num
     Array.from({ length: leases }, (_, i) => i),
     concurrency,
     async (i) => {
-      const body = JSON.stringify({ kind: "scratch", spec: { gpu: "l4:1" }, policy: { ttl: `${2 + (i % 4)}s`, idle_timeout: null } });
-      const headers = { authorization: `Bearer ${c.key}`, "content-type": "application/json", "idempotency-key": `churn-${Date.now()}-${i}` };
-      // A create wrangler dev's proxy lost before lessor read it is resent, at most twice, as the
-      // chaos client does (WRANGLER_RESTARTED); the Idempotency-Key keeps a resend from renting twice.
-      for (let sent = 1; ; sent++) {
-        const res = await fetch(`${c.base}/v1/leases`, { method: "POST", headers, body });
-        const text = await res.text();
-        if (res.ok) break;
-        if (!(res.status === 503 && text.startsWith(WRANGLER_RESTARTED)) || sent >= 3) throw new Error(`POST /v1/leases: ${res.status} ${text}`);
-        resends++;
-      }
+      const body = { kind: "scratch", spec: { gpu: "l4:1" }, policy: { ttl: `${2 + (i % 4)}s`, idle_timeout: null } };
+      resends += (await createLeaseResending(c, body, `churn-${Date.now()}-${i}`)).resends;
     },
   );
   const deadline = Date.now() + 120_000;
