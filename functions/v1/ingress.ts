@@ -59,7 +59,7 @@ export const ingressRoutes = router().openapi(
       if (e instanceof ApiError && e.status === 401) throw await refusedCredential(c.env, c.req.header("cf-connecting-ip"), e);
       throw e;
     }
-    if (outcome.leases.length > 0) c.executionCtx.waitUntil(pokeLeases(c.env, outcome.leases, outcome.told_at ?? null));
+    if (outcome.leases.length > 0) c.executionCtx.waitUntil(pokeLeases(c.env, outcome.leases, outcome.told_at));
     return c.json(outcome.answer, outcome.status);
   },
 );

@@ -128,7 +128,8 @@ export async function chooseOffers(db: Db, spec: Spec, providers: readonly strin
 
 /**
  * A new quote for the org: chosen among the providers its spec may use for this org
- * (eligible-providers.ts), never on the org's bad hosts (read alongside, so no slower).
+ * (eligible-providers.ts), never on the org's bad hosts (remembered per isolate, and read
+ * alongside the providers when not, so no slower).
  */
 export async function quoteFor(db: Db, env: Env, orgId: string, req: QuoteRequest, now: number): Promise<Quote> {
   const [providers, badHosts] = await Promise.all([providersForSpec(env, db, orgId, req.spec), rememberedBadHosts(db, orgId, now)]);

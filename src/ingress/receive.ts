@@ -36,8 +36,8 @@ export interface IngressOutcome {
   answer: IngressAnswer;
   /** The leases to poke once the answer is sent. */
   leases: string[];
-  /** When the change it tells of had happened by (providers.ts `toldAt`); null or absent: unknown. */
-  told_at?: number | null;
+  /** When the change it tells of had happened by (providers.ts `toldAt`); null: unknown. */
+  told_at: number | null;
 }
 
 export interface IngressRequest {
@@ -71,22 +71,23 @@ export async function receiveIngress(env: Env, req: IngressRequest, now: number)
   // The machine is looked up in the same round trip as the event id is recorded; what the body
   // holds is judged only once the delivery is known to be new, so a duplicate is a duplicate
   // whatever it carries.
-  let payload: { machineId: string | null; toldAt: number | null } | ApiError;
+  let body: unknown = null;
+  let unreadable: ApiError | null = null;
   try {
-    const body = parseBody(req.body);
-    payload = { machineId: machineOf(body, spec.machineFields), toldAt: spec.toldAt(body, verified) };
+    body = parseBody(req.body);
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
-    payload = e;
+    unreadable = e;
   }
+  const machineId = unreadable ? null : machineOf(body, spec.machineFields);
   const lookup =
-    payload instanceof ApiError || payload.machineId === null
+    machineId === null
       ? null
       : db
           .selectFrom("leases")
           .select("id")
           .where("provider", "=", req.provider)
-          .where("machine_id", "=", payload.machineId)
+          .where("machine_id", "=", machineId)
           .where("state", "!=", "released")
           .limit(MAX_POKES);
   const results = await batch(env.DB, [
@@ -95,11 +96,11 @@ export async function receiveIngress(env: Env, req: IngressRequest, now: number)
   ]);
   const recorded = event_id === null ? null : results.shift()!;
   const rows = lookup ? results.shift()! : null;
-  if (recorded && recorded.length === 0) return { status: 200, answer: { result: "duplicate", event_id, reason: null }, leases: [] };
-  if (payload instanceof ApiError) throw payload;
-  if (!rows) return { status: 202, answer: { result: "ignored", event_id, reason: "no_machine" }, leases: [] };
-  if (rows.length === 0) return { status: 202, answer: { result: "ignored", event_id, reason: "unknown_machine" }, leases: [] };
-  return { status: 202, answer: { result: "accepted", event_id, reason: null }, leases: rows.map((r) => String(r.id)), told_at: payload.toldAt };
+  if (recorded && recorded.length === 0) return { status: 200, answer: { result: "duplicate", event_id, reason: null }, leases: [], told_at: null };
+  if (unreadable) throw unreadable;
+  if (!rows) return { status: 202, answer: { result: "ignored", event_id, reason: "no_machine" }, leases: [], told_at: null };
+  if (rows.length === 0) return { status: 202, answer: { result: "ignored", event_id, reason: "unknown_machine" }, leases: [], told_at: null };
+  return { status: 202, answer: { result: "accepted", event_id, reason: null }, leases: rows.map((r) => String(r.id)), told_at: spec.toldAt(body, verified) };
 }
 
 function parseBody(body: string): unknown {
@@ -125,8 +126,8 @@ function machineOf(payload: unknown, fields: readonly string[]): string | null {
 
 /**
  * Pokes each lease's object to run its policy now, as the cron backstop does (src/lease/reaper.ts):
- * it reads its machine back and acts on what it reads, unless it has read it since `toldAt`. A failed poke is logged; the lease's alarm
- * and the backstop still come.
+ * it reads its machine back and acts on what it reads, unless it has read it since `toldAt`. A
+ * failed poke is logged; the lease's alarm and the backstop still come.
  */
 export async function pokeLeases(env: Env, leaseIds: readonly string[], toldAt: number | null = null): Promise<void> {
   const failed = await pokeAll(env, leaseIds, toldAt);

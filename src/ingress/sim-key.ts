@@ -8,14 +8,7 @@ import { base64, hmacSha256, SECRET_PREFIX } from "../webhooks/secrets";
 
 const LABEL = "lessor sim webhook signing key v1";
 
-let derived: { token: string; secret: Promise<string> } | null = null;
-
-/** A Standard Webhooks secret (`whsec_` + base64) derived from the ingress token; derived once per token in an isolate. */
-export function simSigningSecret(ingressToken: string): Promise<string> {
-  if (derived?.token !== ingressToken) {
-    const secret = hmacSha256(new TextEncoder().encode(ingressToken), LABEL).then((mac) => SECRET_PREFIX + base64(mac));
-    secret.catch(() => (derived = null));
-    derived = { token: ingressToken, secret };
-  }
-  return derived.secret;
+/** A Standard Webhooks secret (`whsec_` + base64) derived from the ingress token. */
+export async function simSigningSecret(ingressToken: string): Promise<string> {
+  return SECRET_PREFIX + base64(await hmacSha256(new TextEncoder().encode(ingressToken), LABEL));
 }

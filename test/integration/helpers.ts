@@ -120,3 +120,10 @@ export async function expectError(res: Response, status: number, code?: string) 
   if (code !== undefined && body.error.code !== code) throw new Error(`expected code ${code}, got ${body.error.code}: ${JSON.stringify(body)}`);
   return body.error as { code: string; message: string; details: Record<string, any> };
 }
+
+/** SQLite's plan for a query as D1 would run it: each step's detail, joined by "; ". */
+export async function queryPlan(query: { compile(): { sql: string; parameters: readonly unknown[] } }): Promise<string> {
+  const { sql, parameters } = query.compile();
+  const rows = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`).bind(...parameters).all<{ detail: string }>();
+  return rows.results.map((r) => r.detail).join("; ");
+}

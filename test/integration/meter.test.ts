@@ -6,7 +6,7 @@ import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { database } from "../../src/db";
 import { liveMachinesQuery } from "../../src/lease/reaper";
-import { BOOTSTRAP, call, expectError, json } from "./helpers";
+import { BOOTSTRAP, call, expectError, json, queryPlan } from "./helpers";
 import { createLease, getLease, leaseSuite, waitFor, waitForState } from "./lease-helpers";
 
 let key: string;
@@ -128,16 +128,10 @@ describe("GET /v1/meter", () => {
 });
 
 describe("the lease index's queries", () => {
-  async function plan(q: { compile(): { sql: string; parameters: readonly unknown[] } }): Promise<string> {
-    const { sql, parameters } = q.compile();
-    const rows = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`).bind(...parameters).all<{ detail: string }>();
-    return rows.results.map((r) => r.detail).join("; ");
-  }
-
   it("the reconciler's live machines on a provider use leases_provider_unreleased, which no transition but the release writes", async () => {
     const db = database(env.DB);
-    expect(await plan(liveMachinesQuery(db, "sim", null))).toMatch(/USING INDEX leases_provider_unreleased/);
-    expect(await plan(liveMachinesQuery(db, "vast", "org_x"))).toMatch(/USING INDEX leases_provider_unreleased \(provider=\? AND org_id=\?\)/);
+    expect(await queryPlan(liveMachinesQuery(db, "sim", null))).toMatch(/USING INDEX leases_provider_unreleased/);
+    expect(await queryPlan(liveMachinesQuery(db, "vast", "org_x"))).toMatch(/USING INDEX leases_provider_unreleased \(provider=\? AND org_id=\?\)/);
     // The index that keyed `state` is gone.
     expect(await env.DB.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'leases_provider_live'`).first()).toBeNull();
   });
@@ -150,7 +144,7 @@ describe("the lease index's queries", () => {
       .where("org_id", "=", "org_x")
       .where("provider", "=", "sim")
       .where("state", "in", ["pending", "ready"]);
-    expect(await plan(q)).toMatch(/USING INDEX leases_org_state/);
+    expect(await queryPlan(q)).toMatch(/USING INDEX leases_org_state/);
   });
 });
 

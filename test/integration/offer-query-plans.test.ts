@@ -8,12 +8,7 @@ import { describe, expect, it } from "vitest";
 import { fittingOffersQuery } from "../../src/catalog/offers-repo";
 import type { GpuToken, Spec } from "../../src/catalog/spec";
 import { database } from "../../src/db";
-
-async function plan(query: { compile(): { sql: string; parameters: readonly unknown[] } }): Promise<string> {
-  const { sql, parameters } = query.compile();
-  const rows = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`).bind(...parameters).all<{ detail: string }>();
-  return rows.results.map((r) => r.detail).join("; ");
-}
+import { queryPlan } from "./helpers";
 
 const spec = { spot: false } as Spec;
 const token: GpuToken = { gpu: "l4", provider: null, count: 1 };
@@ -21,13 +16,13 @@ const token: GpuToken = { gpu: "l4", provider: null, count: 1 };
 describe("the offers a spec can use", () => {
   for (const providers of [["sim"], ["sim", "vast"], ["sim", "runpod", "vast", "lambda"]]) {
     it(`narrowed by class, reads through the class index with ${providers.length} provider(s) allowed`, async () => {
-      const detail = await plan(fittingOffersQuery(database(env.DB), "l4", spec, token, providers, Date.now()));
+      const detail = await queryPlan(fittingOffersQuery(database(env.DB), "l4", spec, token, providers, Date.now()));
       expect(detail).toContain("offers_class_price (gpu_class=?)");
       expect(detail).not.toContain("offers_provider");
     });
   }
 
   it("with no class to narrow by, the provider index is still the one to use", async () => {
-    expect(await plan(fittingOffersQuery(database(env.DB), null, spec, null, ["sim"], Date.now()))).toContain("offers_provider");
+    expect(await queryPlan(fittingOffersQuery(database(env.DB), null, spec, null, ["sim"], Date.now()))).toContain("offers_provider");
   });
 });
