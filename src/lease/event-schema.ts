@@ -66,7 +66,8 @@ export const LeaseEventSchema = z
       requested_usd: z.number().nullable().optional(),
       exit_code: z.number().int().nullable().optional().describe("model_server_failed: how the model server exited"),
       signal: z.string().nullable().optional(),
-      log_tail: z.string().optional().describe("model_server_failed: the last 30 lines of its log"),
+      log_tail: z.string().optional().describe("model_server_failed: the last 30 lines of its log, at most 8 KiB (its last bytes, whole characters)"),
+      log_tail_cut: z.boolean().optional().describe("model_server_failed: the log held more than log_tail shows"),
       by: z.string().optional().describe("preempted: the deployment lease that displaced it under the org's GPU quota"),
     }),
     event(["stop_requested"], { machine_id: z.string().nullable().optional(), machine_status: z.string().nullable().optional() }),
@@ -80,7 +81,7 @@ export const LeaseEventSchema = z
     event(["exited"], { code: z.number().int().nullable(), signal: z.string().nullable(), at: Time }),
     event(["killed_by_runtime_cap", "killed_by_inactivity"], { signal: z.enum(["TERM", "KILL"]), command_id: z.string() }),
     event(["stalled"], { silent_since: Time, silent_ms: z.number().int(), diagnostics_id: z.string().nullable() }),
-    event(["diagnostics"], { command_id: z.string(), exit_code: z.number().int().nullable(), output: z.string().describe("process list and nvidia-smi, at most 8 KiB") }),
+    event(["diagnostics"], { command_id: z.string(), exit_code: z.number().int().nullable(), output: z.string().describe("process list and nvidia-smi: its first 400 lines, at most 8 KiB") }),
     event(["agent_silent"], { last_heartbeat_at: Time }),
   ])
   .openapi("LeaseEvent", { description: "One transition of a lease, with its reason and the detail its type carries" });

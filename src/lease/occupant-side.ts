@@ -11,7 +11,8 @@ import { USE_EVERY_MS } from "../occupant/follow";
 import { logsExpireAt } from "../occupant/logs";
 import { Occupant, REFUSED, type AgentAnswer, type AgentCall, type AgentSnapshot, type CommandView, type NewCommand } from "../occupant/occupant";
 import { alarmAt } from "./decide";
-import { boundedDiagnostics, killStart, type KillOutcome } from "./command";
+import { killStart, type KillOutcome } from "./command";
+import { excerpt, EXCERPTS } from "./excerpt";
 import type { Effect } from "./transitions";
 import type { LeaseRecord } from "./state";
 import type { LeaseStore } from "./store";
@@ -106,7 +107,7 @@ export class OccupantSide {
       const command = this.occupant()?.command(commandId);
       if (!l || l.job?.diagnostics_id !== commandId || !command) return;
       const now = Date.now();
-      this.#host.save(l, { ...l }, { event: "diagnostics", detail: { command_id: commandId, exit_code: command.exit_code, output: boundedDiagnostics(command.output ?? "") } }, now);
+      this.#host.save(l, { ...l }, { event: "diagnostics", detail: { command_id: commandId, exit_code: command.exit_code, output: excerpt(command.output ?? "", EXCERPTS.diagnostics).text } }, now);
       await this.#host.finish(now);
     });
   }

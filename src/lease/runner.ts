@@ -21,6 +21,7 @@ import type { Occupant } from "../occupant/occupant";
 import { nextMove, type Decision } from "./decide";
 import { probeModelServer } from "./model-probe";
 import { DIAGNOSTICS_CMD } from "./command";
+import { excerpt, EXCERPTS } from "./excerpt";
 import {
   agentSilent, markExited, markReady, markStopped, observed, released, releaseStarted, signalQueued, stalled, started,
   stopFailed, stopIssued, stopRequested, type Effect, type Step,
@@ -35,9 +36,6 @@ import { badHostMark, badHostTtlMs, DEFAULT_BAD_HOST_TTL_MS } from "./bad-host";
 import { recordBadHost } from "../catalog/bad-hosts";
 import { machined, NO_AGENT, type AgentFacts, type KillCause, type LeaseRecord, type MachinedLease, type Observation, type Reason } from "./state";
 import type { LeaseStore } from "./store";
-
-/** A model server that exits while starting: this many of its last log lines go in the event. */
-export const SERVER_LOG_LINES = 30;
 
 /** At most this many actions in one run; the alarm picks up the rest. */
 const MAX_STEPS = 12;
@@ -320,11 +318,17 @@ export class LeaseRunner {
     this.step(l, released(l, [...ids], at), at);
   }
 
-  /** A model server's exit as the event shows it: its code or signal, and its log's last lines. */
+  /**
+   * A model server's exit as the event shows it: its code or signal, and its log's last lines,
+   * bounded in lines and bytes (excerpt.ts): a log without newlines is one line of up to 16 MiB.
+   */
   #serverExit(): Record<string, unknown> {
     const occupant = this.#host.occupant();
     const exit = occupant?.facts().exit ?? null;
-    return { exit_code: exit?.code ?? null, signal: exit?.signal ?? null, log_tail: occupant?.tail(SERVER_LOG_LINES).text ?? "" };
+    const bound = EXCERPTS.server_log;
+    // A line more than is kept, so that the excerpt can tell whether there was more.
+    const tail = excerpt(occupant?.tail(bound.lines + 1, bound.bytes).text ?? "", bound);
+    return { exit_code: exit?.code ?? null, signal: exit?.signal ?? null, log_tail: tail.text, log_tail_cut: tail.cut };
   }
 
   /** Records a failed step's backoff (retry.ts) on the lease as stored now; the next run waits for it. */

@@ -6,7 +6,7 @@
 import { env } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { endEverything } from "./deployment-helpers";
-import { call, createKey, expectError, json, type TestOrg } from "./helpers";
+import { BOOTSTRAP, call, createKey, expectError, json, type TestOrg } from "./helpers";
 import { database } from "../../src/db";
 import { newId } from "../../src/ids";
 import { createLease } from "../../src/lease/create";
@@ -261,6 +261,33 @@ describe("ready means the model answers", () => {
     expect(requested.detail).toMatchObject({ exit_code: 3 });
     const tail = requested.detail.log_tail.trimEnd().split("\n");
     expect(tail).toHaveLength(30);
+    expect(requested.detail.log_tail_cut).toBe(true);
     expect(JSON.stringify(requested)).not.toContain("machine-key-0123456789");
+  });
+
+  it("a server that dies while starting with a 16 MiB log without newlines is released model_server_failed, within its startup timeout", async () => {
+    // Still booting: the machine runs, its model server never answers (and the startup timeout is far off).
+    const id = await modelLease({ key: "machine-key-0123456789" }, { cmd: `sleep 3600; serve ${MODEL}`, policy: { startup_timeout: "50s" } });
+    await waitFor("the machine running", async () => (await getLease(key, id)).machine?.status === "running");
+    // From here the test is the machine's agent: a new token, so the sim's own calls are refused.
+    const minted = await call("POST", `/v1/sim/leases/${id}/agent-token`, { key: BOOTSTRAP });
+    expect(minted.status).toBe(201);
+    const agent = { id, token: (await json(minted)).token as string };
+    const agentCall = (path: string, opts: { raw?: string; body?: unknown; headers?: Record<string, string> }) =>
+      call("POST", `/v1/agent${path}`, { key: agent.token, ...opts, headers: { "lessor-lease-id": id, ...opts.headers } });
+    // A progress bar redraws one line with `\r`: 16 MiB of it is one line.
+    const frame = "\rDownloading weights: [##########----------] 50%";
+    const MiB = 1024 * 1024;
+    const chunk = frame.repeat(Math.ceil(MiB / frame.length)).slice(0, MiB);
+    for (let seq = 0; seq < 16; seq++) {
+      expect((await agentCall("/logs", { raw: chunk, headers: { "content-type": "text/plain", "lessor-log-seq": String(seq) } })).status).toBe(200);
+    }
+    expect((await agentCall("/exit", { body: { code: 1, signal: null } })).status).toBe(200);
+    const released = await waitForState(key, id, "released", 40_000);
+    expect(released.release_reason).toBe("model_server_failed");
+    const requested = (await events(key, id)).find((e) => e.type === "release_requested");
+    expect(requested.detail).toMatchObject({ exit_code: 1, log_tail_cut: true });
+    expect(new TextEncoder().encode(requested.detail.log_tail).byteLength).toBeLessThanOrEqual(8 * 1024);
+    expect(chunk.endsWith(requested.detail.log_tail)).toBe(true);
   });
 });
