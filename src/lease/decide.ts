@@ -80,7 +80,7 @@ export const STOP_REISSUE_MS = 30_000;
 /** Stops failing this long escalate to a destroy (`stop_failed`). */
 export const STOP_ESCALATE_MS = 30 * 60_000;
 
-interface Candidate {
+export interface Candidate {
   action: Exclude<Action, "wait">;
   reason: Reason | null;
   at: number;
@@ -219,9 +219,17 @@ function commandRules(l: LeaseRecord, agent: AgentFacts, now: number, due: (c: C
   }
 }
 
-export function decide(l: LeaseRecord, obs: Observation, now: number): Decision {
-  if (l.state === "released") return { action: "none", reason: null, at: null };
-  if (l.state === "releasing") return { action: "release", reason: l.release_reason, at: now };
+/**
+ * Every deadline the lease has now, unsorted: the hard caps and what its state's rules set
+ * (docs/design.md "Lease states"). `decide` acts on the earliest. No live state leaves only the
+ * hard caps: each has a clock of its own that no observation turns off (a boot or startup timeout,
+ * the idle timeout where the policy has one, the escalation of a stop, stopped_ttl), so a step that
+ * keeps failing (a release whose write fails, a stop the provider accepts and never carries out,
+ * a start it refuses) still ends at that clock rather than at max_lifetime (docs/security.md).
+ */
+export function deadlines(l: LeaseRecord, obs: Observation, now: number): Candidate[] {
+  if (l.state === "released") return [];
+  if (l.state === "releasing") return [{ action: "release", reason: l.release_reason, at: now }];
 
   const candidates = hardCapDeadlines(l);
   const due = (c: Candidate) => candidates.push(c);
@@ -234,20 +242,25 @@ export function decide(l: LeaseRecord, obs: Observation, now: number): Decision 
       due({ action: "provision", reason: null, at: retryAt });
       break;
 
-    case "booting":
+    case "booting": {
+      const failed = modelServerFailure(l, obs);
       if (m === null) due({ action: "replace_host", reason: "provider_lost", at: now });
       else if (m?.status === "error" && !restarting(l, now)) due({ action: "replace_host", reason: "host_failed", at: now });
-      else if (modelServerFailure(l, obs) !== null) due({ action: "release", reason: modelServerFailure(l, obs), at: now });
-      else if (m?.status === "running" && obs.app_ready !== false) due({ action: "mark_ready", reason: null, at: now });
+      else if (m?.status === "running" && obs.app_ready !== false && failed === null) due({ action: "mark_ready", reason: null, at: now });
       else {
-        if (m?.status === "running" && l.policy.startup_timeout !== null) {
+        if (failed !== null) due({ action: "release", reason: failed, at: now });
+        else due({ action: "poll", reason: null, at: Math.max(retryAt, pollAt(l)) });
+        // The boot's own clock is never off, whatever else is due: a model server's failure whose
+        // release cannot be written ends at it. Not read this run: the status last read.
+        const status = m === undefined ? l.machine_status : m.status;
+        if (status === "running" && l.policy.startup_timeout !== null) {
           due({ action: "release", reason: "startup_timeout", at: (l.session_started_at ?? l.state_since) + l.policy.startup_timeout });
         } else {
           due({ action: "replace_host", reason: "boot_timeout", at: l.state_since + l.policy.boot_timeout });
         }
-        due({ action: "poll", reason: null, at: Math.max(retryAt, pollAt(l)) });
       }
       break;
+    }
 
     case "ready":
       if (m === null) due({ action: "release", reason: "provider_lost", at: now });
@@ -267,9 +280,9 @@ export function decide(l: LeaseRecord, obs: Observation, now: number): Decision 
       if (m === null) due({ action: "release", reason: "provider_lost", at: now });
       else if (m?.status === "stopped" || m?.status === "error") due({ action: "mark_stopped", reason: null, at: now });
       else {
-        if (l.stop_failing_since !== null) {
-          due({ action: "release", reason: "stop_failed", at: l.stop_failing_since + STOP_ESCALATE_MS });
-        }
+        // A stop that keeps failing, or that the provider keeps accepting and never carries out,
+        // is given up for a destroy: stopping has a clock of its own.
+        due({ action: "release", reason: "stop_failed", at: l.state_since + STOP_ESCALATE_MS });
         // A stop that was never issued, failed, or was accepted but not carried out, goes again.
         const again = l.stop_issued_at === null || l.stop_failing_since !== null ? retryAt : l.stop_issued_at + STOP_REISSUE_MS;
         due({ action: "stop", reason: null, at: Math.max(again, retryAt) });
@@ -290,9 +303,19 @@ export function decide(l: LeaseRecord, obs: Observation, now: number): Decision 
     case "starting":
       if (m === null) due({ action: "release", reason: "provider_lost", at: now });
       else due({ action: "start", reason: null, at: retryAt });
+      // Until a start is accepted the machine is stopped, and its disk bills: stopped_ttl still
+      // counts, so a start the provider keeps refusing ends there.
+      if (l.policy.stopped_ttl !== null) {
+        due({ action: "release", reason: "stopped_ttl", at: (l.stopped_at ?? l.state_since) + l.policy.stopped_ttl });
+      }
       break;
   }
+  return candidates;
+}
 
+export function decide(l: LeaseRecord, obs: Observation, now: number): Decision {
+  if (l.state === "released") return { action: "none", reason: null, at: null };
+  const candidates = deadlines(l, obs, now);
   if (candidates.length === 0) return { action: "wait", reason: null, at: null };
   // The earliest deadline wins; at a tie, a release beats anything else (hard caps first).
   candidates.sort((a, b) => a.at - b.at || rank(a.action) - rank(b.action));

@@ -123,10 +123,14 @@ export class LeaseRunner {
     return this.save(before, step.next, step.effect, now);
   }
 
-  /** Writes `after` over `before` (which must be the stored record) and returns what was stored. */
+  /**
+   * Writes `after` over `before` (which must be the stored record) and returns what was stored.
+   * The backoff starts over only once a change of state is stored: a write that fails is a failed
+   * step like any other, and its retries back off (retry.ts).
+   */
   save(before: LeaseRecord, after: LeaseRecord, effect: Effect | null, now: number): LeaseRecord {
-    this.#failures = failuresAfter(before, after, this.#failures);
     const stored = this.#store.save(before, after, effect, now);
+    this.#failures = failuresAfter(before, stored, this.#failures);
     if (effect) this.#host.appended(stored);
     return stored;
   }
@@ -335,8 +339,7 @@ export class LeaseRunner {
   #backoff(e: unknown, now: number, event: string) {
     const current = this.#store.load();
     if (!current) return;
-    const step = backoff(current, event, failureOf(e), this.#failures, Math.random(), now);
-    this.#failures++;
+    const step = backoff(current, event, failureOf(e), this.#failures++, Math.random(), now);
     this.step(current, step, now);
   }
 

@@ -3,7 +3,7 @@
  * configuration with and without `recreate`, stopped and released deployments brought back, the
  * key shown by scope, rotated and printed as shell lines, and bad input refused in the envelope.
  */
-import { env } from "cloudflare:test";
+import { env, runInDurableObject } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { endEverything } from "./deployment-helpers";
 import { BOOTSTRAP, call, createKey, expectError, json, type TestOrg } from "./helpers";
@@ -289,5 +289,27 @@ describe("ready means the model answers", () => {
     expect(requested.detail).toMatchObject({ exit_code: 1, log_tail_cut: true });
     expect(new TextEncoder().encode(requested.detail.log_tail).byteLength).toBeLessThanOrEqual(8 * 1024);
     expect(chunk.endsWith(requested.detail.log_tail)).toBe(true);
+  });
+
+  it("a release that cannot be written backs off, each failure counting, and the startup timeout still ends the lease", async () => {
+    const id = await modelLease({ key: "machine-key-0123456789" }, { cmd: `sleep 3600; serve ${MODEL}`, policy: { startup_timeout: "10s" } });
+    await waitFor("the machine running", async () => (await getLease(key, id)).machine?.status === "running");
+    // The lease's own storage refuses the event of the release the model server's failure asks
+    // for, as it refused one 16 MiB long; every other write lands.
+    await runInDurableObject(env.LEASE.get(env.LEASE.idFromName(id)), (_o, state) =>
+      void state.storage.sql.exec(
+        `CREATE TRIGGER refuse_failed_release BEFORE INSERT ON events WHEN NEW.reason = 'model_server_failed' BEGIN SELECT RAISE(ABORT, 'test: this write is refused'); END`,
+      ),
+    );
+    const minted = await call("POST", `/v1/sim/leases/${id}/agent-token`, { key: BOOTSTRAP });
+    const token = (await json(minted)).token as string;
+    const exited = await call("POST", "/v1/agent/exit", { key: token, body: { code: 1, signal: null }, headers: { "lessor-lease-id": id } });
+    expect(exited.status).toBe(200);
+    const released = await waitForState(key, id, "released", 40_000);
+    expect(released.release_reason).toBe("startup_timeout");
+    // 1 s, 2 s, 4 s... (each with up to 250 ms of jitter): the backoff did not start over at each failed write.
+    const waits = (await events(key, id)).filter((e) => e.type === "release_failed").map((e) => e.detail.retry_in_ms as number);
+    expect(waits.length).toBeGreaterThanOrEqual(3);
+    waits.forEach((w, i) => expect(w, `wait ${i}: ${waits.join(", ")}`).toBeGreaterThanOrEqual(1000 * 2 ** i));
   });
 });

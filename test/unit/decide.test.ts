@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { killStart } from "../../src/lease/command";
 import { POLICY_DEFAULTS, resolvePolicy, type Policy } from "../../src/lease/policy";
 import { NO_AGENT, NO_JOB_PROGRESS, type AgentFacts, type JobProgress } from "../../src/lease/state";
-import { AGENT_SILENT_MS, alarmMove, decide, guardOf, INDEX_ACTIVITY_MS, indexWrite, type IndexFacts, pollAt, pollInterval, POLL_MAX_MS, POLL_MS, REQUEST_MAX_MS, RESTART_ERROR_GRACE_MS, STOP_ESCALATE_MS, STOP_REISSUE_MS } from "../../src/lease/decide";
+import { AGENT_SILENT_MS, alarmMove, deadlines, decide, guardOf, INDEX_ACTIVITY_MS, indexWrite, type IndexFacts, pollAt, pollInterval, POLL_MAX_MS, POLL_MS, REQUEST_MAX_MS, RESTART_ERROR_GRACE_MS, STOP_ESCALATE_MS, STOP_REISSUE_MS } from "../../src/lease/decide";
 import type { LeaseRecord, Observation } from "../../src/lease/state";
 import { H, lease, M, machine, S, T0 } from "../support/lease-fixture";
 
@@ -53,7 +53,10 @@ const rows: Row[] = [
   // stopping
   { name: "stopping: a stop accepted but not carried out is issued again", lease: lease("stopping", { stop_issued_at: T0, ttl_deadline: null }), obs: running, deadline: T0 + STOP_REISSUE_MS, action: "stop", reason: null },
   { name: "stopping: stops failing for 30 minutes escalate to destroy", lease: lease("stopping", { stop_issued_at: null, stop_failing_since: T0, retry_at: T0 + STOP_ESCALATE_MS + 1, ttl_deadline: null }), obs: running, deadline: T0 + STOP_ESCALATE_MS, action: "release", reason: "stop_failed" },
+  { name: "stopping: a stop accepted and never carried out escalates too, 30 minutes into stopping", lease: lease("stopping", { stop_issued_at: T0 + 29 * M, ttl_deadline: null }), obs: running, deadline: T0 + STOP_ESCALATE_MS, action: "release", reason: "stop_failed" },
   { name: "stopping: ttl", lease: lease("stopping", { stop_issued_at: T0, ttl_deadline: T0 + 10 * S }), obs: running, deadline: T0 + 10 * S, action: "release", reason: "ttl_expired" },
+  // starting: the machine is stopped until a start is accepted
+  { name: "starting: a start the provider keeps refusing ends at stopped_ttl", lease: lease("starting", { stopped_at: T0, state_since: T0 + H, ttl_deadline: null, retry_at: T0 + 3 * H }), obs: stoppedObs, deadline: T0 + 2 * H, action: "release", reason: "stopped_ttl" },
   // provisioning waits out a backoff
   { name: "provisioning: retries after its backoff", lease: lease("provisioning", { machine_id: null, retry_at: T0 + 5 * S, ttl_deadline: null }), obs: unobserved, deadline: T0 + 5 * S, action: "provision", reason: null },
 ];
@@ -325,6 +328,20 @@ describe("decide: a lease that serves a model is ready when its model answers", 
     expect(decide(restarted, { machine: machine("running"), app_ready: false, agent }, T0 + 3 * M).action).not.toBe("release");
     // Without a model, an exit while booting is the command's business, not a failure.
     expect(decide(booting({ model: null }), { machine: machine("running"), app_ready: true, agent }, T0 + M).action).toBe("mark_ready");
+  });
+  it("a failure whose release cannot be carried out still ends at the boot's own clock", () => {
+    const agent = { ...NO_AGENT, exit };
+    const l = booting({ machine_status: "running" });
+    const startup = T0 + 20 * M;
+    // Read this run or not (a release due acts without a read), the startup timeout stays behind the failure.
+    for (const m of [machine("running"), undefined]) {
+      expect(deadlines(l, { machine: m, app_ready: false, agent }, T0 + M)).toContainEqual({ action: "release", reason: "startup_timeout", at: startup });
+    }
+    // Past it, the startup timeout is the release that falls due, not the one that keeps failing.
+    expect(decide(l, { machine: undefined, agent }, startup + 1)).toMatchObject({ action: "release", reason: "startup_timeout" });
+    // A machine not yet running: its boot timeout.
+    const starting = booting({ machine_status: "starting" });
+    expect(deadlines(starting, { machine: machine("starting"), agent }, T0 + M)).toContainEqual({ action: "replace_host", reason: "boot_timeout", at: T0 + 10 * M });
   });
 });
 

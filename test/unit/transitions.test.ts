@@ -31,6 +31,7 @@ import {
   withReserved,
   type UserAction,
 } from "../../src/lease/transitions";
+import { decide } from "../../src/lease/decide";
 import { orphanRule } from "../../src/lease/reaper";
 import { LEASE_STATES, type LeaseState } from "../../src/lease/state";
 import { H, lease, M, machine, offer, S, T0 } from "../support/lease-fixture";
@@ -78,6 +79,15 @@ describe("userAction: what an allowed action writes", () => {
   it("stop: stopping, the lock dropped", () => {
     const plan = userAction(lease("ready", { lock_until: NOW + H }), "stop", {}, NOW);
     expect(plan.ok && plan.change?.next).toMatchObject({ state: "stopping", lock_until: null, stop_issued_at: null });
+  });
+  it("start: a new session from the request, so a stop longer than max_lifetime is not a release at once", () => {
+    // Ran an hour, stopped for 30: the session before the stop ended long past max_lifetime (1 d).
+    const stopped = lease("stopped", { session_started_at: T0, stopped_at: T0 + H, ttl_deadline: null, policy: { ...lease("stopped").policy, stopped_ttl: 48 * H } });
+    const later = T0 + 31 * H;
+    const plan = userAction(stopped, "start", {}, later);
+    const next = plan.ok ? plan.change!.next : null;
+    expect(next).toMatchObject({ state: "starting", session_started_at: later });
+    expect(decide(next!, { machine: undefined }, later)).toMatchObject({ action: "start" });
   });
   it("start: a reservation for a new session when the one held does not cover it", () => {
     const plan = userAction(lease("stopped", { reserved: null }), "start", {}, NOW);
