@@ -12058,10 +12058,18 @@ export interface components {
         OrgSettings: {
             /** @description refuse a lease whose image is not pinned by digest (`@sha256:`) with 409 image_not_pinned (a lease that names none runs its provider's default image, which is pinned) */
             require_image_digest: boolean;
+            /** @description how long into each session what a deployment's machine reports of itself (requests in its model server's metrics, or metrics it cannot read) keeps the lease in use; then only gateway requests, heartbeats and locks do. Default 1d; a lease keeps the value it was created with */
+            machine_activity_max: string;
         };
         OrgSettingsUpdate: {
             require_image_digest?: boolean;
+            machine_activity_max?: components["schemas"]["Duration"];
         };
+        /**
+         * @description a duration: `90s`, `15m`, `2h`, `1d`; at most 366 days
+         * @example 2h
+         */
+        Duration: string;
         CreateApiKey: {
             name: string;
             /** @enum {string} */
@@ -12339,11 +12347,6 @@ export interface components {
             /** @enum {string} */
             on_exit?: "release" | "stop" | "keep";
         };
-        /**
-         * @description a duration: `90s`, `15m`, `2h`, `1d`; at most 366 days
-         * @example 2h
-         */
-        Duration: string;
         /** @description A lease: state, machine, offer, policy, deadlines and its estimate */
         Lease: {
             id: string;
@@ -12516,8 +12519,12 @@ export interface components {
                     observable: boolean;
                     /** @description when it last read them; null: never */
                     metrics_read_at: string | null;
+                    /** @description the last heartbeat this session whose metrics showed requests; null: none */
+                    machine_activity_at: string | null;
+                    /** @description when what the machine reports (requests in its metrics, or metrics it cannot read) stops counting as use: the session's start plus the org's machine_activity_max */
+                    machine_activity_until: string;
                     /**
-                     * @description off while activity is not observable, or with no idle_timeout
+                     * @description off only with no idle_timeout
                      * @enum {string}
                      */
                     idle_stop: "on" | "off";
@@ -12707,8 +12714,10 @@ export interface components {
                 /** @description model_server_failed: how the model server exited */
                 exit_code?: number | null;
                 signal?: string | null;
-                /** @description model_server_failed: the last 30 lines of its log */
+                /** @description model_server_failed: the last 30 lines of its log, at most 8 KiB (its last bytes, whole characters) */
                 log_tail?: string;
+                /** @description model_server_failed: the log held more than log_tail shows */
+                log_tail_cut?: boolean;
                 /** @description preempted: the deployment lease that displaced it under the org's GPU quota */
                 by?: string;
             };
@@ -12910,7 +12919,7 @@ export interface components {
             detail: {
                 command_id: string;
                 exit_code: number | null;
-                /** @description process list and nvidia-smi, at most 8 KiB */
+                /** @description process list and nvidia-smi: its first 400 lines, at most 8 KiB */
                 output: string;
             };
         } | {
@@ -13385,8 +13394,10 @@ export interface components {
                 /** @description model_server_failed: how the model server exited */
                 exit_code?: number | null;
                 signal?: string | null;
-                /** @description model_server_failed: the last 30 lines of its log */
+                /** @description model_server_failed: the last 30 lines of its log, at most 8 KiB (its last bytes, whole characters) */
                 log_tail?: string;
+                /** @description model_server_failed: the log held more than log_tail shows */
+                log_tail_cut?: boolean;
                 /** @description preempted: the deployment lease that displaced it under the org's GPU quota */
                 by?: string;
             };
@@ -13648,7 +13659,7 @@ export interface components {
             detail: {
                 command_id: string;
                 exit_code: number | null;
-                /** @description process list and nvidia-smi, at most 8 KiB */
+                /** @description process list and nvidia-smi: its first 400 lines, at most 8 KiB */
                 output: string;
             };
             /** @description the event's id in the org's log: pages and streams resume after it */

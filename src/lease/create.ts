@@ -23,7 +23,7 @@ import { newId } from "../ids";
 import { ENV_NAME } from "../providers/agent-start";
 import { providerCapabilities } from "../providers/registry";
 import { claimLeaseName, freeLeaseName } from "./names";
-import { orgSettings } from "../orgs/settings";
+import { machineActivityMaxMs, orgSettings, type OrgSettings } from "../orgs/settings";
 import { configWarnings, isPinnedImage, type ConfigWarning } from "./config-check";
 import { dropGpuHold, holdGpus } from "./quota-repo";
 import { failureOf } from "./retry";
@@ -72,6 +72,8 @@ interface LeasePlan {
   spec: Spec | null;
   policy: Policy;
   warnings: ConfigWarning[];
+  /** The org's settings, where the request needed them (`settingsFor`). */
+  settings: OrgSettings | null;
 }
 
 /**
@@ -85,13 +87,22 @@ function withoutBadHosts(offers: Offer[], badHosts: BadHosts): Offer[] {
 }
 
 /**
- * Refuses an image that is not pinned by digest when the org's settings require pins
- * (src/orgs/settings.ts). A lease that names none runs its provider's default image, which is
- * pinned (src/providers/registry.ts `defaultImageOf`), or none at all (the sim, Lambda's VMs).
+ * The org's settings when the request needs them (src/orgs/settings.ts), read once: for an image
+ * not pinned by digest (the org may require pins), and for a deployment (its machine's word is
+ * believed only within the org's `machine_activity_max`). null: not needed.
  */
-async function requirePinnedImage(db: Db, orgId: string, image: string | undefined): Promise<void> {
-  if (image === undefined || isPinnedImage(image)) return;
-  if (!(await orgSettings(db, orgId))?.require_image_digest) return;
+async function settingsFor(db: Db, orgId: string, req: Pick<LeaseRequest, "image" | "model">): Promise<OrgSettings | null> {
+  const unpinned = req.image !== undefined && !isPinnedImage(req.image);
+  return unpinned || req.model ? orgSettings(db, orgId) : null;
+}
+
+/**
+ * Refuses an image that is not pinned by digest when the org's settings require pins. A lease
+ * that names none runs its provider's default image, which is pinned
+ * (src/providers/registry.ts `defaultImageOf`), or none at all (the sim, Lambda's VMs).
+ */
+function requirePinnedImage(settings: OrgSettings | null, image: string | undefined): void {
+  if (image === undefined || isPinnedImage(image) || !settings?.require_image_digest) return;
   throw conflict(
     "image_not_pinned",
     `this org requires images pinned by digest (require_image_digest); "${image}" is not: name it as name@sha256:<64 hex digits>`,
@@ -106,7 +117,8 @@ async function requirePinnedImage(db: Db, orgId: string, image: string | undefin
  */
 async function planLease(db: Db, env: Env, orgId: string, req: LeaseRequest, now: number): Promise<LeasePlan> {
   if (req.kind === "job" && req.cmd === undefined) throw badRequest("cmd_required", "a job needs a `cmd`: the command it runs", { field: "cmd" });
-  await requirePinnedImage(db, orgId, req.image);
+  const settings = await settingsFor(db, orgId, req);
+  requirePinnedImage(settings, req.image);
   let offers: Offer[];
   let policyInput = req.policy ?? {};
   // Where the lease may run, also when it comes from a quote: a machine placed elsewhere is replaced (src/lease/placement.ts).
@@ -131,7 +143,7 @@ async function planLease(db: Db, env: Env, orgId: string, req: LeaseRequest, now
   }
   const policy = resolvePolicy(req.kind, policyInput);
   const providers = [...new Set(offers.map((o) => o.provider))].map((name) => ({ name, capabilities: providerCapabilities(name) }));
-  return { offers, spec, policy, warnings: configWarnings({ policy, image: req.image ?? null, providers }) };
+  return { offers, spec, policy, settings, warnings: configWarnings({ policy, image: req.image ?? null, providers }) };
 }
 
 /** `POST /v1/leases/validate`: the warnings a create with this body would carry; nothing is rented. */
@@ -140,7 +152,7 @@ export async function validateLease(db: Db, env: Env, orgId: string, req: LeaseR
 }
 
 export async function createLease(db: Db, env: Env, orgId: string, req: LeaseRequest, now: number): Promise<LeaseView> {
-  const { offers, spec, policy, warnings } = await planLease(db, env, orgId, req, now);
+  const { offers, spec, policy, warnings, settings } = await planLease(db, env, orgId, req, now);
   const id = req.id ?? newId("ls", now);
   const stub = env.LEASE.get(env.LEASE.idFromName(id));
   // The name first: of two creates with one name, the loser reserves nothing (src/lease/names.ts).
@@ -169,6 +181,7 @@ export async function createLease(db: Db, env: Env, orgId: string, req: LeaseReq
       env: req.env ?? null,
       name: req.name ?? null,
       model: req.model ?? null,
+      machine_activity_max: req.model && settings ? machineActivityMaxMs(settings) : null,
       warnings,
       reserved,
       now,

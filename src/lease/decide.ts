@@ -111,15 +111,66 @@ export function hardCapDeadlines(l: LeaseRecord): Candidate[] {
 
 
 /**
- * When a ready lease stops being in use: its last activity plus grace, or its lock's end. A job is
- * in use while its command runs (null: no end yet), and counts its exit as activity; silence is
- * `max_inactivity`'s business, and the agent's heartbeats are liveness, never use.
+ * When a ready lease stops being in use: its last activity (a user's heartbeat, exec or action, a
+ * gateway request's end, a job's exit) plus grace, its lock's end, a gateway request in flight, or
+ * what the machine itself reports (`machineUseUntil`), whichever is last. Never "no end": idle is
+ * not decided by the machine alone (docs/security.md), and hard caps apply whatever this says.
  */
-export function inUseUntil(l: LeaseRecord, agent: AgentFacts): number | null {
+export function inUseUntil(l: LeaseRecord, agent: AgentFacts): number {
   const exit = exitOf(l, agent);
-  if (l.kind === "job" && l.cmd !== null && exit === null) return null;
   const last = Math.max(l.last_activity_at ?? l.ready_at ?? l.state_since, exit?.at ?? 0, agent.gateway_ended_at ?? 0);
-  return Math.max(last + l.policy.heartbeat_grace, l.lock_until ?? 0, inFlightUntil(agent));
+  return Math.max(last + l.policy.heartbeat_grace, l.lock_until ?? 0, inFlightUntil(agent), machineUseUntil(l, agent));
+}
+
+/**
+ * How long what the machine reports of itself may keep a deployment in use in one session, unless
+ * its org set another (`machine_activity_max`, src/orgs/settings.ts): a machine that says it is
+ * busy, or that it cannot tell, is believed no longer than this after its session began.
+ */
+export const DEFAULT_MACHINE_ACTIVITY_MAX_MS = 24 * 3_600_000;
+
+/** When what the machine reports stops counting as use: its session's start plus its org's ceiling. */
+export function machineActivityEnd(l: LeaseRecord): number {
+  return (l.session_started_at ?? l.state_since) + (l.machine_activity_max ?? DEFAULT_MACHINE_ACTIVITY_MAX_MS);
+}
+
+/** `t` when it falls in the lease's current session, else null. */
+function thisSession(l: LeaseRecord, t: number | null | undefined): number | null {
+  return t !== null && t !== undefined && t >= (l.session_started_at ?? 0) ? t : null;
+}
+
+/**
+ * How long the machine's own word keeps the lease in use (0: it says nothing that does):
+ * - a job's command runs until its exit, as long as its agent is heard: until heartbeat_grace after
+ *   the agent falls silent (AGENT_SILENT_MS after its last heartbeat this session, or after the
+ *   lease became ready when it never beat);
+ * - a deployment's model server: the requests its metrics showed (heartbeat_grace after the
+ *   heartbeat that saw them), and a heartbeat whose metrics could not be read, since lessor cannot
+ *   tell use from none then (until heartbeat_grace after the agent falls silent); never past
+ *   `machineActivityEnd`. A silent agent says nothing: the lease idles out.
+ */
+export function machineUseUntil(l: LeaseRecord, agent: AgentFacts): number {
+  const grace = l.policy.heartbeat_grace;
+  if (l.kind === "job" && l.cmd !== null && exitOf(l, agent) === null) {
+    return (thisSession(l, agent.last_heartbeat_at) ?? l.ready_at ?? l.state_since) + AGENT_SILENT_MS + grace;
+  }
+  if (!l.model) return 0;
+  const active = thisSession(l, l.machine_activity_at);
+  const unread = unreadBeat(l, agent);
+  const until = Math.max(active === null ? 0 : active + grace, unread === null ? 0 : unread + AGENT_SILENT_MS + grace);
+  return until === 0 ? 0 : Math.min(until, machineActivityEnd(l));
+}
+
+/**
+ * The agent's last heartbeat of this session when its model-server metrics could not be read then
+ * (a failed read, or a heartbeat that carried none), or null. The agent records a heartbeat and its
+ * read at one time, so a heartbeat is unread when no good read is recorded at its time. An earlier
+ * gap says nothing once a good read came after it: the counters it compares with are the last good
+ * read's, so requests made in the gap show as growth (model-metrics.ts `readModelMetrics`).
+ */
+export function unreadBeat(l: LeaseRecord, agent: AgentFacts): number | null {
+  const beat = thisSession(l, agent.last_heartbeat_at);
+  return beat !== null && beat !== agent.metrics_read_at ? beat : null;
 }
 
 /**
@@ -140,8 +191,8 @@ export function inFlightUntil(agent: AgentFacts): number {
 /**
  * Whether lessor sees a model server's use beyond its gateway (docs/deployments.md "Activity"):
  * the agent read its metrics in this session, within AGENT_SILENT_MS, and no read failed since.
- * While it does not, requests may reach the machine that lessor never hears of, so a deployment's
- * idle timeout is off: silence that lessor cannot check is not idleness. Hard caps still apply.
+ * While it does not, requests may reach the machine that lessor never hears of: each heartbeat
+ * then counts as use (`machineUseUntil`), within the org's ceiling, until the agent falls silent.
  */
 export function modelActivityObservable(l: LeaseRecord, agent: AgentFacts, now: number): boolean {
   const read = agent.metrics_read_at ?? null;
@@ -154,17 +205,22 @@ export function activityOf(l: LeaseRecord, agent: AgentFacts, now: number) {
   if (!l.model || l.state !== "ready") return null;
   const observable = modelActivityObservable(l, agent, now);
   const read = agent.metrics_read_at ?? null;
+  const active = thisSession(l, l.machine_activity_at);
   const idle = l.policy.idle_timeout !== null;
-  const caps = "max_lifetime, budgets, the ttl and ends still apply";
+  const end = machineActivityEnd(l);
+  const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
+  const ceiling = `what the machine reports counts until ${iso(end)} (machine_activity_until), then only the gateway's requests, heartbeats and locks do`;
   const note = !idle
     ? "idle stop is off: the policy has no idle_timeout"
     : observable
-      ? "idle stop is on: requests through the gateway and those the model server's metrics show are activity"
-      : `activity on the machine is not observable (its agent has not read the model server's metrics in the last ${AGENT_SILENT_MS / 1000} s): idle stop is off; ${caps}`;
+      ? `idle stop is on: requests through the gateway and those the model server's metrics show are activity; ${ceiling}`
+      : `idle stop is on, but activity on the machine is not observable (its agent has not read the model server's metrics in the last ${AGENT_SILENT_MS / 1000} s): each heartbeat of its agent counts as use until the agent is silent for ${AGENT_SILENT_MS / 1000} s; ${ceiling}`;
   return {
     observable,
-    metrics_read_at: read === null ? null : new Date(read).toISOString(),
-    idle_stop: idle && observable ? ("on" as const) : ("off" as const),
+    metrics_read_at: iso(read),
+    machine_activity_at: iso(active),
+    machine_activity_until: new Date(end).toISOString(),
+    idle_stop: idle ? ("on" as const) : ("off" as const),
     note,
   };
 }
@@ -268,9 +324,8 @@ export function deadlines(l: LeaseRecord, obs: Observation, now: number): Candid
       else if (m?.status === "stopped") due({ action: "mark_stopped", reason: "provider_stopped", at: now });
       else {
         const agent = obs.agent ?? NO_AGENT;
-        const until = inUseUntil(l, agent);
-        if (l.policy.idle_timeout !== null && until !== null && (!l.model || modelActivityObservable(l, agent, now))) {
-          due({ action: l.can_stop ? "stop" : "release", reason: "idle_timeout", at: until + l.policy.idle_timeout });
+        if (l.policy.idle_timeout !== null) {
+          due({ action: l.can_stop ? "stop" : "release", reason: "idle_timeout", at: inUseUntil(l, agent) + l.policy.idle_timeout });
         }
         commandRules(l, agent, now, due);
       }
@@ -315,11 +370,14 @@ export function deadlines(l: LeaseRecord, obs: Observation, now: number): Candid
 
 export function decide(l: LeaseRecord, obs: Observation, now: number): Decision {
   if (l.state === "released") return { action: "none", reason: null, at: null };
-  const candidates = deadlines(l, obs, now);
+  return earliest(deadlines(l, obs, now), now);
+}
+
+/** The earliest of `candidates` as a decision: due, or waited for. At a tie, a release beats anything else (hard caps first). */
+function earliest(candidates: Candidate[], now: number): Decision {
   if (candidates.length === 0) return { action: "wait", reason: null, at: null };
-  // The earliest deadline wins; at a tie, a release beats anything else (hard caps first).
-  candidates.sort((a, b) => a.at - b.at || rank(a.action) - rank(b.action));
-  const first = candidates[0]!;
+  const sorted = [...candidates].sort((a, b) => a.at - b.at || rank(a.action) - rank(b.action));
+  const first = sorted[0]!;
   if (first.at <= now) return first;
   return { action: "wait", reason: first.reason, at: first.at, next: first.action };
 }
@@ -353,7 +411,7 @@ export function guardOf(l: LeaseRecord, obs: Observation, now: number) {
   // The silence watchdog moves on at every heartbeat: while it is not due, the guard names the
   // policy's next move behind it, which is what the lease will do.
   if (d.action === "wait" && d.next === "report_silent") {
-    d = decide(l, { ...obs, agent: { ...(obs.agent ?? NO_AGENT), last_heartbeat_at: null } }, now);
+    d = earliest(deadlines(l, obs, now).filter((c) => c.action !== "report_silent"), now);
   }
   const action = d.action === "wait" ? (d.next ?? "none") : d.action;
   const silent = l.state === "ready" ? agentSilentSince(l, obs.agent ?? NO_AGENT, now) : null;

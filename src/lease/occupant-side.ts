@@ -33,6 +33,8 @@ export interface OccupantHost {
   bringAlarmForward(at: number): Promise<void>;
   /** Counts as the lease's use, as a user's heartbeat does (refused where a heartbeat is). */
   heartbeat(orgId: string): void;
+  /** The model server's metrics showed requests: the machine's word, recorded apart (transitions.ts `machineActive`). */
+  machineActivity(): void;
   /** A command was queued for the lease's machine: its provider is told (LeaseRunner `commandQueued`). */
   commandQueued(l: LeaseRecord): void;
 }
@@ -78,11 +80,9 @@ export class OccupantSide {
     const agent = this.occupant();
     if (!agent) return REFUSED;
     const answer = await agent.call(() => this.#store.state(), token, call);
-    // Requests the model server had that did not pass through the gateway: the lease's use.
-    if (answer.ok && answer.op === "heartbeat" && answer.model_activity === "active") {
-      const l = this.#store.load();
-      if (l) this.#host.heartbeat(l.org_id);
-    }
+    // Requests the model server had that did not pass through the gateway: use as the machine
+    // reports it, which counts only within the org's ceiling (decide.ts `machineUseUntil`).
+    if (answer.ok && answer.op === "heartbeat" && answer.model_activity === "active") this.#host.machineActivity();
     if (answer.ok && answer.op === "result" && answer.recorded) await this.#attachDiagnostics(answer.command.id);
     else if (answer.ok && answer.op !== "commands") await this.#bringAlarmForward(agent);
     return answer;
@@ -165,14 +165,17 @@ export class OccupantSide {
     return expired === null ? this.occupant()!.tail(lines) : { expired_at: new Date(expired).toISOString() };
   }
 
-  /** A follow of the log after chunk `after` (-1: from its start), as Server-Sent Events; null: no such lease. */
+  /**
+   * A follow of the log after chunk `after` (-1: from its start), as Server-Sent Events; null: no
+   * such lease. Following is not use: a log left open in a tab would keep an idle machine billing
+   * (docs/security.md), so the stream's keep-alives are no activity either.
+   */
   followLog(orgId: string, after: number): ReadableStream<Uint8Array> | { expired_at: string } | null {
     if (!this.#store.loadFor(orgId)) return null;
     const expired = this.#expired();
     if (expired !== null) return { expired_at: new Date(expired).toISOString() };
-    this.#use(orgId);
     const released = () => this.#store.state() === "released";
-    return overRpc(this.occupant()!.follow(after, released, () => this.#use(orgId)));
+    return overRpc(this.occupant()!.follow(after, released, () => undefined));
   }
 
   /**
@@ -225,10 +228,10 @@ export class OccupantSide {
     return this.occupant()!.expiredAt();
   }
 
-  /** When a user's exec or follow last counted as the lease's activity (in memory). */
+  /** When a user's exec last counted as the lease's activity (in memory). */
   #usedAt = 0;
 
-  /** An exec or a follow is the lease's use, as a user's heartbeat is: recorded at most every USE_EVERY_MS. */
+  /** An exec is the lease's use, as a user's heartbeat is: recorded at most every USE_EVERY_MS. */
   #use(orgId: string): void {
     const now = Date.now();
     if (now - this.#usedAt < USE_EVERY_MS) return;

@@ -191,6 +191,17 @@ export interface LeaseFields {
   model?: ServedModel | null;
   /** What the lease's rules did about its command this session (decide.ts "the command"); reset when it becomes ready. */
   job?: JobProgress | null;
+  /**
+   * A deployment's: the last heartbeat whose model-server metrics showed requests (src/lease/model-metrics.ts),
+   * the machine's own word, kept apart from `last_activity_at` (users and the gateway) because it
+   * counts only within `machine_activity_max` (decide.ts `machineUseUntil`). Absent: never.
+   */
+  machine_activity_at?: number | null;
+  /**
+   * How long into a session what the machine reports may keep it in use, ms: its org's setting
+   * when it was created (src/orgs/settings.ts). Absent: decide.ts `DEFAULT_MACHINE_ACTIVITY_MAX_MS`.
+   */
+  machine_activity_max?: number | null;
   /** Bumped on every write; the D1 index keeps the version it last saw. */
   version: number;
 }
