@@ -12278,6 +12278,8 @@ export interface components {
                 stopped_disk_usd: number | null;
                 /** @description what replacing failed hosts may add (up to host_attempts - 1 of them): under a ttl, each one's rounding up to its provider's billing increment; under max_lifetime, which a replacement begins afresh, each failed boot's boot_timeout and a minute to destroy it, rounded up to the increment */
                 retries_usd: number;
+                /** @description what the offer's price may rise before a lease made from this quote is refused (quote_drift, 5%): that rise on the compute and the retries, which admission reserves too */
+                drift_usd: number;
             } | null;
             /** @enum {string|null} */
             ceiling_basis: "ttl" | "max_lifetime" | null;
@@ -12505,7 +12507,7 @@ export interface components {
                  * @description what the policy does next: due now when `due`, else at `at`; wait is never shown, only what it waits for
                  * @enum {string}
                  */
-                action: "none" | "provision" | "poll" | "mark_ready" | "mark_stopped" | "stop" | "start" | "replace_host" | "mark_exited" | "signal" | "diagnose" | "report_silent" | "release";
+                action: "none" | "provision" | "poll" | "mark_ready" | "mark_stopped" | "stop" | "start" | "replace_host" | "mark_exited" | "signal" | "diagnose" | "report_silent" | "reserve" | "release";
                 /** @enum {string|null} */
                 reason: "user_end" | "user_stop" | "user_start" | "ttl_expired" | "idle_timeout" | "max_lifetime" | "budget_exceeded" | "stopped_ttl" | "boot_timeout" | "startup_timeout" | "host_failed" | "no_capacity" | "provider_refused" | "provider_lost" | "provider_stopped" | "stop_failed" | "orphan" | "preempted" | "unexpected_start" | "max_runtime" | "inactivity" | "job_exited" | "model_server_failed" | "endpoint_exposed" | null;
                 /** @description ISO 8601, UTC */
@@ -12585,6 +12587,8 @@ export interface components {
             detail: {
                 offer: string;
                 provider: string;
+                /** @description the price the machine is rented at, where it was above what the lease held */
+                hourly_usd?: number;
                 /** @description what the step reserved against the org's caps, where it reserved */
                 reserved_usd?: number;
             };
@@ -12827,7 +12831,7 @@ export interface components {
             /** @description ISO 8601, UTC */
             at: string;
             /** @enum {string} */
-            type: "run_failed" | "observe_failed" | "provision_failed" | "poll_failed" | "mark_ready_failed" | "mark_stopped_failed" | "stop_failed" | "start_failed" | "replace_host_failed" | "mark_exited_failed" | "signal_failed" | "diagnose_failed" | "report_silent_failed" | "release_failed";
+            type: "run_failed" | "observe_failed" | "provision_failed" | "poll_failed" | "mark_ready_failed" | "mark_stopped_failed" | "stop_failed" | "start_failed" | "replace_host_failed" | "mark_exited_failed" | "signal_failed" | "diagnose_failed" | "report_silent_failed" | "reserve_failed" | "release_failed";
             /** @enum {string|null} */
             from: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
             /** @enum {string|null} */
@@ -13235,6 +13239,8 @@ export interface components {
             detail: {
                 offer: string;
                 provider: string;
+                /** @description the price the machine is rented at, where it was above what the lease held */
+                hourly_usd?: number;
                 /** @description what the step reserved against the org's caps, where it reserved */
                 reserved_usd?: number;
             };
@@ -13542,7 +13548,7 @@ export interface components {
             /** @description ISO 8601, UTC */
             at: string;
             /** @enum {string} */
-            type: "run_failed" | "observe_failed" | "provision_failed" | "poll_failed" | "mark_ready_failed" | "mark_stopped_failed" | "stop_failed" | "start_failed" | "replace_host_failed" | "mark_exited_failed" | "signal_failed" | "diagnose_failed" | "report_silent_failed" | "release_failed";
+            type: "run_failed" | "observe_failed" | "provision_failed" | "poll_failed" | "mark_ready_failed" | "mark_stopped_failed" | "stop_failed" | "start_failed" | "replace_host_failed" | "mark_exited_failed" | "signal_failed" | "diagnose_failed" | "report_silent_failed" | "reserve_failed" | "release_failed";
             /** @enum {string|null} */
             from: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
             /** @enum {string|null} */

@@ -27,7 +27,7 @@ import { machineActivityMaxMs, orgSettings, type OrgSettings } from "../orgs/set
 import { configWarnings, isPinnedImage, type ConfigWarning } from "./config-check";
 import { dropGpuHold, holdGpus } from "./quota-repo";
 import { failureOf } from "./retry";
-import { offerRetriesMicros } from "./rent";
+import { offerRetriesMicros, priced, QUOTE_DRIFT_TOLERANCE } from "./rent";
 import { gpusOf } from "./quota";
 import { resolvePolicy, type LeaseKind, type Policy, type PolicyInput } from "./policy";
 import type { ServedModel } from "./state";
@@ -160,8 +160,9 @@ export async function createLease(db: Db, env: Env, orgId: string, req: LeaseReq
   if (claim) await claimLeaseName(db, claim, now);
   let reservedBudget = false;
   try {
-    // Budget admission, before the lease's object exists: a refused lease rents nothing.
-    const first = offers[0]!;
+    // Budget admission, before the lease's object exists: a refused lease rents nothing. A quote's
+    // offer counts at the most it may be rented for, its price drift included (rent.ts `priced`).
+    const first = priced(offers[0]!, "quote_id" in req ? QUOTE_DRIFT_TOLERANCE : 0);
     const reserved = admissionReservation(reservedHourlyUsd(first), policy, now, stoppedDiskMicros(first.stopped_hourly_usd, policy.stopped_ttl), offerRetriesMicros(first, policy));
     await reserveBudget(env.DB, db, { lease_id: id, org_id: orgId, need: reserved }, now);
     reservedBudget = true;

@@ -5,6 +5,7 @@
  */
 import { sessionBudgetDeadline } from "../billing/accrual";
 import { usdToMicros } from "../billing/money";
+import { rentedAboveReserved } from "./rent";
 import { hasMachine, inSession, NO_AGENT, NO_JOB_PROGRESS, type AgentFacts, type LeaseRecord, type Observation, type Reason } from "./state";
 
 /** What the policy can ask the run loop to do; a step that fails is recorded as `<action>_failed`. */
@@ -20,6 +21,7 @@ export const STEP_ACTIONS = [
   "signal", // queue `signal` (TERM, then KILL) for the command through the agent
   "diagnose", // a stall: record `stalled`, queue the diagnostics exec
   "report_silent", // the agent's heartbeats stopped: record `agent_silent`
+  "reserve", // the machine rents above what the lease holds against its org's caps: re-reserve, or release
   "release", // destroy every machine of the lease, then released
 ] as const;
 
@@ -292,6 +294,11 @@ export function deadlines(l: LeaseRecord, obs: Observation, now: number): Candid
   const m = obs.machine;
   const retryAt = Math.max(now, l.retry_at ?? now);
 
+  // What is rented never costs more than what was reserved: a machine whose provider rents it above
+  // the rate the lease holds re-reserves (or is released) before the lease goes on (rent.ts).
+  const unreserved = (l.state === "booting" || l.state === "ready") && rentedAboveReserved(l);
+  if (unreserved) due({ action: "reserve", reason: null, at: retryAt });
+
   switch (l.state) {
     case "pending":
     case "provisioning":
@@ -302,7 +309,7 @@ export function deadlines(l: LeaseRecord, obs: Observation, now: number): Candid
       const failed = modelServerFailure(l, obs);
       if (m === null) due({ action: "replace_host", reason: "provider_lost", at: now });
       else if (m?.status === "error" && !restarting(l, now)) due({ action: "replace_host", reason: "host_failed", at: now });
-      else if (m?.status === "running" && obs.app_ready !== false && failed === null) due({ action: "mark_ready", reason: null, at: now });
+      else if (m?.status === "running" && obs.app_ready !== false && failed === null && !unreserved) due({ action: "mark_ready", reason: null, at: now });
       else {
         if (failed !== null) due({ action: "release", reason: failed, at: now });
         else due({ action: "poll", reason: null, at: Math.max(retryAt, pollAt(l)) });
@@ -402,7 +409,7 @@ export function restarting(l: LeaseRecord, now: number): boolean {
 }
 
 function rank(a: Action): number {
-  return a === "release" ? 0 : a === "replace_host" ? 1 : a === "stop" ? 2 : 3;
+  return a === "release" ? 0 : a === "replace_host" ? 1 : a === "stop" ? 2 : a === "reserve" ? 3 : 4;
 }
 
 /** The guard as `GET /v1/leases/:id` shows it: what the policy would do, why, and when. */

@@ -40,7 +40,12 @@ export const LeaseEventSchema = z
   .discriminatedUnion("type", [
     event(["created"], { offer: z.string(), kind: z.enum(LEASE_KINDS) }),
     event(["provisioning"], { offer: z.string(), provider: z.string(), label: z.string(), reserved_usd: ReservedUsd }),
-    event(["budget_reserved"], { offer: z.string(), provider: z.string(), reserved_usd: ReservedUsd }),
+    event(["budget_reserved"], {
+      offer: z.string(),
+      provider: z.string(),
+      hourly_usd: z.number().optional().describe("the price the machine is rented at, where it was above what the lease held"),
+      reserved_usd: ReservedUsd,
+    }),
     event(["machine_created"], { machine_id: z.string(), label: z.string(), host: z.string(), region: z.string(), provider: z.string() }),
     event(["machine_adopted"], { machine_id: z.string(), label: z.string().nullable(), extra_destroyed: z.number().int() }),
     event(["create_ambiguous"], { label: z.string(), error: z.string() }),

@@ -69,6 +69,18 @@ export function budgetRefused(l: LeaseRecord, offer: Offer, details: Record<stri
 }
 
 /**
+ * The machine rents above what the lease holds (rent.ts `rentedAboveReserved`): what re-reserving
+ * at its price makes of the lease, or, refused by the org's caps (`refused`: the 402's details),
+ * its release (`budget_exceeded`), the machine destroyed before it goes on.
+ */
+export function rentedReserve(l: LeaseRecord, need: Reservation, refused: Record<string, unknown> | null, now: number): Step {
+  const offer = l.offers[l.offer_index];
+  const what = { offer: offer?.id ?? "", provider: l.provider, hourly_usd: l.hourly_usd };
+  if (refused) return beginRelease(l, "budget_exceeded", now, { ...what, ...refused });
+  return { next: { ...l, reserved: need }, effect: { event: "budget_reserved", detail: { ...what, reserved_usd: microsToUsd(totalOf(need)) } } };
+}
+
+/**
  * The record written before the create (write ahead): if the run dies inside it, the next run
  * lists by the new label first. The event says so when the lease enters provisioning, or what was
  * reserved when it was already there; else there is none.

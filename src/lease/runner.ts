@@ -29,8 +29,9 @@ import {
 import { leasePrefix } from "./label";
 import {
   accountMismatch, adoption, aliveOf, budgetRefused, created, createFailed, destroyFirst,
-  hostReplaced, isAlive, misplacement, observationOf, rentPlan, writeAhead,
+  hostReplaced, isAlive, misplacement, observationOf, rentedReserve, rentPlan, writeAhead,
 } from "./provision";
+import { rentedReservation } from "./rent";
 import { backoff, failureOf, failuresAfter } from "./retry";
 import { badHostMark, badHostTtlMs, DEFAULT_BAD_HOST_TTL_MS } from "./bad-host";
 import { recordBadHost } from "../catalog/bad-hosts";
@@ -190,6 +191,8 @@ export class LeaseRunner {
         return void this.step(l, markReady(machined(l), now), now);
       case "mark_stopped":
         return void this.step(l, markStopped(machined(l), d.reason, now), now);
+      case "reserve":
+        return this.#reserveRented(l, now);
     }
     try {
       const { provider, account } = await this.#providerAccount(l);
@@ -256,6 +259,22 @@ export class LeaseRunner {
     const landed = m.region ? m : ((await provider.getMachine(m.id).catch(() => null)) ?? m);
     const why = misplacement(l, landed);
     if (why) return this.#replaceHost(after, provider, "host_failed", { machine: landed }, now, why);
+  }
+
+  /**
+   * The machine rents above what the lease holds: its price re-reserved against the org's caps, or
+   * the lease released (`budget_exceeded`) before it goes on (rent.ts `rentedAboveReserved`).
+   */
+  async #reserveRented(l: LeaseRecord, now: number): Promise<void> {
+    const need = rentedReservation(l, now);
+    if (!need) return;
+    try {
+      const refused = await this.reserve(l, need, now);
+      this.step(l, rentedReserve(l, need, refused?.details ?? null, now), now);
+    } catch (e) {
+      this.#backoff(e, now, "reserve_failed");
+      throw new StopRun();
+    }
   }
 
   /** Destroys the machine first, confirms it is gone, and only then rents another (guarantee 1). */
