@@ -5741,6 +5741,27 @@ export interface paths {
                         };
                     };
                 };
+                /** @description preemption_failed: a scratch lease the deployment displaces under the GPU quota could not be told to release; it keeps its GPUs, nothing was rented; try again after Retry-After (details: leases) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "preemption_failed";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
             };
         };
         delete?: never;
@@ -8602,7 +8623,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description provider_keys_disabled: the installation has no LESSOR_MASTER_KEY to seal the deployment's key with */
+                /** @description provider_keys_disabled: the installation has no LESSOR_MASTER_KEY to seal the deployment's key with; preemption_failed: a scratch lease the deployment displaces under the GPU quota could not be told to release (it keeps its GPUs, nothing was rented; try again after Retry-After; details: leases) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -8611,7 +8632,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "provider_keys_disabled";
+                                code: "provider_keys_disabled" | "preemption_failed";
                                 /** @description for people; a 5xx says only to quote the request_id */
                                 message: string;
                                 /** @description what the code's description names; empty on a 5xx */
@@ -12391,7 +12412,7 @@ export interface components {
             /** @description ISO 8601, UTC */
             stopped_at: string | null;
             /** @enum {string|null} */
-            release_reason: "user_end" | "user_stop" | "user_start" | "ttl_expired" | "idle_timeout" | "max_lifetime" | "budget_exceeded" | "stopped_ttl" | "boot_timeout" | "startup_timeout" | "host_failed" | "no_capacity" | "provider_refused" | "provider_lost" | "provider_stopped" | "stop_failed" | "orphan" | "preempted" | "unexpected_start" | "max_runtime" | "inactivity" | "job_exited" | "model_server_failed" | "endpoint_exposed" | null;
+            release_reason: "user_end" | "user_stop" | "user_start" | "ttl_expired" | "idle_timeout" | "max_lifetime" | "budget_exceeded" | "stopped_ttl" | "boot_timeout" | "startup_timeout" | "host_failed" | "no_capacity" | "provider_refused" | "provider_lost" | "provider_stopped" | "stop_failed" | "orphan" | "preempted" | "unexpected_start" | "max_runtime" | "inactivity" | "job_exited" | "model_server_failed" | "endpoint_exposed" | "quota_exceeded" | null;
             /** @description ISO 8601, UTC */
             released_at: string | null;
             /** @description the configuration check's warnings at create (`POST /v1/leases/validate` answers the same) */
@@ -12509,7 +12530,7 @@ export interface components {
                  */
                 action: "none" | "provision" | "poll" | "mark_ready" | "mark_stopped" | "stop" | "start" | "replace_host" | "mark_exited" | "signal" | "diagnose" | "report_silent" | "reserve" | "release";
                 /** @enum {string|null} */
-                reason: "user_end" | "user_stop" | "user_start" | "ttl_expired" | "idle_timeout" | "max_lifetime" | "budget_exceeded" | "stopped_ttl" | "boot_timeout" | "startup_timeout" | "host_failed" | "no_capacity" | "provider_refused" | "provider_lost" | "provider_stopped" | "stop_failed" | "orphan" | "preempted" | "unexpected_start" | "max_runtime" | "inactivity" | "job_exited" | "model_server_failed" | "endpoint_exposed" | null;
+                reason: "user_end" | "user_stop" | "user_start" | "ttl_expired" | "idle_timeout" | "max_lifetime" | "budget_exceeded" | "stopped_ttl" | "boot_timeout" | "startup_timeout" | "host_failed" | "no_capacity" | "provider_refused" | "provider_lost" | "provider_stopped" | "stop_failed" | "orphan" | "preempted" | "unexpected_start" | "max_runtime" | "inactivity" | "job_exited" | "model_server_failed" | "endpoint_exposed" | "quota_exceeded" | null;
                 /** @description ISO 8601, UTC */
                 at: string | null;
                 due: boolean;
@@ -12724,6 +12745,14 @@ export interface components {
                 log_tail_cut?: boolean;
                 /** @description preempted: the deployment lease that displaced it under the org's GPU quota */
                 by?: string;
+                /** @description quota_exceeded: the cap the fallback host's GPUs would pass (gpus, or per_kind.<kind>) */
+                quota?: string;
+                /** @description quota_exceeded: that cap */
+                limit?: number;
+                /** @description quota_exceeded: what the org's other live leases hold under it */
+                held?: number;
+                /** @description quota_exceeded: the GPUs the fallback host has */
+                requested?: number;
             };
         } | {
             seq: number;
@@ -13406,6 +13435,14 @@ export interface components {
                 log_tail_cut?: boolean;
                 /** @description preempted: the deployment lease that displaced it under the org's GPU quota */
                 by?: string;
+                /** @description quota_exceeded: the cap the fallback host's GPUs would pass (gpus, or per_kind.<kind>) */
+                quota?: string;
+                /** @description quota_exceeded: that cap */
+                limit?: number;
+                /** @description quota_exceeded: what the org's other live leases hold under it */
+                held?: number;
+                /** @description quota_exceeded: the GPUs the fallback host has */
+                requested?: number;
             };
             /** @description the event's id in the org's log: pages and streams resume after it */
             id: number;

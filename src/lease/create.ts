@@ -18,14 +18,14 @@ import type { Spec } from "../catalog/spec";
 import type { Db } from "../db";
 import type { Env } from "../env";
 import { z } from "@hono/zod-openapi";
-import { badRequest, conflict } from "../errors";
+import { ApiError, badRequest, conflict } from "../errors";
 import { newId } from "../ids";
 import { ENV_NAME } from "../providers/agent-start";
 import { providerCapabilities } from "../providers/registry";
 import { claimLeaseName, freeLeaseName } from "./names";
 import { machineActivityMaxMs, orgSettings, type OrgSettings } from "../orgs/settings";
 import { configWarnings, isPinnedImage, type ConfigWarning } from "./config-check";
-import { dropGpuHold, holdGpus } from "./quota-repo";
+import { dropGpuHold, holdGpus, restoreGpuHolds } from "./quota-repo";
 import { failureOf } from "./retry";
 import { offerRetriesMicros, priced, QUOTE_DRIFT_TOLERANCE } from "./rent";
 import { gpusOf } from "./quota";
@@ -167,8 +167,15 @@ export async function createLease(db: Db, env: Env, orgId: string, req: LeaseReq
     await reserveBudget(env.DB, db, { lease_id: id, org_id: orgId, need: reserved }, now);
     reservedBudget = true;
     // The GPU quota last: what it displaces is released only for a lease every other cap admitted.
-    const displaced = await holdGpus(env.DB, db, { lease_id: id, org_id: orgId, ask: { kind: req.kind, gpus: gpusOf(offers) } }, now);
-    await Promise.all(displaced.map((h) => preempt(env, orgId, h.lease_id, id)));
+    const gpus = gpusOf(offers);
+    const displaced = await holdGpus(env.DB, db, { lease_id: id, org_id: orgId, ask: { kind: req.kind, gpus } }, now);
+    const untold = (await Promise.all(displaced.map(async (h) => ((await preempt(env, orgId, h.lease_id, id)) ? null : h.lease_id)))).filter((x) => x !== null);
+    if (untold.length > 0) {
+      // A displaced lease that was not told goes on running: it holds its GPUs again, and this
+      // lease, which no longer fits beside it, is not made (its own hold is given back below).
+      await restoreGpuHolds(db, untold, id);
+      throw new ApiError(503, "preemption_failed", `${untold.length} scratch lease(s) this deployment displaces could not be told to release; nothing was rented: try again`, { leases: untold }, { "retry-after": "5" }, true);
+    }
     return await stub.create({
       id,
       org_id: orgId,
@@ -185,6 +192,7 @@ export async function createLease(db: Db, env: Env, orgId: string, req: LeaseReq
       machine_activity_max: req.model && settings ? machineActivityMaxMs(settings) : null,
       warnings,
       reserved,
+      held_gpus: gpus,
       now,
     });
   } catch (e) {
@@ -197,13 +205,16 @@ export async function createLease(db: Db, env: Env, orgId: string, req: LeaseReq
 }
 
 /**
- * Tells a displaced lease's object to release it (reason `preempted`, by lease `by`). Its hold no
- * longer counts whatever happens here; a failed call is logged, and the lease keeps its own rules.
+ * Tells a displaced lease's object to release it (reason `preempted`, by lease `by`): whether it
+ * was told. A failed call is logged; the caller gives the lease its hold back (it runs on under its
+ * own rules, and is counted).
  */
-async function preempt(env: Env, orgId: string, leaseId: string, by: string): Promise<void> {
+async function preempt(env: Env, orgId: string, leaseId: string, by: string): Promise<boolean> {
   try {
     await env.LEASE.get(env.LEASE.idFromName(leaseId)).preempt(orgId, by);
+    return true;
   } catch (e) {
-    console.error(JSON.stringify({ msg: "preempted lease not told; it runs on under its own rules", lease: leaseId, by, error: failureOf(e).text }));
+    console.error(JSON.stringify({ msg: "preempted lease not told; it holds its GPUs again", lease: leaseId, by, error: failureOf(e).text }));
+    return false;
   }
 }

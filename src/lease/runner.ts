@@ -28,9 +28,10 @@ import {
 } from "./transitions";
 import { leasePrefix } from "./label";
 import {
-  accountMismatch, adoption, aliveOf, budgetRefused, created, createFailed, destroyFirst,
-  hostReplaced, isAlive, misplacement, observationOf, rentedReserve, rentPlan, writeAhead,
+  accountMismatch, adoption, aliveOf, budgetRefused, created, createFailed, destroyFirst, gpusHeld,
+  hostReplaced, isAlive, misplacement, observationOf, quotaRefused, rentedReserve, rentPlan, writeAhead,
 } from "./provision";
+import { growGpuHold } from "./quota-repo";
 import { rentedReservation } from "./rent";
 import { backoff, failureOf, failuresAfter } from "./retry";
 import { badHostMark, badHostTtlMs, DEFAULT_BAD_HOST_TTL_MS } from "./bad-host";
@@ -230,10 +231,16 @@ export class LeaseRunner {
     }
     const plan = rentPlan(l, now);
     if ("release" in plan) return void this.step(l, plan.release, now);
-    const { offer, reserve } = plan;
+    const { offer, reserve, gpus } = plan;
     // Rented only within what the lease holds against its org's caps: more is reserved first.
     const refused = reserve ? await this.reserve(l, reserve, now) : null;
     if (refused) return void this.step(l, budgetRefused(l, offer, refused.details, now), now);
+    // And within its GPU quota: a fallback host with more GPUs is admitted for them first.
+    if (gpus !== null) {
+      const overQuota = await growGpuHold(this.#env.DB, database(this.#env.DB), { lease_id: l.id, org_id: l.org_id, kind: l.kind, gpus }, now);
+      if (overQuota) return void this.step(l, quotaRefused(l, offer, overQuota, now), now);
+      l = gpusHeld(l, gpus);
+    }
     const ahead = writeAhead(l, offer, reserve, this.#installation(), now);
     const before = this.save(l, ahead.next, ahead.effect, now);
     let m: Machine;

@@ -88,6 +88,7 @@ export const REASONS = [
   "job_exited",
   "model_server_failed",
   "endpoint_exposed",
+  "quota_exceeded",
 ] as const;
 export type Reason = (typeof REASONS)[number];
 
@@ -150,6 +151,12 @@ export interface LeaseFields {
    * stored before it was kept (they re-reserve on their next such action).
    */
   reserved?: Reservation | null;
+  /**
+   * The GPUs the lease holds under its org's GPU quota (src/lease/quota.ts): its chosen offer's at
+   * create, more once a fallback host with more was admitted. Absent on leases stored before it
+   * was kept: their chosen offer's.
+   */
+  held_gpus?: number | null;
   /** The estimate (accrual) and the billing status beside the state (src/lease/billing.ts). */
   billing: LeaseBilling;
   /** A create's outcome is unknown: list by label before anything is created (guarantee 2). */

@@ -140,6 +140,8 @@ export interface LeaseInit {
   warnings: ConfigWarning[];
   /** What admission reserved against the org's caps (src/billing/budget.ts). */
   reserved: Reservation | null;
+  /** What admission held under the org's GPU quota (src/lease/quota-repo.ts); absent: its chosen offer's. */
+  held_gpus?: number;
   now: number;
 }
 
@@ -172,6 +174,7 @@ export function newLease(init: LeaseInit, canStop: (provider: string) => boolean
       machine_ids: [],
       billing: newBilling(),
       reserved: init.reserved,
+      ...(init.held_gpus === undefined ? {} : { held_gpus: init.held_gpus }),
       reconcile_required: false,
       retry_at: null,
       created_at: init.now,
