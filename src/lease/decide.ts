@@ -116,7 +116,7 @@ export function hardCapDeadlines(l: LeaseRecord): Candidate[] {
  * When a ready lease stops being in use: its last activity (a user's heartbeat, exec or action, a
  * gateway request's end, a job's exit) plus grace, its lock's end, a gateway request in flight, or
  * what the machine itself reports (`machineUseUntil`), whichever is last. Never "no end": idle is
- * not decided by the machine alone (docs/security.md), and hard caps apply whatever this says.
+ * not decided by the machine alone (docs/security.md "Idle is not decided by the machine alone"), and hard caps apply whatever this says.
  */
 export function inUseUntil(l: LeaseRecord, agent: AgentFacts): number {
   const exit = exitOf(l, agent);
@@ -283,7 +283,7 @@ function commandRules(l: LeaseRecord, agent: AgentFacts, now: number, due: (c: C
  * hard caps: each has a clock of its own that no observation turns off (a boot or startup timeout,
  * the idle timeout where the policy has one, the escalation of a stop, stopped_ttl), so a step that
  * keeps failing (a release whose write fails, a stop the provider accepts and never carries out,
- * a start it refuses) still ends at that clock rather than at max_lifetime (docs/security.md).
+ * a start it refuses) still ends at that clock rather than at max_lifetime (docs/security.md "A failing deployment always releases").
  */
 export function deadlines(l: LeaseRecord, obs: Observation, now: number): Candidate[] {
   if (l.state === "released") return [];

@@ -1,7 +1,7 @@
 /**
  * Text from outside lessor that the lease engine keeps in an event or a record: a dying model
  * server's log, a stall's diagnostics output, a provider's error. Each is an excerpt, bounded here
- * in bytes and in lines, in one place (docs/security.md "Excerpts"). A lease's event is one row of
+ * in bytes and in lines, in one place (docs/security.md "A failing deployment always releases"). A lease's event is one row of
  * its object's SQLite, which refuses a row past a few MB (SQLITE_TOOBIG): an unbounded excerpt made
  * the write that releases a failed deployment fail, again and again, while its machine billed.
  * A log without newlines (a progress bar redraws one line with `\r`) is one line, so lines alone

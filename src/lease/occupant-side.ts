@@ -168,7 +168,7 @@ export class OccupantSide {
   /**
    * A follow of the log after chunk `after` (-1: from its start), as Server-Sent Events; null: no
    * such lease. Following is not use: a log left open in a tab would keep an idle machine billing
-   * (docs/security.md), so the stream's keep-alives are no activity either.
+   * (docs/security.md "Idle is not decided by the machine alone"), so the stream's keep-alives are no activity either.
    */
   followLog(orgId: string, after: number): ReadableStream<Uint8Array> | { expired_at: string } | null {
     if (!this.#store.loadFor(orgId)) return null;
