@@ -835,7 +835,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Mint (rotate) a lease's agent token, for tests: shown once (bootstrap token; not in production) */
+        /** Mint (rotate) a lease's agent token, for tests: shown once; the machine's enrollment stops working (bootstrap token; not in production) */
         post: {
             parameters: {
                 query?: never;
@@ -855,6 +855,157 @@ export interface paths {
                     content: {
                         "application/json": {
                             token: string;
+                        };
+                    };
+                };
+                /** @description invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description unauthenticated: no valid credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "unauthenticated";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description sim_only: refused in production */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description not_found: no such object (or another org's) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "not_found";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description invalid_state: the lease is released */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description payload_too_large: the body is over the limit (details.max_bytes) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "payload_too_large";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "rate_limited";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sim/leases/{id}/enroll-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mint a lease's enrollment token, as a create carries it, for tests: shown once (bootstrap token; not in production) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The enrollment token (`POST /v1/agent/enroll`); the lease token and enrollment before stop working */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            enroll_token: string;
                         };
                     };
                 };
@@ -1465,6 +1616,178 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/agent/enroll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The agent's first call: its machine's enrollment token (`lse_...`, what the create carried) for the lease token, which the create never carries */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description the lease the token was made for */
+                    "lessor-lease-id": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["AgentEnroll"];
+                };
+            };
+            responses: {
+                /** @description Enrolled */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the lease token (`lsl_...`), shown this once; the one before stops working */
+                            token: string;
+                        };
+                    };
+                };
+                /** @description invalid_request: the request does not match the schema (details.issues) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "invalid_request";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description unauthenticated: no enrollment token, not this lease's, or its enrollment is closed (the machine's agent enrolled already, with another nonce, or its window after lessor created or started the machine has passed) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "unauthenticated";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description lease_released: the lease is released; the agent exits */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "lease_released";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description payload_too_large: the body is over the limit (details.max_bytes) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "payload_too_large";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description unsupported_media_type: the body is not of the type the route reads */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "unsupported_media_type";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description rate_limited: over the lease token's budget of calls (details.budget `lease_token`) or of log bytes (`log_bytes`) a minute, at most details.max open long polls per lease token or per org (`agent_polls`), or too many failed authentications from this address (`auth_failures`); see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "rate_limited";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/agent/heartbeat": {
         parameters: {
             query?: never;
@@ -1612,7 +1935,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: too many failed authentications from this address; see Retry-After */
+                /** @description rate_limited: over the lease token's budget of calls (details.budget `lease_token`) or of log bytes (`log_bytes`) a minute, at most details.max open long polls per lease token or per org (`agent_polls`), or too many failed authentications from this address (`auth_failures`); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1787,7 +2110,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: too many failed authentications from this address; see Retry-After */
+                /** @description rate_limited: over the lease token's budget of calls (details.budget `lease_token`) or of log bytes (`log_bytes`) a minute, at most details.max open long polls per lease token or per org (`agent_polls`), or too many failed authentications from this address (`auth_failures`); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1960,7 +2283,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: too many failed authentications from this address; see Retry-After */
+                /** @description rate_limited: over the lease token's budget of calls (details.budget `lease_token`) or of log bytes (`log_bytes`) a minute, at most details.max open long polls per lease token or per org (`agent_polls`), or too many failed authentications from this address (`auth_failures`); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -2127,7 +2450,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: too many failed authentications from this address; see Retry-After */
+                /** @description rate_limited: over the lease token's budget of calls (details.budget `lease_token`) or of log bytes (`log_bytes`) a minute, at most details.max open long polls per lease token or per org (`agent_polls`), or too many failed authentications from this address (`auth_failures`); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -2313,7 +2636,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: too many failed authentications from this address; see Retry-After */
+                /** @description rate_limited: over the lease token's budget of calls (details.budget `lease_token`) or of log bytes (`log_bytes`) a minute, at most details.max open long polls per lease token or per org (`agent_polls`), or too many failed authentications from this address (`auth_failures`); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -6230,7 +6553,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's request budget, or (details.budget `streams`) at most details.max open event streams and log follows per credential or per org (details.per); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -7880,7 +8203,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's request budget, or (details.budget `streams`) at most details.max open event streams and log follows per credential or per org (details.per); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -10596,7 +10919,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's request budget, or (details.budget `streams`) at most details.max open event streams and log follows per credential or per org (details.per); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -12008,6 +12331,10 @@ export interface components {
             provider_calls: {
                 [key: string]: number;
             };
+        };
+        AgentEnroll: {
+            /** @description 32 to 128 base62 characters the agent made and keeps on the machine: the same agent may enroll again with it (its answer was lost, or it was started again) */
+            nonce: string;
         };
         AgentHeartbeat: {
             /** @description on a machine that serves a model: its server's `GET /metrics` text (Prometheus); null: it could not be read */

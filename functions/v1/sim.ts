@@ -189,7 +189,7 @@ export const simRoutes = router()
     createRoute({
       method: "post",
       path: "/sim/leases/{id}/agent-token",
-      summary: "Mint (rotate) a lease's agent token, for tests: shown once (bootstrap token; not in production)",
+      summary: "Mint (rotate) a lease's agent token, for tests: shown once; the machine's enrollment stops working (bootstrap token; not in production)",
       ...AGENT_TEST_ROUTE,
       request: { params: IdParam("ls") },
       responses: {
@@ -204,6 +204,27 @@ export const simRoutes = router()
       if (token === null) throw notFound("lease", id);
       if (token === "released") throw new ApiError(409, "invalid_state", `lease ${id} is released`);
       return c.json({ token }, 201);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/sim/leases/{id}/enroll-token",
+      summary: "Mint a lease's enrollment token, as a create carries it, for tests: shown once (bootstrap token; not in production)",
+      ...AGENT_TEST_ROUTE,
+      request: { params: IdParam("ls") },
+      responses: {
+        201: jsonResponse(z.object({ enroll_token: z.string() }), "The enrollment token (`POST /v1/agent/enroll`); the lease token and enrollment before stop working"),
+        409: errorResponse("invalid_state: the lease is released"),
+        ...AGENT_TEST_ERRORS,
+      },
+    }),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const token = await agentLease(c, id).mintEnrollToken();
+      if (token === null) throw notFound("lease", id);
+      if (token === "released") throw new ApiError(409, "invalid_state", `lease ${id} is released`);
+      return c.json({ enroll_token: token }, 201);
     },
   )
   .openapi(
