@@ -101,7 +101,10 @@ export class JwksCache {
     const res = await this.fetcher(url, {
       headers: { accept: "application/json" },
       signal: AbortSignal.timeout(JWKS_FETCH_TIMEOUT_MS),
-      redirect: "error",
+      // Not followed: a redirect could lead anywhere. The Workers runtime refuses
+      // `redirect: "error"` (a TypeError before any request, which made every JWKS fetch fail);
+      // with `manual` a 3xx answer is not ok, and is refused below.
+      redirect: "manual",
     });
     if (!res.ok) {
       await res.body?.cancel().catch(() => {});

@@ -36,7 +36,9 @@ let fetchSpy: MockInstance<typeof fetch>;
 beforeAll(() => {
   const realFetch = globalThis.fetch;
   fetchSpy = vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
-    const url = input instanceof Request ? input.url : String(input);
+    // As the runtime's fetch does first: a request it would refuse (an init it does not accept,
+    // such as `redirect: "error"`) is refused here too.
+    const url = new Request(input, init).url;
     const jwks = served.get(url);
     if (!jwks) return realFetch(input, init);
     fetches.set(url, (fetches.get(url) ?? 0) + 1);
