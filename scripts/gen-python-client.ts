@@ -110,7 +110,8 @@ class Generator {
     const name = ref.replace("#/components/schemas/", "");
     const state = this.#components.get(name);
     if (state === "done") return name;
-    // A cycle through a class is fine (annotations are strings); an alias in one could not be written.
+    // A cycle through a class is fine: annotations are strings, read once the module has loaded.
+    // (One through an alias would fail the module's import, which every Python test does.)
     if (state === "pending") return name;
     this.#components.set(name, "pending");
     this.taken.add(name);
@@ -280,6 +281,7 @@ function discriminator(members: Schema[]): string | null {
 
 interface Param {
   name: string;
+  in: string;
   py: string;
   type: string;
   required: boolean;
@@ -326,7 +328,7 @@ function writeOperations(g: Generator, doc: Schema): { sync: string[]; async: st
         required: p.required === true,
         in: p.in,
       }));
-      const byIn = (where: string) => params.filter((p) => (p as Param & { in: string }).in === where);
+      const byIn = (where: string) => params.filter((p) => p.in === where);
       const pathParams = [...route.matchAll(/\{([^}]+)\}/g)].map((m) => byIn("path").find((p) => p.name === m[1])!);
       const query = byIn("query");
       const headers = byIn("header");
@@ -381,7 +383,8 @@ function errorCodes(doc: Schema): string[] {
 export function pythonClientOf(doc: OpenAPI3): string {
   const d = doc as Schema;
   const g = new Generator(d);
-  for (const name of ["_Open", "_Closed", "Api", "AsyncApi", "ERROR_CODES"]) g.taken.add(name);
+  // Components keep their own names: an inline class is never named like one written later.
+  for (const name of ["_Open", "_Closed", "Api", "AsyncApi", "ERROR_CODES", ...Object.keys(d.components?.schemas ?? {})]) g.taken.add(name);
   for (const name of Object.keys(d.components?.schemas ?? {})) g.ref(`#/components/schemas/${name}`);
   const ops = writeOperations(g, d);
   const codes = errorCodes(d);

@@ -10,7 +10,7 @@
  * changes; the package is reinstalled from its source (not editable) on every run, as
  * `pip install ./clients/python` installs it.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -39,34 +39,34 @@ function inputs(): string {
 }
 
 /** Runs a setup step, its output into `log`; throws with that output when it fails. */
-function step(log: string, command: string, args: string[]) {
+async function step(log: string, command: string, args: string[]) {
   const fd = openSync(log, "a");
-  try {
-    // pip asks every package's index once: where the main index is out of reach and a local
-    // mirror is the extra one (this machine, CI), its retries would wait minutes for each package.
-    const env = { ...process.env, PIP_RETRIES: process.env.PIP_RETRIES ?? "0", PIP_DISABLE_PIP_VERSION_CHECK: "1" };
-    const r = spawnSync(command, args, { cwd: repoRoot, env, stdio: ["ignore", fd, fd], timeout: VENV_TIMEOUT_MS });
-    if (r.status !== 0) throw new Error(`${command} ${args.join(" ")} failed (${r.error?.message ?? `exit ${r.status}`}):\n${readFileSync(log, "utf8").slice(-8000)}`);
-  } finally {
-    closeSync(fd);
-  }
+  // pip asks every package's index once: where the main index is out of reach and a local mirror
+  // is the extra one (this machine, CI), its retries would wait minutes for each package.
+  const env = { ...process.env, PIP_RETRIES: process.env.PIP_RETRIES ?? "0", PIP_DISABLE_PIP_VERSION_CHECK: "1" };
+  const exit = await new Promise<string | null>((resolve) => {
+    const child = spawn(command, args, { cwd: repoRoot, env, stdio: ["ignore", fd, fd], timeout: VENV_TIMEOUT_MS });
+    child.once("error", (e) => resolve(e.message));
+    child.once("exit", (code, signal) => resolve(code === 0 ? null : `exit ${code ?? signal}`));
+  }).finally(() => closeSync(fd));
+  if (exit !== null) throw new Error(`${command} ${args.join(" ")} failed (${exit}):\n${readFileSync(log, "utf8").slice(-8000)}`);
 }
 
-function ensureVenv() {
+async function ensureVenv() {
   const log = path.join(work, "setup.log");
   const want = inputs();
   if (!existsSync(PYTHON) || !existsSync(STAMP) || readFileSync(STAMP, "utf8") !== want) {
     rmSync(VENV, { recursive: true, force: true });
     // Debian's python3 needs python3-venv for this (.ci/run installs it where it is missing).
-    step(log, "python3", ["-m", "venv", VENV]);
-    step(log, PYTHON, ["-m", "pip", "install", "-r", path.join(CLIENT, "requirements-test.txt"), CLIENT]);
+    await step(log, "python3", ["-m", "venv", VENV]);
+    await step(log, PYTHON, ["-m", "pip", "install", "-r", path.join(CLIENT, "requirements-test.txt"), CLIENT]);
     writeFileSync(STAMP, want);
   }
-  step(log, PYTHON, ["-m", "pip", "install", "--no-deps", "--force-reinstall", CLIENT]);
+  await step(log, PYTHON, ["-m", "pip", "install", "--no-deps", "--force-reinstall", CLIENT]);
 }
 
 beforeAll(async () => {
-  ensureVenv();
+  await ensureVenv();
   server = await startServer();
   const org = await apiCall(server, "POST", "/v1/orgs", bootstrapTokenFromDevVars(), { name: "python-client-e2e" });
   expect(org.status, JSON.stringify(org.json)).toBe(201);
