@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import httpx
 import pytest
@@ -45,7 +45,7 @@ def client(server_url: str, api_key: str) -> Iterator[Client]:
 
 
 @pytest.fixture()
-def new_org(server_url: str):  # type: ignore[no-untyped-def]
+def new_org(server_url: str) -> Callable[[str], str]:
     """Creates an org of its own (a unique name) and answers its admin key."""
 
     def create(prefix: str) -> str:

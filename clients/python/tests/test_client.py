@@ -7,7 +7,8 @@ import io
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import TypeVar
 
 import pytest
 from openai import OpenAI
@@ -24,9 +25,10 @@ from lessor import (
 )
 
 MODEL = "Qwen/Qwen2.5-0.5B-Instruct"
+T = TypeVar("T")
 
 
-def wait_for(what: str, probe, timeout_s: float = 60.0):  # type: ignore[no-untyped-def]
+def wait_for(what: str, probe: Callable[[], T | None], timeout_s: float = 60.0) -> T:
     deadline = time.monotonic() + timeout_s
     while True:
         value = probe()
@@ -247,7 +249,7 @@ def test_a_bad_duration_is_an_invalid_request_with_its_own_code(client: Client) 
     assert (raised.value.code, raised.value.status) == ("invalid_duration", 400)
 
 
-def test_a_run_past_the_orgs_budget_is_over_budget_and_rents_nothing(server_url: str, new_org) -> None:  # type: ignore[no-untyped-def]
+def test_a_run_past_the_orgs_budget_is_over_budget_and_rents_nothing(server_url: str, new_org: Callable[[str], str]) -> None:
     with Client(server_url, new_org("py-budget")) as c:
         c.api.put_budget({"concurrent_hourly_usd": 0.01})
         with pytest.raises(OverBudget) as raised:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import nbformat
@@ -31,7 +32,7 @@ def stream(cell: nbformat.NotebookNode, name: str) -> str:
     return "".join(o["text"] for o in cell.outputs if o["output_type"] == "stream" and o["name"] == name)
 
 
-def test_the_readmes_notebook_cells_run_a_job_and_chat_with_a_deployment(server_url: str, new_org) -> None:  # type: ignore[no-untyped-def]
+def test_the_readmes_notebook_cells_run_a_job_and_chat_with_a_deployment(server_url: str, new_org: Callable[[str], str]) -> None:
     cells = readme_cells()
     assert len(cells) == 2, cells
     key = new_org("readme")

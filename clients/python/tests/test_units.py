@@ -127,7 +127,8 @@ def test_an_envelope_becomes_its_error_with_every_field() -> None:
     assert (e.code, e.message, e.details, e.status, e.request_id, e.retry_after) == ("rate_limited", "slow down", {"retry_after_s": 7}, 429, "req_1", 12.0)
     assert str(e) == "rate_limited: slow down (request req_1)"
     # Without the header, details.retry_after_s.
-    assert error_from_answer(429, {}, body, "x").retry_after == 7.0  # type: ignore[attr-defined]
+    without = error_from_answer(429, {}, body, "x")
+    assert isinstance(without, RateLimited) and without.retry_after == 7.0
     copy = pickle.loads(pickle.dumps(e))
     assert (type(copy), copy.code, copy.retry_after) == (RateLimited, "rate_limited", 12.0)
 

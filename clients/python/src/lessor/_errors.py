@@ -145,9 +145,11 @@ def error_class(status: int, code: str | None) -> type[LessorError]:
 def retry_after_of(headers: Mapping[str, str], details: Mapping[str, Any]) -> float | None:
     """Seconds to wait: the Retry-After header (RFC 9110 delay-seconds), else ``details.retry_after_s``."""
     for value in (headers.get("retry-after"), details.get("retry_after_s")):
+        if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+            continue
         try:
-            seconds = float(value)  # type: ignore[arg-type]
-        except (TypeError, ValueError):
+            seconds = float(value)
+        except ValueError:
             continue
         if seconds >= 0:
             return seconds
@@ -158,7 +160,8 @@ def error_from_answer(status: int, headers: Mapping[str, str], body: Any, where:
     """The LessorError for an error answer: its envelope's code, message and details, or, for a body
     that is not the envelope (a proxy's page), ``http_<status>`` and where it came from."""
     envelope: Mapping[str, Any] = body if isinstance(body, Mapping) else {}
-    inner: Mapping[str, Any] = envelope.get("error") if isinstance(envelope.get("error"), Mapping) else {}  # type: ignore[assignment]
+    error = envelope.get("error")
+    inner: Mapping[str, Any] = error if isinstance(error, Mapping) else {}
     code: str | None = inner["code"] if isinstance(inner.get("code"), str) else None
     message: str = inner["message"] if isinstance(inner.get("message"), str) else f"{where} answered {status}"
     details: Mapping[str, Any] = inner["details"] if isinstance(inner.get("details"), Mapping) else {}
