@@ -211,7 +211,7 @@ class Issuer(_Open):
 
 
 class CreateIssuer(_Closed):
-    jwks_url: str = Field(description="where the issuer publishes its signing keys (https)")
+    jwks_url: str = Field(description="where the issuer publishes its signing keys (https, port 443, on a public address)")
     iss: str
     aud: str = Field(description="the audience your IdP puts in lessor's tokens; (iss, aud) is held by one org, so name your org in it")
 
@@ -1109,6 +1109,7 @@ class OrgEventWebhookDisabledDetail(_Closed):
     webhook_id: str
     url: str
     reason: str
+    consecutive_failures: int | None = Field(None, description="failed attempts in a row, this one included")
 
 
 class OrgEventWebhookDisabled(_Open):
@@ -1531,9 +1532,10 @@ class Webhook(_Open):
     url: str
     events: list[str]
     enabled: bool
-    disabled_reason: Literal["gone", "failing"] | None = Field(description="gone: the receiver answered 410; failing: five days without a delivery")
+    disabled_reason: Literal["gone", "failing"] | None = Field(description="gone: the receiver answered 410; failing: 100 failures in a row, or five days without a delivery")
     disabled_at: str | None
     failing_since: str | None = Field(description="the first failed attempt since the last delivery")
+    consecutive_failures: int = Field(description="failed attempts in a row since the last delivery")
     previous_secret_until: str | None = Field(description="after a rotation, until when the previous secret also signs")
     created_at: str
     updated_at: str
@@ -1544,14 +1546,14 @@ class WebhookWithSecret(Webhook):
 
 
 class CreateWebhook(_Closed):
-    url: str = Field(description="an https URL on a public address")
+    url: str = Field(description="an https URL (port 443) on a public address")
     events: list[str] = Field(description="the event types to deliver, as the event log names them (`created`, `ready`, `released`, `webhook_disabled`, ...), or `[\"*\"]` for all")
 
 
 class UpdateWebhook(_Closed):
-    url: str | None = Field(None, description="an https URL on a public address")
+    url: str | None = Field(None, description="an https URL (port 443) on a public address")
     events: list[str] | None = Field(None, description="the event types to deliver, as the event log names them (`created`, `ready`, `released`, `webhook_disabled`, ...), or `[\"*\"]` for all")
-    enabled: Literal[True] | None = Field(None, description="true: enable a disabled endpoint again (its failure clock starts over)")
+    enabled: Literal[True] | None = Field(None, description="true: enable a disabled endpoint again (its failure clock and count start over)")
 
 
 class WebhookDelivery(_Open):
@@ -2140,7 +2142,7 @@ class Api:
         """POST /v1/auth/issuers: Trust JWTs from an issuer (its JWKS URL, iss and aud) as this org
 
         Errors, raised as LessorError (status: codes):
-            400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8
+            400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8; invalid_jwks_url: lessor may not fetch the jwks_url (details.reason)
             401: unauthenticated
             403: insufficient_scope, bootstrap_disabled
             404: not_found
@@ -3130,7 +3132,7 @@ class AsyncApi:
         """POST /v1/auth/issuers: Trust JWTs from an issuer (its JWKS URL, iss and aud) as this org
 
         Errors, raised as LessorError (status: codes):
-            400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8
+            400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8; invalid_jwks_url: lessor may not fetch the jwks_url (details.reason)
             401: unauthenticated
             403: insufficient_scope, bootstrap_disabled
             404: not_found
