@@ -279,13 +279,17 @@ type OutboxRow = { id: string; machine_id: string; status: SimStatus; at: number
 
 type ExecRow = { machine_id: string; command_id: string; cmd: string; started_at: number; killed_at: number | null };
 
-/** A machine's lease and enrollment token, from its environment (agent-start.ts); null: it runs without lessor's agent. */
-function agentOf(row: Pick<MachineRow, "env">): { lease_id: string; enroll_token: string } | null {
+/**
+ * A machine's lease and enrollment token, from its environment (agent-start.ts), or the lease
+ * token itself in a machine created before enrollments, which agent.sh too uses as it is; null: it
+ * runs without lessor's agent.
+ */
+function agentOf(row: Pick<MachineRow, "env">): { lease_id: string; enroll_token: string | null; lease_token: string | null } | null {
   if (row.env === null) return null;
   const env = JSON.parse(row.env) as Record<string, string>;
   const leaseId = env.LESSOR_LEASE_ID;
-  const enrollToken = env.LESSOR_ENROLL_TOKEN;
-  return leaseId && enrollToken ? { lease_id: leaseId, enroll_token: enrollToken } : null;
+  const [enrollToken, leaseToken] = [env.LESSOR_ENROLL_TOKEN || null, env.LESSOR_LEASE_TOKEN || null];
+  return leaseId && (enrollToken || leaseToken) ? { lease_id: leaseId, enroll_token: enrollToken, lease_token: leaseToken } : null;
 }
 
 /** The key a machine's model server requires (its env's LESSOR_MODEL_KEY), or null: it answers anyone. */
@@ -790,7 +794,7 @@ export class SimCloud extends DurableObject<Env> {
     };
     // As agent.sh: the enrollment token in the environment is exchanged for the lease token first,
     // with a nonce the machine keeps (docs/agent.md "The token").
-    const token = row.agent_token ?? (await this.#enroll(row, (nonce) => ask(access.enroll_token, { op: "enroll", nonce })));
+    const token = row.agent_token ?? access.lease_token ?? (await this.#enroll(row, (nonce) => ask(access.enroll_token!, { op: "enroll", nonce })));
     const call = <Op extends AgentCall["op"]>(c: AgentCall & { op: Op }) => ask<Op>(token, c);
     const running = row.status === "RUNNING";
     const heartbeat = running && heartbeatDue(row.heartbeat_at, now, this.#faults().agent_heartbeat_ms);
