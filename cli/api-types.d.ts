@@ -835,7 +835,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Mint (rotate) a lease's agent token, for tests: shown once; the machine's enrollment stops working (bootstrap token; not in production) */
+        /** Mint (rotate) a lease's agent token, for tests: shown once (bootstrap token; not in production) */
         post: {
             parameters: {
                 query?: never;
@@ -986,7 +986,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Mint a lease's enrollment token, as a create carries it, for tests: shown once (bootstrap token; not in production) */
+        /** Mint a lease's enrollment token, as a create does, for tests (bootstrap token; not in production) */
         post: {
             parameters: {
                 query?: never;
@@ -998,7 +998,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description The enrollment token (`POST /v1/agent/enroll`); the lease token and enrollment before stop working */
+                /** @description The enrollment token; the lease token before stops working */
                 201: {
                     headers: {
                         [name: string]: unknown;
@@ -1625,7 +1625,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The agent's first call: its machine's enrollment token (`lse_...`, what the create carried) for the lease token, which the create never carries */
+        /** The agent's first call: the enrollment token its create carried (`lse_...`) for the lease token */
         post: {
             parameters: {
                 query?: never;
@@ -1649,7 +1649,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            /** @description the lease token (`lsl_...`), shown this once; the one before stops working */
+                            /** @description the lease token; the one before stops working */
                             token: string;
                         };
                     };
@@ -1675,7 +1675,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description unauthenticated: no enrollment token, not this lease's, or its enrollment is closed (the machine's agent enrolled already, with another nonce, or its window after lessor created or started the machine has passed) */
+                /** @description unauthenticated: no enrollment token, not this lease's, or closed to this nonce */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -1759,7 +1759,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the lease token's budget of calls (details.budget `lease_token`) or of log bytes (`log_bytes`) a minute, at most details.max open long polls per lease token or per org (`agent_polls`), or too many failed authentications from this address (`auth_failures`); see Retry-After */
+                /** @description rate_limited: over the lease token's calls (details.budget `lease_token`) or log bytes (`log_bytes`) a minute, its or its org's open long polls (`agent_polls`), or this address's failed authentications (`auth_failures`); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1935,7 +1935,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the lease token's budget of calls (details.budget `lease_token`) or of log bytes (`log_bytes`) a minute, at most details.max open long polls per lease token or per org (`agent_polls`), or too many failed authentications from this address (`auth_failures`); see Retry-After */
+                /** @description rate_limited: over the lease token's calls (details.budget `lease_token`) or log bytes (`log_bytes`) a minute, its or its org's open long polls (`agent_polls`), or this address's failed authentications (`auth_failures`); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -2110,7 +2110,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the lease token's budget of calls (details.budget `lease_token`) or of log bytes (`log_bytes`) a minute, at most details.max open long polls per lease token or per org (`agent_polls`), or too many failed authentications from this address (`auth_failures`); see Retry-After */
+                /** @description rate_limited: over the lease token's calls (details.budget `lease_token`) or log bytes (`log_bytes`) a minute, its or its org's open long polls (`agent_polls`), or this address's failed authentications (`auth_failures`); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -2283,7 +2283,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the lease token's budget of calls (details.budget `lease_token`) or of log bytes (`log_bytes`) a minute, at most details.max open long polls per lease token or per org (`agent_polls`), or too many failed authentications from this address (`auth_failures`); see Retry-After */
+                /** @description rate_limited: over the lease token's calls (details.budget `lease_token`) or log bytes (`log_bytes`) a minute, its or its org's open long polls (`agent_polls`), or this address's failed authentications (`auth_failures`); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -2450,7 +2450,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the lease token's budget of calls (details.budget `lease_token`) or of log bytes (`log_bytes`) a minute, at most details.max open long polls per lease token or per org (`agent_polls`), or too many failed authentications from this address (`auth_failures`); see Retry-After */
+                /** @description rate_limited: over the lease token's calls (details.budget `lease_token`) or log bytes (`log_bytes`) a minute, its or its org's open long polls (`agent_polls`), or this address's failed authentications (`auth_failures`); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -2636,7 +2636,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the lease token's budget of calls (details.budget `lease_token`) or of log bytes (`log_bytes`) a minute, at most details.max open long polls per lease token or per org (`agent_polls`), or too many failed authentications from this address (`auth_failures`); see Retry-After */
+                /** @description rate_limited: over the lease token's calls (details.budget `lease_token`) or log bytes (`log_bytes`) a minute, its or its org's open long polls (`agent_polls`), or this address's failed authentications (`auth_failures`); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -6553,7 +6553,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget, or (details.budget `streams`) at most details.max open event streams and log follows per credential or per org (details.per); see Retry-After */
+                /** @description rate_limited: over the credential's request budget, or its or its org's open streams (details.budget `streams`); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -8203,7 +8203,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget, or (details.budget `streams`) at most details.max open event streams and log follows per credential or per org (details.per); see Retry-After */
+                /** @description rate_limited: over the credential's request budget, or its or its org's open streams (details.budget `streams`); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -10919,7 +10919,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget, or (details.budget `streams`) at most details.max open event streams and log follows per credential or per org (details.per); see Retry-After */
+                /** @description rate_limited: over the credential's request budget, or its or its org's open streams (details.budget `streams`); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -12333,7 +12333,7 @@ export interface components {
             };
         };
         AgentEnroll: {
-            /** @description 32 to 128 base62 characters the agent made and keeps on the machine: the same agent may enroll again with it (its answer was lost, or it was started again) */
+            /** @description made and kept on the machine: the same agent may enroll again with it */
             nonce: string;
         };
         AgentHeartbeat: {

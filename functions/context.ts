@@ -74,7 +74,7 @@ export const STREAM_400 = {
 /** The 429 of every stream route: the credential's request budget, or its or its org's open streams (src/auth/stream-slots.ts). */
 export const STREAM_429 = {
   429: errorResponse(
-    "rate_limited: over the credential's request budget, or (details.budget `streams`) at most details.max open event streams and log follows per credential or per org (details.per); see Retry-After",
+    "rate_limited: over the credential's request budget, or its or its org's open streams (details.budget `streams`); see Retry-After",
     ["rate_limited"],
   ),
 } as const;

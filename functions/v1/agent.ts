@@ -33,7 +33,7 @@ const AGENT_ERRORS = {
   413: COMMON_ERRORS[413],
   415: errorResponse("unsupported_media_type: the body is not of the type the route reads", ["unsupported_media_type"]),
   429: errorResponse(
-    "rate_limited: over the lease token's budget of calls (details.budget `lease_token`) or of log bytes (`log_bytes`) a minute, at most details.max open long polls per lease token or per org (`agent_polls`), or too many failed authentications from this address (`auth_failures`); see Retry-After",
+    "rate_limited: over the lease token's calls (details.budget `lease_token`) or log bytes (`log_bytes`) a minute, its or its org's open long polls (`agent_polls`), or this address's failed authentications (`auth_failures`); see Retry-After",
     ["rate_limited"],
   ),
 } as const;
@@ -109,7 +109,7 @@ export const agentRoutes = router()
     createRoute({
       method: "post",
       path: "/agent/enroll",
-      summary: "The agent's first call: its machine's enrollment token (`lse_...`, what the create carried) for the lease token, which the create never carries",
+      summary: "The agent's first call: the enrollment token its create carried (`lse_...`) for the lease token",
       security: LEASE_TOKEN,
       middleware: [requireToken(looksLikeEnrollToken)] as const,
       request: withJson(
@@ -118,17 +118,14 @@ export const agentRoutes = router()
             nonce: z
               .string()
               .regex(ENROLL_NONCE)
-              .describe("32 to 128 base62 characters the agent made and keeps on the machine: the same agent may enroll again with it (its answer was lost, or it was started again)"),
+              .describe("made and kept on the machine: the same agent may enroll again with it"),
           })
           .openapi("AgentEnroll"),
       ),
       responses: {
-        200: jsonResponse(z.object({ token: z.string().describe("the lease token (`lsl_...`), shown this once; the one before stops working") }), "Enrolled"),
+        200: jsonResponse(z.object({ token: z.string().describe("the lease token; the one before stops working") }), "Enrolled"),
         ...AGENT_ERRORS,
-        401: errorResponse(
-          "unauthenticated: no enrollment token, not this lease's, or its enrollment is closed (the machine's agent enrolled already, with another nonce, or its window after lessor created or started the machine has passed)",
-          ["unauthenticated"],
-        ),
+        401: errorResponse("unauthenticated: no enrollment token, not this lease's, or closed to this nonce", ["unauthenticated"]),
       },
     }),
     async (c) => {
@@ -300,5 +297,5 @@ export const agentRoutes = router()
 agentRoutes.openAPIRegistry.registerComponent("securitySchemes", "lease_token", {
   type: "http",
   scheme: "bearer",
-  description: "A lease token (`lsl_...`), with the lease's id in `Lessor-Lease-Id`; accepted on /v1/agent/* only (`POST /v1/agent/enroll` takes the machine's enrollment token, `lse_...`, instead)",
+  description: "A lease token (`lsl_...`; `lse_...` for /v1/agent/enroll), with the lease's id in `Lessor-Lease-Id`; accepted on /v1/agent/* only",
 });

@@ -189,7 +189,7 @@ export const simRoutes = router()
     createRoute({
       method: "post",
       path: "/sim/leases/{id}/agent-token",
-      summary: "Mint (rotate) a lease's agent token, for tests: shown once; the machine's enrollment stops working (bootstrap token; not in production)",
+      summary: "Mint (rotate) a lease's agent token, for tests: shown once (bootstrap token; not in production)",
       ...AGENT_TEST_ROUTE,
       request: { params: IdParam("ls") },
       responses: {
@@ -210,11 +210,11 @@ export const simRoutes = router()
     createRoute({
       method: "post",
       path: "/sim/leases/{id}/enroll-token",
-      summary: "Mint a lease's enrollment token, as a create carries it, for tests: shown once (bootstrap token; not in production)",
+      summary: "Mint a lease's enrollment token, as a create does, for tests (bootstrap token; not in production)",
       ...AGENT_TEST_ROUTE,
       request: { params: IdParam("ls") },
       responses: {
-        201: jsonResponse(z.object({ enroll_token: z.string() }), "The enrollment token (`POST /v1/agent/enroll`); the lease token and enrollment before stop working"),
+        201: jsonResponse(z.object({ enroll_token: z.string() }), "The enrollment token; the lease token before stops working"),
         409: errorResponse("invalid_state: the lease is released"),
         ...AGENT_TEST_ERRORS,
       },

@@ -6,8 +6,7 @@
 #   LESSOR_CMD='python train.py' sh agent.sh          # or: sh agent.sh python train.py
 #
 # Without a command (a lease for a box, not a job) it only heartbeats and carries out commands.
-# It first exchanges the enrollment token its machine was created with for the lease token
-# (given LESSOR_LEASE_TOKEN instead, it uses that as it is).
+# It first exchanges the enrollment token for the lease token (LESSOR_LEASE_TOKEN: used as is).
 #
 # It runs the command with its output in a spool file, ships the output in numbered chunks (at
 # least every second, at most LESSOR_AGENT_CHUNK_BYTES each), heartbeats, carries out the exec and
@@ -38,8 +37,7 @@ dir=${LESSOR_AGENT_DIR:-${TMPDIR:-/tmp}/lessor-agent.$$}
 mkdir -p "$dir" || die "cannot make $dir"
 spool=$dir/output
 : >"$spool"
-# Where the enrollment's nonce is kept: outside $dir, so that an agent started again on the same
-# disk (its container restarted) enrolls again.
+# The enrollment's nonce, kept outside $dir: an agent started again on the same disk enrolls again.
 state=${LESSOR_AGENT_STATE_DIR:-${HOME:-${TMPDIR:-/tmp}}/.lessor-agent}
 nonce_file=$state/$LESSOR_LEASE_ID.nonce
 # On a machine that serves a model, its key (which the model server keeps in its environment) is
@@ -58,8 +56,7 @@ finish() {
   [ -z "$poller" ] || kill "$poller" 2>/dev/null
   [ -z "$runner" ] || { signal TERM; kill "$runner" 2>/dev/null; }
   [ -n "${LESSOR_AGENT_KEEP_DIR:-}" ] || rm -rf "$dir"
-  # Released (0): no agent enrolls for this lease again.
-  [ "$1" != 0 ] || rm -f "$nonce_file"
+  [ "$1" != 0 ] || rm -f "$nonce_file" # released: no agent enrolls again
   exit "$1"
 }
 
@@ -101,10 +98,9 @@ field() { sed -n "s/.*\"$1\":\"\\([^\"]*\\)\".*/\\1/p"; }
 
 # ---- the token --------------------------------------------------------------------------------
 
-# A token goes to curl in a file (mode 600), never on a command line where `ps` would show it, and
-# the command inherits neither. The enrollment token, which the provider keeps in its records of
-# the machine, is exchanged for the lease token (docs/agent.md "The token") with a nonce made here,
-# which no record holds; the lease token then lives only in this directory.
+# Tokens go to curl in a file (mode 600), never on a command line (`ps`), and the command inherits
+# neither. The enrollment token, which the provider's records hold, is exchanged with a nonce no
+# record holds for the lease token (docs/agent.md "The token").
 token=${LESSOR_LEASE_TOKEN:-}
 if [ -z "$token" ]; then
   mkdir -p "$state" || die "cannot make $state"

@@ -157,7 +157,7 @@ class Meter(_Open):
 
 
 class AgentEnroll(_Closed):
-    nonce: str = Field(description="32 to 128 base62 characters the agent made and keeps on the machine: the same agent may enroll again with it (its answer was lost, or it was started again)")
+    nonce: str = Field(description="made and kept on the machine: the same agent may enroll again with it")
 
 
 class AgentHeartbeat(_Closed):
@@ -1621,7 +1621,7 @@ class PostSimLeasesIdAgentCommandsBodySignal(_Closed):
 
 
 class PostAgentEnrollResponse(_Open):
-    token: str = Field(description="the lease token (`lsl_...`), shown this once; the one before stops working", repr=False)
+    token: str = Field(description="the lease token; the one before stops working", repr=False)
 
 
 class PostAgentHeartbeatResponse(_Open):
@@ -1922,7 +1922,7 @@ class Api:
         return self._call("POST", "/v1/sim/machines/{id}/{action}", path={"id": id, "action": action}, response=SimMachine)
 
     def post_sim_leases_id_agent_token(self, id: str) -> PostSimLeasesIdAgentTokenResponse:
-        """POST /v1/sim/leases/{id}/agent-token: Mint (rotate) a lease's agent token, for tests: shown once; the machine's enrollment stops working (bootstrap token; not in production)
+        """POST /v1/sim/leases/{id}/agent-token: Mint (rotate) a lease's agent token, for tests: shown once (bootstrap token; not in production)
 
         Errors, raised as LessorError (status: codes):
             400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8
@@ -1936,7 +1936,7 @@ class Api:
         return self._call("POST", "/v1/sim/leases/{id}/agent-token", path={"id": id}, response=PostSimLeasesIdAgentTokenResponse)
 
     def post_sim_leases_id_enroll_token(self, id: str) -> PostSimLeasesIdEnrollTokenResponse:
-        """POST /v1/sim/leases/{id}/enroll-token: Mint a lease's enrollment token, as a create carries it, for tests: shown once (bootstrap token; not in production)
+        """POST /v1/sim/leases/{id}/enroll-token: Mint a lease's enrollment token, as a create does, for tests (bootstrap token; not in production)
 
         Errors, raised as LessorError (status: codes):
             400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8
@@ -1995,7 +1995,7 @@ class Api:
         return self._call("GET", "/v1/agent/agent.sh", response=str)
 
     def post_agent_enroll(self, body: AgentEnroll | Mapping[str, Any], *, lessor_lease_id: str) -> PostAgentEnrollResponse:
-        """POST /v1/agent/enroll: The agent's first call: its machine's enrollment token (`lse_...`, what the create carried) for the lease token, which the create never carries
+        """POST /v1/agent/enroll: The agent's first call: the enrollment token its create carried (`lse_...`) for the lease token
 
         Errors, raised as LessorError (status: codes):
             400: invalid_request
@@ -2939,7 +2939,7 @@ class AsyncApi:
         return await self._call("POST", "/v1/sim/machines/{id}/{action}", path={"id": id, "action": action}, response=SimMachine)
 
     async def post_sim_leases_id_agent_token(self, id: str) -> PostSimLeasesIdAgentTokenResponse:
-        """POST /v1/sim/leases/{id}/agent-token: Mint (rotate) a lease's agent token, for tests: shown once; the machine's enrollment stops working (bootstrap token; not in production)
+        """POST /v1/sim/leases/{id}/agent-token: Mint (rotate) a lease's agent token, for tests: shown once (bootstrap token; not in production)
 
         Errors, raised as LessorError (status: codes):
             400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8
@@ -2953,7 +2953,7 @@ class AsyncApi:
         return await self._call("POST", "/v1/sim/leases/{id}/agent-token", path={"id": id}, response=PostSimLeasesIdAgentTokenResponse)
 
     async def post_sim_leases_id_enroll_token(self, id: str) -> PostSimLeasesIdEnrollTokenResponse:
-        """POST /v1/sim/leases/{id}/enroll-token: Mint a lease's enrollment token, as a create carries it, for tests: shown once (bootstrap token; not in production)
+        """POST /v1/sim/leases/{id}/enroll-token: Mint a lease's enrollment token, as a create does, for tests (bootstrap token; not in production)
 
         Errors, raised as LessorError (status: codes):
             400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8
@@ -3012,7 +3012,7 @@ class AsyncApi:
         return await self._call("GET", "/v1/agent/agent.sh", response=str)
 
     async def post_agent_enroll(self, body: AgentEnroll | Mapping[str, Any], *, lessor_lease_id: str) -> PostAgentEnrollResponse:
-        """POST /v1/agent/enroll: The agent's first call: its machine's enrollment token (`lse_...`, what the create carried) for the lease token, which the create never carries
+        """POST /v1/agent/enroll: The agent's first call: the enrollment token its create carried (`lse_...`) for the lease token
 
         Errors, raised as LessorError (status: codes):
             400: invalid_request
