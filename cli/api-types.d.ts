@@ -2358,7 +2358,7 @@ export interface paths {
                 header?: never;
                 path: {
                     provider: string;
-                    /** @description the installation's LESSOR_INGRESS_TOKEN */
+                    /** @description the provider account's ingress token: for vast and runpod, the org's (POST /v1/providers/{name}/ingress-token); for the sim, the installation's LESSOR_INGRESS_TOKEN */
                     token: string;
                 };
                 cookie?: never;
@@ -2408,7 +2408,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description unauthenticated: the token is wrong, or the provider's signature is missing, does not verify, or its timestamp is more than 5 minutes from now */
+                /** @description unauthenticated: the token is no account's of this provider, or the provider's signature is missing, does not verify, or its timestamp is more than 5 minutes from now */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -2429,7 +2429,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description not_found: ingress is off (no LESSOR_INGRESS_TOKEN), or (with the right token) the installation takes no webhooks from this provider */
+                /** @description not_found: the installation takes no webhooks from this provider, or (sim) its ingress is off (no LESSOR_INGRESS_TOKEN) */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -2439,6 +2439,27 @@ export interface paths {
                             error: {
                                 /** @enum {string} */
                                 code: "not_found";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description ingress_url_retired: the installation's token on vast or runpod, whose webhooks now come under each org's account's own token */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "ingress_url_retired";
                                 /** @description for people; a 5xx says only to quote the request_id */
                                 message: string;
                                 /** @description what the code's description names; empty on a 5xx */
@@ -2471,7 +2492,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: too many failed authentications from this address; see Retry-After */
+                /** @description rate_limited: too many failed authentications from this address (details.budget auth_failures), or the account has taken in as many event ids as it may in 24 hours (details.budget ingress_events); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -4449,6 +4470,173 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description unauthenticated: no valid credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "unauthenticated";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description insufficient_scope: the credential's scope does not allow this; bootstrap_disabled: no bootstrap token is configured */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "insufficient_scope" | "bootstrap_disabled";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description not_found: no such object (or another org's) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "not_found";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description payload_too_large: the body is over the limit (details.max_bytes) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "payload_too_large";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "rate_limited";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/providers/{name}/ingress-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new webhook ingress token for this org's account at the provider, shown once; the one before stops working
+         * @description The provider's webhooks for this org's account are sent to `/v1/ingress/{name}/{token}` (docs/ingress.md); a delivery there reaches only this org's leases. The token is stored as its SHA-256 and never shown again; asking again replaces it. Storing a new key (PUT) keeps it; deleting the key forgets it.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The token and the URL to give the provider */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["IngressToken"];
+                    };
+                };
+                /** @description invalid_request: the name is not a provider name; ingress_not_per_account: the provider's webhooks do not come per org account (lambda sends none; the sim's are the installation's) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "invalid_request" | "ingress_not_per_account";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
                     };
                 };
                 /** @description unauthenticated: no valid credential */
@@ -12113,6 +12301,8 @@ export interface components {
                 description: string;
             }[];
             updated_at: string | null;
+            /** @description when this org's account at the provider was given its webhook ingress token (POST /v1/providers/{name}/ingress-token); null: none, so lessor takes no webhooks for the account (the sim's come under the installation's own) */
+            ingress_token_created_at: string | null;
             verification: {
                 /**
                  * @description ok; refused (the provider said no); unreachable (no answer, try again); never
@@ -12141,6 +12331,16 @@ export interface components {
             options?: {
                 [key: string]: string;
             };
+        };
+        IngressToken: {
+            provider: string;
+            /** @description `lsi_` and 43 base62 characters; shown only here */
+            token: string;
+            /** @description /v1/ingress/{provider}/{token} */
+            path: string;
+            /** @description the whole URL at LESSOR_PUBLIC_URL; null where the installation sets none */
+            url: string | null;
+            created_at: string;
         };
         GpuClass: {
             name: string;
