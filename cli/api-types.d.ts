@@ -163,7 +163,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -313,7 +313,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -463,7 +463,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -622,7 +622,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -797,7 +797,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -948,7 +948,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1086,7 +1086,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1250,7 +1250,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1398,7 +1398,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -2647,7 +2647,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -2797,7 +2797,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -2939,7 +2939,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -3094,7 +3094,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -3215,7 +3215,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description limit_reached: the org holds as many keys as it may */
+                /** @description limit_reached: the org holds as many keys as it may: 100 live (details.limit "api_keys"), or 1000 with its revoked ones, which are kept 30 days after their revocation (details.limit "api_key_rows") */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -3257,7 +3257,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -3410,7 +3410,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -3563,7 +3563,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -3724,7 +3724,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -3877,7 +3877,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -4026,7 +4026,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -4225,7 +4225,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -4405,7 +4405,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -4556,7 +4556,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -4723,7 +4723,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -4873,7 +4873,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -5041,7 +5041,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -5193,7 +5193,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -5393,7 +5393,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -5543,7 +5543,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -5703,7 +5703,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -5908,7 +5908,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -6088,7 +6088,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -6238,7 +6238,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -6418,7 +6418,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -6597,7 +6597,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -6774,7 +6774,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -6972,7 +6972,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -7149,7 +7149,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -7326,7 +7326,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -7526,7 +7526,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -7705,7 +7705,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -7871,7 +7871,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -8068,7 +8068,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -8247,7 +8247,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -8419,7 +8419,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -8571,7 +8571,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -8727,7 +8727,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description config_changed: the deployment runs another model, spec, image or engine_args (send ?recreate=true to replace its machine); deployment_busy: it was deleted while this request ran; no_placement: the model does not fit the spec's machine (details: model, asked, reason, min_vram_gb, fits, cpu_cores; `GET /v1/catalog/models`); provider_not_configured, capability_missing, no_capacity, image_not_pinned: its lease was refused (details as for POST /v1/leases) */
+                /** @description config_changed: the deployment runs another model, spec, image or engine_args (send ?recreate=true to replace its machine); deployment_busy: it was deleted while this request ran; limit_reached: the org holds 100 deployments already (details.limit "deployments"); no_placement: the model does not fit the spec's machine (details: model, asked, reason, min_vram_gb, fits, cpu_cores; `GET /v1/catalog/models`); provider_not_configured, capability_missing, no_capacity, image_not_pinned: its lease was refused (details as for POST /v1/leases) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -8736,7 +8736,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "config_changed" | "deployment_busy" | "no_placement" | "provider_not_configured" | "capability_missing" | "no_capacity" | "image_not_pinned";
+                                code: "config_changed" | "deployment_busy" | "limit_reached" | "no_placement" | "provider_not_configured" | "capability_missing" | "no_capacity" | "image_not_pinned";
                                 /** @description for people; a 5xx says only to quote the request_id */
                                 message: string;
                                 /** @description what the code's description names; empty on a 5xx */
@@ -8769,7 +8769,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -8949,7 +8949,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -9102,7 +9102,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -9256,7 +9256,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -9406,7 +9406,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -9556,7 +9556,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -9706,7 +9706,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -9845,7 +9845,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -9994,7 +9994,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -10133,7 +10133,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -10288,7 +10288,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -10446,7 +10446,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -10598,7 +10598,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -10784,7 +10784,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -10940,7 +10940,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -11089,7 +11089,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -11248,7 +11248,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -11387,7 +11387,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -11530,7 +11530,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -11687,7 +11687,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -11852,7 +11852,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -12016,7 +12016,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
