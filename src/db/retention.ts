@@ -172,7 +172,7 @@ export async function runRetention(db: Db, now: number, plan: RetentionPlan | nu
     return count(r.numDeletedRows);
   });
 
-  // Through `api_keys_revoked` (migration 0024). A revoked key's object refuses it whether or not
+  // Through `api_keys_revoked` (migration 0025). A revoked key's object refuses it whether or not
   // its row is there (src/auth/key-object.ts), so deleting the row changes no answer but the list.
   const keys = await inChunks(share("api_keys"), async (chunk) => {
     const r = await db

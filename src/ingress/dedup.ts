@@ -1,7 +1,7 @@
 /**
  * De-duplication of provider webhook events (docs/ingress.md): a provider delivers at least once,
  * so the same event id may come again. Each id is kept 24 hours in D1 (`ingress_events`,
- * migrations/0015 and 0024), per provider account, so one account's ids never make another's
+ * migrations/0015 and 0025), per provider account, so one account's ids never make another's
  * deliveries duplicates; the cron's retention step deletes older ones (src/db/retention.ts). An
  * account records at most its cap of ids in 24 hours (src/db/creation-caps.ts), counted in the
  * insert: past it a delivery is refused 429, and storage cannot grow past what retention deletes.

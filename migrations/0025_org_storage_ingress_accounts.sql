@@ -1,4 +1,4 @@
--- lessor D1 index, part 24: shared storage bounded per org, and provider webhooks per provider
+-- lessor D1 index, part 25: shared storage bounded per org, and provider webhooks per provider
 -- account (issue 28, hardening items 4 and 8). See docs/storage.md, docs/ingress.md and
 -- docs/security.md. Times are integer milliseconds since the epoch.
 
