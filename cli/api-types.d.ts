@@ -163,7 +163,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -313,7 +313,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -463,7 +463,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -622,7 +622,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -797,7 +797,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -948,7 +948,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1086,7 +1086,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1250,7 +1250,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1398,7 +1398,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -2358,7 +2358,7 @@ export interface paths {
                 header?: never;
                 path: {
                     provider: string;
-                    /** @description the provider account's ingress token: for vast and runpod, the org's (POST /v1/providers/{name}/ingress-token); for the sim, the installation's LESSOR_INGRESS_TOKEN */
+                    /** @description the provider account's ingress token */
                     token: string;
                 };
                 cookie?: never;
@@ -2408,7 +2408,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description unauthenticated: the token is no account's of this provider, or the provider's signature is missing, does not verify, or its timestamp is more than 5 minutes from now */
+                /** @description unauthenticated: the token or the provider's signature is wrong, or its timestamp more than 5 minutes off */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -2429,7 +2429,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description not_found: the installation takes no webhooks from this provider, or (sim) its ingress is off (no LESSOR_INGRESS_TOKEN) */
+                /** @description not_found: no webhooks from this provider, or (sim) no LESSOR_INGRESS_TOKEN */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -2450,7 +2450,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description ingress_url_retired: the installation's token on vast or runpod, whose webhooks now come under each org's account's own token */
+                /** @description ingress_url_retired: the installation's token on vast or runpod */
                 410: {
                     headers: {
                         [name: string]: unknown;
@@ -2492,7 +2492,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: too many failed authentications from this address (details.budget auth_failures), or the account has taken in as many event ids as it may in 24 hours (details.budget ingress_events); see Retry-After */
+                /** @description rate_limited: see details.budget (auth_failures, ingress_events) and Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -2647,7 +2647,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -2797,7 +2797,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -2939,7 +2939,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -3094,7 +3094,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -3215,7 +3215,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description limit_reached: the org holds as many keys as it may: 100 live (details.limit "api_keys"), or 1000 with its revoked ones, which are kept 30 days after their revocation (details.limit "api_key_rows") */
+                /** @description limit_reached: 100 live keys, or 1000 with the revoked ones (details.limit) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -3257,7 +3257,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -3410,7 +3410,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -3563,7 +3563,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -3724,7 +3724,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -3877,7 +3877,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -4026,7 +4026,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -4225,7 +4225,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -4405,7 +4405,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -4556,7 +4556,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -4594,10 +4594,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /**
-         * A new webhook ingress token for this org's account at the provider, shown once; the one before stops working
-         * @description The provider's webhooks for this org's account are sent to `/v1/ingress/{name}/{token}` (docs/ingress.md); a delivery there reaches only this org's leases. The token is stored as its SHA-256 and never shown again; asking again replaces it. Storing a new key (PUT) keeps it; deleting the key forgets it.
-         */
+        /** A new webhook ingress token for this org's account at the provider, shown once; it replaces the one before (docs/ingress.md) */
         post: {
             parameters: {
                 query?: never;
@@ -4609,7 +4606,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description The token and the URL to give the provider */
+                /** @description The token and its URL */
                 201: {
                     headers: {
                         [name: string]: unknown;
@@ -4618,7 +4615,7 @@ export interface paths {
                         "application/json": components["schemas"]["IngressToken"];
                     };
                 };
-                /** @description invalid_request: the name is not a provider name; ingress_not_per_account: the provider's webhooks do not come per org account (lambda sends none; the sim's are the installation's) */
+                /** @description invalid_request: not a provider name; ingress_not_per_account: sim or lambda */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -4723,7 +4720,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -4873,7 +4870,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -5041,7 +5038,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -5193,7 +5190,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -5393,7 +5390,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -5543,7 +5540,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -5703,7 +5700,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -5908,7 +5905,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -6088,7 +6085,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -6238,7 +6235,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -6418,7 +6415,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -6597,7 +6594,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -6774,7 +6771,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -6972,7 +6969,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -7149,7 +7146,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -7326,7 +7323,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -7526,7 +7523,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -7705,7 +7702,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -7871,7 +7868,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -8068,7 +8065,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -8247,7 +8244,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -8419,7 +8416,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -8571,7 +8568,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -8727,7 +8724,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description config_changed: the deployment runs another model, spec, image or engine_args (send ?recreate=true to replace its machine); deployment_busy: it was deleted while this request ran; limit_reached: the org holds 100 deployments already (details.limit "deployments"); no_placement: the model does not fit the spec's machine (details: model, asked, reason, min_vram_gb, fits, cpu_cores; `GET /v1/catalog/models`); provider_not_configured, capability_missing, no_capacity, image_not_pinned: its lease was refused (details as for POST /v1/leases) */
+                /** @description config_changed: the deployment runs another model, spec, image or engine_args (send ?recreate=true to replace its machine); deployment_busy: it was deleted while this request ran; limit_reached: 100 deployments already; no_placement: the model does not fit the spec's machine (details: model, asked, reason, min_vram_gb, fits, cpu_cores; `GET /v1/catalog/models`); provider_not_configured, capability_missing, no_capacity, image_not_pinned: its lease was refused (details as for POST /v1/leases) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -8769,7 +8766,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -8949,7 +8946,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -9102,7 +9099,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -9256,7 +9253,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -9406,7 +9403,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -9556,7 +9553,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -9706,7 +9703,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -9845,7 +9842,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -9994,7 +9991,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -10133,7 +10130,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -10288,7 +10285,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -10446,7 +10443,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -10598,7 +10595,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -10784,7 +10781,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -10940,7 +10937,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -11089,7 +11086,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -11248,7 +11245,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -11387,7 +11384,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -11530,7 +11527,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -11687,7 +11684,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -11852,7 +11849,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -12016,7 +12013,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's or the org's request budget, or (details.budget quotes, leases) over what the org may create in 24 hours; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -12301,7 +12298,7 @@ export interface components {
                 description: string;
             }[];
             updated_at: string | null;
-            /** @description when this org's account at the provider was given its webhook ingress token (POST /v1/providers/{name}/ingress-token); null: none, so lessor takes no webhooks for the account (the sim's come under the installation's own) */
+            /** @description when this org's account got its webhook ingress token; null: none */
             ingress_token_created_at: string | null;
             verification: {
                 /**
@@ -12334,11 +12331,9 @@ export interface components {
         };
         IngressToken: {
             provider: string;
-            /** @description `lsi_` and 43 base62 characters; shown only here */
             token: string;
-            /** @description /v1/ingress/{provider}/{token} */
             path: string;
-            /** @description the whole URL at LESSOR_PUBLIC_URL; null where the installation sets none */
+            /** @description null without LESSOR_PUBLIC_URL */
             url: string | null;
             created_at: string;
         };

@@ -45,9 +45,7 @@ const ProviderSchema = z
     ingress_token_created_at: z
       .string()
       .nullable()
-      .describe(
-        "when this org's account at the provider was given its webhook ingress token (POST /v1/providers/{name}/ingress-token); null: none, so lessor takes no webhooks for the account (the sim's come under the installation's own)",
-      ),
+      .describe("when this org's account got its webhook ingress token; null: none"),
     verification: z.object({
       status: z.enum(VERIFICATION_STATUSES).describe("ok; refused (the provider said no); unreachable (no answer, try again); never"),
       at: z.string().nullable(),
@@ -79,9 +77,9 @@ const PutProviderSchema = z
 const IngressTokenSchema = z
   .object({
     provider: z.string(),
-    token: z.string().describe("`lsi_` and 43 base62 characters; shown only here"),
-    path: z.string().describe("/v1/ingress/{provider}/{token}"),
-    url: z.string().nullable().describe("the whole URL at LESSOR_PUBLIC_URL; null where the installation sets none"),
+    token: z.string(),
+    path: z.string(),
+    url: z.string().nullable().describe("null without LESSOR_PUBLIC_URL"),
     created_at: z.string(),
   })
   .openapi("IngressToken");
@@ -204,17 +202,15 @@ export const providerRoutes = router()
     createRoute({
       method: "post",
       path: "/providers/{name}/ingress-token",
-      summary: "A new webhook ingress token for this org's account at the provider, shown once; the one before stops working",
-      description:
-        "The provider's webhooks for this org's account are sent to `/v1/ingress/{name}/{token}` (docs/ingress.md); a delivery there reaches only this org's leases. The token is stored as its SHA-256 and never shown again; asking again replaces it. Storing a new key (PUT) keeps it; deleting the key forgets it.",
+      summary: "A new webhook ingress token for this org's account at the provider, shown once; it replaces the one before (docs/ingress.md)",
       security: BEARER,
       middleware: [requireScope("admin")] as const,
       request: { params: NameParam },
       responses: {
         ...COMMON_ERRORS,
-        201: jsonResponse(IngressTokenSchema, "The token and the URL to give the provider"),
+        201: jsonResponse(IngressTokenSchema, "The token and its URL"),
         400: errorResponse(
-          "invalid_request: the name is not a provider name; ingress_not_per_account: the provider's webhooks do not come per org account (lambda sends none; the sim's are the installation's)",
+          "invalid_request: not a provider name; ingress_not_per_account: sim or lambda",
           ["invalid_request", "ingress_not_per_account"],
         ),
       },

@@ -34,7 +34,7 @@ export type OrgLimit = keyof typeof ORG_LIMITS;
 
 const WHAT: Record<OrgLimit, string> = {
   api_keys: "live API keys",
-  api_key_rows: `API keys, revoked ones included (a revoked key is forgotten ${REVOKED_KEY_RETENTION_MS / 86_400_000} days after its revocation)`,
+  api_key_rows: `API keys with the revoked ones (kept ${REVOKED_KEY_RETENTION_MS / 86_400_000} days)`,
   issuers: "trusted issuers",
   webhook_endpoints: "webhook endpoints",
   deployments: "deployments",

@@ -58,11 +58,11 @@ export interface NewIngressToken {
 export async function newAccountIngressToken(env: Pick<Env, "LESSOR_PUBLIC_URL">, db: Db, orgId: string, provider: string, now: number): Promise<NewIngressToken> {
   const spec = ingressProvider(provider);
   if (spec?.accounts !== "org") {
-    const why = spec ? "its webhooks are the installation's own account's, under LESSOR_INGRESS_TOKEN" : "it sends no machine webhooks";
-    throw new ApiError(400, "ingress_not_per_account", `${provider} takes no ingress token per org: ${why} (docs/ingress.md)`, { provider });
+    const why = spec ? "its webhooks come under LESSOR_INGRESS_TOKEN" : "it sends no webhooks";
+    throw new ApiError(400, "ingress_not_per_account", `${provider} takes no ingress token per org: ${why}`, { provider });
   }
   const token = await mintIngressToken(db, orgId, provider, now);
-  if (token === null) throw new ApiError(404, "not_found", `this org has no key for ${provider}: store one first (PUT /v1/providers/${provider})`, { name: provider });
+  if (token === null) throw new ApiError(404, "not_found", `this org has no key for ${provider}`, { name: provider });
   console.log(JSON.stringify({ msg: "ingress token minted", org_id: orgId, provider }));
   const path = `/v1/ingress/${provider}/${token}`;
   const origin = publicUrl(env);

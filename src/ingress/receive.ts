@@ -85,7 +85,7 @@ async function authenticated(env: Env, db: Db, spec: IngressProvider, req: Ingre
     throw new ApiError(
       410,
       "ingress_url_retired",
-      `the installation-wide ingress URL no longer takes ${req.provider} webhooks: each org's ${req.provider} account has a URL of its own (POST /v1/providers/${req.provider}/ingress-token; docs/ingress.md)`,
+      `this URL no longer takes ${req.provider} webhooks: each org's account has its own (POST /v1/providers/${req.provider}/ingress-token)`,
       { provider: req.provider },
     );
   }

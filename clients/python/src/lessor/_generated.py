@@ -257,7 +257,7 @@ class Provider(_Open):
     options: dict[str, str] = Field(description="the settings stored with the key, none of them secret")
     option_fields: list[ProviderOptionFieldsItem]
     updated_at: str | None
-    ingress_token_created_at: str | None = Field(description="when this org's account at the provider was given its webhook ingress token (POST /v1/providers/{name}/ingress-token); null: none, so lessor takes no webhooks for the account (the sim's come under the installation's own)")
+    ingress_token_created_at: str | None = Field(description="when this org's account got its webhook ingress token; null: none")
     verification: ProviderVerification
     market: ProviderMarket = Field(description="the provider's offer market as the catalog refresh last read it: the same for every org")
 
@@ -269,9 +269,9 @@ class PutProvider(_Closed):
 
 class IngressToken(_Open):
     provider: str
-    token: str = Field(description="`lsi_` and 43 base62 characters; shown only here", repr=False)
-    path: str = Field(description="/v1/ingress/{provider}/{token}")
-    url: str | None = Field(description="the whole URL at LESSOR_PUBLIC_URL; null where the installation sets none")
+    token: str = Field(repr=False)
+    path: str
+    url: str | None = Field(description="null without LESSOR_PUBLIC_URL")
     created_at: str
 
 
@@ -2234,7 +2234,7 @@ class Api:
         return self._call("POST", "/v1/providers/{name}/verify", path={"name": name}, response=Provider)
 
     def post_providers_name_ingress_token(self, name: str) -> IngressToken:
-        """POST /v1/providers/{name}/ingress-token: A new webhook ingress token for this org's account at the provider, shown once; the one before stops working
+        """POST /v1/providers/{name}/ingress-token: A new webhook ingress token for this org's account at the provider, shown once; it replaces the one before (docs/ingress.md)
 
         Errors, raised as LessorError (status: codes):
             400: invalid_request, ingress_not_per_account
@@ -3238,7 +3238,7 @@ class AsyncApi:
         return await self._call("POST", "/v1/providers/{name}/verify", path={"name": name}, response=Provider)
 
     async def post_providers_name_ingress_token(self, name: str) -> IngressToken:
-        """POST /v1/providers/{name}/ingress-token: A new webhook ingress token for this org's account at the provider, shown once; the one before stops working
+        """POST /v1/providers/{name}/ingress-token: A new webhook ingress token for this org's account at the provider, shown once; it replaces the one before (docs/ingress.md)
 
         Errors, raised as LessorError (status: codes):
             400: invalid_request, ingress_not_per_account
