@@ -35,7 +35,7 @@ export function accountAndLastSeen(db: Db, account: AccountExpression, provider:
  * The statement that records `eventId` as taken in at `now` for the account: it answers a row
  * (the id) when this is its first delivery in the window and the account has recorded fewer than
  * `cap` in it, and none otherwise. One statement, so two deliveries of the same id racing each
- * other take it in once, and two accounts' deliveries cannot both pass a cap. A row older than the
+ * other take it in once, and two of one account's cannot both pass its cap. A row older than the
  * window that the retention step has not yet deleted is taken over, as if it were gone. receive.ts
  * sends it in one batch with the lookup of the lease, so a delivery costs one round trip to D1.
  */
