@@ -163,7 +163,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -313,7 +313,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -463,7 +463,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -622,7 +622,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -797,7 +797,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -948,7 +948,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1086,7 +1086,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1250,7 +1250,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1398,7 +1398,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -2358,7 +2358,7 @@ export interface paths {
                 header?: never;
                 path: {
                     provider: string;
-                    /** @description the installation's LESSOR_INGRESS_TOKEN */
+                    /** @description the provider account's ingress token */
                     token: string;
                 };
                 cookie?: never;
@@ -2408,7 +2408,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description unauthenticated: the token is wrong, or the provider's signature is missing, does not verify, or its timestamp is more than 5 minutes from now */
+                /** @description unauthenticated: the token or the provider's signature is wrong, or its timestamp more than 5 minutes off */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -2429,7 +2429,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description not_found: ingress is off (no LESSOR_INGRESS_TOKEN), or (with the right token) the installation takes no webhooks from this provider */
+                /** @description not_found: no webhooks from this provider, or (sim) no LESSOR_INGRESS_TOKEN */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -2439,6 +2439,27 @@ export interface paths {
                             error: {
                                 /** @enum {string} */
                                 code: "not_found";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description ingress_url_retired: the installation's token on vast or runpod */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "ingress_url_retired";
                                 /** @description for people; a 5xx says only to quote the request_id */
                                 message: string;
                                 /** @description what the code's description names; empty on a 5xx */
@@ -2471,7 +2492,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: too many failed authentications from this address; see Retry-After */
+                /** @description rate_limited: see details.budget (auth_failures, ingress_events) and Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -2626,7 +2647,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -2776,7 +2797,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -2918,7 +2939,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -3073,7 +3094,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -3194,7 +3215,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description limit_reached: the org holds as many keys as it may */
+                /** @description limit_reached: 100 live keys, or 1000 with the revoked ones (details.limit) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -3236,7 +3257,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -3389,7 +3410,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -3542,7 +3563,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -3703,7 +3724,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -3856,7 +3877,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -4005,7 +4026,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -4204,7 +4225,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -4384,7 +4405,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -4535,7 +4556,171 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "rate_limited";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/providers/{name}/ingress-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new webhook ingress token for this org's account at the provider, shown once; it replaces the one before (docs/ingress.md) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The token and its URL */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["IngressToken"];
+                    };
+                };
+                /** @description invalid_request: not a provider name; ingress_not_per_account: sim or lambda */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "invalid_request" | "ingress_not_per_account";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description unauthenticated: no valid credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "unauthenticated";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description insufficient_scope: the credential's scope does not allow this; bootstrap_disabled: no bootstrap token is configured */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "insufficient_scope" | "bootstrap_disabled";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description not_found: no such object (or another org's) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "not_found";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description payload_too_large: the body is over the limit (details.max_bytes) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "payload_too_large";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -4685,7 +4870,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -4853,7 +5038,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -5005,7 +5190,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -5205,7 +5390,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -5355,7 +5540,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -5515,7 +5700,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -5720,7 +5905,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -5900,7 +6085,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -6050,7 +6235,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -6230,7 +6415,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -6409,7 +6594,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -6586,7 +6771,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -6784,7 +6969,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -6961,7 +7146,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -7138,7 +7323,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -7338,7 +7523,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -7517,7 +7702,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -7683,7 +7868,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -7880,7 +8065,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -8059,7 +8244,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -8231,7 +8416,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -8383,7 +8568,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -8539,7 +8724,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description config_changed: the deployment runs another model, spec, image or engine_args (send ?recreate=true to replace its machine); deployment_busy: it was deleted while this request ran; no_placement: the model does not fit the spec's machine (details: model, asked, reason, min_vram_gb, fits, cpu_cores; `GET /v1/catalog/models`); provider_not_configured, capability_missing, no_capacity, image_not_pinned: its lease was refused (details as for POST /v1/leases) */
+                /** @description config_changed: the deployment runs another model, spec, image or engine_args (send ?recreate=true to replace its machine); deployment_busy: it was deleted while this request ran; limit_reached: 100 deployments already; no_placement: the model does not fit the spec's machine (details: model, asked, reason, min_vram_gb, fits, cpu_cores; `GET /v1/catalog/models`); provider_not_configured, capability_missing, no_capacity, image_not_pinned: its lease was refused (details as for POST /v1/leases) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -8548,7 +8733,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "config_changed" | "deployment_busy" | "no_placement" | "provider_not_configured" | "capability_missing" | "no_capacity" | "image_not_pinned";
+                                code: "config_changed" | "deployment_busy" | "limit_reached" | "no_placement" | "provider_not_configured" | "capability_missing" | "no_capacity" | "image_not_pinned";
                                 /** @description for people; a 5xx says only to quote the request_id */
                                 message: string;
                                 /** @description what the code's description names; empty on a 5xx */
@@ -8581,7 +8766,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -8761,7 +8946,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -8914,7 +9099,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -9068,7 +9253,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -9218,7 +9403,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -9368,7 +9553,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -9518,7 +9703,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -9657,7 +9842,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -9806,7 +9991,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -9945,7 +10130,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -10100,7 +10285,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -10258,7 +10443,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -10410,7 +10595,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -10596,7 +10781,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -10752,7 +10937,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -10901,7 +11086,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -11060,7 +11245,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -11199,7 +11384,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -11342,7 +11527,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -11499,7 +11684,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -11664,7 +11849,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -11828,7 +12013,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -12113,6 +12298,8 @@ export interface components {
                 description: string;
             }[];
             updated_at: string | null;
+            /** @description when this org's account got its webhook ingress token; null: none */
+            ingress_token_created_at: string | null;
             verification: {
                 /**
                  * @description ok; refused (the provider said no); unreachable (no answer, try again); never
@@ -12141,6 +12328,14 @@ export interface components {
             options?: {
                 [key: string]: string;
             };
+        };
+        IngressToken: {
+            provider: string;
+            token: string;
+            path: string;
+            /** @description null without LESSOR_PUBLIC_URL */
+            url: string | null;
+            created_at: string;
         };
         GpuClass: {
             name: string;

@@ -403,6 +403,7 @@ describe("money and admin commands", () => {
       options: {},
       option_fields: [],
       updated_at: at(0),
+      ingress_token_created_at: null,
       verification: { status: "ok", at: at(0), error: null },
       market: { refreshed_at: null, stale: true, attempted_at: null, error: null },
     };
