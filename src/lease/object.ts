@@ -369,8 +369,11 @@ export class LeaseObject extends MeteredObject {
 
   // ---- the machine agent and the user's side of it (occupant-side.ts, docs/agent.md) ----------
 
-  /** A new lease token for the machine (the one before stops working), shown once; null: no lease. */
-  mintAgentToken(): Promise<string | "released" | null> {
+  /**
+   * A new lease token for the machine (the one before stops working), shown once, for the
+   * operator and a lease on the sim only ("not_sim" otherwise); null: no lease.
+   */
+  mintAgentToken(): Promise<string | "released" | "not_sim" | null> {
     return this.#occupant.mintAgentToken();
   }
 
@@ -384,8 +387,11 @@ export class LeaseObject extends MeteredObject {
     return this.#occupant.kill(orgId, opts);
   }
 
-  /** Queues an exec or signal for the machine (`orgId` null: the operator); null: no such lease; "full": too many open. */
-  queueAgentCommand(orgId: string | null, command: NewCommand): CommandView | "full" | "released" | null {
+  /**
+   * Queues an exec or signal for the machine (`orgId` null: the operator, for a lease on the sim
+   * only, else "not_sim"); null: no such lease; "full": too many open.
+   */
+  queueAgentCommand(orgId: string | null, command: NewCommand): CommandView | "full" | "released" | "not_sim" | null {
     return this.#occupant.queueAgentCommand(orgId, command);
   }
 
@@ -409,8 +415,11 @@ export class LeaseObject extends MeteredObject {
     return this.#occupant.execResult(orgId, execId);
   }
 
-  /** What the agent reported, never the token (`orgId` null: the operator); null: no such lease (or another org's). */
-  agentSnapshot(orgId: string | null): AgentSnapshot | null {
+  /**
+   * What the agent reported, never the token (`orgId` null: the operator, for a lease on the sim
+   * only, else "not_sim"); null: no such lease (or another org's).
+   */
+  agentSnapshot(orgId: string | null): AgentSnapshot | "not_sim" | null {
     return this.#occupant.agentSnapshot(orgId);
   }
 }
