@@ -14,7 +14,7 @@ import { ApiError, notFound } from "../../src/errors";
 import type { AgentSnapshot, CommandView } from "../../src/occupant/occupant";
 import { simAdmin } from "../../src/providers/sim/adapter";
 import { SIM_PORT_CLOSED_HEADER } from "../../src/providers/sim/model-server";
-import { forwardedHeaders } from "../../src/deployments/gateway";
+import { forwardedHeaders } from "../../src/deployments/gateway-headers";
 import { changeFaults } from "../../src/providers/sim/operator";
 import type { Context } from "hono";
 import { BEARER, COMMON_ERRORS, errorResponse, IdParam, jsonBody, jsonResponse, router, type AppEnv } from "../context";

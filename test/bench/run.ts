@@ -51,6 +51,7 @@ const log = (msg: string) => console.log(`bench: ${msg}`);
 const BASE_ENV = {
   LESSOR_RATE_LIMIT_PER_MINUTE: "100000000",
   LESSOR_ORG_RATE_LIMIT_PER_MINUTE: "100000000",
+  LESSOR_GATEWAY_RATE_LIMIT_PER_MINUTE: "100000000",
   LESSOR_SIM_OFFERS: "10000",
   ...(process.env.BENCH_PROVIDERS ? { LESSOR_PROVIDERS: process.env.BENCH_PROVIDERS } : {}),
 };

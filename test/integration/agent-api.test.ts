@@ -422,7 +422,7 @@ describe("the test-only routes", () => {
       await expectError(res, 403, "sim_only");
     }
     // Nothing was queued for the machine, and its token was never minted by the operator.
-    const own = (await runInDurableObject(stubOf(lease.id), (o: LeaseObject) => o.agentSnapshot(owner.id))) as AgentSnapshot;
+    const own = (await runInDurableObject(stubOf(lease.id), (o) => (o as unknown as LeaseObject).agentSnapshot(owner.id))) as AgentSnapshot;
     expect(own.commands).toEqual([]);
     expect((await call("POST", `/v1/leases/${lease.id}/end`, { key: owner.adminKey })).status).toBe(200);
   });
