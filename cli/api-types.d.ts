@@ -3589,7 +3589,7 @@ export interface paths {
                         "application/json": components["schemas"]["Issuer"];
                     };
                 };
-                /** @description invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8 */
+                /** @description invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8; invalid_jwks_url: lessor may not fetch the jwks_url (details.reason) */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -12077,7 +12077,7 @@ export interface components {
         CreateIssuer: {
             /**
              * Format: uri
-             * @description where the issuer publishes its signing keys (https)
+             * @description where the issuer publishes its signing keys (https, port 443, on a public address)
              */
             jwks_url: string;
             iss: string;
@@ -13163,6 +13163,8 @@ export interface components {
                 webhook_id: string;
                 url: string;
                 reason: string;
+                /** @description failed attempts in a row, this one included */
+                consecutive_failures?: number;
             };
         } | {
             /** @description the event's id within its lease's own log */
@@ -13687,13 +13689,15 @@ export interface components {
             events: string[];
             enabled: boolean;
             /**
-             * @description gone: the receiver answered 410; failing: five days without a delivery
+             * @description gone: the receiver answered 410; failing: 100 failures in a row, or five days without a delivery
              * @enum {string|null}
              */
             disabled_reason: "gone" | "failing" | null;
             disabled_at: string | null;
             /** @description the first failed attempt since the last delivery */
             failing_since: string | null;
+            /** @description failed attempts in a row since the last delivery */
+            consecutive_failures: number;
             /** @description after a rotation, until when the previous secret also signs */
             previous_secret_until: string | null;
             created_at: string;
@@ -13701,7 +13705,7 @@ export interface components {
         };
         CreateWebhook: {
             /**
-             * @description an https URL on a public address
+             * @description an https URL (port 443) on a public address
              * @example https://hooks.example.com/lessor
              */
             url: string;
@@ -13715,7 +13719,7 @@ export interface components {
         };
         UpdateWebhook: {
             /**
-             * @description an https URL on a public address
+             * @description an https URL (port 443) on a public address
              * @example https://hooks.example.com/lessor
              */
             url?: string;
@@ -13727,7 +13731,7 @@ export interface components {
              */
             events?: string[];
             /**
-             * @description true: enable a disabled endpoint again (its failure clock starts over)
+             * @description true: enable a disabled endpoint again (its failure clock and count start over)
              * @enum {boolean}
              */
             enabled?: true;

@@ -60,6 +60,18 @@ export interface Env {
    * on the same machine works. `npm start` sets it; refused in production (src/config.ts).
    */
   LESSOR_WEBHOOKS_ALLOW_LOOPBACK_HTTP?: string;
+  /**
+   * Where the names of webhook and JWKS URLs are looked up before each request: a DNS-over-HTTPS
+   * JSON resolver's https URL (default Cloudflare's, https://cloudflare-dns.com/dns-query), or
+   * `off` (src/outbound/dns.ts).
+   */
+  LESSOR_DNS_RESOLVER?: string;
+  /** Ports webhook and JWKS URLs may name beside 443, comma-separated (default none). */
+  LESSOR_OUTBOUND_PORTS?: string;
+  /** Webhook attempts a minute for one org, all its endpoints together (default 600); the rest wait. */
+  LESSOR_WEBHOOK_DELIVERIES_PER_MINUTE?: string;
+  /** The most endpoints one event is delivered to (default 5), the oldest that take it. */
+  LESSOR_WEBHOOK_FANOUT?: string;
   /** Development only: "1" keeps lease objects from setting alarms, so only the cron backstop reaps. */
   LESSOR_DEV_DISABLE_ALARMS?: string;
   /** Seconds a labelled machine without a live lease may live before it is stopped (default 300). */

@@ -280,6 +280,8 @@ export interface WebhookEndpointsTable {
   disabled_at: number | null;
   disabled_reason: "gone" | "failing" | null;
   failing_since: number | null;
+  /** Attempts failed in a row since the last delivery (migrations/0024). */
+  consecutive_failures: Generated<number>;
   created_at: number;
   updated_at: number;
 }
