@@ -888,7 +888,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description sim_only: refused in production */
+                /** @description sim_only: refused in production, and for a lease that is not on the simulated cloud */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1035,7 +1035,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description sim_only: refused in production */
+                /** @description sim_only: refused in production, and for a lease that is not on the simulated cloud */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1190,7 +1190,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description sim_only: refused in production */
+                /** @description sim_only: refused in production, and for a lease that is not on the simulated cloud */
                 403: {
                     headers: {
                         [name: string]: unknown;

@@ -45,6 +45,8 @@ export interface Env {
   LESSOR_PUBLIC_URL?: string;
   /** How long the gateway holds a request to a deployment that is starting (a duration; default 30s). */
   LESSOR_GATEWAY_WAKE_WAIT?: string;
+  /** Requests a minute through one deployment's gateway, all its callers together (default 600). */
+  LESSOR_GATEWAY_RATE_LIMIT_PER_MINUTE?: string;
   /**
    * Secret (at least 32 characters): the ingress token of the installation's own provider account,
    * the sim's: the last path segment of `POST /v1/ingress/sim/:token` (docs/ingress.md). Unset:

@@ -1926,7 +1926,7 @@ class Api:
         Errors, raised as LessorError (status: codes):
             400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8
             401: unauthenticated
-            403: sim_only: refused in production
+            403: sim_only: refused in production, and for a lease that is not on the simulated cloud
             404: not_found
             409: invalid_state: the lease is released
             413: payload_too_large
@@ -1940,7 +1940,7 @@ class Api:
         Errors, raised as LessorError (status: codes):
             400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8
             401: unauthenticated
-            403: sim_only: refused in production
+            403: sim_only: refused in production, and for a lease that is not on the simulated cloud
             404: not_found
             413: payload_too_large
             429: rate_limited
@@ -1953,7 +1953,7 @@ class Api:
         Errors, raised as LessorError (status: codes):
             400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8
             401: unauthenticated
-            403: sim_only: refused in production
+            403: sim_only: refused in production, and for a lease that is not on the simulated cloud
             404: not_found
             409: invalid_state: the lease is released; too_many_commands: 100 are open already
             413: payload_too_large
@@ -2930,7 +2930,7 @@ class AsyncApi:
         Errors, raised as LessorError (status: codes):
             400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8
             401: unauthenticated
-            403: sim_only: refused in production
+            403: sim_only: refused in production, and for a lease that is not on the simulated cloud
             404: not_found
             409: invalid_state: the lease is released
             413: payload_too_large
@@ -2944,7 +2944,7 @@ class AsyncApi:
         Errors, raised as LessorError (status: codes):
             400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8
             401: unauthenticated
-            403: sim_only: refused in production
+            403: sim_only: refused in production, and for a lease that is not on the simulated cloud
             404: not_found
             413: payload_too_large
             429: rate_limited
@@ -2957,7 +2957,7 @@ class AsyncApi:
         Errors, raised as LessorError (status: codes):
             400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8
             401: unauthenticated
-            403: sim_only: refused in production
+            403: sim_only: refused in production, and for a lease that is not on the simulated cloud
             404: not_found
             409: invalid_state: the lease is released; too_many_commands: 100 are open already
             413: payload_too_large
