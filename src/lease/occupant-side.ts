@@ -10,6 +10,7 @@ import { EXEC_MAX_WAIT_MS, execView, execWaitMs, type ExecView } from "../occupa
 import { USE_EVERY_MS } from "../occupant/follow";
 import { logsExpireAt } from "../occupant/logs";
 import { Occupant, REFUSED, type AgentAnswer, type AgentCall, type AgentSnapshot, type CommandView, type NewCommand } from "../occupant/occupant";
+import { isSimulatedCloud } from "../providers/names";
 import { alarmAt } from "./decide";
 import { boundedDiagnostics, killStart, type KillOutcome } from "./command";
 import type { Effect } from "./transitions";
@@ -69,7 +70,7 @@ export class OccupantSide {
    */
   #drivable(orgId: string | null): LeaseRecord | "not_sim" | null {
     const l = this.#store.loadFor(orgId);
-    if (l && orgId === null && l.provider !== "sim") return "not_sim";
+    if (l && orgId === null && !isSimulatedCloud(l.provider)) return "not_sim";
     return l;
   }
 
