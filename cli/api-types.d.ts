@@ -163,7 +163,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -313,7 +313,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -463,7 +463,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -622,7 +622,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -797,7 +797,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -888,7 +888,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description sim_only: refused in production */
+                /** @description sim_only: refused in production, and for a lease that is not on the simulated cloud */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -948,7 +948,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1039,7 +1039,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description sim_only: refused in production */
+                /** @description sim_only: refused in production, and for a lease that is not on the simulated cloud */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1099,7 +1099,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1186,7 +1186,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description sim_only: refused in production */
+                /** @description sim_only: refused in production, and for a lease that is not on the simulated cloud */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1237,7 +1237,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1341,7 +1341,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description sim_only: refused in production */
+                /** @description sim_only: refused in production, and for a lease that is not on the simulated cloud */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1401,7 +1401,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1549,7 +1549,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -2681,7 +2681,7 @@ export interface paths {
                 header?: never;
                 path: {
                     provider: string;
-                    /** @description the installation's LESSOR_INGRESS_TOKEN */
+                    /** @description the provider account's ingress token */
                     token: string;
                 };
                 cookie?: never;
@@ -2731,7 +2731,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description unauthenticated: the token is wrong, or the provider's signature is missing, does not verify, or its timestamp is more than 5 minutes from now */
+                /** @description unauthenticated: the token or the provider's signature is wrong, or its timestamp more than 5 minutes off */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -2752,7 +2752,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description not_found: ingress is off (no LESSOR_INGRESS_TOKEN), or (with the right token) the installation takes no webhooks from this provider */
+                /** @description not_found: no webhooks from this provider, or (sim) no LESSOR_INGRESS_TOKEN */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -2762,6 +2762,27 @@ export interface paths {
                             error: {
                                 /** @enum {string} */
                                 code: "not_found";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description ingress_url_retired: the installation's token on vast or runpod */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "ingress_url_retired";
                                 /** @description for people; a 5xx says only to quote the request_id */
                                 message: string;
                                 /** @description what the code's description names; empty on a 5xx */
@@ -2794,7 +2815,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: too many failed authentications from this address; see Retry-After */
+                /** @description rate_limited: see details.budget (auth_failures, ingress_events) and Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -2949,7 +2970,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -3099,7 +3120,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -3241,7 +3262,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -3396,7 +3417,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -3517,7 +3538,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description limit_reached: the org holds as many keys as it may */
+                /** @description limit_reached: 100 live keys, or 1000 with the revoked ones (details.limit) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -3559,7 +3580,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -3712,7 +3733,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -3865,7 +3886,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -4026,7 +4047,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -4179,7 +4200,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -4328,7 +4349,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -4527,7 +4548,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -4707,7 +4728,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -4858,7 +4879,171 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "rate_limited";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/providers/{name}/ingress-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new webhook ingress token for this org's account at the provider, shown once; it replaces the one before (docs/ingress.md) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The token and its URL */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["IngressToken"];
+                    };
+                };
+                /** @description invalid_request: not a provider name; ingress_not_per_account: sim or lambda */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "invalid_request" | "ingress_not_per_account";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description unauthenticated: no valid credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "unauthenticated";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description insufficient_scope: the credential's scope does not allow this; bootstrap_disabled: no bootstrap token is configured */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "insufficient_scope" | "bootstrap_disabled";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description not_found: no such object (or another org's) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "not_found";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description payload_too_large: the body is over the limit (details.max_bytes) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "payload_too_large";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -5008,7 +5193,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -5176,7 +5361,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -5328,7 +5513,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -5528,7 +5713,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -5678,7 +5863,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -5838,7 +6023,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -6043,7 +6228,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -6223,7 +6408,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -6373,7 +6558,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -6732,7 +6917,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -6909,7 +7094,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -7107,7 +7292,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -7284,7 +7469,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -7461,7 +7646,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -7661,7 +7846,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -7840,7 +8025,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -8006,7 +8191,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -8382,7 +8567,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -8554,7 +8739,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -8706,7 +8891,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -8862,7 +9047,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description config_changed: the deployment runs another model, spec, image or engine_args (send ?recreate=true to replace its machine); deployment_busy: it was deleted while this request ran; no_placement: the model does not fit the spec's machine (details: model, asked, reason, min_vram_gb, fits, cpu_cores; `GET /v1/catalog/models`); provider_not_configured, capability_missing, no_capacity, image_not_pinned: its lease was refused (details as for POST /v1/leases) */
+                /** @description config_changed: the deployment runs another model, spec, image or engine_args (send ?recreate=true to replace its machine); deployment_busy: it was deleted while this request ran; limit_reached: 100 deployments already; no_placement: the model does not fit the spec's machine (details: model, asked, reason, min_vram_gb, fits, cpu_cores; `GET /v1/catalog/models`); provider_not_configured, capability_missing, no_capacity, image_not_pinned: its lease was refused (details as for POST /v1/leases) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -8871,7 +9056,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "config_changed" | "deployment_busy" | "no_placement" | "provider_not_configured" | "capability_missing" | "no_capacity" | "image_not_pinned";
+                                code: "config_changed" | "deployment_busy" | "limit_reached" | "no_placement" | "provider_not_configured" | "capability_missing" | "no_capacity" | "image_not_pinned";
                                 /** @description for people; a 5xx says only to quote the request_id */
                                 message: string;
                                 /** @description what the code's description names; empty on a 5xx */
@@ -8904,7 +9089,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -9084,7 +9269,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -9237,7 +9422,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -9391,7 +9576,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -9541,7 +9726,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -9691,7 +9876,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -9841,7 +10026,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -9980,7 +10165,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -10129,7 +10314,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -10268,7 +10453,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -10423,7 +10608,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -10581,7 +10766,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -10733,7 +10918,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -11075,7 +11260,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -11224,7 +11409,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -11383,7 +11568,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -11522,7 +11707,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -11665,7 +11850,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -11822,7 +12007,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -11987,7 +12172,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -12151,7 +12336,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -12440,6 +12625,8 @@ export interface components {
                 description: string;
             }[];
             updated_at: string | null;
+            /** @description when this org's account got its webhook ingress token; null: none */
+            ingress_token_created_at: string | null;
             verification: {
                 /**
                  * @description ok; refused (the provider said no); unreachable (no answer, try again); never
@@ -12468,6 +12655,14 @@ export interface components {
             options?: {
                 [key: string]: string;
             };
+        };
+        IngressToken: {
+            provider: string;
+            token: string;
+            path: string;
+            /** @description null without LESSOR_PUBLIC_URL */
+            url: string | null;
+            created_at: string;
         };
         GpuClass: {
             name: string;

@@ -31,6 +31,12 @@ export interface Env {
   LESSOR_ORG_RATE_LIMIT_PER_MINUTE?: string;
   /** Failed authentications a minute from one client address (default 60), then 429. */
   LESSOR_AUTH_FAILURES_PER_MINUTE?: string;
+  /** Quotes one org may make in 24 hours (default 10000), then 429 (src/db/creation-caps.ts). */
+  LESSOR_QUOTES_PER_DAY?: string;
+  /** Leases one org may create in 24 hours (default 5000), then 429 (src/db/creation-caps.ts). */
+  LESSOR_LEASES_PER_DAY?: string;
+  /** Webhook event ids one provider account may record in 24 hours (default 10000), then 429. */
+  LESSOR_INGRESS_EVENTS_PER_DAY?: string;
   /** Open event streams and log follows per API key or JWT subject (default 20), then 429 (src/auth/stream-slots.ts). */
   LESSOR_STREAMS_PER_CREDENTIAL?: string;
   /** Open event streams and log follows per org, all its credentials together (default 100). */
@@ -49,10 +55,13 @@ export interface Env {
   LESSOR_PUBLIC_URL?: string;
   /** How long the gateway holds a request to a deployment that is starting (a duration; default 30s). */
   LESSOR_GATEWAY_WAKE_WAIT?: string;
+  /** Requests a minute through one deployment's gateway, all its callers together (default 600). */
+  LESSOR_GATEWAY_RATE_LIMIT_PER_MINUTE?: string;
   /**
-   * Secret (at least 32 characters): the last path segment of `POST /v1/ingress/:provider/:token`,
-   * where providers send their webhooks (docs/ingress.md). Unset: ingress answers 404. The sim
-   * signs its webhooks with a key derived from it (src/ingress/sim-key.ts).
+   * Secret (at least 32 characters): the ingress token of the installation's own provider account,
+   * the sim's: the last path segment of `POST /v1/ingress/sim/:token` (docs/ingress.md). Unset:
+   * the sim's ingress answers 404 and the sim sends no webhooks. The sim signs them with a key
+   * derived from it (src/ingress/sim-key.ts). An org's own accounts have tokens of their own.
    */
   LESSOR_INGRESS_TOKEN?: string;
   /**

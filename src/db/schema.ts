@@ -151,6 +151,9 @@ export interface ProviderKeysTable {
   verified_at: number | null;
   verified_ok: 0 | 1 | null;
   verify_error: string | null;
+  /** Hex SHA-256 of the account's ingress token (migration 0025); null: it takes no webhooks. */
+  ingress_token_hash: Generated<string | null>;
+  ingress_token_created_at: Generated<number | null>;
 }
 
 /** A model served under a name (migrations/0019); one row per (org, name). */
@@ -177,6 +180,8 @@ export interface SweepLocksTable {
 
 /** Provider webhook event ids already taken in (migrations/0015), kept 24 h (src/db/retention.ts). */
 export interface IngressEventsTable {
+  /** The provider account the delivery came in under: '' the installation's own (the sim's), else the org's id (migration 0025). */
+  account: string;
   provider: string;
   event_id: string;
   received_at: number;

@@ -16,6 +16,7 @@ import { BAD_HOSTS } from "../catalog/selector";
 import { offersOfQuote } from "../catalog/quoted-offers";
 import type { Spec } from "../catalog/spec";
 import type { Db } from "../db";
+import { creationCaps } from "../db/creation-caps";
 import type { Env } from "../env";
 import { z } from "@hono/zod-openapi";
 import { badRequest, conflict } from "../errors";
@@ -151,7 +152,7 @@ export async function createLease(db: Db, env: Env, orgId: string, req: LeaseReq
     // Budget admission, before the lease's object exists: a refused lease rents nothing.
     const first = offers[0]!;
     const reserved = admissionReservation(reservedHourlyUsd(first), policy, now, stoppedDiskMicros(first.stopped_hourly_usd, policy.stopped_ttl), offerRetriesMicros(first, policy));
-    await reserveBudget(env.DB, db, { lease_id: id, org_id: orgId, need: reserved }, now);
+    await reserveBudget(env.DB, db, { lease_id: id, org_id: orgId, need: reserved }, now, creationCaps(env).leases);
     reservedBudget = true;
     // The GPU quota last: what it displaces is released only for a lease every other cap admitted.
     const displaced = await holdGpus(env.DB, db, { lease_id: id, org_id: orgId, ask: { kind: req.kind, gpus: gpusOf(offers) } }, now);

@@ -16,6 +16,7 @@ import { meteredAlarm } from "../metering";
 import { database } from "../db";
 import type { Env } from "../env";
 import { hexEquals } from "../ids";
+import { TokenBucket, type RateDecision } from "../auth/token-bucket";
 import { settleReservation } from "../billing/budget";
 import { alarmAt, alarmMove, guardOf, indexWrite, type IndexFacts } from "./decide";
 import type { KillOutcome } from "./command";
@@ -45,6 +46,14 @@ export type { LeaseEvent, LeaseInit, UserAction };
  * keeps unless it already holds one.
  */
 export type GatewayKeyCheck = { digest: string } | { verified: string };
+
+/** A gateway request's unit of the deployment's budget (src/deployments/gateway-budget.ts). */
+export interface GatewayBudget {
+  /** Requests a minute the deployment's callers may make together (the Worker's setting). */
+  limit_per_minute: number;
+  /** This request spent its unit already, on an earlier call for it. */
+  counted: boolean;
+}
 
 export type ActResult =
   | { ok: true; lease: LeaseView }
@@ -178,7 +187,8 @@ export class LeaseObject extends MeteredObject {
     path: string,
     init: { method: string; headers: [string, string][]; body: ArrayBuffer | null },
     key: GatewayKeyCheck,
-  ): Promise<Response | { state: LeaseState | "unreachable" } | { check: "key" } | null> {
+    budget: GatewayBudget,
+  ): Promise<Response | { state: LeaseState | "unreachable" } | { check: "key" } | { limited: RateDecision } | null> {
     const l = this.#store.loadFor(orgId);
     if (!l) return null;
     if ("verified" in key) this.#store.setGatewayKeyDigest(key.verified, false);
@@ -187,6 +197,12 @@ export class LeaseObject extends MeteredObject {
       // full check, against the deployment's row (which a state answer below sends it to as well).
       const held = this.#store.gatewayKeyDigest();
       if (held === null || !hexEquals(held, key.digest)) return { check: "key" };
+    }
+    // The deployment's request budget, spent only by a caller that holds its key (a wrong key
+    // never drains it), once per request whatever path it took (docs/deployments.md "The gateway").
+    if (!budget.counted) {
+      const decision = this.#gatewayBudget.take(budget.limit_per_minute, Date.now());
+      if (!decision.allowed) return { limited: decision };
     }
     if (l.state !== "ready" || !l.model) return { state: l.state };
     const endpoint = await this.#runner.modelEndpoint(l).catch(() => null);
@@ -218,6 +234,14 @@ export class LeaseObject extends MeteredObject {
     this.#store.setGatewayKeyDigest(digest, true);
     return true;
   }
+
+  /**
+   * The deployment's gateway budget, in memory as every RateLimiter's is (src/auth/rate-limiter.ts):
+   * this object is the one place every isolate's requests for the lease pass, so it counts them all
+   * without a further call. An evicted object starts with a full bucket; a recreated deployment's
+   * new lease starts with its own.
+   */
+  readonly #gatewayBudget = new TokenBucket();
 
   /** When each gateway request now in flight began, by its id; in memory (state.ts `AgentFacts.in_flight`). */
   readonly #inFlight = new Map<string, number>();
@@ -379,13 +403,16 @@ export class LeaseObject extends MeteredObject {
 
   // ---- the machine agent and the user's side of it (occupant-side.ts, docs/agent.md) ----------
 
-  /** A new lease token for the machine (the one before stops working), shown once; null: no lease. */
-  mintAgentToken(): Promise<string | "released" | null> {
+  /**
+   * A new lease token for the machine (the one before stops working), shown once, for the
+   * operator and a lease on the sim only ("not_sim" otherwise); null: no lease.
+   */
+  mintAgentToken(): Promise<string | "released" | "not_sim" | null> {
     return this.#occupant.mintAgentToken();
   }
 
-  /** A new enrollment token for the machine (what a create carries), shown once; null: no lease. */
-  mintEnrollToken(): Promise<string | "released" | null> {
+  /** A new enrollment token for the machine (what a create carries), shown once, for the operator and a lease on the sim only; null: no lease. */
+  mintEnrollToken(): Promise<string | "released" | "not_sim" | null> {
     return this.#occupant.mintEnrollToken();
   }
 
@@ -399,8 +426,11 @@ export class LeaseObject extends MeteredObject {
     return this.#occupant.kill(orgId, opts);
   }
 
-  /** Queues an exec or signal for the machine (`orgId` null: the operator); null: no such lease; "full": too many open. */
-  queueAgentCommand(orgId: string | null, command: NewCommand): CommandView | "full" | "released" | null {
+  /**
+   * Queues an exec or signal for the machine (`orgId` null: the operator, for a lease on the sim
+   * only, else "not_sim"); null: no such lease; "full": too many open.
+   */
+  queueAgentCommand(orgId: string | null, command: NewCommand): CommandView | "full" | "released" | "not_sim" | null {
     return this.#occupant.queueAgentCommand(orgId, command);
   }
 
@@ -424,8 +454,11 @@ export class LeaseObject extends MeteredObject {
     return this.#occupant.execResult(orgId, execId);
   }
 
-  /** What the agent reported, never the token (`orgId` null: the operator); null: no such lease (or another org's). */
-  agentSnapshot(orgId: string | null): AgentSnapshot | null {
+  /**
+   * What the agent reported, never the token (`orgId` null: the operator, for a lease on the sim
+   * only, else "not_sim"); null: no such lease (or another org's).
+   */
+  agentSnapshot(orgId: string | null): AgentSnapshot | "not_sim" | null {
     return this.#occupant.agentSnapshot(orgId);
   }
 }

@@ -13,6 +13,7 @@ import { Occupant, REFUSED, type AgentAnswer, type AgentCall, type AgentRefusal,
 import { AgentBudget, type AgentLimits } from "../occupant/agent-budget";
 import { enrollOpenUntil } from "../occupant/token";
 import { agentPollClaim, slotRefused, type HeldSlots, type SlotClaim, type SlotRefusal } from "../auth/stream-slots";
+import { isSimulatedCloud } from "../providers/names";
 import { alarmAt } from "./decide";
 import { boundedDiagnostics, killStart, type KillOutcome } from "./command";
 import type { Effect } from "./transitions";
@@ -67,18 +68,37 @@ export class OccupantSide {
     return (this.#occupant = new Occupant(this.#storage));
   }
 
-  /** A new lease token for the machine (the one before stops working), shown once; null: no lease. */
-  async mintAgentToken(): Promise<string | "released" | null> {
-    const l = this.#store.load();
-    if (!l) return null;
+  /**
+   * The lease as `orgId` may drive its agent; null: no such lease (or another org's). `null` for
+   * `orgId` is the installation's operator (the sim's test routes, bootstrap token), who drives
+   * only a lease on the simulated cloud: never a machine of an org's own provider account
+   * (docs/security.md, hardening item 14). Read in the same turn as the call it guards, so a
+   * lease that moved to another provider since is refused.
+   */
+  #drivable(orgId: string | null): LeaseRecord | "not_sim" | null {
+    const l = this.#store.loadFor(orgId);
+    if (l && orgId === null && !isSimulatedCloud(l.provider)) return "not_sim";
+    return l;
+  }
+
+  /**
+   * A new lease token for the machine (the one before stops working), shown once, for the
+   * operator; null: no lease.
+   */
+  async mintAgentToken(): Promise<string | "released" | "not_sim" | null> {
+    const l = this.#drivable(null);
+    if (l === null || l === "not_sim") return l;
     if (l.state === "released") return "released";
     return this.occupant()!.mint(Date.now());
   }
 
-  /** A new enrollment token for the machine, open as a create's is (the lease token before stops working), shown once; null: no lease. */
-  async mintEnrollToken(): Promise<string | "released" | null> {
-    const l = this.#store.load();
-    if (!l) return null;
+  /**
+   * A new enrollment token for the machine, open as a create's is (the lease token before stops
+   * working), shown once, for the operator and a lease on the sim only; null: no lease.
+   */
+  async mintEnrollToken(): Promise<string | "released" | "not_sim" | null> {
+    const l = this.#drivable(null);
+    if (l === null || l === "not_sim") return l;
     if (l.state === "released") return "released";
     const now = Date.now();
     return this.occupant()!.mintEnrollment(enrollOpenUntil(l.policy.boot_timeout, now));
@@ -174,10 +194,17 @@ export class OccupantSide {
     }
   }
 
-  /** Queues an exec or signal for the machine (`orgId` null: the operator); null: no such lease (or another org's); "full": too many open. */
-  queueAgentCommand(orgId: string | null, command: NewCommand): CommandView | "full" | "released" | null {
-    const l = this.#store.loadFor(orgId);
-    if (!l) return null;
+  /**
+   * Queues an exec or signal for the machine (`orgId` null: the operator, on the sim only); null:
+   * no such lease (or another org's); "full": too many open.
+   */
+  queueAgentCommand(orgId: string | null, command: NewCommand): CommandView | "full" | "released" | "not_sim" | null {
+    const l = this.#drivable(orgId);
+    if (l === null || l === "not_sim") return l;
+    return this.#queue(l, command);
+  }
+
+  #queue(l: LeaseRecord, command: NewCommand): CommandView | "full" | "released" {
     if (l.state === "released") return "released";
     const queued = this.occupant()!.queue(command, Date.now());
     if (!queued) return "full";
@@ -214,8 +241,10 @@ export class OccupantSide {
    * EXEC_MAX_WAIT_MS (exec.ts `execWaitMs`); the exec as it is then. null: no such lease.
    */
   async exec(orgId: string, cmd: string, timeoutMs: number): Promise<ExecView | "full" | "released" | null> {
-    const queued = this.queueAgentCommand(orgId, { kind: "exec", cmd });
-    if (queued === null || typeof queued === "string") return queued;
+    const l = this.#store.loadFor(orgId);
+    if (!l) return null;
+    const queued = this.#queue(l, { kind: "exec", cmd });
+    if (typeof queued === "string") return queued;
     this.#use(orgId);
     const maxMs = intSetting(this.#env.LESSOR_EXEC_MAX_WAIT_MS, EXEC_MAX_WAIT_MS);
     const waitMs = execWaitMs(timeoutMs, this.#store.load()!.ttl_deadline, Date.now(), maxMs);
@@ -231,8 +260,9 @@ export class OccupantSide {
   }
 
   /** What the agent reported, never the token (`orgId` null: the operator); null: no such lease (or another org's). */
-  agentSnapshot(orgId: string | null): AgentSnapshot | null {
-    if (!this.#store.loadFor(orgId)) return null;
+  agentSnapshot(orgId: string | null): AgentSnapshot | "not_sim" | null {
+    const l = this.#drivable(orgId);
+    if (l === null || l === "not_sim") return l;
     return this.occupant()!.snapshot();
   }
 

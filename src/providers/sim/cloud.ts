@@ -126,6 +126,9 @@ const INT_COLUMNS = ["provision_delay_ms", "boot_delay_ms", "retry_after_s", "va
 const BILLING_COLUMNS = ["billing_window_ms", "billing_delay_ms", "billing_markup"] as const;
 /** Added by the fourth schema version: how often a machine's agent heartbeats. */
 const AGENT_COLUMNS = ["agent_heartbeat_ms"] as const;
+/** The `Server` header of every answer of the model server, as uvicorn (which serves vLLM's API) sends it. */
+export const MODEL_SERVER_HEADER = "uvicorn";
+
 /** Added by the sixth schema version: how fast a machine's model server produces tokens. */
 const MODEL_COLUMNS = ["model_tokens_per_s"] as const;
 /** Every setting the faults row holds, in column order. */
@@ -370,7 +373,10 @@ export class SimCloud extends DurableObject<Env> {
     const port = PORT_ROUTE.exec(new URL(request.url).pathname);
     if (port) {
       try {
-        return await this.#port(request, decodeURIComponent(port[2]!), Number(port[3]), port[4] || "/", { operator: port[1] !== undefined });
+        const answer = await this.#port(request, decodeURIComponent(port[2]!), Number(port[3]), port[4] || "/", { operator: port[1] !== undefined });
+        // As vLLM's OpenAI server answers, under uvicorn: what the gateway must not pass on (src/deployments/gateway.ts `answeredHeaders`).
+        answer.headers.set("server", MODEL_SERVER_HEADER);
+        return answer;
       } catch (e) {
         if (e instanceof SimHttpError) return errorResponse(e);
         console.error("sim: model server: internal error", e);

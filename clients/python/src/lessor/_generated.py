@@ -261,6 +261,7 @@ class Provider(_Open):
     options: dict[str, str] = Field(description="the settings stored with the key, none of them secret")
     option_fields: list[ProviderOptionFieldsItem]
     updated_at: str | None
+    ingress_token_created_at: str | None = Field(description="when this org's account got its webhook ingress token; null: none")
     verification: ProviderVerification
     market: ProviderMarket = Field(description="the provider's offer market as the catalog refresh last read it: the same for every org")
 
@@ -268,6 +269,14 @@ class Provider(_Open):
 class PutProvider(_Closed):
     api_key: str = Field(description="the provider's API key; stored encrypted and never shown again", repr=False)
     options: dict[str, str] | None = Field(None, description="provider settings, e.g. Lambda's ssh_key_name")
+
+
+class IngressToken(_Open):
+    provider: str
+    token: str = Field(repr=False)
+    path: str
+    url: str | None = Field(description="null without LESSOR_PUBLIC_URL")
+    created_at: str
 
 
 class GpuClass(_Open):
@@ -1805,6 +1814,8 @@ ERROR_CODES: frozenset[str] = frozenset({
     "idempotency_in_progress",
     "idempotency_mismatch",
     "image_not_pinned",
+    "ingress_not_per_account",
+    "ingress_url_retired",
     "insufficient_scope",
     "invalid_last_event_id",
     "invalid_request",
@@ -1927,7 +1938,7 @@ class Api:
         Errors, raised as LessorError (status: codes):
             400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8
             401: unauthenticated
-            403: sim_only: refused in production
+            403: sim_only: refused in production, and for a lease that is not on the simulated cloud
             404: not_found
             409: invalid_state: the lease is released
             413: payload_too_large
@@ -1941,7 +1952,7 @@ class Api:
         Errors, raised as LessorError (status: codes):
             400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8
             401: unauthenticated
-            403: sim_only: refused in production
+            403: sim_only: refused in production, and for a lease that is not on the simulated cloud
             404: not_found
             409: invalid_state: the lease is released
             413: payload_too_large
@@ -1955,7 +1966,7 @@ class Api:
         Errors, raised as LessorError (status: codes):
             400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8
             401: unauthenticated
-            403: sim_only: refused in production
+            403: sim_only: refused in production, and for a lease that is not on the simulated cloud
             404: not_found
             413: payload_too_large
             429: rate_limited
@@ -1968,7 +1979,7 @@ class Api:
         Errors, raised as LessorError (status: codes):
             400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8
             401: unauthenticated
-            403: sim_only: refused in production
+            403: sim_only: refused in production, and for a lease that is not on the simulated cloud
             404: not_found
             409: invalid_state: the lease is released; too_many_commands: 100 are open already
             413: payload_too_large
@@ -2080,6 +2091,7 @@ class Api:
             400: invalid_request
             401: unauthenticated
             404: not_found
+            410: ingress_url_retired
             413: payload_too_large
             429: rate_limited
         """
@@ -2259,6 +2271,19 @@ class Api:
             429: rate_limited
         """
         return self._call("POST", "/v1/providers/{name}/verify", path={"name": name}, response=Provider)
+
+    def post_providers_name_ingress_token(self, name: str) -> IngressToken:
+        """POST /v1/providers/{name}/ingress-token: A new webhook ingress token for this org's account at the provider, shown once; it replaces the one before (docs/ingress.md)
+
+        Errors, raised as LessorError (status: codes):
+            400: invalid_request, ingress_not_per_account
+            401: unauthenticated
+            403: insufficient_scope, bootstrap_disabled
+            404: not_found
+            413: payload_too_large
+            429: rate_limited
+        """
+        return self._call("POST", "/v1/providers/{name}/ingress-token", path={"name": name}, response=IngressToken)
 
     def get_catalog_gpus(self) -> GetCatalogGpusResponse:
         """GET /v1/catalog/gpus: GPU classes with their offer counts and cheapest price
@@ -2573,7 +2598,7 @@ class Api:
             402: over_budget
             403: insufficient_scope, bootstrap_disabled
             404: not_found
-            409: config_changed, deployment_busy, no_placement, provider_not_configured, capability_missing, no_capacity, image_not_pinned
+            409: config_changed, deployment_busy, limit_reached, no_placement, provider_not_configured, capability_missing, no_capacity, image_not_pinned
             413: payload_too_large
             429: rate_limited
             503: provider_keys_disabled
@@ -2944,7 +2969,7 @@ class AsyncApi:
         Errors, raised as LessorError (status: codes):
             400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8
             401: unauthenticated
-            403: sim_only: refused in production
+            403: sim_only: refused in production, and for a lease that is not on the simulated cloud
             404: not_found
             409: invalid_state: the lease is released
             413: payload_too_large
@@ -2958,7 +2983,7 @@ class AsyncApi:
         Errors, raised as LessorError (status: codes):
             400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8
             401: unauthenticated
-            403: sim_only: refused in production
+            403: sim_only: refused in production, and for a lease that is not on the simulated cloud
             404: not_found
             409: invalid_state: the lease is released
             413: payload_too_large
@@ -2972,7 +2997,7 @@ class AsyncApi:
         Errors, raised as LessorError (status: codes):
             400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8
             401: unauthenticated
-            403: sim_only: refused in production
+            403: sim_only: refused in production, and for a lease that is not on the simulated cloud
             404: not_found
             413: payload_too_large
             429: rate_limited
@@ -2985,7 +3010,7 @@ class AsyncApi:
         Errors, raised as LessorError (status: codes):
             400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8
             401: unauthenticated
-            403: sim_only: refused in production
+            403: sim_only: refused in production, and for a lease that is not on the simulated cloud
             404: not_found
             409: invalid_state: the lease is released; too_many_commands: 100 are open already
             413: payload_too_large
@@ -3097,6 +3122,7 @@ class AsyncApi:
             400: invalid_request
             401: unauthenticated
             404: not_found
+            410: ingress_url_retired
             413: payload_too_large
             429: rate_limited
         """
@@ -3276,6 +3302,19 @@ class AsyncApi:
             429: rate_limited
         """
         return await self._call("POST", "/v1/providers/{name}/verify", path={"name": name}, response=Provider)
+
+    async def post_providers_name_ingress_token(self, name: str) -> IngressToken:
+        """POST /v1/providers/{name}/ingress-token: A new webhook ingress token for this org's account at the provider, shown once; it replaces the one before (docs/ingress.md)
+
+        Errors, raised as LessorError (status: codes):
+            400: invalid_request, ingress_not_per_account
+            401: unauthenticated
+            403: insufficient_scope, bootstrap_disabled
+            404: not_found
+            413: payload_too_large
+            429: rate_limited
+        """
+        return await self._call("POST", "/v1/providers/{name}/ingress-token", path={"name": name}, response=IngressToken)
 
     async def get_catalog_gpus(self) -> GetCatalogGpusResponse:
         """GET /v1/catalog/gpus: GPU classes with their offer counts and cheapest price
@@ -3590,7 +3629,7 @@ class AsyncApi:
             402: over_budget
             403: insufficient_scope, bootstrap_disabled
             404: not_found
-            409: config_changed, deployment_busy, no_placement, provider_not_configured, capability_missing, no_capacity, image_not_pinned
+            409: config_changed, deployment_busy, limit_reached, no_placement, provider_not_configured, capability_missing, no_capacity, image_not_pinned
             413: payload_too_large
             429: rate_limited
             503: provider_keys_disabled
@@ -3942,6 +3981,7 @@ __all__ = [
     "GuardedLeaseGuard",
     "GuardedLeaseGuardActivity",
     "IngressAnswer",
+    "IngressToken",
     "Issuer",
     "Lease",
     "LeaseBilling",
