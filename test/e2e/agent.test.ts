@@ -232,6 +232,7 @@ describe("agent.sh under /bin/sh against wrangler dev", () => {
     const lease = await leaseWithEnrollToken();
     const state = mkdtempSync(path.join(scratch, "state-"));
     const group = path.join(scratch, `${lease.id}.group`);
+    const startedAt = Date.now();
     const first = runAgent(server.base, lease, `echo $$ > ${group}; env; echo started; sleep 600`, state);
     try {
       const seen = await until("the command to start", async () => {
@@ -253,8 +254,13 @@ describe("agent.sh under /bin/sh against wrangler dev", () => {
       expect(stolen.status).toBe(401);
       process.kill(-first.child.pid!, "SIGKILL");
       await first.exited;
+      // agent.sh numbers its chunks from its start time in whole seconds (times 1000): one started
+      // again within the same second would number its chunks as the first did (docs/agent.md).
+      while (Math.floor(Date.now() / 1000) <= Math.floor(startedAt / 1000) + 1) await sleep(100);
       const second = runAgent(server.base, lease, "echo again", state);
-      await until("the second run's output", async () => (await snapshot(lease.id)).log.endsWith("again\n"));
+      await until("the second run's output", async () => (await snapshot(lease.id)).log.endsWith("again\n")).catch((e) => {
+        throw new Error(`${(e as Error).message}; its stderr: ${second.stderr()}`);
+      });
       await release(lease.id);
       expect(await Promise.race([second.exited, sleep(60_000).then(() => "still running")]), second.stderr()).toBe(0);
       // Released: no agent enrolls for it again, and the nonce is gone.
