@@ -49,6 +49,10 @@ export default defineConfig(async () => {
                   // Many tests send bad credentials on purpose, from no address (one shared
                   // bucket); the limit itself is tested with its default in auth-limits.test.ts.
                   LESSOR_AUTH_FAILURES_PER_MINUTE: "1000000",
+                  // lease-logs.test.ts follows one lease 100 times with one key; the open-stream
+                  // limits themselves are tested with their defaults in stream-limits.test.ts.
+                  LESSOR_STREAMS_PER_CREDENTIAL: "1000",
+                  LESSOR_STREAMS_PER_ORG: "1000",
                   LESSOR_MASTER_KEY: "test-master-key-0123456789abcdefghijklmnop",
                   // Orphans are stopped 1 s after first seen and destroyed 2 s after stopping.
                   LESSOR_ORPHAN_GRACE_S: "1",

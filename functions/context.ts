@@ -71,6 +71,14 @@ export const STREAM_400 = {
   400: errorResponse("invalid_request: the query does not match the schema; invalid_last_event_id: Last-Event-ID is not an event id", ["invalid_request", "invalid_last_event_id"]),
 } as const;
 
+/** The 429 of every stream route: the credential's request budget, or its or its org's open streams (src/auth/stream-slots.ts). */
+export const STREAM_429 = {
+  429: errorResponse(
+    "rate_limited: over the credential's request budget, or its or its org's open streams (details.budget `streams`); see Retry-After",
+    ["rate_limited"],
+  ),
+} as const;
+
 export const BEARER = [{ bearer: [] }];
 
 export const IdParam = (prefix: string) =>

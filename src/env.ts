@@ -37,6 +37,16 @@ export interface Env {
   LESSOR_LEASES_PER_DAY?: string;
   /** Webhook event ids one provider account may record in 24 hours (default 10000), then 429. */
   LESSOR_INGRESS_EVENTS_PER_DAY?: string;
+  /** Open event streams and log follows per API key or JWT subject (default 20), then 429 (src/auth/stream-slots.ts). */
+  LESSOR_STREAMS_PER_CREDENTIAL?: string;
+  /** Open event streams and log follows per org, all its credentials together (default 100). */
+  LESSOR_STREAMS_PER_ORG?: string;
+  /** Open agent long polls per org, all its leases together (default 1000). */
+  LESSOR_AGENT_POLLS_PER_ORG?: string;
+  /** Agent calls a minute per lease token (default 600), as a token bucket (src/occupant/agent-budget.ts). */
+  LESSOR_AGENT_RATE_LIMIT_PER_MINUTE?: string;
+  /** Log bytes a minute per lease token (default 8 MiB; at least a chunk's 1 MiB). */
+  LESSOR_AGENT_LOG_BYTES_PER_MINUTE?: string;
   /**
    * Where machines reach lessor: an http(s) origin (https in production, where it is required).
    * Their agent fetches `/v1/agent/agent.sh` from it and reports there. `npm start` sets it to the

@@ -216,6 +216,28 @@ export const simRoutes = router()
   )
   .openapi(
     createRoute({
+      method: "post",
+      path: "/sim/leases/{id}/enroll-token",
+      summary: "Mint a lease's enrollment token, as a create does, for tests (bootstrap token; not in production)",
+      ...AGENT_TEST_ROUTE,
+      request: { params: IdParam("ls") },
+      responses: {
+        201: jsonResponse(z.object({ enroll_token: z.string() }), "The enrollment token; the lease token before stops working"),
+        409: errorResponse("invalid_state: the lease is released"),
+        ...AGENT_TEST_ERRORS,
+      },
+    }),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const token = await agentLease(c, id).mintEnrollToken();
+      if (token === null) throw notFound("lease", id);
+      if (token === "not_sim") throw notSim(id);
+      if (token === "released") throw new ApiError(409, "invalid_state", `lease ${id} is released`);
+      return c.json({ enroll_token: token }, 201);
+    },
+  )
+  .openapi(
+    createRoute({
       method: "get",
       path: "/sim/leases/{id}/agent",
       summary: "What a lease's agent reported: heartbeat, exit, log, commands (bootstrap token; not in production)",

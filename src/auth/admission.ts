@@ -11,7 +11,7 @@ import { authFailureBucket } from "./client-address";
 import { authenticateJwt, jwksCache, looksLikeJwt } from "./jwt";
 import type { Admission } from "./key-object";
 import { admitKey, KEY_PREFIX } from "./keys";
-import type { RateDecision } from "./rate-limiter";
+import type { RateDecision } from "./token-bucket";
 
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
 /** An org's budget, all its credentials together. */

@@ -9,7 +9,7 @@
 import type { Db } from "../db";
 import type { Env } from "../env";
 import { ApiError } from "../errors";
-import type { RateDecision } from "../auth/rate-limiter";
+import type { RateDecision } from "../auth/token-bucket";
 import { hexEquals, sha256Hex } from "../ids";
 import { gatewayRateLimit } from "./gateway-budget";
 import { answeredHeaders, forwardedHeaders } from "./gateway-headers";

@@ -24,6 +24,7 @@ import type { EventsAnswer } from "./follow";
 import { ORG_LOG_RETAINED, orgEventFrame, type OrgEvent } from "./org-events";
 import { MAX_EVENT_PAGE } from "./lease-events";
 import { Followers, overRpc } from "./sse";
+import { HeldSlots, type SlotClaim, type SlotRefusal } from "../auth/stream-slots";
 import { database } from "../db";
 import { budgetReadyAt, deliveriesPerMinute, fanout, refilled, type Budget } from "../webhooks/budget";
 import { ATTEMPTS_PER_RUN, DeliveryQueue, renderDelivery, type DeliveryView } from "../webhooks/deliveries";
@@ -35,6 +36,8 @@ const SCHEMA_VERSION = 1;
 export class OrgEventsObject extends MeteredObject {
   readonly #sql: SqlStorage;
   readonly #followers: Followers<OrgEvent>;
+  /** The slots of its open streams (src/auth/stream-slots.ts). */
+  readonly #slots: HeldSlots;
   readonly #deliveries: DeliveryQueue;
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -47,6 +50,7 @@ export class OrgEventsObject extends MeteredObject {
       writer: () => orgEventFrame,
       ended: () => null,
     });
+    this.#slots = new HeldSlots(env);
     this.#deliveries = new DeliveryQueue(this.#sql);
     ctx.blockConcurrencyWhile(async () => this.#ensureSchema());
   }
@@ -107,9 +111,12 @@ export class OrgEventsObject extends MeteredObject {
     return { ok: true, value: { data, next_after: more ? data.at(-1)!.id : null } };
   }
 
-  /** A stream of the events after `after`, then each new one; gone as `page` says. */
-  follow(after: number): EventsAnswer<ReadableStream<Uint8Array>> {
-    return this.#gone(after) ?? { ok: true, value: overRpc(this.#followers.open(after)) };
+  /** A stream of the events after `after`, then each new one, holding a slot of `claim` while open; gone as `page` says. */
+  async follow(after: number, claim: SlotClaim): Promise<EventsAnswer<ReadableStream<Uint8Array>> | SlotRefusal> {
+    const gone = this.#gone(after);
+    if (gone) return gone;
+    const release = await this.#slots.take(claim);
+    return typeof release === "function" ? { ok: true, value: overRpc(this.#followers.open(after), release) } : release;
   }
 
   /** An endpoint's deliveries, newest first, before the delivery id `before`. */

@@ -16,7 +16,7 @@ import { meteredAlarm } from "../metering";
 import { database } from "../db";
 import type { Env } from "../env";
 import { hexEquals } from "../ids";
-import { TokenBucket, type RateDecision } from "../auth/rate-limiter";
+import { TokenBucket, type RateDecision } from "../auth/token-bucket";
 import { settleReservation } from "../billing/budget";
 import { alarmAt, alarmMove, guardOf, indexWrite, type IndexFacts } from "./decide";
 import type { KillOutcome } from "./command";
@@ -34,6 +34,8 @@ import { LeaseEventsOut } from "../events/lease-stream";
 import { overRpc } from "../events/sse";
 import type { ExecView } from "../occupant/exec";
 import type { AgentAnswer, AgentCall, AgentSnapshot, CommandView, NewCommand } from "../occupant/occupant";
+import type { AgentLimits } from "../occupant/agent-budget";
+import { HeldSlots, type SlotClaim, type SlotRefusal } from "../auth/stream-slots";
 
 export type { LeaseEvent, LeaseInit, UserAction };
 
@@ -72,10 +74,13 @@ export class LeaseObject extends MeteredObject {
   readonly #runner: LeaseRunner;
   /** The machine agent's side: its token, calls, commands, log and exec. */
   readonly #occupant: OccupantSide;
+  /** The slots of the streams and long polls this object holds open (src/auth/stream-slots.ts). */
+  readonly #slots: HeldSlots;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.#store = new LeaseStore(ctx.storage);
+    this.#slots = new HeldSlots(env);
     this.#out = new LeaseEventsOut(this.#store, this.env, (p) => ctx.waitUntil(p));
     this.#runner = new LeaseRunner(this.#store, this.env, {
       appended: (stored) => this.#out.appended(stored),
@@ -84,7 +89,7 @@ export class LeaseObject extends MeteredObject {
       inFlight: () => [...this.#inFlight.values()],
       gatewayEndedAt: () => this.#gatewayEndedAt,
     });
-    this.#occupant = new OccupantSide(this.#store, ctx.storage, this.env, {
+    this.#occupant = new OccupantSide(this.#store, ctx.storage, this.env, this.#slots, {
       exclusive: (work) => this.#exclusive(work),
       save: (before, after, effect, now) => this.#runner.save(before, after, effect, now),
       finish: (now) => this.#finish(now),
@@ -125,9 +130,14 @@ export class LeaseObject extends MeteredObject {
     return l ? this.#out.page(l, after, limit) : null;
   }
 
-  /** A Server-Sent Events stream of the events after `after`, ending once the lease is released. */
-  follow(orgId: string, after: number): ReadableStream<Uint8Array> | null {
-    return this.#store.loadFor(orgId) ? overRpc(this.#out.follow(after)) : null;
+  /**
+   * A Server-Sent Events stream of the events after `after`, ending once the lease is released; it
+   * holds a slot of `claim` while open. null: no such lease for this org; a refusal: no slot.
+   */
+  async follow(orgId: string, after: number, claim: SlotClaim): Promise<ReadableStream<Uint8Array> | SlotRefusal | null> {
+    if (!this.#store.loadFor(orgId)) return null;
+    const release = await this.#slots.take(claim);
+    return typeof release === "function" ? overRpc(this.#out.follow(after), release) : release;
   }
 
   /**
@@ -401,9 +411,14 @@ export class LeaseObject extends MeteredObject {
     return this.#occupant.mintAgentToken();
   }
 
-  /** One call of the lease's agent, authenticated by its lease token. */
-  agentCall(token: string, call: AgentCall): Promise<AgentAnswer> {
-    return this.#occupant.agentCall(token, call);
+  /** A new enrollment token for the machine (what a create carries), shown once, for the operator and a lease on the sim only; null: no lease. */
+  mintEnrollToken(): Promise<string | "released" | "not_sim" | null> {
+    return this.#occupant.mintEnrollToken();
+  }
+
+  /** One call of the lease's agent, authenticated by its lease token (an enroll: by its enrollment token), within `limits` when given. */
+  agentCall(token: string, call: AgentCall, limits?: AgentLimits): Promise<AgentAnswer> {
+    return this.#occupant.agentCall(token, call, limits);
   }
 
   /** Ends the lease's command: TERM, then KILL when `escalate`. null: no such lease for this org. */
@@ -424,9 +439,9 @@ export class LeaseObject extends MeteredObject {
     return this.#occupant.logTail(orgId, lines);
   }
 
-  /** A follow of the log after chunk `after` (-1: from its start), as Server-Sent Events; null: no such lease. */
-  followLog(orgId: string, after: number): ReadableStream<Uint8Array> | { expired_at: string } | null {
-    return this.#occupant.followLog(orgId, after);
+  /** A follow of the log after chunk `after` (-1: from its start), as Server-Sent Events, holding a slot of `claim`; null: no such lease. */
+  followLog(orgId: string, after: number, claim: SlotClaim): ReturnType<OccupantSide["followLog"]> {
+    return this.#occupant.followLog(orgId, after, claim);
   }
 
   /** Queues an exec and waits for its result, at most `timeoutMs`; null: no such lease. */

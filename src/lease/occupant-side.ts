@@ -9,7 +9,10 @@ import { intSetting, type Env } from "../env";
 import { EXEC_MAX_WAIT_MS, execView, execWaitMs, type ExecView } from "../occupant/exec";
 import { USE_EVERY_MS } from "../occupant/follow";
 import { logsExpireAt } from "../occupant/logs";
-import { Occupant, REFUSED, type AgentAnswer, type AgentCall, type AgentSnapshot, type CommandView, type NewCommand } from "../occupant/occupant";
+import { Occupant, REFUSED, type AgentAnswer, type AgentCall, type AgentRefusal, type AgentSnapshot, type CommandView, type NewCommand } from "../occupant/occupant";
+import { AgentBudget, type AgentLimits } from "../occupant/agent-budget";
+import { enrollOpenUntil } from "../occupant/token";
+import { agentPollClaim, slotRefused, type HeldSlots, type SlotClaim, type SlotRefusal } from "../auth/stream-slots";
 import { isSimulatedCloud } from "../providers/names";
 import { alarmAt } from "./decide";
 import { boundedDiagnostics, killStart, type KillOutcome } from "./command";
@@ -42,12 +45,16 @@ export class OccupantSide {
   readonly #storage: DurableObjectStorage;
   readonly #env: Env;
   readonly #host: OccupantHost;
+  readonly #slots: HeldSlots;
+  /** The lease token's budgets (in memory, like an API key's). */
+  readonly #budget = new AgentBudget();
   #occupant: Occupant | null = null;
 
-  constructor(store: LeaseStore, storage: DurableObjectStorage, env: Env, host: OccupantHost) {
+  constructor(store: LeaseStore, storage: DurableObjectStorage, env: Env, slots: HeldSlots, host: OccupantHost) {
     this.#store = store;
     this.#storage = storage;
     this.#env = env;
+    this.#slots = slots;
     this.#host = host;
   }
 
@@ -86,14 +93,26 @@ export class OccupantSide {
   }
 
   /**
+   * A new enrollment token for the machine, open as a create's is (the lease token before stops
+   * working), shown once, for the operator and a lease on the sim only; null: no lease.
+   */
+  async mintEnrollToken(): Promise<string | "released" | "not_sim" | null> {
+    const l = this.#drivable(null);
+    if (l === null || l === "not_sim") return l;
+    if (l.state === "released") return "released";
+    const now = Date.now();
+    return this.occupant()!.mintEnrollment(enrollOpenUntil(l.policy.boot_timeout, now));
+  }
+
+  /**
    * One call of the lease's agent, authenticated by its lease token. An exit is acted on at once:
    * the run loop is poked (on_exit, or the release after lessor's own TERM or KILL); a stall's
    * diagnostics are attached to an event when they come back.
    */
-  async agentCall(token: string, call: AgentCall): Promise<AgentAnswer> {
+  async agentCall(token: string, call: AgentCall, limits?: AgentLimits): Promise<AgentAnswer> {
     const agent = this.occupant();
     if (!agent) return REFUSED;
-    const answer = await agent.call(() => this.#store.state(), token, call);
+    const answer = await agent.call(() => this.#store.state(), token, call, limits && ((c) => this.#admit(c, limits)));
     // Requests the model server had that did not pass through the gateway: the lease's use.
     if (answer.ok && answer.op === "heartbeat" && answer.model_activity === "active") {
       const l = this.#store.load();
@@ -102,6 +121,20 @@ export class OccupantSide {
     if (answer.ok && answer.op === "result" && answer.recorded) await this.#attachDiagnostics(answer.command.id);
     else if (answer.ok && answer.op !== "commands") await this.#bringAlarmForward(agent);
     return answer;
+  }
+
+  /**
+   * A call whose token is good, within the lease token's budgets; a long poll also holds one of
+   * the lease's and the org's agent-poll slots while it waits, given back when it ends.
+   */
+  async #admit(call: AgentCall, limits: AgentLimits): Promise<AgentRefusal | (() => void) | null> {
+    const refused = this.#budget.spend(call, limits, Date.now());
+    if (refused || call.op !== "commands" || call.wait_ms <= 0) return refused;
+    const l = this.#store.load()!;
+    const release = await this.#slots.take(agentPollClaim(l.org_id, l.id, limits.polls_per_org));
+    if (typeof release === "function") return release;
+    const e = slotRefused(release);
+    return { ok: false, status: 429, code: e.code, message: e.message, details: e.details, retry_after_s: Number(e.headers["Retry-After"]) };
   }
 
   /**
@@ -188,14 +221,19 @@ export class OccupantSide {
     return expired === null ? this.occupant()!.tail(lines) : { expired_at: new Date(expired).toISOString() };
   }
 
-  /** A follow of the log after chunk `after` (-1: from its start), as Server-Sent Events; null: no such lease. */
-  followLog(orgId: string, after: number): ReadableStream<Uint8Array> | { expired_at: string } | null {
+  /**
+   * A follow of the log after chunk `after` (-1: from its start), as Server-Sent Events, holding a
+   * slot of `claim` while open; null: no such lease; a refusal: no slot.
+   */
+  async followLog(orgId: string, after: number, claim: SlotClaim): Promise<ReadableStream<Uint8Array> | { expired_at: string } | SlotRefusal | null> {
     if (!this.#store.loadFor(orgId)) return null;
     const expired = this.#expired();
     if (expired !== null) return { expired_at: new Date(expired).toISOString() };
+    const release = await this.#slots.take(claim);
+    if (typeof release !== "function") return release;
     this.#use(orgId);
     const released = () => this.#store.state() === "released";
-    return overRpc(this.occupant()!.follow(after, released, () => this.#use(orgId)));
+    return overRpc(this.occupant()!.follow(after, released, () => this.#use(orgId)), release);
   }
 
   /**

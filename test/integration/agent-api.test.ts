@@ -73,7 +73,7 @@ describe("GET /v1/agent/agent.sh", () => {
 
   it("is in the OpenAPI document with every agent route", async () => {
     const doc = await json(await call("GET", "/v1/openapi.json"));
-    for (const p of ["/v1/agent/agent.sh", "/v1/agent/heartbeat", "/v1/agent/logs", "/v1/agent/exit", "/v1/agent/commands", "/v1/agent/commands/{id}"]) {
+    for (const p of ["/v1/agent/agent.sh", "/v1/agent/enroll", "/v1/agent/heartbeat", "/v1/agent/logs", "/v1/agent/exit", "/v1/agent/commands", "/v1/agent/commands/{id}"]) {
       expect(doc.paths[p], p).toBeDefined();
     }
     expect(doc.components.securitySchemes.lease_token).toMatchObject({ type: "http", scheme: "bearer" });

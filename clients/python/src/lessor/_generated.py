@@ -156,6 +156,10 @@ class Meter(_Open):
     provider_calls: dict[str, int] = Field(description="calls to each provider's API, the sim's included")
 
 
+class AgentEnroll(_Closed):
+    nonce: str = Field(description="made and kept on the machine: the same agent may enroll again with it")
+
+
 class AgentHeartbeat(_Closed):
     metrics: str | None = Field(description="on a machine that serves a model: its server's `GET /metrics` text (Prometheus); null: it could not be read")
 
@@ -1611,6 +1615,10 @@ class PostSimLeasesIdAgentTokenResponse(_Open):
     token: str = Field(repr=False)
 
 
+class PostSimLeasesIdEnrollTokenResponse(_Open):
+    enroll_token: str
+
+
 class PostSimLeasesIdAgentCommandsBodyExec(_Closed):
     kind: Literal["exec"]
     cmd: str
@@ -1619,6 +1627,10 @@ class PostSimLeasesIdAgentCommandsBodyExec(_Closed):
 class PostSimLeasesIdAgentCommandsBodySignal(_Closed):
     kind: Literal["signal"]
     signal: Literal["TERM", "KILL"]
+
+
+class PostAgentEnrollResponse(_Open):
+    token: str = Field(description="the lease token; the one before stops working", repr=False)
 
 
 class PostAgentHeartbeatResponse(_Open):
@@ -1934,6 +1946,20 @@ class Api:
         """
         return self._call("POST", "/v1/sim/leases/{id}/agent-token", path={"id": id}, response=PostSimLeasesIdAgentTokenResponse)
 
+    def post_sim_leases_id_enroll_token(self, id: str) -> PostSimLeasesIdEnrollTokenResponse:
+        """POST /v1/sim/leases/{id}/enroll-token: Mint a lease's enrollment token, as a create does, for tests (bootstrap token; not in production)
+
+        Errors, raised as LessorError (status: codes):
+            400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8
+            401: unauthenticated
+            403: sim_only: refused in production, and for a lease that is not on the simulated cloud
+            404: not_found
+            409: invalid_state: the lease is released
+            413: payload_too_large
+            429: rate_limited
+        """
+        return self._call("POST", "/v1/sim/leases/{id}/enroll-token", path={"id": id}, response=PostSimLeasesIdEnrollTokenResponse)
+
     def get_sim_leases_id_agent(self, id: str) -> SimAgentSnapshot:
         """GET /v1/sim/leases/{id}/agent: What a lease's agent reported: heartbeat, exit, log, commands (bootstrap token; not in production)
 
@@ -1978,6 +2004,19 @@ class Api:
         """GET /v1/agent/agent.sh: The agent script (no authentication: it holds no secret)
         """
         return self._call("GET", "/v1/agent/agent.sh", response=str)
+
+    def post_agent_enroll(self, body: AgentEnroll | Mapping[str, Any], *, lessor_lease_id: str) -> PostAgentEnrollResponse:
+        """POST /v1/agent/enroll: The agent's first call: the enrollment token its create carried (`lse_...`) for the lease token
+
+        Errors, raised as LessorError (status: codes):
+            400: invalid_request
+            401: unauthenticated
+            410: lease_released
+            413: payload_too_large
+            415: unsupported_media_type
+            429: rate_limited
+        """
+        return self._call("POST", "/v1/agent/enroll", headers={"lessor-lease-id": lessor_lease_id}, body=body, response=PostAgentEnrollResponse)
 
     def post_agent_heartbeat(self, body: AgentHeartbeat | Mapping[str, Any] | None = None, *, lessor_lease_id: str) -> PostAgentHeartbeatResponse:
         """POST /v1/agent/heartbeat: The machine's agent is alive (liveness, never activity); on a model's machine it carries the model server's metrics, whose requests are the lease's activity
@@ -2938,6 +2977,20 @@ class AsyncApi:
         """
         return await self._call("POST", "/v1/sim/leases/{id}/agent-token", path={"id": id}, response=PostSimLeasesIdAgentTokenResponse)
 
+    async def post_sim_leases_id_enroll_token(self, id: str) -> PostSimLeasesIdEnrollTokenResponse:
+        """POST /v1/sim/leases/{id}/enroll-token: Mint a lease's enrollment token, as a create does, for tests (bootstrap token; not in production)
+
+        Errors, raised as LessorError (status: codes):
+            400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8
+            401: unauthenticated
+            403: sim_only: refused in production, and for a lease that is not on the simulated cloud
+            404: not_found
+            409: invalid_state: the lease is released
+            413: payload_too_large
+            429: rate_limited
+        """
+        return await self._call("POST", "/v1/sim/leases/{id}/enroll-token", path={"id": id}, response=PostSimLeasesIdEnrollTokenResponse)
+
     async def get_sim_leases_id_agent(self, id: str) -> SimAgentSnapshot:
         """GET /v1/sim/leases/{id}/agent: What a lease's agent reported: heartbeat, exit, log, commands (bootstrap token; not in production)
 
@@ -2982,6 +3035,19 @@ class AsyncApi:
         """GET /v1/agent/agent.sh: The agent script (no authentication: it holds no secret)
         """
         return await self._call("GET", "/v1/agent/agent.sh", response=str)
+
+    async def post_agent_enroll(self, body: AgentEnroll | Mapping[str, Any], *, lessor_lease_id: str) -> PostAgentEnrollResponse:
+        """POST /v1/agent/enroll: The agent's first call: the enrollment token its create carried (`lse_...`) for the lease token
+
+        Errors, raised as LessorError (status: codes):
+            400: invalid_request
+            401: unauthenticated
+            410: lease_released
+            413: payload_too_large
+            415: unsupported_media_type
+            429: rate_limited
+        """
+        return await self._call("POST", "/v1/agent/enroll", headers={"lessor-lease-id": lessor_lease_id}, body=body, response=PostAgentEnrollResponse)
 
     async def post_agent_heartbeat(self, body: AgentHeartbeat | Mapping[str, Any] | None = None, *, lessor_lease_id: str) -> PostAgentHeartbeatResponse:
         """POST /v1/agent/heartbeat: The machine's agent is alive (liveness, never activity); on a model's machine it carries the model server's metrics, whose requests are the lease's activity
@@ -3854,6 +3920,7 @@ class AsyncApi:
 __all__ = [
     "AgentCommand",
     "AgentCommandResult",
+    "AgentEnroll",
     "AgentExit",
     "AgentExitReport",
     "AgentHeartbeat",
@@ -4028,6 +4095,7 @@ __all__ = [
     "Policy",
     "PolicyInput",
     "PostAgentCommandsIdResponse",
+    "PostAgentEnrollResponse",
     "PostAgentExitResponse",
     "PostAgentHeartbeatResponse",
     "PostAgentLogsResponse",
@@ -4045,6 +4113,7 @@ __all__ = [
     "PostSimLeasesIdAgentCommandsBodyExec",
     "PostSimLeasesIdAgentCommandsBodySignal",
     "PostSimLeasesIdAgentTokenResponse",
+    "PostSimLeasesIdEnrollTokenResponse",
     "PostSimMachinesIdActionAction",
     "Provider",
     "ProviderCapabilities",
