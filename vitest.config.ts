@@ -49,6 +49,10 @@ export default defineConfig(async () => {
                   // Many tests send bad credentials on purpose, from no address (one shared
                   // bucket); the limit itself is tested with its default in auth-limits.test.ts.
                   LESSOR_AUTH_FAILURES_PER_MINUTE: "1000000",
+                  // lease-logs.test.ts follows one lease 100 times with one key; the open-stream
+                  // limits themselves are tested with their defaults in stream-limits.test.ts.
+                  LESSOR_STREAMS_PER_CREDENTIAL: "1000",
+                  LESSOR_STREAMS_PER_ORG: "1000",
                   LESSOR_MASTER_KEY: "test-master-key-0123456789abcdefghijklmnop",
                   // Orphans are stopped 1 s after first seen and destroyed 2 s after stopping.
                   LESSOR_ORPHAN_GRACE_S: "1",
@@ -66,6 +70,9 @@ export default defineConfig(async () => {
                   // An exec waits at most 1 s for its result, so that the fuzz's execs (which
                   // no agent answers) do not each hold a request for a minute.
                   LESSOR_EXEC_MAX_WAIT_MS: "1000",
+                  // Where webhook and JWKS names are looked up (src/outbound/dns.ts): a stub in the
+                  // pool (test/integration/dns-stub.ts), never the real DNS.
+                  LESSOR_DNS_RESOLVER: "https://dns.lessor.test/dns-query",
                 },
               },
             })),
@@ -75,7 +82,7 @@ export default defineConfig(async () => {
             include: ["test/integration/**/*.test.ts"],
             // Lease tests wait for real alarms and the sim's real boot delays.
             testTimeout: 60_000,
-            setupFiles: ["./test/integration/apply-migrations.ts", "./test/integration/ingress-sink.ts"],
+            setupFiles: ["./test/integration/apply-migrations.ts", "./test/integration/ingress-sink.ts", "./test/integration/dns-stub.ts"],
             globalSetup: ["./test/support/stub-clouds-global-setup.ts"],
             // One file at a time: the stub clouds are one process shared by every file, and a
             // file that resets a provider's account must not wipe another file's machines.

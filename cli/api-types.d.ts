@@ -163,7 +163,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -313,7 +313,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -463,7 +463,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -622,7 +622,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -797,7 +797,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -888,7 +888,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description sim_only: refused in production */
+                /** @description sim_only: refused in production, and for a lease that is not on the simulated cloud */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -948,7 +948,158 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "rate_limited";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sim/leases/{id}/enroll-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mint a lease's enrollment token, as a create does, for tests (bootstrap token; not in production) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The enrollment token; the lease token before stops working */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            enroll_token: string;
+                        };
+                    };
+                };
+                /** @description invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description unauthenticated: no valid credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "unauthenticated";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description sim_only: refused in production, and for a lease that is not on the simulated cloud */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description not_found: no such object (or another org's) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "not_found";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description invalid_state: the lease is released */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description payload_too_large: the body is over the limit (details.max_bytes) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "payload_too_large";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1035,7 +1186,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description sim_only: refused in production */
+                /** @description sim_only: refused in production, and for a lease that is not on the simulated cloud */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1086,7 +1237,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1190,7 +1341,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description sim_only: refused in production */
+                /** @description sim_only: refused in production, and for a lease that is not on the simulated cloud */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1250,7 +1401,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1398,7 +1549,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1459,6 +1610,178 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agent/enroll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The agent's first call: the enrollment token its create carried (`lse_...`) for the lease token */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description the lease the token was made for */
+                    "lessor-lease-id": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["AgentEnroll"];
+                };
+            };
+            responses: {
+                /** @description Enrolled */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the lease token; the one before stops working */
+                            token: string;
+                        };
+                    };
+                };
+                /** @description invalid_request: the request does not match the schema (details.issues) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "invalid_request";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description unauthenticated: no enrollment token, not this lease's, or closed to this nonce */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "unauthenticated";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description lease_released: the lease is released; the agent exits */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "lease_released";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description payload_too_large: the body is over the limit (details.max_bytes) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "payload_too_large";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description unsupported_media_type: the body is not of the type the route reads */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "unsupported_media_type";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description rate_limited: over the lease token's calls (details.budget `lease_token`) or log bytes (`log_bytes`) a minute, its or its org's open long polls (`agent_polls`), or this address's failed authentications (`auth_failures`); see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "rate_limited";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -1612,7 +1935,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: too many failed authentications from this address; see Retry-After */
+                /** @description rate_limited: over the lease token's calls (details.budget `lease_token`) or log bytes (`log_bytes`) a minute, its or its org's open long polls (`agent_polls`), or this address's failed authentications (`auth_failures`); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1787,7 +2110,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: too many failed authentications from this address; see Retry-After */
+                /** @description rate_limited: over the lease token's calls (details.budget `lease_token`) or log bytes (`log_bytes`) a minute, its or its org's open long polls (`agent_polls`), or this address's failed authentications (`auth_failures`); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1960,7 +2283,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: too many failed authentications from this address; see Retry-After */
+                /** @description rate_limited: over the lease token's calls (details.budget `lease_token`) or log bytes (`log_bytes`) a minute, its or its org's open long polls (`agent_polls`), or this address's failed authentications (`auth_failures`); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -2127,7 +2450,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: too many failed authentications from this address; see Retry-After */
+                /** @description rate_limited: over the lease token's calls (details.budget `lease_token`) or log bytes (`log_bytes`) a minute, its or its org's open long polls (`agent_polls`), or this address's failed authentications (`auth_failures`); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -2313,7 +2636,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: too many failed authentications from this address; see Retry-After */
+                /** @description rate_limited: over the lease token's calls (details.budget `lease_token`) or log bytes (`log_bytes`) a minute, its or its org's open long polls (`agent_polls`), or this address's failed authentications (`auth_failures`); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -2358,7 +2681,7 @@ export interface paths {
                 header?: never;
                 path: {
                     provider: string;
-                    /** @description the installation's LESSOR_INGRESS_TOKEN */
+                    /** @description the provider account's ingress token */
                     token: string;
                 };
                 cookie?: never;
@@ -2408,7 +2731,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description unauthenticated: the token is wrong, or the provider's signature is missing, does not verify, or its timestamp is more than 5 minutes from now */
+                /** @description unauthenticated: the token or the provider's signature is wrong, or its timestamp more than 5 minutes off */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -2429,7 +2752,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description not_found: ingress is off (no LESSOR_INGRESS_TOKEN), or (with the right token) the installation takes no webhooks from this provider */
+                /** @description not_found: no webhooks from this provider, or (sim) no LESSOR_INGRESS_TOKEN */
                 404: {
                     headers: {
                         [name: string]: unknown;
@@ -2439,6 +2762,27 @@ export interface paths {
                             error: {
                                 /** @enum {string} */
                                 code: "not_found";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description ingress_url_retired: the installation's token on vast or runpod */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "ingress_url_retired";
                                 /** @description for people; a 5xx says only to quote the request_id */
                                 message: string;
                                 /** @description what the code's description names; empty on a 5xx */
@@ -2471,7 +2815,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: too many failed authentications from this address; see Retry-After */
+                /** @description rate_limited: see details.budget (auth_failures, ingress_events) and Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -2626,7 +2970,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -2776,7 +3120,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -2918,7 +3262,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -3073,7 +3417,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -3194,7 +3538,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description limit_reached: the org holds as many keys as it may */
+                /** @description limit_reached: 100 live keys, or 1000 with the revoked ones (details.limit) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -3236,7 +3580,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -3389,7 +3733,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -3542,7 +3886,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -3589,7 +3933,7 @@ export interface paths {
                         "application/json": components["schemas"]["Issuer"];
                     };
                 };
-                /** @description invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8 */
+                /** @description invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8; invalid_jwks_url: lessor may not fetch the jwks_url (details.reason) */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -3703,7 +4047,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -3856,7 +4200,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -4005,7 +4349,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -4204,7 +4548,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -4384,7 +4728,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -4535,7 +4879,171 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "rate_limited";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/providers/{name}/ingress-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new webhook ingress token for this org's account at the provider, shown once; it replaces the one before (docs/ingress.md) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The token and its URL */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["IngressToken"];
+                    };
+                };
+                /** @description invalid_request: not a provider name; ingress_not_per_account: sim or lambda */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "invalid_request" | "ingress_not_per_account";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description unauthenticated: no valid credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "unauthenticated";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description insufficient_scope: the credential's scope does not allow this; bootstrap_disabled: no bootstrap token is configured */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "insufficient_scope" | "bootstrap_disabled";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description not_found: no such object (or another org's) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "not_found";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description payload_too_large: the body is over the limit (details.max_bytes) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "payload_too_large";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -4685,7 +5193,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -4853,7 +5361,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -5005,7 +5513,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -5205,7 +5713,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -5355,7 +5863,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -5515,7 +6023,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -5720,7 +6228,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -5921,7 +6429,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -6071,7 +6579,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -6251,7 +6759,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's request budget, or its or its org's open streams (details.budget `streams`); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -6430,7 +6938,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -6607,7 +7115,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -6805,7 +7313,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -6982,7 +7490,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -7159,7 +7667,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -7359,7 +7867,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -7538,7 +8046,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -7704,7 +8212,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -7901,7 +8409,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's request budget, or its or its org's open streams (details.budget `streams`); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -8080,7 +8588,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -8252,7 +8760,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -8404,7 +8912,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -8560,7 +9068,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description config_changed: the deployment runs another model, spec, image or engine_args (send ?recreate=true to replace its machine); deployment_busy: it was deleted while this request ran; no_placement: the model does not fit the spec's machine (details: model, asked, reason, min_vram_gb, fits, cpu_cores; `GET /v1/catalog/models`); provider_not_configured, capability_missing, no_capacity, image_not_pinned: its lease was refused (details as for POST /v1/leases) */
+                /** @description config_changed: the deployment runs another model, spec, image or engine_args (send ?recreate=true to replace its machine); deployment_busy: it was deleted while this request ran; limit_reached: 100 deployments already; no_placement: the model does not fit the spec's machine (details: model, asked, reason, min_vram_gb, fits, cpu_cores; `GET /v1/catalog/models`); provider_not_configured, capability_missing, no_capacity, image_not_pinned: its lease was refused (details as for POST /v1/leases) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -8569,7 +9077,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "config_changed" | "deployment_busy" | "no_placement" | "provider_not_configured" | "capability_missing" | "no_capacity" | "image_not_pinned";
+                                code: "config_changed" | "deployment_busy" | "limit_reached" | "no_placement" | "provider_not_configured" | "capability_missing" | "no_capacity" | "image_not_pinned";
                                 /** @description for people; a 5xx says only to quote the request_id */
                                 message: string;
                                 /** @description what the code's description names; empty on a 5xx */
@@ -8602,7 +9110,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -8782,7 +9290,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -8935,7 +9443,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -9089,7 +9597,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -9239,7 +9747,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -9389,7 +9897,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -9539,7 +10047,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -9678,7 +10186,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -9827,7 +10335,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -9966,7 +10474,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -10121,7 +10629,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -10279,7 +10787,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -10431,7 +10939,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -10617,7 +11125,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over the credential's request budget, or its or its org's open streams (details.budget `streams`); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -10773,7 +11281,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -10922,7 +11430,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -11081,7 +11589,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -11220,7 +11728,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -11363,7 +11871,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -11520,7 +12028,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -11685,7 +12193,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -11849,7 +12357,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description rate_limited: over the credential's request budget; see Retry-After */
+                /** @description rate_limited: over a request budget or a daily cap (details.budget); see Retry-After */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -12030,6 +12538,10 @@ export interface components {
                 [key: string]: number;
             };
         };
+        AgentEnroll: {
+            /** @description made and kept on the machine: the same agent may enroll again with it */
+            nonce: string;
+        };
         AgentHeartbeat: {
             /** @description on a machine that serves a model: its server's `GET /metrics` text (Prometheus); null: it could not be read */
             metrics: string | null;
@@ -12106,7 +12618,7 @@ export interface components {
         CreateIssuer: {
             /**
              * Format: uri
-             * @description where the issuer publishes its signing keys (https)
+             * @description where the issuer publishes its signing keys (https, port 443, on a public address)
              */
             jwks_url: string;
             iss: string;
@@ -12142,6 +12654,8 @@ export interface components {
                 description: string;
             }[];
             updated_at: string | null;
+            /** @description when this org's account got its webhook ingress token; null: none */
+            ingress_token_created_at: string | null;
             verification: {
                 /**
                  * @description ok; refused (the provider said no); unreachable (no answer, try again); never
@@ -12170,6 +12684,14 @@ export interface components {
             options?: {
                 [key: string]: string;
             };
+        };
+        IngressToken: {
+            provider: string;
+            token: string;
+            path: string;
+            /** @description null without LESSOR_PUBLIC_URL */
+            url: string | null;
+            created_at: string;
         };
         GpuClass: {
             name: string;
@@ -13205,6 +13727,8 @@ export interface components {
                 webhook_id: string;
                 url: string;
                 reason: string;
+                /** @description failed attempts in a row, this one included */
+                consecutive_failures?: number;
             };
         } | {
             /** @description the event's id within its lease's own log */
@@ -13741,13 +14265,15 @@ export interface components {
             events: string[];
             enabled: boolean;
             /**
-             * @description gone: the receiver answered 410; failing: five days without a delivery
+             * @description gone: the receiver answered 410; failing: 100 failures in a row, or five days without a delivery
              * @enum {string|null}
              */
             disabled_reason: "gone" | "failing" | null;
             disabled_at: string | null;
             /** @description the first failed attempt since the last delivery */
             failing_since: string | null;
+            /** @description failed attempts in a row since the last delivery */
+            consecutive_failures: number;
             /** @description after a rotation, until when the previous secret also signs */
             previous_secret_until: string | null;
             created_at: string;
@@ -13755,7 +14281,7 @@ export interface components {
         };
         CreateWebhook: {
             /**
-             * @description an https URL on a public address
+             * @description an https URL (port 443) on a public address
              * @example https://hooks.example.com/lessor
              */
             url: string;
@@ -13769,7 +14295,7 @@ export interface components {
         };
         UpdateWebhook: {
             /**
-             * @description an https URL on a public address
+             * @description an https URL (port 443) on a public address
              * @example https://hooks.example.com/lessor
              */
             url?: string;
@@ -13781,7 +14307,7 @@ export interface components {
              */
             events?: string[];
             /**
-             * @description true: enable a disabled endpoint again (its failure clock starts over)
+             * @description true: enable a disabled endpoint again (its failure clock and count start over)
              * @enum {boolean}
              */
             enabled?: true;

@@ -4,9 +4,9 @@
  * as it came (`--json`) or for a person. Loaded by cli/main.mjs only when a command runs.
  */
 import { apiClient, call } from "./client.mjs";
-import { checkUrl, configFile, resolveConfig, writeConfigFile } from "./config.mjs";
+import { checkKeyTransport, checkUrl, configFile, resolveConfig, writeConfigFile } from "./config.mjs";
 import { CliError, EXIT, usageError } from "./exit-codes.mjs";
-import { fields, hourly, money, painter, relative, stateText, table, wantsColor } from "./format.mjs";
+import { fields, hourly, jsonText, money, painter, relative, stateText, table, visible, wantsColor } from "./format.mjs";
 import { readLine, readSecret } from "./secret.mjs";
 import { follow } from "./stream.mjs";
 
@@ -28,6 +28,7 @@ export { down, env, up } from "./deployments.mjs";
  *   config: () => { url: string, apiKey?: string },
  *   print: (doc: unknown, human: () => string) => void,
  *   note: (text: string) => void,
+ *   shown: (text: string) => string,
  * }} Ctx
  */
 
@@ -47,10 +48,12 @@ export function context(io, flags) {
     api: () => (client ??= apiClient(config(), io.version)),
     config,
     print: (doc, human) => {
-      const text = json ? JSON.stringify(doc, null, 2) : human();
+      const text = json ? jsonText(doc, 2) : human();
       if (text) io.stdout.write(`${text}\n`);
     },
     note: (text) => io.stderr.write(`${text}\n`),
+    // What came from a machine, escaped for a terminal unless --raw (docs/security.md, hardening item 15).
+    shown: (text) => (flags.raw === true ? text : visible(text)),
   };
 }
 
@@ -112,6 +115,8 @@ export async function login(ctx) {
   const { io, flags } = ctx;
   const given = flags.url ?? io.env.LESSOR_URL;
   const url = checkUrl(given ?? (io.stdin.isTTY ? await readLine(io, "lessor URL: ") : ""), given ? "--url" : "URL") ;
+  // Before the key is asked for: it would be sent to this URL to prove it.
+  checkKeyTransport(url, flags.insecure);
   const apiKey = await readSecret(io, "API key (not echoed): ");
   if (!apiKey) throw usageError("no API key was given on the prompt or stdin");
   // Proven before it is stored: a key lessor refuses is never written.
@@ -321,7 +326,7 @@ export async function events(ctx, [ref], f = {}) {
   ctx.print(doc, () =>
     table(
       ["SEQ", "WHEN", "EVENT", "STATE", "REASON"],
-      doc.data.map((e) => [String(e.seq), relative(e.at, now), e.type, e.from || e.to ? `${e.from ?? "-"} -> ${e.to ?? "-"}` : "", e.reason ?? ""]),
+      doc.data.map((e) => [String(e.seq), relative(e.at, now), ctx.shown(e.type), e.from || e.to ? `${e.from ?? "-"} -> ${e.to ?? "-"}` : "", ctx.shown(e.reason ?? "")]),
       { right: ["SEQ"] },
     ),
   );
@@ -337,7 +342,7 @@ async function followEvents(ctx, id) {
     if (frame.event === "end") return;
     const e = /** @type {Schemas["LeaseEvent"]} */ (JSON.parse(frame.data));
     const line = [String(e.seq).padStart(4), e.at.slice(11, 19), e.type, e.from || e.to ? `${e.from ?? "-"} -> ${e.to ?? "-"}` : "", e.reason ?? ""];
-    ctx.io.stdout.write(`${ctx.json ? JSON.stringify(e) : line.join("  ").trimEnd()}\n`);
+    ctx.io.stdout.write(`${ctx.json ? jsonText(e) : ctx.shown(line.join("  ").trimEnd())}\n`);
   }
 }
 

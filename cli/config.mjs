@@ -60,7 +60,31 @@ export function checkUrl(text, where) {
 }
 
 /**
- * @param {{ url?: string, apiKeyFile?: string }} flags
+ * Whether `url`'s host is this machine: `localhost`, an address of 127.0.0.0/8, or `::1`. A URL
+ * as WHATWG parses it, so `127.1` and `0x7f.1` are already `127.0.0.1`, and an IPv6 host is in
+ * brackets.
+ * @param {URL} url
+ */
+export function isLoopback(url) {
+  const host = url.hostname.toLowerCase();
+  return host === "localhost" || host === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+/**
+ * Refuses to send a key to `url` over plain http:// unless its host is this machine, or the
+ * caller said `--insecure`: anyone on the path would read the key (docs/security.md, hardening
+ * item 15).
+ * @param {string} url
+ * @param {boolean | undefined} insecure
+ */
+export function checkKeyTransport(url, insecure) {
+  const parsed = new URL(url);
+  if (parsed.protocol === "https:" || insecure === true || isLoopback(parsed)) return;
+  throw usageError(`refusing to send the API key over plain http:// to ${parsed.host}: use https://, or pass --insecure to send it anyway`);
+}
+
+/**
+ * @param {{ url?: string, apiKeyFile?: string, insecure?: boolean }} flags
  * @param {Env} env
  * @returns {Config}
  */
@@ -72,6 +96,7 @@ export function resolveConfig(flags, env) {
   const apiKey = flags.apiKeyFile !== undefined ? keyFromFile(flags.apiKeyFile) : env.LESSOR_API_KEY || stored.api_key;
   if (!url) throw usageError("no lessor URL: set LESSOR_URL, pass --url, or run `lessor login`");
   if (!apiKey) throw usageError("no API key: set LESSOR_API_KEY, pass --api-key-file, or run `lessor login`");
+  checkKeyTransport(url, flags.insecure);
   return { url, apiKey: apiKey.trim() };
 }
 

@@ -105,3 +105,33 @@ export function stateText(state, paint) {
   if (state === "stopped") return paint("cyan", state);
   return paint("yellow", state);
 }
+
+/**
+ * Control characters a terminal acts on rather than shows: C0 but LF and TAB, DEL, and C1
+ * (U+0080 to U+009F). ESC opens every escape sequence (colours, cursor moves, a window's title,
+ * OSC 8 links, OSC 52 clipboard writes), and the C1 CSI and OSC open them in one character.
+ */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/**
+ * Text that came from a machine (its log, an exec's output, an event's text), safe to print on a
+ * terminal: each control character of CONTROL shown as `\xHH`, its code point in hex, so no
+ * sequence it opens reaches the terminal as one. `--raw` prints it as it came.
+ * @param {string} text
+ */
+export function visible(text) {
+  return text.replace(CONTROL, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
+}
+
+/**
+ * A JSON document for stdout: JSON.stringify's, with DEL and the C1 controls written as `\u00HH`
+ * escapes too (JSON.stringify escapes only C0), so a terminal shown it acts on none; the value a
+ * program parses is the same.
+ * @param {unknown} doc
+ * @param {number} [indent]
+ */
+export function jsonText(doc, indent) {
+  // eslint-disable-next-line no-control-regex
+  return JSON.stringify(doc, null, indent).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}

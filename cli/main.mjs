@@ -8,6 +8,7 @@
  */
 import { Command, CommanderError, Option } from "commander";
 import { CliError, EXIT, EXIT_CODE_TABLE, usageError } from "./exit-codes.mjs";
+import { jsonText, visible } from "./format.mjs";
 
 /**
  * What the program reads and writes: the process's own streams, or a test's.
@@ -24,7 +25,7 @@ import { CliError, EXIT, EXIT_CODE_TABLE, usageError } from "./exit-codes.mjs";
 
 /**
  * The global flags as commander parsed them.
- * @typedef {{ json?: boolean, url?: string, apiKeyFile?: string }} GlobalFlags
+ * @typedef {{ json?: boolean, url?: string, apiKeyFile?: string, insecure?: boolean, raw?: boolean }} GlobalFlags
  */
 
 /**
@@ -59,6 +60,8 @@ export function buildProgram(io, act) {
     .option("--json", "print exactly one JSON document on stdout (errors too)")
     .option("--url <url>", "lessor's base URL (default: $LESSOR_URL, then the login file)")
     .option("--api-key-file <path>", "read the API key from this file (default: $LESSOR_API_KEY, then the login file)")
+    .option("--insecure", "send the API key over plain http:// to a host that is not this machine (refused without it)")
+    .option("--raw", "print what came from a machine (logs, exec output, events) as it came, terminal control sequences included")
     .helpCommand(false)
     .exitOverride()
     .showSuggestionAfterError(true)
@@ -347,10 +350,11 @@ export async function main(argv, io) {
 export function report(e, json, io) {
   const err = asCliError(e);
   if (err === null) return EXIT.OK;
-  io.stderr.write(`error: ${err.message}\n`);
+  // A message may quote what a machine said: never a control sequence on the terminal.
+  io.stderr.write(`error: ${visible(err.message)}\n`);
   if (json) {
     const doc = { error: { code: err.code, message: err.message, details: err.details }, exit_code: err.exitCode, ...(err.requestId ? { request_id: err.requestId } : {}) };
-    io.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
+    io.stdout.write(`${jsonText(doc, 2)}\n`);
   }
   return err.exitCode;
 }

@@ -7,7 +7,7 @@
 import { constants } from "node:os";
 import { call } from "./client.mjs";
 import { CliError, EXIT, usageError } from "./exit-codes.mjs";
-import { fields, hourly, relative, stateText } from "./format.mjs";
+import { fields, hourly, jsonText, relative, stateText } from "./format.mjs";
 import { leaseIdOf } from "./commands.mjs";
 import { follow } from "./stream.mjs";
 
@@ -95,8 +95,8 @@ export async function followLog(ctx, id, signal) {
   const out = ctx.io.stdout;
   for await (const frame of follow(ctx.config(), ctx.io.version, `/v1/leases/${id}/logs`, { signal })) {
     if (frame.event === "end") return /** @type {LogEnd} */ (JSON.parse(frame.data));
-    if (frame.event === "dropped") out.write(ctx.json ? `${JSON.stringify({ dropped: frame.data })}\n` : `${frame.data}\n`);
-    else out.write(ctx.json ? `${JSON.stringify({ seq: Number(frame.id), data: frame.data })}\n` : frame.data);
+    if (frame.event === "dropped") out.write(ctx.json ? `${jsonText({ dropped: frame.data })}\n` : `${ctx.shown(frame.data)}\n`);
+    else out.write(ctx.json ? `${jsonText({ seq: Number(frame.id), data: frame.data })}\n` : ctx.shown(frame.data));
   }
   return null;
 }
@@ -154,7 +154,7 @@ export async function run(ctx, words, f) {
   }
   if (end.reason !== "exited") throw await releasedEarly(ctx, lease.id);
   const code = exitCodeOf(end.exit);
-  if (ctx.json) ctx.io.stdout.write(`${JSON.stringify({ lease_id: lease.id, exit: end.exit, exit_code: code })}\n`);
+  if (ctx.json) ctx.io.stdout.write(`${jsonText({ lease_id: lease.id, exit: end.exit, exit_code: code })}\n`);
   else if (end.exit.signal !== null) ctx.note(`the command was ended by SIG${end.exit.signal}`);
   return code;
 }
@@ -168,14 +168,14 @@ export async function logs(ctx, [ref], f) {
   const id = await leaseIdOf(ctx, /** @type {string} */ (ref));
   if (f.follow) {
     const end = await followLog(ctx, id);
-    if (ctx.json && end) ctx.io.stdout.write(`${JSON.stringify({ end })}\n`);
+    if (ctx.json && end) ctx.io.stdout.write(`${jsonText({ end })}\n`);
     return;
   }
   const tail = f.tail === undefined ? undefined : Number(f.tail);
   if (tail !== undefined && !(Number.isInteger(tail) && tail >= 0)) throw usageError(`--tail: "${f.tail}" is not a whole number of lines`);
   const { data, error, response } = await ctx.api().GET("/v1/leases/{id}/logs", { params: { path: { id }, query: { tail } }, parseAs: "text" });
   const text = await call(Promise.resolve({ data, error, response }));
-  ctx.print({ lease_id: id, text, log_bytes: Number(response.headers.get("lessor-log-bytes") ?? 0), dropped_bytes: Number(response.headers.get("lessor-log-dropped-bytes") ?? 0) }, () => text.replace(/\n$/, ""));
+  ctx.print({ lease_id: id, text, log_bytes: Number(response.headers.get("lessor-log-bytes") ?? 0), dropped_bytes: Number(response.headers.get("lessor-log-dropped-bytes") ?? 0) }, () => ctx.shown(text.replace(/\n$/, "")));
 }
 
 /** `kill`'s exit code by outcome (README "Exit codes"). */
@@ -244,7 +244,7 @@ export async function scratchExec(ctx, [ref, ...words], f) {
   const body = { cmd: commandLine(words), ...(f.timeout ? { timeout: f.timeout } : {}) };
   const r = await call(ctx.api().POST("/v1/leases/{id}/exec", { params: { path: { id } }, body }));
   if (ctx.json) ctx.print(r, () => "");
-  else if (r.output) ctx.io.stdout.write(r.output);
+  else if (r.output) ctx.io.stdout.write(ctx.shown(r.output));
   if (r.exit_code === null) throw new CliError(`the agent could not run the command (exec ${r.exec_id}: ${r.state})`, EXIT.UNEXPECTED, { code: "exec_failed", details: { exec_id: r.exec_id } });
   return r.exit_code;
 }

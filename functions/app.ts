@@ -4,7 +4,6 @@
  * only ones reachable without a credential.
  */
 import { createRoute, z } from "@hono/zod-openapi";
-import { Scalar } from "@scalar/hono-api-reference";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { configProblemsCached } from "../src/config";
@@ -192,13 +191,9 @@ export function createApp() {
     },
   });
 
-  // An interactive reference rendered from the document above, public like the document itself.
-  // The page is served here; its script comes from the `cdn` (Scalar's default, jsDelivr) because
-  // the package ships no bundle of its own. Fonts and telemetry, which it can go without, are off.
-  app.get(
-    "/docs",
-    Scalar({ url: "/v1/openapi.json", pageTitle: "lessor API", withDefaultFonts: false, telemetry: false }),
-  );
+  // The interactive reference of the document above, `/docs/`, is not the Worker's: it is a static
+  // page of wrangler.toml's [assets] (scripts/build-console.mjs `referenceFiles`), whose scripts
+  // are this origin's own files (docs/security.md, hardening item 12).
 
   app.route("/v1", bootstrapRoutes);
   app.route("/v1", simRoutes);

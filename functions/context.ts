@@ -63,12 +63,20 @@ export const COMMON_ERRORS = {
   403: errorResponse("insufficient_scope: the credential's scope does not allow this; bootstrap_disabled: no bootstrap token is configured", ["insufficient_scope", "bootstrap_disabled"]),
   404: errorResponse("not_found: no such object (or another org's)", ["not_found"]),
   413: errorResponse(`payload_too_large: the body is over the limit (details.max_bytes)`, ["payload_too_large"]),
-  429: errorResponse("rate_limited: over the credential's request budget; see Retry-After", ["rate_limited"]),
+  429: errorResponse("rate_limited: over a request budget or a daily cap (details.budget); see Retry-After", ["rate_limited"]),
 } as const;
 
 /** The 400 of every stream route (the lease's and the org's events, the lease's log). */
 export const STREAM_400 = {
   400: errorResponse("invalid_request: the query does not match the schema; invalid_last_event_id: Last-Event-ID is not an event id", ["invalid_request", "invalid_last_event_id"]),
+} as const;
+
+/** The 429 of every stream route: the credential's request budget, or its or its org's open streams (src/auth/stream-slots.ts). */
+export const STREAM_429 = {
+  429: errorResponse(
+    "rate_limited: over the credential's request budget, or its or its org's open streams (details.budget `streams`); see Retry-After",
+    ["rate_limited"],
+  ),
 } as const;
 
 export const BEARER = [{ bearer: [] }];

@@ -2,7 +2,7 @@
 import { createMiddleware } from "hono/factory";
 import { admitCredential, takeAuthFailure, takeCredentialBudget, takeOrgBudget } from "../src/auth/admission";
 import { hasScope, type Scope } from "../src/auth/principal";
-import type { RateDecision } from "../src/auth/rate-limiter";
+import type { RateDecision } from "../src/auth/token-bucket";
 import { ApiError } from "../src/errors";
 import { secretEquals } from "../src/ids";
 import type { AppEnv } from "./context";

@@ -98,7 +98,7 @@ if (!vars.LESSOR_INGRESS_TOKEN) {
 if (!vars.LESSOR_PUBLIC_URL) vars.LESSOR_PUBLIC_URL = `http://127.0.0.1:${port}`;
 
 // A webhook receiver on this machine (http://127.0.0.1:...) is a valid target under `npm start`
-// only: src/webhooks/target.ts refuses loopback addresses otherwise, and production refuses the
+// only: src/outbound/target.ts refuses loopback addresses otherwise, and production refuses the
 // setting itself (src/config.ts). Set it to 0 to try the guard locally.
 if (vars.LESSOR_WEBHOOKS_ALLOW_LOOPBACK_HTTP === undefined) vars.LESSOR_WEBHOOKS_ALLOW_LOOPBACK_HTTP = "1";
 
@@ -110,6 +110,13 @@ if (vars.LESSOR_MASTER_KEY.length < 32) problems.push("LESSOR_MASTER_KEY must be
 if (!/^[A-Za-z0-9._~-]{32,}$/.test(vars.LESSOR_INGRESS_TOKEN)) problems.push("LESSOR_INGRESS_TOKEN must be at least 32 characters of A-Z, a-z, 0-9, '-', '_', '.', '~' (remove it from .dev.vars and the environment to have one generated)");
 if (vars.LESSOR_INSTALLATION_ID !== undefined && !/^[a-z0-9]{1,24}$/.test(vars.LESSOR_INSTALLATION_ID)) problems.push("LESSOR_INSTALLATION_ID must be 1 to 24 lowercase letters and digits");
 if (!/^https?:\/\/[^/?#@\s]+\/?$/.test(vars.LESSOR_PUBLIC_URL)) problems.push("LESSOR_PUBLIC_URL must be an http or https origin (scheme, host, port), e.g. https://lessor.example.com");
+const ports = vars.LESSOR_OUTBOUND_PORTS;
+if (ports && !ports.split(",").every((p) => /^\s*\d{1,5}\s*$/.test(p) && Number(p) >= 1 && Number(p) <= 65535)) problems.push("LESSOR_OUTBOUND_PORTS must be ports separated by commas (e.g. `8443,9443`)");
+const resolver = vars.LESSOR_DNS_RESOLVER;
+const resolverUrl = resolver && resolver !== "off" && URL.canParse(resolver) ? new URL(resolver) : null;
+if (resolver && resolver !== "off" && !(resolverUrl?.protocol === "https:" && !resolverUrl.username && !resolverUrl.password && !resolverUrl.hash)) {
+  problems.push("LESSOR_DNS_RESOLVER must be `off` or the https URL of a DNS-over-HTTPS JSON resolver");
+}
 if (problems.length > 0) fail(`refusing to start:\n  ${problems.join("\n  ")}`);
 
 // The Worker reads its variables from one env file, written where only this user can read it.

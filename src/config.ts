@@ -10,6 +10,8 @@
 import type { Env } from "./env";
 import { wakeWaitMs } from "./deployments/wake-wait";
 import { badHostTtlMs } from "./lease/bad-host";
+import { dnsResolverProblem } from "./outbound/dns";
+import { outboundPorts } from "./outbound/target";
 import { MASTER_KEY_MIN_LENGTH } from "./providers/credentials";
 import { listedProviderNames } from "./providers/names";
 
@@ -37,6 +39,8 @@ const CONFIG_KEYS = [
   "LESSOR_PROVIDERS",
   "LESSOR_PUBLIC_URL",
   "LESSOR_WEBHOOKS_ALLOW_LOOPBACK_HTTP",
+  "LESSOR_DNS_RESOLVER",
+  "LESSOR_OUTBOUND_PORTS",
   "LESSOR_BAD_HOST_TTL",
   "LESSOR_GATEWAY_WAKE_WAIT",
 ] as const satisfies readonly (keyof Env)[];
@@ -100,6 +104,11 @@ export function configProblems(env: ConfigEnv): string[] {
   }
   if (wakeWaitMs(env) === null) {
     problems.push("LESSOR_GATEWAY_WAKE_WAIT must be a duration (e.g. `30s`, `2m`)");
+  }
+  const resolver = dnsResolverProblem(env.LESSOR_DNS_RESOLVER);
+  if (resolver) problems.push(resolver);
+  if (outboundPorts(env.LESSOR_OUTBOUND_PORTS) === null) {
+    problems.push("LESSOR_OUTBOUND_PORTS must be ports separated by commas (e.g. `8443,9443`)");
   }
   if (production) {
     // Two installations that share a provider account tell their machines apart by this id

@@ -31,6 +31,22 @@ export interface Env {
   LESSOR_ORG_RATE_LIMIT_PER_MINUTE?: string;
   /** Failed authentications a minute from one client address (default 60), then 429. */
   LESSOR_AUTH_FAILURES_PER_MINUTE?: string;
+  /** Quotes one org may make in 24 hours (default 10000), then 429 (src/db/creation-caps.ts). */
+  LESSOR_QUOTES_PER_DAY?: string;
+  /** Leases one org may create in 24 hours (default 5000), then 429 (src/db/creation-caps.ts). */
+  LESSOR_LEASES_PER_DAY?: string;
+  /** Webhook event ids one provider account may record in 24 hours (default 10000), then 429. */
+  LESSOR_INGRESS_EVENTS_PER_DAY?: string;
+  /** Open event streams and log follows per API key or JWT subject (default 20), then 429 (src/auth/stream-slots.ts). */
+  LESSOR_STREAMS_PER_CREDENTIAL?: string;
+  /** Open event streams and log follows per org, all its credentials together (default 100). */
+  LESSOR_STREAMS_PER_ORG?: string;
+  /** Open agent long polls per org, all its leases together (default 1000). */
+  LESSOR_AGENT_POLLS_PER_ORG?: string;
+  /** Agent calls a minute per lease token (default 600), as a token bucket (src/occupant/agent-budget.ts). */
+  LESSOR_AGENT_RATE_LIMIT_PER_MINUTE?: string;
+  /** Log bytes a minute per lease token (default 8 MiB; at least a chunk's 1 MiB). */
+  LESSOR_AGENT_LOG_BYTES_PER_MINUTE?: string;
   /**
    * Where machines reach lessor: an http(s) origin (https in production, where it is required).
    * Their agent fetches `/v1/agent/agent.sh` from it and reports there. `npm start` sets it to the
@@ -39,10 +55,13 @@ export interface Env {
   LESSOR_PUBLIC_URL?: string;
   /** How long the gateway holds a request to a deployment that is starting (a duration; default 30s). */
   LESSOR_GATEWAY_WAKE_WAIT?: string;
+  /** Requests a minute through one deployment's gateway, all its callers together (default 600). */
+  LESSOR_GATEWAY_RATE_LIMIT_PER_MINUTE?: string;
   /**
-   * Secret (at least 32 characters): the last path segment of `POST /v1/ingress/:provider/:token`,
-   * where providers send their webhooks (docs/ingress.md). Unset: ingress answers 404. The sim
-   * signs its webhooks with a key derived from it (src/ingress/sim-key.ts).
+   * Secret (at least 32 characters): the ingress token of the installation's own provider account,
+   * the sim's: the last path segment of `POST /v1/ingress/sim/:token` (docs/ingress.md). Unset:
+   * the sim's ingress answers 404 and the sim sends no webhooks. The sim signs them with a key
+   * derived from it (src/ingress/sim-key.ts). An org's own accounts have tokens of their own.
    */
   LESSOR_INGRESS_TOKEN?: string;
   /**
@@ -58,6 +77,18 @@ export interface Env {
    * on the same machine works. `npm start` sets it; refused in production (src/config.ts).
    */
   LESSOR_WEBHOOKS_ALLOW_LOOPBACK_HTTP?: string;
+  /**
+   * Where the names of webhook and JWKS URLs are looked up before each request: a DNS-over-HTTPS
+   * JSON resolver's https URL (default Cloudflare's, https://cloudflare-dns.com/dns-query), or
+   * `off` (src/outbound/dns.ts).
+   */
+  LESSOR_DNS_RESOLVER?: string;
+  /** Ports webhook and JWKS URLs may name beside 443, comma-separated (default none). */
+  LESSOR_OUTBOUND_PORTS?: string;
+  /** Webhook attempts a minute for one org, all its endpoints together (default 600); the rest wait. */
+  LESSOR_WEBHOOK_DELIVERIES_PER_MINUTE?: string;
+  /** The most endpoints one event is delivered to (default 5), the oldest that take it. */
+  LESSOR_WEBHOOK_FANOUT?: string;
   /** Development only: "1" keeps lease objects from setting alarms, so only the cron backstop reaps. */
   LESSOR_DEV_DISABLE_ALARMS?: string;
   /** Seconds a labelled machine without a live lease may live before it is stopped (default 300). */

@@ -7,14 +7,29 @@ const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
 export type IdPrefix = "org" | "key" | "iss" | "qt" | "ls" | "ev" | "req" | "rc" | "cmd" | "wh" | "dlv" | "dp";
 
-/** `prefix_` + 10 chars of millisecond time + 16 random chars, all lower-case base32. */
-export function newId(prefix: IdPrefix, now: number = Date.now()): string {
+/** The 10 characters of millisecond time an id begins with after its prefix. */
+function timePart(at: number): string {
   let time = "";
-  let t = Math.max(0, Math.floor(now));
+  let t = Math.max(0, Math.floor(at));
   for (let i = 0; i < 10; i++) {
     time = CROCKFORD[t % 32] + time;
     t = Math.floor(t / 32);
   }
+  return time;
+}
+
+/**
+ * The least id of `prefix` made at or after `at`: every such id sorts at or above it, every one
+ * made before below it. A count of an org's rows made since `at` is then a range of its
+ * `(org_id, id)` index, with no index on their time (src/db/creation-caps.ts).
+ */
+export function idFloor(prefix: IdPrefix, at: number): string {
+  return `${prefix}_${timePart(at)}`;
+}
+
+/** `prefix_` + 10 chars of millisecond time + 16 random chars, all lower-case base32. */
+export function newId(prefix: IdPrefix, now: number = Date.now()): string {
+  const time = timePart(now);
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   let rand = "";
   for (const b of bytes) rand += CROCKFORD[b % 32];

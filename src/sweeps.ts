@@ -5,7 +5,8 @@
 import { runBilling } from "./billing/reconcile";
 import { refreshOffers } from "./catalog/refresh";
 import { database } from "./db";
-import { runRetention } from "./db/retention";
+import { creationCaps } from "./db/creation-caps";
+import { retentionOwners, retentionPlan, runRetention } from "./db/retention";
 import type { Env } from "./env";
 import { errorText } from "./errors";
 import { runBackstop, runReconciler } from "./lease/reaper";
@@ -28,8 +29,12 @@ export async function runSweeps(env: Env, scheduledTime: number) {
   const refresh = await refreshOffers(env, scheduledTime);
   // Billing last, isolated: its failure never stops the sweeps above.
   const billing = await isolated("billing", () => runBilling(env, Date.now()));
-  // Retention: bounded deletes of expired quotes and idempotency records; isolated like billing,
-  // and after everything that keeps leases safe (docs/storage.md).
-  const retention = await isolated("retention", () => runRetention(database(env.DB), Date.now()));
+  // Retention: bounded deletes of what has outlived its window, as much as the installation's
+  // limits let its orgs add in a period and more (src/db/retention.ts); isolated like billing, and
+  // after everything that keeps leases safe (docs/storage.md).
+  const retention = await isolated("retention", async () => {
+    const db = database(env.DB);
+    return runRetention(db, Date.now(), retentionPlan(creationCaps(env), await retentionOwners(db)));
+  });
   return { backstop, reconcile, refresh, billing, retention };
 }

@@ -12,8 +12,9 @@ import { AGENT_SCRIPT } from "../../src/agent/script";
 import { ApiError } from "../../src/errors";
 import { MODEL_METRICS_MAX_BYTES } from "../../src/lease/model-metrics";
 import { LOG_CHUNK_MAX_BYTES, LOG_SEQ_MAX } from "../../src/occupant/logs";
+import { agentLimits } from "../../src/occupant/agent-budget";
 import { COMMAND_OUTPUT_MAX, MAX_WAIT_MS, type AgentAnswer, type AgentCall } from "../../src/occupant/occupant";
-import { looksLikeLeaseToken } from "../../src/occupant/token";
+import { ENROLL_NONCE, looksLikeEnrollToken, looksLikeLeaseToken } from "../../src/occupant/token";
 import { COMMON_ERRORS, errorResponse, jsonResponse, router, type AppEnv } from "../context";
 import { bearerToken, refusedCredential } from "../middleware";
 
@@ -31,7 +32,10 @@ const AGENT_ERRORS = {
   410: errorResponse("lease_released: the lease is released; the agent exits", ["lease_released"]),
   413: COMMON_ERRORS[413],
   415: errorResponse("unsupported_media_type: the body is not of the type the route reads", ["unsupported_media_type"]),
-  429: errorResponse("rate_limited: too many failed authentications from this address; see Retry-After", ["rate_limited"]),
+  429: errorResponse(
+    "rate_limited: over the lease token's calls (details.budget `lease_token`) or log bytes (`log_bytes`) a minute, its or its org's open long polls (`agent_polls`), or this address's failed authentications (`auth_failures`); see Retry-After",
+    ["rate_limited"],
+  ),
 } as const;
 
 const unauthenticated = () =>
@@ -40,26 +44,30 @@ const unauthenticated = () =>
   });
 
 /**
- * A well-formed token and lease id, before any validator runs: a caller without them gets 401,
- * never a 400 that describes the schema. Whether the token is the lease's is the object's answer.
+ * A well-formed token (of the form `looks` accepts) and lease id, before any validator runs: a
+ * caller without them gets 401, never a 400 that describes the schema. Whether the token is the
+ * lease's is the object's answer.
  */
-const requireLeaseToken = createMiddleware<AppEnv>(async (c, next) => {
-  const token = bearerToken(c.req.header("authorization"));
-  const leaseId = c.req.header(LEASE_ID_HEADER) ?? "";
-  if (!token || !looksLikeLeaseToken(token) || !LEASE_ID.test(leaseId)) {
-    throw token ? await refusedCredential(c.env, c.req.header("cf-connecting-ip"), unauthenticated()) : unauthenticated();
-  }
-  await next();
-});
+const requireToken = (looks: (token: string) => boolean) =>
+  createMiddleware<AppEnv>(async (c, next) => {
+    const token = bearerToken(c.req.header("authorization"));
+    const leaseId = c.req.header(LEASE_ID_HEADER) ?? "";
+    if (!token || !looks(token) || !LEASE_ID.test(leaseId)) {
+      throw token ? await refusedCredential(c.env, c.req.header("cf-connecting-ip"), unauthenticated()) : unauthenticated();
+    }
+    await next();
+  });
+const requireLeaseToken = requireToken(looksLikeLeaseToken);
 
 /** Makes one agent call on the lease's object; its refusals become the envelope. */
 async function agentCall<Op extends AgentCall["op"]>(c: Context<AppEnv>, call: AgentCall & { op: Op }): Promise<AgentAnswer & { ok: true; op: Op }> {
   const leaseId = c.req.header(LEASE_ID_HEADER)!;
   const token = bearerToken(c.req.header("authorization"))!;
-  const answer = (await c.env.LEASE.get(c.env.LEASE.idFromName(leaseId)).agentCall(token, call)) as AgentAnswer;
+  const answer = (await c.env.LEASE.get(c.env.LEASE.idFromName(leaseId)).agentCall(token, call, agentLimits(c.env))) as AgentAnswer;
   if (answer.ok) return answer as AgentAnswer & { ok: true; op: Op };
   if (answer.status === 401) throw await refusedCredential(c.env, c.req.header("cf-connecting-ip"), unauthenticated());
-  throw new ApiError(answer.status, answer.code, answer.message);
+  const retry: Record<string, string> = answer.retry_after_s === undefined ? {} : { "Retry-After": String(answer.retry_after_s) };
+  throw new ApiError(answer.status, answer.code, answer.message, answer.details, retry);
 }
 
 /** A route's request: the lease's id header and a JSON body of `schema` (optional unless `required`). */
@@ -96,6 +104,35 @@ export const agentRoutes = router()
       responses: { 200: { description: "A POSIX sh script", content: { "text/x-shellscript": { schema: z.string() } } } },
     }),
     (c) => c.body(AGENT_SCRIPT, 200, { "content-type": "text/x-shellscript; charset=utf-8" }),
+  )
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/agent/enroll",
+      summary: "The agent's first call: the enrollment token its create carried (`lse_...`) for the lease token",
+      security: LEASE_TOKEN,
+      middleware: [requireToken(looksLikeEnrollToken)] as const,
+      request: withJson(
+        z
+          .strictObject({
+            nonce: z
+              .string()
+              .regex(ENROLL_NONCE)
+              .describe("made and kept on the machine: the same agent may enroll again with it"),
+          })
+          .openapi("AgentEnroll"),
+      ),
+      responses: {
+        200: jsonResponse(z.object({ token: z.string().describe("the lease token; the one before stops working") }), "Enrolled"),
+        ...AGENT_ERRORS,
+        401: errorResponse("unauthenticated: no enrollment token, not this lease's, or closed to this nonce", ["unauthenticated"]),
+      },
+    }),
+    async (c) => {
+      const { nonce } = c.req.valid("json");
+      const { token } = await agentCall(c, { op: "enroll", nonce });
+      return c.json({ token }, 200);
+    },
   )
   .openapi(
     createRoute({
@@ -260,5 +297,5 @@ export const agentRoutes = router()
 agentRoutes.openAPIRegistry.registerComponent("securitySchemes", "lease_token", {
   type: "http",
   scheme: "bearer",
-  description: "A lease token (`lsl_...`), with the lease's id in `Lessor-Lease-Id`; accepted on /v1/agent/* only",
+  description: "A lease token (`lsl_...`; `lse_...` for /v1/agent/enroll), with the lease's id in `Lessor-Lease-Id`; accepted on /v1/agent/* only",
 });

@@ -22,7 +22,7 @@ const CreateIssuerSchema = z
     jwks_url: z
       .url({ protocol: /^https$/ })
       .max(2048)
-      .describe("where the issuer publishes its signing keys (https)"),
+      .describe("where the issuer publishes its signing keys (https, port 443, on a public address)"),
     iss: z.string().min(1).max(512),
     aud: z
       .string()
@@ -51,10 +51,17 @@ export const issuerRoutes = router()
       security: BEARER,
       middleware: [requireScope("admin")] as const,
       request: jsonBody(CreateIssuerSchema),
-      responses: { 201: jsonResponse(IssuerSchema, "The trusted issuer"), 409: errorResponse("issuer_exists: this org already trusts that iss and aud (details.id); issuer_taken: another org registered them; limit_reached: the org trusts as many issuers as it may", ["issuer_exists", "issuer_taken", "limit_reached"]), ...COMMON_ERRORS },
+      responses: {
+        201: jsonResponse(IssuerSchema, "The trusted issuer"),
+        409: errorResponse("issuer_exists: this org already trusts that iss and aud (details.id); issuer_taken: another org registered them; limit_reached: the org trusts as many issuers as it may", ["issuer_exists", "issuer_taken", "limit_reached"]),
+        ...COMMON_ERRORS,
+        400: errorResponse(
+          `${COMMON_ERRORS[400].description}; invalid_jwks_url: lessor may not fetch the jwks_url (details.reason)`,
+        ),
+      },
     }),
     async (c) => {
-      const row = await registerIssuer(database(c.env.DB), c.env.DB, c.var.principal.org_id, c.req.valid("json"), c.var.now);
+      const row = await registerIssuer(c.env, database(c.env.DB), c.var.principal.org_id, c.req.valid("json"), c.var.now);
       return c.json(render(row), 201);
     },
   )

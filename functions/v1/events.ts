@@ -3,7 +3,8 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { answerEvents, eventAnswers, EventHeaders, EventQuery, type EventsAnswer } from "../../src/events/follow";
 import { orgEventsStub } from "../../src/events/forward";
 import { OrgEventSchema, type OrgEvent } from "../../src/events/org-events";
-import { BEARER, COMMON_ERRORS, errorResponse, router, STREAM_400 } from "../context";
+import { slotted, streamClaim, type SlotRefusal } from "../../src/auth/stream-slots";
+import { BEARER, COMMON_ERRORS, errorResponse, router, STREAM_400, STREAM_429 } from "../context";
 import { requireScope } from "../middleware";
 
 export const eventRoutes = router().openapi(
@@ -21,6 +22,7 @@ export const eventRoutes = router().openapi(
       ),
       ...COMMON_ERRORS,
       ...STREAM_400,
+      ...STREAM_429,
       410: errorResponse("events_gone: events after this id are no longer kept (details.oldest_kept): list the current state, then follow from the newest id"),
     },
   }),
@@ -30,9 +32,9 @@ export const eventRoutes = router().openapi(
       c.req.valid("query"),
       c.req.valid("header"),
       {
-        follow: async (after) => (await stub.follow(after)) as EventsAnswer<ReadableStream<Uint8Array>>,
+        follow: async (after) => slotted((await stub.follow(after, streamClaim(c.env, c.var.principal))) as EventsAnswer<ReadableStream<Uint8Array>> | SlotRefusal),
         page: async (after, limit) => (await stub.page(after, limit)) as EventsAnswer<{ data: OrgEvent[]; next_after: number | null }>,
-      }
+      },
     );
   },
 );

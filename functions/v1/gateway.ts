@@ -5,9 +5,10 @@
  * OpenAPI document: what it answers is the model server's (OpenAI's API).
  */
 import { database } from "../../src/db";
+import { ApiError } from "../../src/errors";
 import { gatewayRequest } from "../../src/deployments/gateway";
 import { router } from "../context";
-import { bearerToken } from "../middleware";
+import { bearerToken, refusedCredential } from "../middleware";
 
 const PREFIX = /^\/v1\/gateway\/([^/]+)(\/v1\/.*)$/;
 
@@ -19,12 +20,13 @@ export const gatewayRoutes = router().all(GATEWAY.path, async (c) => {
   const [, id, path] = PREFIX.exec(url.pathname) ?? [];
   const method = c.req.method;
   const body = method === "GET" || method === "HEAD" ? null : await c.req.arrayBuffer();
-  return gatewayRequest(database(c.env.DB), c.env, {
-    deploymentId: decodeURIComponent(id!),
-    token: bearerToken(c.req.header("authorization")),
-    path: `${path!}${url.search}`,
-    method,
-    headers: c.req.raw.headers,
-    body,
-  });
+  const token = bearerToken(c.req.header("authorization"));
+  try {
+    return await gatewayRequest(database(c.env.DB), c.env, { deploymentId: decodeURIComponent(id!), token, path: `${path!}${url.search}`, method, headers: c.req.raw.headers, body });
+  } catch (e) {
+    // A wrong key is a failed authentication like a wrong API key: it spends its client address's
+    // failure budget, and past it the answer is 429 (docs/security.md, hardening item 13).
+    if (token !== null && e instanceof ApiError && e.status === 401) throw await refusedCredential(c.env, c.req.header("cf-connecting-ip"), e);
+    throw e;
+  }
 });

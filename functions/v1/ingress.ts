@@ -20,7 +20,7 @@ const IngressAnswerSchema = z
 
 const PathParams = z.object({
   provider: z.string().openapi({ param: { name: "provider", in: "path" }, example: "vast" }),
-  token: z.string().openapi({ param: { name: "token", in: "path" }, description: "the installation's LESSOR_INGRESS_TOKEN" }),
+  token: z.string().openapi({ param: { name: "token", in: "path" }, description: "the provider account's ingress token" }),
 });
 
 export const ingressRoutes = router().openapi(
@@ -37,10 +37,11 @@ export const ingressRoutes = router().openapi(
       200: jsonResponse(IngressAnswerSchema, "A delivery of an event already taken in: nothing done"),
       202: jsonResponse(IngressAnswerSchema, "Taken in; a lease that holds the machine is poked after this answer"),
       400: errorResponse("invalid_request: the body is not JSON, or the event id is longer than 256 characters", ["invalid_request"]),
-      401: errorResponse("unauthenticated: the token is wrong, or the provider's signature is missing, does not verify, or its timestamp is more than 5 minutes from now", ["unauthenticated"]),
-      404: errorResponse("not_found: ingress is off (no LESSOR_INGRESS_TOKEN), or (with the right token) the installation takes no webhooks from this provider", ["not_found"]),
+      401: errorResponse("unauthenticated: the token or the provider's signature is wrong, or its timestamp more than 5 minutes off", ["unauthenticated"]),
+      404: errorResponse("not_found: no webhooks from this provider, or (sim) no LESSOR_INGRESS_TOKEN", ["not_found"]),
+      410: errorResponse("ingress_url_retired: the installation's token on vast or runpod", ["ingress_url_retired"]),
       413: errorResponse("payload_too_large: the body is over the limit (details.max_bytes)", ["payload_too_large"]),
-      429: errorResponse("rate_limited: too many failed authentications from this address; see Retry-After", ["rate_limited"]),
+      429: errorResponse("rate_limited: see details.budget (auth_failures, ingress_events) and Retry-After", ["rate_limited"]),
     },
   }),
   async (c) => {

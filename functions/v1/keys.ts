@@ -3,6 +3,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { KeySchema } from "../../src/auth/key-schema";
 import { renderKey, revokeKey } from "../../src/auth/keys";
 import { createKey, listKeys } from "../../src/auth/keys-repo";
+import { MAX_API_KEY_ROWS, MAX_LIVE_API_KEYS } from "../../src/auth/limits";
 import { SCOPES } from "../../src/auth/principal";
 import { database } from "../../src/db";
 import { notFound } from "../../src/errors";
@@ -25,7 +26,7 @@ export const keyRoutes = router()
       request: jsonBody(CreateKeySchema),
       responses: {
         201: jsonResponse(KeySchema.extend({ secret: z.string() }), "The key, with its secret"),
-        409: errorResponse("limit_reached: the org holds as many keys as it may", ["limit_reached"]),
+        409: errorResponse(`limit_reached: ${MAX_LIVE_API_KEYS} live keys, or ${MAX_API_KEY_ROWS} with the revoked ones (details.limit)`, ["limit_reached"]),
         ...COMMON_ERRORS,
       },
     }),

@@ -24,7 +24,8 @@ import { LEASE_STATES } from "../../src/lease/state";
 import { EXEC_CMD_MAX_BYTES, EXEC_DEFAULT_TIMEOUT_MS, EXEC_MAX_WAIT_MS, ExecSchema, utf8Bytes, type ExecView } from "../../src/occupant/exec";
 import { LOG_RETENTION_MS, TAIL_MAX_LINES } from "../../src/occupant/logs";
 import { decodeCursor, DEFAULT_PAGE, pageOf, PageQuery, type Page } from "../../src/pagination";
-import { BEARER, COMMON_ERRORS, errorResponse, IdParam, jsonResponse, router, STREAM_400, type AppEnv } from "../context";
+import { slotted, streamClaim, type SlotRefusal } from "../../src/auth/stream-slots";
+import { BEARER, COMMON_ERRORS, errorResponse, IdParam, jsonResponse, router, STREAM_400, STREAM_429, type AppEnv } from "../context";
 import { requireScope } from "../middleware";
 
 const LEASE_ID = /^ls_[0-9a-z]{26}$/;
@@ -210,6 +211,7 @@ const app = router()
         ),
         ...COMMON_ERRORS,
         ...STREAM_400,
+        ...STREAM_429,
       },
     }),
     async (c) => {
@@ -221,7 +223,7 @@ const app = router()
         return { ok: true, value };
       };
       return answerEvents(c.req.valid("query"), c.req.valid("header"), {
-        follow: async (after) => found((await stub.follow(org, after)) as ReadableStream<Uint8Array> | null),
+        follow: async (after) => found(slotted((await stub.follow(org, after, streamClaim(c.env, c.var.principal))) as ReadableStream<Uint8Array> | SlotRefusal | null)),
         page: async (after, limit) => found((await stub.eventsAfter(org, after, limit)) as LeaseEventPage<LeaseEventBody> | null),
       });
     },
@@ -351,6 +353,7 @@ app
         },
         ...COMMON_ERRORS,
         ...STREAM_400,
+        ...STREAM_429,
         410: errorResponse(`logs_expired: the lease was released more than ${LOG_RETENTION_MS / 86_400_000} days ago and its log deleted (details: expired_at); the lease itself still answers`, ["logs_expired"]),
       },
     }),
@@ -363,7 +366,7 @@ app
       if (wantsStream(follow, headers.accept)) {
         // Without Last-Event-ID, the whole log (-1: before its first chunk).
         const after = resumeAfter(undefined, headers["last-event-id"], -1);
-        const stream = (await stub.followLog(orgId, after)) as ReadableStream<Uint8Array> | { expired_at: string } | null;
+        const stream = slotted((await stub.followLog(orgId, after, streamClaim(c.env, c.var.principal))) as ReadableStream<Uint8Array> | { expired_at: string } | SlotRefusal | null);
         if (!stream) throw notFound("lease", id);
         if (!(stream instanceof ReadableStream)) throw logsExpired(stream.expired_at);
         return streamResponse(stream);

@@ -6,6 +6,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { database } from "../../src/db";
 import type { ProviderCapabilities } from "../../src/providers/contract";
+import { newAccountIngressToken, type NewIngressToken } from "../../src/ingress/accounts";
 import { providerKeyRows, storedOptions, type ProviderCredentials, type ProviderKeyRow } from "../../src/providers/credentials";
 import { enabledProvider, forgetProviderKey, providerKeyRow, putProviderKey, reverifyProviderKey } from "../../src/providers/org-keys";
 import { configuredProviderNames, providerCapabilities, providerSetup } from "../../src/providers/registry";
@@ -41,6 +42,10 @@ const ProviderSchema = z
     options: z.record(z.string(), z.string()).describe("the settings stored with the key, none of them secret"),
     option_fields: z.array(z.object({ name: z.string(), required: z.boolean(), description: z.string() })),
     updated_at: z.string().nullable(),
+    ingress_token_created_at: z
+      .string()
+      .nullable()
+      .describe("when this org's account got its webhook ingress token; null: none"),
     verification: z.object({
       status: z.enum(VERIFICATION_STATUSES).describe("ok; refused (the provider said no); unreachable (no answer, try again); never"),
       at: z.string().nullable(),
@@ -68,6 +73,18 @@ const PutProviderSchema = z
     options: z.record(z.string().min(1).max(64), z.string().min(1).max(256)).optional().describe("provider settings, e.g. Lambda's ssh_key_name"),
   })
   .openapi("PutProvider");
+
+const IngressTokenSchema = z
+  .object({
+    provider: z.string(),
+    token: z.string(),
+    path: z.string(),
+    url: z.string().nullable().describe("null without LESSOR_PUBLIC_URL"),
+    created_at: z.string(),
+  })
+  .openapi("IngressToken");
+
+sameShape<z.infer<typeof IngressTokenSchema>, Omit<NewIngressToken, "created_at"> & { created_at: string }>(true);
 
 const NameParam = z.object({
   name: z
@@ -107,6 +124,7 @@ function render(name: string, row: ProviderKeyRow | undefined, markets: Map<stri
     options: row ? storedOptions(row.options) : {},
     option_fields: setup.options.map((o) => ({ ...o })),
     updated_at: iso(row?.updated_at ?? null),
+    ingress_token_created_at: iso(row?.ingress_token_created_at ?? null),
     verification,
     market: renderMarket(markets.get(name), now),
   };
@@ -178,6 +196,29 @@ export const providerRoutes = router()
       const orgId = c.var.principal.org_id;
       await reverifyProviderKey(c.env, db, orgId, name, c.var.now);
       return c.json(render(name, await providerKeyRow(db, orgId, name), await marketStates(db), c.var.now), 200);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/providers/{name}/ingress-token",
+      summary: "A new webhook ingress token for this org's account at the provider, shown once; it replaces the one before (docs/ingress.md)",
+      security: BEARER,
+      middleware: [requireScope("admin")] as const,
+      request: { params: NameParam },
+      responses: {
+        ...COMMON_ERRORS,
+        201: jsonResponse(IngressTokenSchema, "The token and its URL"),
+        400: errorResponse(
+          "invalid_request: not a provider name; ingress_not_per_account: sim or lambda",
+          ["invalid_request", "ingress_not_per_account"],
+        ),
+      },
+    }),
+    async (c) => {
+      const name = enabledProvider(c.env, c.req.valid("param").name);
+      const minted = await newAccountIngressToken(c.env, database(c.env.DB), c.var.principal.org_id, name, c.var.now);
+      return c.json({ ...minted, created_at: iso(minted.created_at) }, 201);
     },
   )
   .openapi(

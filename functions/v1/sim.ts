@@ -14,7 +14,7 @@ import { ApiError, notFound } from "../../src/errors";
 import type { AgentSnapshot, CommandView } from "../../src/occupant/occupant";
 import { simAdmin } from "../../src/providers/sim/adapter";
 import { SIM_PORT_CLOSED_HEADER } from "../../src/providers/sim/model-server";
-import { forwardedHeaders } from "../../src/deployments/gateway";
+import { forwardedHeaders } from "../../src/deployments/gateway-headers";
 import { changeFaults } from "../../src/providers/sim/operator";
 import type { Context } from "hono";
 import { BEARER, COMMON_ERRORS, errorResponse, IdParam, jsonBody, jsonResponse, router, type AppEnv } from "../context";
@@ -106,9 +106,16 @@ function agentLease(c: Context<AppEnv>, id: string) {
   return c.env.LEASE.get(c.env.LEASE.idFromName(id));
 }
 
-/** The test-only agent routes: the installation's operator only (the bootstrap token). */
+/**
+ * A lease the operator may not drive: its machine is an org's own provider's, not the sim's. The
+ * bootstrap token acts only on the simulated cloud, in every mode (docs/security.md, hardening
+ * item 14): it never execs on, signals or impersonates the agent of a machine an org pays for.
+ */
+const notSim = (id: string) => new ApiError(403, "sim_only", `lease ${id} is not on the simulated cloud: the bootstrap token drives only the sim's machines`, { lease_id: id });
+
+/** The test-only agent routes: the installation's operator only (the bootstrap token), and a lease on the sim only. */
 const AGENT_TEST_ROUTE = { security: BEARER, middleware: requireBootstrapToken };
-const AGENT_TEST_ERRORS = { ...COMMON_ERRORS, 403: errorResponse("sim_only: refused in production") } as const;
+const AGENT_TEST_ERRORS = { ...COMMON_ERRORS, 403: errorResponse("sim_only: refused in production, and for a lease that is not on the simulated cloud") } as const;
 const JsonRecord = z.record(z.string(), z.unknown());
 
 /** `/v1/sim/machines/:id/ports/:port/...`: the path and query after the port. */
@@ -202,8 +209,31 @@ export const simRoutes = router()
       const { id } = c.req.valid("param");
       const token = await agentLease(c, id).mintAgentToken();
       if (token === null) throw notFound("lease", id);
+      if (token === "not_sim") throw notSim(id);
       if (token === "released") throw new ApiError(409, "invalid_state", `lease ${id} is released`);
       return c.json({ token }, 201);
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "post",
+      path: "/sim/leases/{id}/enroll-token",
+      summary: "Mint a lease's enrollment token, as a create does, for tests (bootstrap token; not in production)",
+      ...AGENT_TEST_ROUTE,
+      request: { params: IdParam("ls") },
+      responses: {
+        201: jsonResponse(z.object({ enroll_token: z.string() }), "The enrollment token; the lease token before stops working"),
+        409: errorResponse("invalid_state: the lease is released"),
+        ...AGENT_TEST_ERRORS,
+      },
+    }),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const token = await agentLease(c, id).mintEnrollToken();
+      if (token === null) throw notFound("lease", id);
+      if (token === "not_sim") throw notSim(id);
+      if (token === "released") throw new ApiError(409, "invalid_state", `lease ${id} is released`);
+      return c.json({ enroll_token: token }, 201);
     },
   )
   .openapi(
@@ -217,8 +247,9 @@ export const simRoutes = router()
     }),
     async (c) => {
       const { id } = c.req.valid("param");
-      const snapshot = (await agentLease(c, id).agentSnapshot(null)) as AgentSnapshot | null;
+      const snapshot = (await agentLease(c, id).agentSnapshot(null)) as AgentSnapshot | "not_sim" | null;
       if (!snapshot) throw notFound("lease", id);
+      if (snapshot === "not_sim") throw notSim(id);
       return c.json(snapshot as unknown as Record<string, unknown>, 200);
     },
   )
@@ -245,8 +276,9 @@ export const simRoutes = router()
     }),
     async (c) => {
       const { id } = c.req.valid("param");
-      const queued = (await agentLease(c, id).queueAgentCommand(null, c.req.valid("json"))) as CommandView | "full" | "released" | null;
+      const queued = (await agentLease(c, id).queueAgentCommand(null, c.req.valid("json"))) as CommandView | "full" | "released" | "not_sim" | null;
       if (queued === null) throw notFound("lease", id);
+      if (queued === "not_sim") throw notSim(id);
       if (queued === "released") throw new ApiError(409, "invalid_state", `lease ${id} is released`);
       if (queued === "full") throw new ApiError(409, "too_many_commands", "100 commands are open for this lease already");
       return c.json(queued as unknown as Record<string, unknown>, 201);

@@ -2,10 +2,11 @@
 # lessor's machine agent (docs/agent.md). POSIX sh (dash is enough); it needs curl, and setsid
 # (util-linux, busybox) to give the command a process group of its own for signals.
 #
-#   LESSOR_URL=https://lessor.example LESSOR_LEASE_ID=ls_... LESSOR_LEASE_TOKEN=lsl_... \
+#   LESSOR_URL=https://lessor.example LESSOR_LEASE_ID=ls_... LESSOR_ENROLL_TOKEN=lse_... \
 #   LESSOR_CMD='python train.py' sh agent.sh          # or: sh agent.sh python train.py
 #
 # Without a command (a lease for a box, not a job) it only heartbeats and carries out commands.
+# It first exchanges the enrollment token for the lease token (LESSOR_LEASE_TOKEN: used as is).
 #
 # It runs the command with its output in a spool file, ships the output in numbered chunks (at
 # least every second, at most LESSOR_AGENT_CHUNK_BYTES each), heartbeats, carries out the exec and
@@ -20,7 +21,7 @@ say() { printf 'lessor-agent: %s\n' "$*" >&2; }
 
 [ -n "${LESSOR_URL:-}" ] || die "set LESSOR_URL"
 [ -n "${LESSOR_LEASE_ID:-}" ] || die "set LESSOR_LEASE_ID"
-[ -n "${LESSOR_LEASE_TOKEN:-}" ] || die "set LESSOR_LEASE_TOKEN"
+[ -n "${LESSOR_ENROLL_TOKEN:-}${LESSOR_LEASE_TOKEN:-}" ] || die "set LESSOR_ENROLL_TOKEN"
 command -v curl >/dev/null 2>&1 || die "curl is needed"
 
 url=${LESSOR_URL%/}
@@ -36,17 +37,28 @@ dir=${LESSOR_AGENT_DIR:-${TMPDIR:-/tmp}/lessor-agent.$$}
 mkdir -p "$dir" || die "cannot make $dir"
 spool=$dir/output
 : >"$spool"
-# The token goes to curl in a file (mode 600), never on a command line where `ps` would show it,
-# and the command does not inherit it.
-printf 'Authorization: Bearer %s\nLessor-Lease-Id: %s\n' "$LESSOR_LEASE_TOKEN" "$LESSOR_LEASE_ID" >"$dir/headers"
-unset LESSOR_LEASE_TOKEN
+# The enrollment's nonce, kept outside $dir: an agent started again on the same disk enrolls again.
+state=${LESSOR_AGENT_STATE_DIR:-${HOME:-${TMPDIR:-/tmp}}/.lessor-agent}
+nonce_file=$state/$LESSOR_LEASE_ID.nonce
 # On a machine that serves a model, its key (which the model server keeps in its environment) is
 # sent to the server's metrics from a file too.
 [ -z "${LESSOR_MODEL_KEY:-}" ] || printf 'Authorization: Bearer %s\n' "$LESSOR_MODEL_KEY" >"$dir/model-headers"
 : >"$dir/seen"
 role=main
+poller=
+runner=
 
 # ---- calls ------------------------------------------------------------------------------------
+
+# finish STATUS: stops the command's process group, the poller and the runner, and exits.
+finish() {
+  trap - TERM INT
+  [ -z "$poller" ] || kill "$poller" 2>/dev/null
+  [ -z "$runner" ] || { signal TERM; kill "$runner" 2>/dev/null; }
+  [ -n "${LESSOR_AGENT_KEEP_DIR:-}" ] || rm -rf "$dir"
+  [ "$1" != 0 ] || rm -f "$nonce_file" # released: no agent enrolls again
+  exit "$1"
+}
 
 # released: lessor answered 410. The main process stops everything; a helper leaves a mark for it.
 released() {
@@ -82,6 +94,27 @@ api() {
 
 size_of() { wc -c <"$1" | tr -d ' '; }
 
+field() { sed -n "s/.*\"$1\":\"\\([^\"]*\\)\".*/\\1/p"; }
+
+# ---- the token --------------------------------------------------------------------------------
+
+# Tokens go to curl in a file (mode 600), never on a command line (`ps`), and the command inherits
+# neither. The enrollment token, which the provider's records hold, is exchanged with a nonce no
+# record holds for the lease token (docs/agent.md "The token").
+token=${LESSOR_LEASE_TOKEN:-}
+if [ -z "$token" ]; then
+  mkdir -p "$state" || die "cannot make $state"
+  [ -s "$nonce_file" ] || LC_ALL=C tr -dc 'A-Za-z0-9' </dev/urandom | head -c 43 >"$nonce_file"
+  printf '{"nonce":"%s"}' "$(cat "$nonce_file")" >"$dir/enroll.json"
+  printf 'Authorization: Bearer %s\nLessor-Lease-Id: %s\n' "$LESSOR_ENROLL_TOKEN" "$LESSOR_LEASE_ID" >"$dir/headers"
+  api POST /v1/agent/enroll "$dir/enroll.out" -H "Content-Type: application/json" --data-binary @"$dir/enroll.json" || die "enrollment refused"
+  token=$(field token <"$dir/enroll.out")
+  rm -f "$dir/enroll.json" "$dir/enroll.out"
+  [ -n "$token" ] || die "enrollment answered no token"
+fi
+printf 'Authorization: Bearer %s\nLessor-Lease-Id: %s\n' "$token" "$LESSOR_LEASE_ID" >"$dir/headers"
+unset LESSOR_LEASE_TOKEN LESSOR_ENROLL_TOKEN token
+
 # ---- the command ------------------------------------------------------------------------------
 
 setsid=
@@ -90,7 +123,6 @@ command -v setsid >/dev/null 2>&1 && setsid=setsid
 # The command runs in the background of a runner, which records its status when it ends. Under
 # setsid the command leads its own process group (a background job of a non-interactive shell is
 # never a group leader, so setsid does not fork), and a signal reaches everything it started.
-runner=
 if [ -n "${LESSOR_CMD:-}" ] || [ $# -gt 0 ]; then
   {
     if [ -n "${LESSOR_CMD:-}" ]; then
@@ -196,8 +228,6 @@ run_exec() {
   rm -f "$dir/exec.$1.sh" "$dir/exec.$1.out" "$dir/exec.$1.json" "$dir/exec.$1.resp"
 }
 
-field() { sed -n "s/.*\"$1\":\"\\([^\"]*\\)\".*/\\1/p"; }
-
 # poll: long-polls for commands and carries each out once (lessor delivers one again when its
 # result did not arrive in time; the ids seen are remembered).
 poll() {
@@ -228,14 +258,6 @@ poller=$!
 
 # ---- the main loop ----------------------------------------------------------------------------
 
-finish() {
-  trap - TERM INT
-  kill "$poller" 2>/dev/null
-  signal TERM
-  [ -z "$runner" ] || kill "$runner" 2>/dev/null
-  [ -n "${LESSOR_AGENT_KEEP_DIR:-}" ] || rm -rf "$dir"
-  exit "$1"
-}
 trap 'finish 143' TERM
 trap 'finish 130' INT
 

@@ -8,10 +8,10 @@
 import { database } from "../db";
 import { intSetting, type Env } from "../env";
 import { authFailureBucket } from "./client-address";
-import { authenticateJwt, looksLikeJwt } from "./jwt";
+import { authenticateJwt, jwksCache, looksLikeJwt } from "./jwt";
 import type { Admission } from "./key-object";
 import { admitKey, KEY_PREFIX } from "./keys";
-import type { RateDecision } from "./rate-limiter";
+import type { RateDecision } from "./token-bucket";
 
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
 /** An org's budget, all its credentials together. */
@@ -35,7 +35,7 @@ export async function admitCredential(env: Env, token: string, now: number): Pro
   const limit = credentialLimit(env);
   if (token.startsWith(KEY_PREFIX)) return admitKey(env, token, limit);
   if (!looksLikeJwt(token)) return null;
-  const principal = await authenticateJwt(database(env.DB), token, now);
+  const principal = await authenticateJwt(database(env.DB), token, now, jwksCache(env));
   return principal ? { principal, decision: await takeBudget(env, `${principal.kind}:${principal.subject}`, limit) } : null;
 }
 

@@ -15,8 +15,10 @@
  */
 import type { Db } from "../db";
 import type { IssuerRow } from "../db/schema";
+import type { Env } from "../env";
 import { ApiError } from "../errors";
 import { newId } from "../ids";
+import { acceptedTarget } from "../outbound/dns";
 import { insertIssuerWithinLimit, limitReached } from "./limits";
 
 /**
@@ -30,17 +32,23 @@ async function refuseHeldPair(db: Db, orgId: string, pair: { iss: string; aud: s
   throw new ApiError(409, "issuer_taken", "another org has registered that iss and aud; a token must name one org", { iss: pair.iss, aud: pair.aud });
 }
 
-/** Trusts an issuer as the org, within the org's limit and only while no org holds its pair; the row stored. */
+/**
+ * Trusts an issuer as the org, within the org's limit and only while no org holds its pair; the
+ * row stored. Its JWKS URL is held to the outbound guard webhooks have (src/outbound/), without
+ * their development allowance for loopback: 400 `invalid_jwks_url`; every fetch checks it again
+ * (src/auth/jwt.ts `jwksGuard`).
+ */
 export async function registerIssuer(
+  env: Pick<Env, "DB" | "LESSOR_OUTBOUND_PORTS" | "LESSOR_DNS_RESOLVER">,
   db: Db,
-  d1: D1Database,
   orgId: string,
   issuer: Pick<IssuerRow, "jwks_url" | "iss" | "aud">,
   now: number,
 ): Promise<IssuerRow> {
+  const jwks_url = await acceptedTarget(env, issuer.jwks_url, "jwks");
   await refuseHeldPair(db, orgId, issuer);
-  const row: IssuerRow = { id: newId("iss", now), org_id: orgId, ...issuer, created_at: now };
-  const outcome = await insertIssuerWithinLimit(d1, row);
+  const row: IssuerRow = { id: newId("iss", now), org_id: orgId, ...issuer, jwks_url, created_at: now };
+  const outcome = await insertIssuerWithinLimit(env.DB, row);
   if (outcome === "limit") throw limitReached("issuers");
   if (outcome === "pair_held") {
     // Another registration of the pair landed between the check and the insert.

@@ -20,10 +20,19 @@
  * before D1 or any JWKS is asked; one token leads to at most one JWKS fetch (one issuer, and the
  * refetch for an unknown kid only when the cached set was not just fetched); the JWKS body is read
  * as a stream and abandoned past JWKS_MAX_BYTES.
+ *
+ * Fetching is guarded as webhooks are (src/outbound/, docs/security.md "Outbound addresses"): a
+ * JWKS URL must be https on port 443 (or a port the installation allows) on a public host, at
+ * registration (src/auth/issuers-repo.ts) and again before every fetch, when where its name
+ * points is looked up; a URL that fails is not fetched, and its tokens do not verify.
  */
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, errors, jwtVerify, type JSONWebKeySet } from "jose";
 import type { Db } from "../db";
 import type { IssuerRow } from "../db/schema";
+import type { Env } from "../env";
+import { dnsResolver, guardTarget } from "../outbound/dns";
+import { readBounded } from "../outbound/read-bounded";
+import { targetRules } from "../outbound/target";
 import { SCOPES, type Principal, type Scope } from "./principal";
 
 export const JWT_ALGORITHMS = ["RS256", "ES256", "EdDSA"];
@@ -40,6 +49,9 @@ export const SCOPE_CLAIM = "scope";
 
 type Fetcher = (url: string, init?: RequestInit) => Promise<Response>;
 
+/** Whether a JWKS URL may be fetched now: null when it may, else why not. */
+export type JwksGuard = (url: string) => Promise<string | null>;
+
 interface CachedKeys {
   jwks: JSONWebKeySet;
   fetchedAt: number;
@@ -51,7 +63,10 @@ export class JwksCache {
   readonly #inflight = new Map<string, Promise<CachedKeys>>();
   readonly #failedAt = new Map<string, number>();
 
-  constructor(private readonly fetcher: Fetcher = (url, init) => fetch(url, init)) {}
+  constructor(
+    private readonly fetcher: Fetcher,
+    private readonly guard: JwksGuard,
+  ) {}
 
   async get(url: string, now: number): Promise<CachedKeys> {
     return this.cached(url, now) ?? this.#fetch(url, now);
@@ -98,10 +113,15 @@ export class JwksCache {
   }
 
   async #load(url: string, now: number): Promise<CachedKeys> {
+    const refused = await this.guard(url);
+    if (refused !== null) throw new Error(`JWKS ${url} is not fetched: ${refused}`);
     const res = await this.fetcher(url, {
       headers: { accept: "application/json" },
       signal: AbortSignal.timeout(JWKS_FETCH_TIMEOUT_MS),
-      redirect: "error",
+      // Not followed: a redirect could lead past the guard. The Workers runtime refuses
+      // `redirect: "error"` (a TypeError before any request, which made every JWKS fetch fail);
+      // with `manual` a 3xx answer is not ok, and is refused below.
+      redirect: "manual",
     });
     if (!res.ok) {
       await res.body?.cancel().catch(() => {});
@@ -117,41 +137,24 @@ export class JwksCache {
   }
 }
 
-/**
- * The body as text, or null once it passes `max` bytes: read chunk by chunk and cancelled there, so
- * a huge or endless body costs at most `max` bytes of memory and reading (a declared
- * Content-Length past `max` is refused before reading anything).
- */
-export async function readBounded(res: Response, max: number): Promise<string | null> {
-  const declared = Number(res.headers.get("content-length"));
-  if (Number.isFinite(declared) && declared > max) {
-    await res.body?.cancel().catch(() => {});
-    return null;
-  }
-  if (!res.body) return "";
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel().catch(() => {});
-      return null;
-    }
-    chunks.push(value);
-  }
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    all.set(c, at);
-    at += c.byteLength;
-  }
-  return new TextDecoder().decode(all);
+/** The installation's guard for JWKS URLs: the outbound rules, and where the name points now. */
+export function jwksGuard(env: Pick<Env, "LESSOR_OUTBOUND_PORTS" | "LESSOR_DNS_RESOLVER" | "LESSOR_ENVIRONMENT">): JwksGuard {
+  const rules = targetRules(env, "jwks");
+  const resolver = dnsResolver(env);
+  return async (url) => {
+    const check = await guardTarget(url, rules, resolver);
+    return check.ok ? null : check.reason;
+  };
 }
 
-export const defaultJwksCache = new JwksCache();
+let shared: { key: string; cache: JwksCache } | null = null;
+
+/** The isolate's JWKS cache, its fetches guarded by the installation's settings (one cache while they stay the same). */
+export function jwksCache(env: Pick<Env, "LESSOR_OUTBOUND_PORTS" | "LESSOR_DNS_RESOLVER" | "LESSOR_ENVIRONMENT">): JwksCache {
+  const key = JSON.stringify([env.LESSOR_OUTBOUND_PORTS ?? null, env.LESSOR_DNS_RESOLVER ?? null]);
+  if (shared?.key !== key) shared = { key, cache: new JwksCache((url, init) => fetch(url, init), jwksGuard(env)) };
+  return shared.cache;
+}
 
 /** A cheap look before any I/O: three base64url parts. */
 export function looksLikeJwt(token: string): boolean {
@@ -211,7 +214,7 @@ export async function authenticateJwt(
   db: Db,
   token: string,
   now: number,
-  cache: JwksCache = defaultJwksCache,
+  cache: JwksCache,
 ): Promise<Principal | null> {
   const claims = wellFormed(token);
   if (!claims) return null;

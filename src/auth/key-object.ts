@@ -14,7 +14,7 @@ import { MeteredObject } from "../metered-object";
 import { database } from "../db";
 import { loadKeyRow, revokeKeyRow } from "./keys";
 import type { Principal, Scope } from "./principal";
-import { TokenBucket, type RateDecision } from "./rate-limiter";
+import { TokenBucket, type RateDecision } from "./token-bucket";
 
 /**
  * How long a remembered row is trusted. Revocation through the API takes effect at once; this

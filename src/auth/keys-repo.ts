@@ -11,7 +11,8 @@ import type { Scope } from "./principal";
  */
 export async function createKey(d1: D1Database, orgId: string, name: string, scope: Scope, now: number): Promise<NewKey> {
   const key = await mintKey(orgId, name, scope, now);
-  if (!(await insertKeyWithinLimit(d1, key.row))) throw limitReached("api_keys");
+  const met = await insertKeyWithinLimit(d1, key.row);
+  if (met) throw limitReached(met);
   return key;
 }
 

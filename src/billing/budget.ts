@@ -29,7 +29,9 @@
  * Concurrent hourly: the rate of every lease not yet released. A stopped lease keeps its place.
  */
 import type { Db } from "../db";
+import { capReached, CREATION_WINDOW_MS, retryAfterS } from "../db/creation-caps";
 import { ApiError } from "../errors";
+import { idFloor } from "../ids";
 import { cappedDurationMs, type Policy } from "../lease/policy";
 import { LIVE_STATES as LIVE, sqlList } from "../lease/state";
 import { monthOf, worstCase, type Reservation } from "./ceiling";
@@ -71,14 +73,27 @@ const LIVE_HOURLY = `
        AND NOT EXISTS (SELECT 1 FROM leases l WHERE l.id = r.lease_id))`;
 
 /**
+ * How many leases the org has created since the lease id ?9 (src/ids.ts `idFloor`: the start of
+ * the creation window), up to ?8 of them, leaving out lease ?1: those in the index (`leases_org`),
+ * and those admitted within PENDING_MS (?7) whose lease has not reached it yet, as a reservation
+ * counts (src/db/creation-caps.ts).
+ */
+const LEASES_MADE = `
+  (SELECT COUNT(*) FROM (SELECT 1 FROM leases WHERE org_id = ?2 AND id >= ?9 AND id IS NOT ?1 LIMIT COALESCE(?8, 0)))
+  + (SELECT COUNT(DISTINCT r.lease_id) FROM budget_reservations r
+     WHERE r.org_id = ?2 AND r.created_at > ?7 AND r.lease_id IS NOT ?1 AND NOT EXISTS (SELECT 1 FROM leases l WHERE l.id = r.lease_id))`;
+
+/**
  * ?1 lease, ?2 org, ?3 the months asked for (JSON [{month, micros}]), ?4 1 when the lease has no
- * ceiling, ?5 hourly, ?6 now, ?7 pending cutoff. Writes every month row of the lease, or nothing.
+ * ceiling, ?5 hourly, ?6 now, ?7 pending cutoff; at a create, ?8 the org's cap on leases created
+ * in the creation window and ?9 the id that window begins at (null both for an action of a lease
+ * that exists, which creates nothing). Writes every month row of the lease, or nothing.
  */
 const RESERVE = `
   INSERT INTO budget_reservations (lease_id, org_id, month, ceiling_micro_usd, hourly_micro_usd, created_at)
   SELECT ?1, ?2, json_extract(j.value, '$.month'), CASE WHEN ?4 = 1 THEN NULL ELSE json_extract(j.value, '$.micros') END, ?5, ?6
   FROM json_each(?3) j
-  WHERE NOT EXISTS (
+  WHERE (?8 IS NULL OR (${LEASES_MADE}) < ?8) AND NOT EXISTS (
     SELECT 1 FROM budgets b
     WHERE b.org_id = ?2 AND (
       (b.monthly_micro_usd IS NOT NULL AND (?4 = 1 OR EXISTS (
@@ -177,19 +192,33 @@ export async function budgetStanding(d1: D1Database, orgId: string, now: number,
  * it held, or refuses with 402 `over_budget` and writes nothing (details name the cap, its limit,
  * what the org has committed without this lease, and what the lease asks for).
  */
+/**
+ * Reserves `lease.need`, or throws why not: 402 over_budget, or, for a create (`leasesCap`: the
+ * org's cap on leases created in the creation window), 429 when the org has created that many
+ * (src/db/creation-caps.ts), counted in the same statement.
+ */
 export async function reserveBudget(
   d1: D1Database,
   db: Db,
   lease: { lease_id: string; org_id: string; need: Reservation },
   now: number,
+  leasesCap: number | null = null,
 ): Promise<void> {
   const { need } = lease;
   const months = Object.entries(need.months).map(([month, micros]) => ({ month, micros }));
+  const floor = leasesCap === null ? null : idFloor("ls", now - CREATION_WINDOW_MS);
   const result = await d1
     .prepare(RESERVE)
-    .bind(lease.lease_id, lease.org_id, JSON.stringify(months), need.unbounded ? 1 : 0, need.hourly_micro_usd, now, now - PENDING_MS)
+    .bind(lease.lease_id, lease.org_id, JSON.stringify(months), need.unbounded ? 1 : 0, need.hourly_micro_usd, now, now - PENDING_MS, leasesCap, floor)
     .run();
   if ((result.meta.changes ?? 0) > 0) return;
+  if (leasesCap !== null && floor !== null) {
+    const made = await d1
+      .prepare(`SELECT ${LEASES_MADE} AS n, (SELECT MIN(created_at) FROM (SELECT created_at FROM leases WHERE org_id = ?2 AND id >= ?9 ORDER BY id LIMIT 1)) AS oldest`)
+      .bind(lease.lease_id, lease.org_id, null, null, null, null, now - PENDING_MS, leasesCap, floor)
+      .first<{ n: number; oldest: number | null }>();
+    if (made && made.n >= leasesCap) throw capReached("leases", leasesCap, retryAfterS(made.oldest, now));
+  }
   throw await refusal(d1, db, lease, now);
 }
 

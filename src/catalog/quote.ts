@@ -11,11 +11,13 @@
  * placed on a host that failed one of the org's leases.
  */
 import { z } from "@hono/zod-openapi";
+import { sql } from "kysely";
 import type { Db } from "../db";
 import type { Env } from "../env";
 import { formatDuration } from "../duration";
 import { ApiError } from "../errors";
-import { newId } from "../ids";
+import { idFloor, newId } from "../ids";
+import { capReached, creationCaps, CREATION_WINDOW_MS, retryAfterS } from "../db/creation-caps";
 import { cappedDurationMs, LEASE_KINDS, PolicyInputSchema, resolvePolicy, type LeaseKind, type Policy } from "../lease/policy";
 import { providersForSpec } from "./eligible-providers";
 import { candidateOffers, catalogGeneration, fittingOffers, offerSnapshots, renderOffer, type Narrowing } from "./offers-repo";
@@ -133,10 +135,10 @@ export async function chooseOffers(db: Db, spec: Spec, providers: readonly strin
  */
 export async function quoteFor(db: Db, env: Env, orgId: string, req: QuoteRequest, now: number): Promise<Quote> {
   const [providers, badHosts] = await Promise.all([providersForSpec(env, db, orgId, req.spec), rememberedBadHosts(db, orgId, now)]);
-  return createQuote(db, orgId, req, providers, badHosts, now);
+  return createQuote(db, orgId, req, providers, badHosts, creationCaps(env).quotes, now);
 }
 
-async function createQuote(db: Db, orgId: string, req: QuoteRequest, providers: readonly string[], remembered: BadHosts, now: number) {
+async function createQuote(db: Db, orgId: string, req: QuoteRequest, providers: readonly string[], remembered: BadHosts, cap: number, now: number) {
   const kind = req.kind ?? "scratch";
   const caps = resolvePolicy(kind, req.policy);
   const { token, narrowing } = narrowingOf(req.spec);
@@ -159,49 +161,65 @@ async function createQuote(db: Db, orgId: string, req: QuoteRequest, providers: 
     // The last attempt, after refreshes that raced every earlier one, stores what its fresh read
     // gave, as a quote read from D1 directly would be.
     const current = attempt === QUOTE_ATTEMPTS ? null : { generation: snapshot.generation, badHosts: badHosts.size };
-    if (await storeQuote(db, orgId, quote, now, current)) return quote;
-    // Not stored: a refresh replaced the offers, or the org's bad hosts changed. Read both again.
-    const [generation, fresh] = await Promise.all([catalogGeneration(db), readBadHosts(db, orgId, now)]);
+    if (await storeQuote(db, orgId, quote, now, cap, current)) return quote;
+    // Not stored: the org is at its cap, a refresh replaced the offers, or the org's bad hosts
+    // changed. Read all three again; the cap's is the only refusal that ends the attempts.
+    const [held, generation, fresh] = await Promise.all([quotesInWindow(db, orgId, now, cap), catalogGeneration(db), readBadHosts(db, orgId, now)]);
+    // The last attempt is refused by nothing but the cap, so a failed one is the cap's however
+    // the count reads now.
+    if (held.count >= cap || attempt >= QUOTE_ATTEMPTS) throw capReached("quotes", cap, retryAfterS(held.oldest_at, now));
     if (generation !== snapshot.generation) offerSnapshots.forget(snapshot.generation);
     badHosts = fresh;
   }
 }
 
-/**
- * Inserts the quote; with `current`, only while its generation is the catalog's current one and
- * the org has `badHosts` bad hosts in force at `now` (one statement: `INSERT ... SELECT ... FROM
- * catalog WHERE generation = ? AND (SELECT COUNT(*) FROM bad_hosts ...) = ?`). False when either
- * has changed.
- */
-async function storeQuote(db: Db, orgId: string, quote: Quote, now: number, current: { generation: string; badHosts: number } | null): Promise<boolean> {
-  const row = { id: quote.id, org_id: orgId, body: JSON.stringify(quote), created_at: now, expires_at: now + QUOTE_TTL_MS };
-  if (current === null) {
-    await db.insertInto("quotes").values(row).execute();
-    return true;
-  }
-  const stored = await db
-    .insertInto("quotes")
-    .columns(["id", "org_id", "body", "created_at", "expires_at"])
-    .expression((eb) =>
-      eb
-        .selectFrom("catalog")
-        .select([
-          eb.val(row.id).as("id"),
-          eb.val(row.org_id).as("org_id"),
-          eb.val(row.body).as("body"),
-          eb.val(row.created_at).as("created_at"),
-          eb.val(row.expires_at).as("expires_at"),
-        ])
-        .where("id", "=", 1)
-        .where("generation", "=", current.generation)
-        .where(
-          (w) => w.selectFrom("bad_hosts").select((c) => c.fn.countAll<number>().as("n")).where("org_id", "=", orgId).where("until", ">", now),
-          "=",
-          current.badHosts,
-        ),
-    )
-    .returning("id")
+/** The org's quotes made in the creation window (src/db/creation-caps.ts), through `quotes_org`, up to `cap` of them. */
+function recentQuotes(db: Db, orgId: string, now: number, cap: number) {
+  return db.selectFrom("quotes").select(["id", "created_at"]).where("org_id", "=", orgId).where("id", ">=", idFloor("qt", now - CREATION_WINDOW_MS)).orderBy("id").limit(cap);
+}
+
+/** How many quotes the cap counts for the org now (at most `cap`), and when the oldest of them was made. */
+async function quotesInWindow(db: Db, orgId: string, now: number, cap: number): Promise<{ count: number; oldest_at: number | null }> {
+  const row = await db
+    .selectFrom(recentQuotes(db, orgId, now, cap).as("recent"))
+    .select((eb) => [eb.fn.countAll<number>().as("n"), eb.fn.min<number>("created_at").as("oldest")])
     .executeTakeFirst();
+  return { count: Number(row?.n ?? 0), oldest_at: row?.oldest ?? null };
+}
+
+/**
+ * Inserts the quote while the org has made fewer than `cap` in the creation window (issue 28 item
+ * 4: counted in the insert, up to `cap` entries of `quotes_org`); with `current`, also only while
+ * its generation is the catalog's current one and the org has `badHosts` bad hosts in force at
+ * `now`. One statement: `INSERT ... SELECT ... [FROM catalog WHERE generation = ? AND (SELECT
+ * COUNT(*) FROM bad_hosts ...) = ? AND] (SELECT COUNT(*) FROM (the org's recent quotes LIMIT cap))
+ * < cap`. False when any of them fails.
+ */
+async function storeQuote(db: Db, orgId: string, quote: Quote, now: number, cap: number, current: { generation: string; badHosts: number } | null): Promise<boolean> {
+  const row = { id: quote.id, org_id: orgId, body: JSON.stringify(quote), created_at: now, expires_at: now + QUOTE_TTL_MS };
+  const values = [
+    sql.val(row.id).as("id"),
+    sql.val(row.org_id).as("org_id"),
+    sql.val(row.body).as("body"),
+    sql.val(row.created_at).as("created_at"),
+    sql.val(row.expires_at).as("expires_at"),
+  ];
+  const counted = db.selectFrom(recentQuotes(db, orgId, now, cap).as("recent")).select((c) => c.fn.countAll<number>().as("n"));
+  const select =
+    current === null
+      ? db.selectNoFrom(values).where(() => counted, "<", cap)
+      : db
+          .selectFrom("catalog")
+          .select(values)
+          .where("id", "=", 1)
+          .where("generation", "=", current.generation)
+          .where(
+            (w) => w.selectFrom("bad_hosts").select((c) => c.fn.countAll<number>().as("n")).where("org_id", "=", orgId).where("until", ">", now),
+            "=",
+            current.badHosts,
+          )
+          .where(() => counted, "<", cap);
+  const stored = await db.insertInto("quotes").columns(["id", "org_id", "body", "created_at", "expires_at"]).expression(select).returning("id").executeTakeFirst();
   return stored !== undefined;
 }
 

@@ -153,6 +153,9 @@ export interface ProviderKeysTable {
   verified_at: number | null;
   verified_ok: 0 | 1 | null;
   verify_error: string | null;
+  /** Hex SHA-256 of the account's ingress token (migration 0025); null: it takes no webhooks. */
+  ingress_token_hash: Generated<string | null>;
+  ingress_token_created_at: Generated<number | null>;
 }
 
 /** A model served under a name (migrations/0019); one row per (org, name). */
@@ -179,6 +182,8 @@ export interface SweepLocksTable {
 
 /** Provider webhook event ids already taken in (migrations/0015), kept 24 h (src/db/retention.ts). */
 export interface IngressEventsTable {
+  /** The provider account the delivery came in under: '' the installation's own (the sim's), else the org's id (migration 0025). */
+  account: string;
   provider: string;
   event_id: string;
   received_at: number;
@@ -282,6 +287,8 @@ export interface WebhookEndpointsTable {
   disabled_at: number | null;
   disabled_reason: "gone" | "failing" | null;
   failing_since: number | null;
+  /** Attempts failed in a row since the last delivery (migrations/0024). */
+  consecutive_failures: Generated<number>;
   created_at: number;
   updated_at: number;
 }

@@ -16,6 +16,7 @@ import { publicUrl } from "../config";
 import type { Db } from "../db";
 import type { DeploymentsTable } from "../db/schema";
 import type { Env } from "../env";
+import { limitReached, MAX_DEPLOYMENTS } from "../auth/limits";
 import { ApiError, conflict, notFound } from "../errors";
 import { newId, sha256Hex } from "../ids";
 import { createLease } from "../lease/create";
@@ -156,6 +157,31 @@ export interface PutOutcome {
   lease: LeaseView | null;
 }
 
+const INSERT_DEPLOYMENT = `
+  INSERT INTO deployments (id, org_id, name, model, config, fingerprint, api_key, lease_id, created_at, updated_at)
+  SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10
+  WHERE (SELECT COUNT(*) FROM (SELECT 1 FROM deployments WHERE org_id = ?2 LIMIT ?11)) < ?11
+  ON CONFLICT (org_id, name) DO NOTHING`;
+
+/**
+ * Inserts a new deployment unless its org holds one of that name or MAX_DEPLOYMENTS already
+ * (src/auth/limits.ts; counted in the same statement through `deployments_org_name`, reading at
+ * most that many): true when inserted. Of concurrent PUTs of one name the one whose insert lands
+ * makes the lease.
+ */
+async function insertDeployment(d1: D1Database, row: DeploymentRow): Promise<boolean> {
+  const res = await d1
+    .prepare(INSERT_DEPLOYMENT)
+    .bind(row.id, row.org_id, row.name, row.model, row.config, row.fingerprint, row.api_key, row.lease_id, row.created_at, row.updated_at, MAX_DEPLOYMENTS)
+    .run();
+  return res.meta.changes === 1;
+}
+
+async function deploymentCount(db: Db, orgId: string): Promise<number> {
+  const row = await db.selectFrom("deployments").select((eb) => eb.fn.countAll<number>().as("n")).where("org_id", "=", orgId).executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
 /**
  * `PUT /v1/deployments/:name`: the deployment with this configuration, made, restarted or found.
  * A changed fingerprint is 409 `config_changed` unless `recreate`, which ends the old lease and
@@ -170,8 +196,7 @@ export async function putDeployment(db: Db, env: Env, orgId: string, name: strin
     api_key: await sealSecret(env, keyBinding({ org_id: orgId, id }), newDeploymentKey()),
     lease_id: newId("ls", now), created_at: now, updated_at: now,
   };
-  const inserted = await db.insertInto("deployments").values(fresh).onConflict((oc) => oc.columns(["org_id", "name"]).doNothing()).returning("id").executeTakeFirst();
-  if (inserted) {
+  if (await insertDeployment(env.DB, fresh)) {
     try {
       return { status: 202, row: fresh, lease: await startLease(db, env, fresh, config, now) };
     } catch (e) {
@@ -181,7 +206,11 @@ export async function putDeployment(db: Db, env: Env, orgId: string, name: strin
     }
   }
   const row = await deploymentByName(db, orgId, name);
-  if (!row) throw new ApiError(409, "deployment_busy", `deployment "${name}" was deleted while this request ran; send it again`, { name });
+  if (!row) {
+    // Not inserted and not there: the org holds as many as it may, or its row was deleted meanwhile.
+    if ((await deploymentCount(db, orgId)) >= MAX_DEPLOYMENTS) throw limitReached("deployments");
+    throw new ApiError(409, "deployment_busy", `deployment "${name}" was deleted while this request ran; send it again`, { name });
+  }
   if (row.fingerprint !== fingerprint && !recreate) {
     throw conflict("config_changed", `deployment "${name}" runs another configuration (model, spec, image or engine_args); send ?recreate=true to replace its machine`, { name, model: row.model });
   }

@@ -9,7 +9,10 @@
 import type { Db } from "../db";
 import type { Env } from "../env";
 import { ApiError } from "../errors";
+import type { RateDecision } from "../auth/token-bucket";
 import { hexEquals, sha256Hex } from "../ids";
+import { gatewayRateLimit } from "./gateway-budget";
+import { answeredHeaders, forwardedHeaders } from "./gateway-headers";
 import { actOnLease, deploymentById, deploymentKey, leaseStub } from "./deployments";
 import { GATEWAY_WAKE_WAIT_MS, wakeWaitMs } from "./wake-wait";
 
@@ -18,12 +21,30 @@ export const GATEWAY_RECHECK_MS = 500;
 /** What a 503 `deployment_starting` tells the client to wait before asking again. */
 export const STARTING_RETRY_AFTER_S = 10;
 
-/** Headers that describe one hop, or the caller's own credentials and address: never sent on. */
-const NOT_FORWARDED = new Set(["authorization", "host", "connection", "keep-alive", "transfer-encoding", "te", "upgrade", "proxy-authorization", "content-length", "cookie"]);
 
-/** The headers sent on to the model server: the caller's, less one hop's and its credentials (`cf-*`, `x-forwarded-*` too). */
-export function forwardedHeaders(headers: Headers): [string, string][] {
-  return [...headers].filter(([name]) => !NOT_FORWARDED.has(name) && !name.startsWith("cf-") && !name.startsWith("x-forwarded-") && name !== "x-real-ip");
+/** The model server's answer as the caller gets it: its status and body as they come, its headers less NOT_ANSWERED. */
+function answered(res: Response): Response {
+  return new Response(res.body, { status: res.status, statusText: res.statusText, headers: answeredHeaders(res.headers) });
+}
+
+/** 429 for a request past the deployment's gateway budget (LESSOR_GATEWAY_RATE_LIMIT_PER_MINUTE). */
+function overBudget(decision: RateDecision): ApiError {
+  return new ApiError(
+    429,
+    "rate_limited",
+    `over this deployment's budget of ${decision.limit} requests a minute through its gateway`,
+    { budget: "deployment", limit_per_minute: decision.limit, retry_after_s: decision.retry_after_s },
+    { "Retry-After": String(decision.retry_after_s) },
+  );
+}
+
+/**
+ * 402 for a stopped deployment its org's budget would not start: the org's caps, what it has
+ * committed and what the lease would cost are the org's own (GET /v1/budget), never told to a
+ * deployment key's holder.
+ */
+function startRefused(name: string): ApiError {
+  return new ApiError(402, "over_budget", `deployment "${name}" is stopped and its org's budget does not allow starting it; the org's admins can see why`, { name });
 }
 
 const refused = () => new ApiError(401, "unauthenticated", "send `Authorization: Bearer <the deployment's api_key>`", {}, { "WWW-Authenticate": 'Bearer realm="lessor-gateway"' });
@@ -63,9 +84,15 @@ export async function gatewayRequest(
   const digest = await sha256Hex(input.token);
   const init = { method: input.method, headers: forwardedHeaders(input.headers), body: input.body };
   const route = ROUTES.get(input.deploymentId);
+  // Whether this request has spent its unit of the deployment's budget: a lease that checked the
+  // key and then answered its state took it, and is not asked for another while the request waits.
+  let counted = false;
+  const limit = gatewayRateLimit(env);
   if (route) {
-    const quick = await leaseStub(env, route.lease_id).modelRequest(route.org_id, input.path, init, { digest });
-    if (quick instanceof Response) return quick;
+    const quick = await leaseStub(env, route.lease_id).modelRequest(route.org_id, input.path, init, { digest }, { limit_per_minute: limit, counted });
+    if (quick instanceof Response) return answered(quick);
+    if (quick !== null && "limited" in quick) throw overBudget(quick.limited);
+    counted = quick !== null && "state" in quick;
   }
   const row = await deploymentById(db, input.deploymentId);
   const key = row ? await deploymentKey(env, row) : null;
@@ -75,15 +102,20 @@ export async function gatewayRequest(
   const deadline = Date.now() + (wakeWaitMs(env) ?? GATEWAY_WAKE_WAIT_MS);
   let woken = false;
   for (;;) {
-    const out = await stub.modelRequest(row.org_id, input.path, init, { verified: digest });
-    if (out instanceof Response) return out;
+    const out = await stub.modelRequest(row.org_id, input.path, init, { verified: digest }, { limit_per_minute: limit, counted });
+    if (out instanceof Response) return answered(out);
+    if (out !== null && "limited" in out) throw overBudget(out.limited);
+    counted ||= out !== null && "state" in out;
     const state = out === null ? null : "state" in out ? out.state : null;
     if (state === null || state === "releasing" || state === "released") {
       throw new ApiError(503, "deployment_unavailable", `deployment "${row.name}" has no machine: PUT /v1/deployments/${row.name} to serve it again`, { name: row.name, state }, {}, true);
     }
     if (state === "stopped" && !woken) {
-      // A request wakes a stopped deployment; a start its budget refuses is the answer (402).
-      await actOnLease(env, row, "start");
+      // A request wakes a stopped deployment; a start its org's budget refuses is the answer (402),
+      // without the budget's figures: the caller holds the deployment's key, not the org's.
+      await actOnLease(env, row, "start").catch((e: unknown) => {
+        throw e instanceof ApiError && e.status === 402 ? startRefused(row.name) : e;
+      });
       woken = true;
     }
     if (Date.now() + GATEWAY_RECHECK_MS > deadline) {

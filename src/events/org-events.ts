@@ -14,7 +14,7 @@ const OrgLeaseEvents = LeaseEventSchema.options.map((o) =>
   }),
 );
 
-/** The org's own event: a webhook endpoint was disabled (by a 410, or after days of failures). */
+/** The org's own event: a webhook endpoint was disabled (by a 410, or after failing too long or too often). */
 const WebhookDisabledEvent = z.object({
   id: ORG_ID,
   lease_id: z.null(),
@@ -24,7 +24,12 @@ const WebhookDisabledEvent = z.object({
   from: z.null(),
   to: z.null(),
   reason: z.string(),
-  detail: z.strictObject({ webhook_id: z.string(), url: z.string(), reason: z.string() }),
+  detail: z.strictObject({
+    webhook_id: z.string(),
+    url: z.string(),
+    reason: z.string(),
+    consecutive_failures: z.number().int().optional().describe("failed attempts in a row, this one included"),
+  }),
 });
 
 export const OrgEventSchema = z

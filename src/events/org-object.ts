@@ -10,8 +10,10 @@
  * gone (410), and a stream that falls that far behind is closed, so its reconnect is told the same.
  *
  * It also delivers the org's outbound webhooks: each new event becomes one pending delivery per
- * endpoint that subscribes to its type (src/webhooks/deliveries.ts), and the object's one alarm,
- * set to the earliest due delivery after every change, sends them (src/webhooks/dispatch.ts).
+ * endpoint that subscribes to its type, to at most LESSOR_WEBHOOK_FANOUT endpoints an event
+ * (src/webhooks/deliveries.ts), and the object's one alarm, set to the earliest due delivery after
+ * every change, sends them (src/webhooks/dispatch.ts), within the org's budget of attempts a minute
+ * (src/webhooks/budget.ts, kept in `meta` as `delivery_budget`): past it the alarm waits.
  */
 import { MeteredObject } from "../metered-object";
 import { meteredAlarm } from "../metering";
@@ -22,8 +24,10 @@ import type { EventsAnswer } from "./follow";
 import { ORG_LOG_RETAINED, orgEventFrame, type OrgEvent } from "./org-events";
 import { MAX_EVENT_PAGE } from "./lease-events";
 import { Followers, overRpc } from "./sse";
+import { HeldSlots, type SlotClaim, type SlotRefusal } from "../auth/stream-slots";
 import { database } from "../db";
-import { DeliveryQueue, renderDelivery, type DeliveryView } from "../webhooks/deliveries";
+import { budgetReadyAt, deliveriesPerMinute, fanout, refilled, type Budget } from "../webhooks/budget";
+import { ATTEMPTS_PER_RUN, DeliveryQueue, renderDelivery, type DeliveryView } from "../webhooks/deliveries";
 import { runDueDeliveries, type Disabled } from "../webhooks/dispatch";
 import { enabledEndpoints } from "../webhooks/repo";
 
@@ -32,6 +36,8 @@ const SCHEMA_VERSION = 1;
 export class OrgEventsObject extends MeteredObject {
   readonly #sql: SqlStorage;
   readonly #followers: Followers<OrgEvent>;
+  /** The slots of its open streams (src/auth/stream-slots.ts). */
+  readonly #slots: HeldSlots;
   readonly #deliveries: DeliveryQueue;
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -44,6 +50,7 @@ export class OrgEventsObject extends MeteredObject {
       writer: () => orgEventFrame,
       ended: () => null,
     });
+    this.#slots = new HeldSlots(env);
     this.#deliveries = new DeliveryQueue(this.#sql);
     ctx.blockConcurrencyWhile(async () => this.#ensureSchema());
   }
@@ -104,9 +111,12 @@ export class OrgEventsObject extends MeteredObject {
     return { ok: true, value: { data, next_after: more ? data.at(-1)!.id : null } };
   }
 
-  /** A stream of the events after `after`, then each new one; gone as `page` says. */
-  follow(after: number): EventsAnswer<ReadableStream<Uint8Array>> {
-    return this.#gone(after) ?? { ok: true, value: overRpc(this.#followers.open(after)) };
+  /** A stream of the events after `after`, then each new one, holding a slot of `claim` while open; gone as `page` says. */
+  async follow(after: number, claim: SlotClaim): Promise<EventsAnswer<ReadableStream<Uint8Array>> | SlotRefusal> {
+    const gone = this.#gone(after);
+    if (gone) return gone;
+    const release = await this.#slots.take(claim);
+    return typeof release === "function" ? { ok: true, value: overRpc(this.#followers.open(after), release) } : release;
   }
 
   /** An endpoint's deliveries, newest first, before the delivery id `before`. */
@@ -137,7 +147,11 @@ export class OrgEventsObject extends MeteredObject {
       if (!orgId) return;
       const now = Date.now();
       this.#deliveries.trim(now);
-      const disabled = await runDueDeliveries(this.env, this.#deliveries, orgId, now);
+      const perMinute = deliveriesPerMinute(this.env);
+      const budget = refilled(this.#budget(), perMinute, now);
+      const { disabled, sent } = await runDueDeliveries(this.env, this.#deliveries, orgId, budget.tokens, now);
+      // Written only when spent: a bucket left alone refills to the same level from its old value.
+      if (sent > 0) setMeta(this.#sql, "delivery_budget", JSON.stringify({ tokens: budget.tokens - sent, at: budget.at }));
       const events = disabled.map((d) => this.#endpointDisabled(d, Date.now())).filter((e): e is OrgEvent => e !== null);
       await this.#landed(orgId, events);
     } finally {
@@ -169,14 +183,14 @@ export class OrgEventsObject extends MeteredObject {
     const pending = this.#after(through, -1);
     if (pending.length === 0) return;
     const endpoints = await enabledEndpoints(database(this.env.DB), orgId);
-    const added = this.#deliveries.enqueue(endpoints, pending, Date.now());
+    const added = this.#deliveries.enqueue(endpoints, pending, fanout(this.env), Date.now());
     setMeta(this.#sql, "queued_through", pending.at(-1)!.id);
     if (added > 0) await this.#scheduleAlarm();
   }
 
   /** The org's own event for an endpoint that was disabled (`webhook_disabled`); never its secret. */
   #endpointDisabled(d: Disabled, now: number): OrgEvent | null {
-    const detail = { webhook_id: d.endpoint_id, url: d.url, reason: d.reason };
+    const detail = { webhook_id: d.endpoint_id, url: d.url, reason: d.reason, consecutive_failures: d.consecutive_failures };
     const body = { lease_id: null, seq: null, at: new Date(now).toISOString(), type: "webhook_disabled", from: null, to: null, reason: d.reason, detail };
     const row = this.#sql
       .exec<{ id: number }>(
@@ -189,11 +203,17 @@ export class OrgEventsObject extends MeteredObject {
     return row ? { id: row.id, ...body } : null;
   }
 
-  /** The one alarm: at the earliest pending delivery, or none. */
+  /** The one alarm: at the earliest pending delivery, or once the org's budget has refilled for it; or none. */
   async #scheduleAlarm(): Promise<void> {
     const next = this.#deliveries.nextAt();
     if (next === null) await this.ctx.storage.deleteAlarm();
-    else await this.ctx.storage.setAlarm(next);
+    else await this.ctx.storage.setAlarm(Math.max(next, budgetReadyAt(this.#budget(), deliveriesPerMinute(this.env), ATTEMPTS_PER_RUN, Date.now())));
+  }
+
+  /** The org's bucket of attempts as the last run left it; null before the first. */
+  #budget(): Budget | null {
+    const value = this.#sql.exec<{ value: string }>(`SELECT value FROM meta WHERE key = 'delivery_budget'`).toArray()[0]?.value;
+    return value ? (JSON.parse(value) as Budget) : null;
   }
 
   #orgId(): string | null {

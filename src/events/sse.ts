@@ -219,10 +219,16 @@ export class Followers<T> {
  * A stream as a Durable Object hands it over RPC. The object's stream is piped into a native
  * stream, so that a reader who goes away ends the pipe here, where its error is expected and
  * dropped (the follower is then cancelled and let go), instead of as an uncaught "Network
- * connection lost" in the runtime's own pump of a JavaScript stream.
+ * connection lost" in the runtime's own pump of a JavaScript stream. `ended` runs once, when the
+ * pipe is done.
  */
-export function overRpc(stream: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+export function overRpc(stream: ReadableStream<Uint8Array>, ended: () => void = () => undefined): ReadableStream<Uint8Array> {
   const { readable, writable } = new IdentityTransformStream();
-  void stream.pipeTo(writable).catch(() => undefined);
+  // The pipe settles when the stream ends and when its reader goes away: either way the stream's
+  // slot is given back (src/auth/stream-slots.ts).
+  void stream
+    .pipeTo(writable)
+    .catch(() => undefined)
+    .finally(ended);
   return readable;
 }

@@ -8,6 +8,11 @@ import { simSigningSecret } from "./sim-key";
 import { vastSecrets, verifyStandard, verifyVast, type Verified } from "./verify";
 
 export interface IngressProvider {
+  /**
+   * Whose accounts it has (accounts.ts): `installation`, the installation's own (the sim's, under
+   * LESSOR_INGRESS_TOKEN); `org`, each org's own key, under a token of its own.
+   */
+  accounts: "installation" | "org";
   /** Whether its webhooks are signed; false: the URL's token is the only proof. */
   signed: boolean;
   /** Checks the delivery's proof beyond the token (401 when it fails); what it says of itself. */
@@ -32,6 +37,7 @@ export const PROVIDER_CLOCK_SLACK_MS = 5_000;
 export const INGRESS_PROVIDERS: Readonly<Record<string, IngressProvider>> = {
   // Standard Webhooks, under a key derived from the ingress token (sim-key.ts).
   sim: {
+    accounts: "installation",
     signed: true,
     verify: async (_env, token, headers, body, now) => verifyStandard(headers, body, await simSigningSecret(token), now),
     machineFields: ["machine_id"],
@@ -44,6 +50,7 @@ export const INGRESS_PROVIDERS: Readonly<Record<string, IngressProvider>> = {
   // Vast's documents describe the signature, not the payload: the instance id is looked for under
   // the name its instance objects give it.
   vast: {
+    accounts: "org",
     signed: true,
     verify: (env, _token, headers, body, now) => verifyVast(headers, body, vastSecrets(env.LESSOR_VAST_WEBHOOK_SECRET), now),
     machineFields: ["instance_id"],
@@ -52,7 +59,7 @@ export const INGRESS_PROVIDERS: Readonly<Record<string, IngressProvider>> = {
   },
   // RunPod signs nothing: the token is the only proof, and the payload only a hint.
   // Nothing in an unsigned payload decides anything, not even that a read-back can be skipped.
-  runpod: { signed: false, verify: async () => ({ event_id: null, sent_at: null }), machineFields: ["podId", "pod_id"], toldAt: () => null },
+  runpod: { accounts: "org", signed: false, verify: async () => ({ event_id: null, sent_at: null }), machineFields: ["podId", "pod_id"], toldAt: () => null },
 };
 
 /** The ingress entry of `provider`; null when ingress takes nothing from it. */

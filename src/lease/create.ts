@@ -16,6 +16,7 @@ import { BAD_HOSTS } from "../catalog/selector";
 import { offersOfQuote } from "../catalog/quoted-offers";
 import type { Spec } from "../catalog/spec";
 import type { Db } from "../db";
+import { creationCaps } from "../db/creation-caps";
 import type { Env } from "../env";
 import { z } from "@hono/zod-openapi";
 import { ApiError, badRequest, conflict } from "../errors";
@@ -164,7 +165,7 @@ export async function createLease(db: Db, env: Env, orgId: string, req: LeaseReq
     // offer counts at the most it may be rented for, its price drift included (rent.ts `priced`).
     const first = priced(offers[0]!, "quote_id" in req ? QUOTE_DRIFT_TOLERANCE : 0);
     const reserved = admissionReservation(reservedHourlyUsd(first), policy, now, stoppedDiskMicros(first.stopped_hourly_usd, policy.stopped_ttl), offerRetriesMicros(first, policy));
-    await reserveBudget(env.DB, db, { lease_id: id, org_id: orgId, need: reserved }, now);
+    await reserveBudget(env.DB, db, { lease_id: id, org_id: orgId, need: reserved }, now, creationCaps(env).leases);
     reservedBudget = true;
     // The GPU quota last: what it displaces is released only for a lease every other cap admitted.
     const gpus = gpusOf(offers);

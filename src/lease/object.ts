@@ -16,6 +16,7 @@ import { meteredAlarm } from "../metering";
 import { database } from "../db";
 import type { Env } from "../env";
 import { hexEquals } from "../ids";
+import { TokenBucket, type RateDecision } from "../auth/token-bucket";
 import { settleReservation } from "../billing/budget";
 import { alarmAt, alarmMove, guardOf, indexWrite, type IndexFacts } from "./decide";
 import type { KillOutcome } from "./command";
@@ -33,6 +34,8 @@ import { LeaseEventsOut } from "../events/lease-stream";
 import { overRpc } from "../events/sse";
 import type { ExecView } from "../occupant/exec";
 import type { AgentAnswer, AgentCall, AgentSnapshot, CommandView, NewCommand } from "../occupant/occupant";
+import type { AgentLimits } from "../occupant/agent-budget";
+import { HeldSlots, type SlotClaim, type SlotRefusal } from "../auth/stream-slots";
 
 export type { LeaseEvent, LeaseInit, UserAction };
 
@@ -43,6 +46,14 @@ export type { LeaseEvent, LeaseInit, UserAction };
  * keeps unless it already holds one.
  */
 export type GatewayKeyCheck = { digest: string } | { verified: string };
+
+/** A gateway request's unit of the deployment's budget (src/deployments/gateway-budget.ts). */
+export interface GatewayBudget {
+  /** Requests a minute the deployment's callers may make together (the Worker's setting). */
+  limit_per_minute: number;
+  /** This request spent its unit already, on an earlier call for it. */
+  counted: boolean;
+}
 
 export type ActResult =
   | { ok: true; lease: LeaseView }
@@ -63,10 +74,13 @@ export class LeaseObject extends MeteredObject {
   readonly #runner: LeaseRunner;
   /** The machine agent's side: its token, calls, commands, log and exec. */
   readonly #occupant: OccupantSide;
+  /** The slots of the streams and long polls this object holds open (src/auth/stream-slots.ts). */
+  readonly #slots: HeldSlots;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.#store = new LeaseStore(ctx.storage);
+    this.#slots = new HeldSlots(env);
     this.#out = new LeaseEventsOut(this.#store, this.env, (p) => ctx.waitUntil(p));
     this.#runner = new LeaseRunner(this.#store, this.env, {
       appended: (stored) => this.#out.appended(stored),
@@ -75,7 +89,7 @@ export class LeaseObject extends MeteredObject {
       inFlight: () => [...this.#inFlight.values()],
       gatewayEndedAt: () => this.#gatewayEndedAt,
     });
-    this.#occupant = new OccupantSide(this.#store, ctx.storage, this.env, {
+    this.#occupant = new OccupantSide(this.#store, ctx.storage, this.env, this.#slots, {
       exclusive: (work) => this.#exclusive(work),
       save: (before, after, effect, now) => this.#runner.save(before, after, effect, now),
       finish: (now) => this.#finish(now),
@@ -117,9 +131,14 @@ export class LeaseObject extends MeteredObject {
     return l ? this.#out.page(l, after, limit) : null;
   }
 
-  /** A Server-Sent Events stream of the events after `after`, ending once the lease is released. */
-  follow(orgId: string, after: number): ReadableStream<Uint8Array> | null {
-    return this.#store.loadFor(orgId) ? overRpc(this.#out.follow(after)) : null;
+  /**
+   * A Server-Sent Events stream of the events after `after`, ending once the lease is released; it
+   * holds a slot of `claim` while open. null: no such lease for this org; a refusal: no slot.
+   */
+  async follow(orgId: string, after: number, claim: SlotClaim): Promise<ReadableStream<Uint8Array> | SlotRefusal | null> {
+    if (!this.#store.loadFor(orgId)) return null;
+    const release = await this.#slots.take(claim);
+    return typeof release === "function" ? overRpc(this.#out.follow(after), release) : release;
   }
 
   /**
@@ -169,7 +188,8 @@ export class LeaseObject extends MeteredObject {
     path: string,
     init: { method: string; headers: [string, string][]; body: ArrayBuffer | null },
     key: GatewayKeyCheck,
-  ): Promise<Response | { state: LeaseState | "unreachable" } | { check: "key" } | null> {
+    budget: GatewayBudget,
+  ): Promise<Response | { state: LeaseState | "unreachable" } | { check: "key" } | { limited: RateDecision } | null> {
     const l = this.#store.loadFor(orgId);
     if (!l) return null;
     if ("verified" in key) this.#store.setGatewayKeyDigest(key.verified, false);
@@ -178,6 +198,12 @@ export class LeaseObject extends MeteredObject {
       // full check, against the deployment's row (which a state answer below sends it to as well).
       const held = this.#store.gatewayKeyDigest();
       if (held === null || !hexEquals(held, key.digest)) return { check: "key" };
+    }
+    // The deployment's request budget, spent only by a caller that holds its key (a wrong key
+    // never drains it), once per request whatever path it took (docs/deployments.md "The gateway").
+    if (!budget.counted) {
+      const decision = this.#gatewayBudget.take(budget.limit_per_minute, Date.now());
+      if (!decision.allowed) return { limited: decision };
     }
     if (l.state !== "ready" || !l.model) return { state: l.state };
     const endpoint = await this.#runner.modelEndpoint(l).catch(() => null);
@@ -209,6 +235,14 @@ export class LeaseObject extends MeteredObject {
     this.#store.setGatewayKeyDigest(digest, true);
     return true;
   }
+
+  /**
+   * The deployment's gateway budget, in memory as every RateLimiter's is (src/auth/rate-limiter.ts):
+   * this object is the one place every isolate's requests for the lease pass, so it counts them all
+   * without a further call. An evicted object starts with a full bucket; a recreated deployment's
+   * new lease starts with its own.
+   */
+  readonly #gatewayBudget = new TokenBucket();
 
   /** When each gateway request now in flight began, by its id; in memory (state.ts `AgentFacts.in_flight`). */
   readonly #inFlight = new Map<string, number>();
@@ -382,14 +416,22 @@ export class LeaseObject extends MeteredObject {
 
   // ---- the machine agent and the user's side of it (occupant-side.ts, docs/agent.md) ----------
 
-  /** A new lease token for the machine (the one before stops working), shown once; null: no lease. */
-  mintAgentToken(): Promise<string | "released" | null> {
+  /**
+   * A new lease token for the machine (the one before stops working), shown once, for the
+   * operator and a lease on the sim only ("not_sim" otherwise); null: no lease.
+   */
+  mintAgentToken(): Promise<string | "released" | "not_sim" | null> {
     return this.#occupant.mintAgentToken();
   }
 
-  /** One call of the lease's agent, authenticated by its lease token. */
-  agentCall(token: string, call: AgentCall): Promise<AgentAnswer> {
-    return this.#occupant.agentCall(token, call);
+  /** A new enrollment token for the machine (what a create carries), shown once, for the operator and a lease on the sim only; null: no lease. */
+  mintEnrollToken(): Promise<string | "released" | "not_sim" | null> {
+    return this.#occupant.mintEnrollToken();
+  }
+
+  /** One call of the lease's agent, authenticated by its lease token (an enroll: by its enrollment token), within `limits` when given. */
+  agentCall(token: string, call: AgentCall, limits?: AgentLimits): Promise<AgentAnswer> {
+    return this.#occupant.agentCall(token, call, limits);
   }
 
   /** Ends the lease's command: TERM, then KILL when `escalate`. null: no such lease for this org. */
@@ -397,8 +439,11 @@ export class LeaseObject extends MeteredObject {
     return this.#occupant.kill(orgId, opts);
   }
 
-  /** Queues an exec or signal for the machine (`orgId` null: the operator); null: no such lease; "full": too many open. */
-  queueAgentCommand(orgId: string | null, command: NewCommand): CommandView | "full" | "released" | null {
+  /**
+   * Queues an exec or signal for the machine (`orgId` null: the operator, for a lease on the sim
+   * only, else "not_sim"); null: no such lease; "full": too many open.
+   */
+  queueAgentCommand(orgId: string | null, command: NewCommand): CommandView | "full" | "released" | "not_sim" | null {
     return this.#occupant.queueAgentCommand(orgId, command);
   }
 
@@ -407,9 +452,9 @@ export class LeaseObject extends MeteredObject {
     return this.#occupant.logTail(orgId, lines);
   }
 
-  /** A follow of the log after chunk `after` (-1: from its start), as Server-Sent Events; null: no such lease. */
-  followLog(orgId: string, after: number): ReadableStream<Uint8Array> | { expired_at: string } | null {
-    return this.#occupant.followLog(orgId, after);
+  /** A follow of the log after chunk `after` (-1: from its start), as Server-Sent Events, holding a slot of `claim`; null: no such lease. */
+  followLog(orgId: string, after: number, claim: SlotClaim): ReturnType<OccupantSide["followLog"]> {
+    return this.#occupant.followLog(orgId, after, claim);
   }
 
   /** Queues an exec and waits for its result, at most `timeoutMs`; null: no such lease. */
@@ -422,8 +467,11 @@ export class LeaseObject extends MeteredObject {
     return this.#occupant.execResult(orgId, execId);
   }
 
-  /** What the agent reported, never the token (`orgId` null: the operator); null: no such lease (or another org's). */
-  agentSnapshot(orgId: string | null): AgentSnapshot | null {
+  /**
+   * What the agent reported, never the token (`orgId` null: the operator, for a lease on the sim
+   * only, else "not_sim"); null: no such lease (or another org's).
+   */
+  agentSnapshot(orgId: string | null): AgentSnapshot | "not_sim" | null {
     return this.#occupant.agentSnapshot(orgId);
   }
 }

@@ -9,7 +9,11 @@ import { intSetting, type Env } from "../env";
 import { EXEC_MAX_WAIT_MS, execView, execWaitMs, type ExecView } from "../occupant/exec";
 import { USE_EVERY_MS } from "../occupant/follow";
 import { logsExpireAt } from "../occupant/logs";
-import { Occupant, REFUSED, type AgentAnswer, type AgentCall, type AgentSnapshot, type CommandView, type NewCommand } from "../occupant/occupant";
+import { Occupant, REFUSED, type AgentAnswer, type AgentCall, type AgentRefusal, type AgentSnapshot, type CommandView, type NewCommand } from "../occupant/occupant";
+import { AgentBudget, type AgentLimits } from "../occupant/agent-budget";
+import { enrollOpenUntil } from "../occupant/token";
+import { agentPollClaim, slotRefused, type HeldSlots, type SlotClaim, type SlotRefusal } from "../auth/stream-slots";
+import { isSimulatedCloud } from "../providers/names";
 import { alarmAt } from "./decide";
 import { killStart, type KillOutcome } from "./command";
 import { excerpt, EXCERPTS } from "./excerpt";
@@ -44,12 +48,16 @@ export class OccupantSide {
   readonly #storage: DurableObjectStorage;
   readonly #env: Env;
   readonly #host: OccupantHost;
+  readonly #slots: HeldSlots;
+  /** The lease token's budgets (in memory, like an API key's). */
+  readonly #budget = new AgentBudget();
   #occupant: Occupant | null = null;
 
-  constructor(store: LeaseStore, storage: DurableObjectStorage, env: Env, host: OccupantHost) {
+  constructor(store: LeaseStore, storage: DurableObjectStorage, env: Env, slots: HeldSlots, host: OccupantHost) {
     this.#store = store;
     this.#storage = storage;
     this.#env = env;
+    this.#slots = slots;
     this.#host = host;
   }
 
@@ -63,12 +71,40 @@ export class OccupantSide {
     return (this.#occupant = new Occupant(this.#storage));
   }
 
-  /** A new lease token for the machine (the one before stops working), shown once; null: no lease. */
-  async mintAgentToken(): Promise<string | "released" | null> {
-    const l = this.#store.load();
-    if (!l) return null;
+  /**
+   * The lease as `orgId` may drive its agent; null: no such lease (or another org's). `null` for
+   * `orgId` is the installation's operator (the sim's test routes, bootstrap token), who drives
+   * only a lease on the simulated cloud: never a machine of an org's own provider account
+   * (docs/security.md, hardening item 14). Read in the same turn as the call it guards, so a
+   * lease that moved to another provider since is refused.
+   */
+  #drivable(orgId: string | null): LeaseRecord | "not_sim" | null {
+    const l = this.#store.loadFor(orgId);
+    if (l && orgId === null && !isSimulatedCloud(l.provider)) return "not_sim";
+    return l;
+  }
+
+  /**
+   * A new lease token for the machine (the one before stops working), shown once, for the
+   * operator; null: no lease.
+   */
+  async mintAgentToken(): Promise<string | "released" | "not_sim" | null> {
+    const l = this.#drivable(null);
+    if (l === null || l === "not_sim") return l;
     if (l.state === "released") return "released";
     return this.occupant()!.mint(Date.now());
+  }
+
+  /**
+   * A new enrollment token for the machine, open as a create's is (the lease token before stops
+   * working), shown once, for the operator and a lease on the sim only; null: no lease.
+   */
+  async mintEnrollToken(): Promise<string | "released" | "not_sim" | null> {
+    const l = this.#drivable(null);
+    if (l === null || l === "not_sim") return l;
+    if (l.state === "released") return "released";
+    const now = Date.now();
+    return this.occupant()!.mintEnrollment(enrollOpenUntil(l.policy.boot_timeout, now));
   }
 
   /**
@@ -76,16 +112,30 @@ export class OccupantSide {
    * the run loop is poked (on_exit, or the release after lessor's own TERM or KILL); a stall's
    * diagnostics are attached to an event when they come back.
    */
-  async agentCall(token: string, call: AgentCall): Promise<AgentAnswer> {
+  async agentCall(token: string, call: AgentCall, limits?: AgentLimits): Promise<AgentAnswer> {
     const agent = this.occupant();
     if (!agent) return REFUSED;
-    const answer = await agent.call(() => this.#store.state(), token, call);
+    const answer = await agent.call(() => this.#store.state(), token, call, limits && ((c) => this.#admit(c, limits)));
     // Requests the model server had that did not pass through the gateway: use as the machine
     // reports it, which counts only within the org's ceiling (decide.ts `machineUseUntil`).
     if (answer.ok && answer.op === "heartbeat" && answer.model_activity === "active") this.#host.machineActivity();
     if (answer.ok && answer.op === "result" && answer.recorded) await this.#attachDiagnostics(answer.command.id);
     else if (answer.ok && answer.op !== "commands") await this.#bringAlarmForward(agent);
     return answer;
+  }
+
+  /**
+   * A call whose token is good, within the lease token's budgets; a long poll also holds one of
+   * the lease's and the org's agent-poll slots while it waits, given back when it ends.
+   */
+  async #admit(call: AgentCall, limits: AgentLimits): Promise<AgentRefusal | (() => void) | null> {
+    const refused = this.#budget.spend(call, limits, Date.now());
+    if (refused || call.op !== "commands" || call.wait_ms <= 0) return refused;
+    const l = this.#store.load()!;
+    const release = await this.#slots.take(agentPollClaim(l.org_id, l.id, limits.polls_per_org));
+    if (typeof release === "function") return release;
+    const e = slotRefused(release);
+    return { ok: false, status: 429, code: e.code, message: e.message, details: e.details, retry_after_s: Number(e.headers["Retry-After"]) };
   }
 
   /**
@@ -145,10 +195,17 @@ export class OccupantSide {
     }
   }
 
-  /** Queues an exec or signal for the machine (`orgId` null: the operator); null: no such lease (or another org's); "full": too many open. */
-  queueAgentCommand(orgId: string | null, command: NewCommand): CommandView | "full" | "released" | null {
-    const l = this.#store.loadFor(orgId);
-    if (!l) return null;
+  /**
+   * Queues an exec or signal for the machine (`orgId` null: the operator, on the sim only); null:
+   * no such lease (or another org's); "full": too many open.
+   */
+  queueAgentCommand(orgId: string | null, command: NewCommand): CommandView | "full" | "released" | "not_sim" | null {
+    const l = this.#drivable(orgId);
+    if (l === null || l === "not_sim") return l;
+    return this.#queue(l, command);
+  }
+
+  #queue(l: LeaseRecord, command: NewCommand): CommandView | "full" | "released" {
     if (l.state === "released") return "released";
     const queued = this.occupant()!.queue(command, Date.now());
     if (!queued) return "full";
@@ -166,16 +223,19 @@ export class OccupantSide {
   }
 
   /**
-   * A follow of the log after chunk `after` (-1: from its start), as Server-Sent Events; null: no
-   * such lease. Following is not use: a log left open in a tab would keep an idle machine billing
-   * (docs/security.md "Idle is not decided by the machine alone"), so the stream's keep-alives are no activity either.
+   * A follow of the log after chunk `after` (-1: from its start), as Server-Sent Events, holding a
+   * slot of `claim` while open; null: no such lease; a refusal: no slot. Following is not use: a
+   * log left open in a tab would keep an idle machine billing (docs/security.md "Idle is not
+   * decided by the machine alone"), so neither the follow nor its keep-alives are activity.
    */
-  followLog(orgId: string, after: number): ReadableStream<Uint8Array> | { expired_at: string } | null {
+  async followLog(orgId: string, after: number, claim: SlotClaim): Promise<ReadableStream<Uint8Array> | { expired_at: string } | SlotRefusal | null> {
     if (!this.#store.loadFor(orgId)) return null;
     const expired = this.#expired();
     if (expired !== null) return { expired_at: new Date(expired).toISOString() };
+    const release = await this.#slots.take(claim);
+    if (typeof release !== "function") return release;
     const released = () => this.#store.state() === "released";
-    return overRpc(this.occupant()!.follow(after, released, () => undefined));
+    return overRpc(this.occupant()!.follow(after, released, () => undefined), release);
   }
 
   /**
@@ -183,8 +243,10 @@ export class OccupantSide {
    * EXEC_MAX_WAIT_MS (exec.ts `execWaitMs`); the exec as it is then. null: no such lease.
    */
   async exec(orgId: string, cmd: string, timeoutMs: number): Promise<ExecView | "full" | "released" | null> {
-    const queued = this.queueAgentCommand(orgId, { kind: "exec", cmd });
-    if (queued === null || typeof queued === "string") return queued;
+    const l = this.#store.loadFor(orgId);
+    if (!l) return null;
+    const queued = this.#queue(l, { kind: "exec", cmd });
+    if (typeof queued === "string") return queued;
     this.#use(orgId);
     const maxMs = intSetting(this.#env.LESSOR_EXEC_MAX_WAIT_MS, EXEC_MAX_WAIT_MS);
     const waitMs = execWaitMs(timeoutMs, this.#store.load()!.ttl_deadline, Date.now(), maxMs);
@@ -200,8 +262,9 @@ export class OccupantSide {
   }
 
   /** What the agent reported, never the token (`orgId` null: the operator); null: no such lease (or another org's). */
-  agentSnapshot(orgId: string | null): AgentSnapshot | null {
-    if (!this.#store.loadFor(orgId)) return null;
+  agentSnapshot(orgId: string | null): AgentSnapshot | "not_sim" | null {
+    const l = this.#drivable(orgId);
+    if (l === null || l === "not_sim") return l;
     return this.occupant()!.snapshot();
   }
 

@@ -67,6 +67,9 @@ export const POLICY_DEFAULTS: Record<LeaseKind, Policy> = {
  */
 const Duration = DurationSchema;
 const NullableDuration = z.union([Duration, z.null()]);
+/** The most hosts a lease may try (`host_attempts`); it replaces at most one fewer, each marked bad at most once. */
+export const MAX_HOST_ATTEMPTS = 10;
+
 export const PolicyInputSchema = z
   .strictObject({
     ttl: NullableDuration.optional(),
@@ -76,7 +79,7 @@ export const PolicyInputSchema = z
     heartbeat_grace: Duration.optional(),
     boot_timeout: Duration.optional(),
     startup_timeout: NullableDuration.optional(),
-    host_attempts: z.number().int().min(1).max(10).optional(),
+    host_attempts: z.number().int().min(1).max(MAX_HOST_ATTEMPTS).optional(),
     max_session_usd: z.number().positive().max(1_000_000).nullable().optional(),
     max_runtime: NullableDuration.optional(),
     kill_grace: Duration.optional(),

@@ -18,6 +18,7 @@ import { reserveBudget } from "../billing/budget";
 import type { Reservation } from "../billing/ceiling";
 import { ApiError } from "../errors";
 import type { Occupant } from "../occupant/occupant";
+import { enrollOpenUntil } from "../occupant/token";
 import { nextMove, type Decision } from "./decide";
 import { probeModelServer } from "./model-probe";
 import { DIAGNOSTICS_CMD } from "./command";
@@ -203,6 +204,8 @@ export class LeaseRunner {
         case "stop":
           return await this.#stop(machined(l), provider, d.reason, now);
         case "start": {
+          // The machine's agent runs again, and enrolls again (token.ts `mayEnroll`).
+          this.#host.occupant()!.reopenEnrollment(enrollOpenUntil(l.policy.boot_timeout, now));
           await provider.startMachine(machined(l).machine_id);
           return void this.step(l, started(machined(l), now), now);
         }
@@ -246,8 +249,10 @@ export class LeaseRunner {
     let m: Machine;
     let after: LeaseRecord;
     try {
-      // Each machine gets a token of its own; the one before it stops working (docs/agent.md).
-      const agent = agentAccess(this.#env, l.id, await this.#host.occupant()!.mint(now)) ?? undefined;
+      // Each machine gets an enrollment of its own, never the lease token (docs/agent.md "The
+      // token"); the token of the machine before stops working.
+      const enroll = await this.#host.occupant()!.mintEnrollment(enrollOpenUntil(l.policy.boot_timeout, now));
+      const agent = agentAccess(this.#env, l.id, enroll) ?? undefined;
       m = await provider.createMachine({
         label: before.label!, offer_id: offer.provider_offer_id, image: l.image ?? undefined, agent,
         // A deployment runs its provider's model server (its own cmd, where a caller of createLease named one), which requires the machine's own key and serves on MODEL_PORT.

@@ -14,7 +14,8 @@ import { chunksToDrop, droppedMarker, newlines, planAppend, tailLines, type Stor
 import { COMMAND_KINDS, ensureAgentSchema } from "./schema";
 import type { Followers } from "../events/sse";
 import { logFollowers, type FollowEnd, type LogItem, type StoredLogChunk } from "./follow";
-import { hashLeaseToken, mintLeaseToken, verifyLeaseToken } from "./token";
+import { hashLeaseToken, looksLikeEnrollToken, mayEnroll, mintEnrollToken, mintLeaseToken, verifyLeaseToken } from "./token";
+import { sha256Hex } from "../ids";
 
 export const COMMAND_SIGNALS = ["TERM", "KILL"] as const;
 export type CommandSignal = (typeof COMMAND_SIGNALS)[number];
@@ -34,6 +35,8 @@ export type AgentCall =
    * the agent could not read it); absent: the agent read none (no model, or an older agent).
    */
   | { op: "heartbeat"; metrics?: string | null }
+  /** The machine's first call, with its enrollment token: answers the lease token (token.ts `mayEnroll`). */
+  | { op: "enroll"; nonce: string }
   | { op: "log"; seq: number; data: Uint8Array }
   | { op: "exit"; code: number | null; signal: string | null }
   | { op: "commands"; wait_ms: number }
@@ -68,13 +71,30 @@ export interface CommandView {
 
 export type NewCommand = { kind: "exec"; cmd: string } | { kind: "signal"; signal: CommandSignal };
 
+/** A call refused: its status, stable code and message; a 429's details and Retry-After. */
+export type AgentRefusal = {
+  ok: false;
+  status: 401 | 404 | 410 | 429;
+  code: string;
+  message: string;
+  details?: Record<string, unknown>;
+  retry_after_s?: number;
+};
+
 export type AgentAnswer =
   | { ok: true; op: "heartbeat"; last_heartbeat_at: string; model_activity: ModelActivity | null }
+  | { ok: true; op: "enroll"; token: string }
   | { ok: true; op: "log"; seq: number; stored: boolean; duplicate: boolean }
   | { ok: true; op: "exit"; recorded: boolean; exit: AgentExit }
   | { ok: true; op: "commands"; commands: DeliveredCommand[] }
   | { ok: true; op: "result"; recorded: boolean; command: CommandView }
-  | { ok: false; status: 401 | 404 | 410; code: string; message: string };
+  | AgentRefusal;
+
+/**
+ * What a caller's limits say of a call once its token is known good: a refusal, a slot to give
+ * back when the call ends (a long poll's), or null (lease-side: src/lease/occupant-side.ts).
+ */
+export type AgentAdmit = (call: AgentCall) => Promise<AgentRefusal | (() => void) | null>;
 
 export interface AgentSnapshot {
   token_minted_at: string | null;
@@ -102,6 +122,9 @@ interface AgentRow {
   metrics_read_at: number | null;
   metrics_failed_at: number | null;
   metrics_counters: string | null;
+  enroll_hash: string | null;
+  enroll_open_until: number | null;
+  enroll_nonce_hash: string | null;
 }
 
 interface CommandRow {
@@ -149,23 +172,81 @@ export class Occupant {
     return this.#sql.exec<AgentRow & Record<string, SqlStorageValue>>(`SELECT * FROM agent WHERE id = 1`).one();
   }
 
-  /** A new token for the lease's machine; the one before stops working. The plaintext is returned once. */
+  /**
+   * A new token for the lease's machine, handed over directly (the operator's test route); the one
+   * before stops working, and so does the machine's enrollment, so no agent rotates it away. The
+   * plaintext is returned once.
+   */
   async mint(now: number): Promise<string> {
     const token = mintLeaseToken();
     const hash = await hashLeaseToken(token);
     this.#ensure();
-    this.#sql.exec(`UPDATE agent SET token_hash = ?, token_minted_at = ? WHERE id = 1`, hash, now);
+    this.#sql.exec(
+      `UPDATE agent SET token_hash = ?, token_minted_at = ?, enroll_hash = NULL, enroll_open_until = NULL, enroll_nonce_hash = NULL WHERE id = 1`,
+      hash,
+      now,
+    );
     return token;
   }
 
   /**
-   * One call of the lease's agent. `leaseState` reads the lease's state now (null: no lease). The
-   * token is checked first, so a caller without it learns nothing, not even that the lease ended.
+   * A new enrollment token for a machine's create, open until `openUntil` (token.ts): the lease
+   * token before stops working, as the machine before is gone. The plaintext is returned once.
    */
-  async call(leaseState: () => string | null, token: string, call: AgentCall): Promise<AgentAnswer> {
+  async mintEnrollment(openUntil: number): Promise<string> {
+    const token = mintEnrollToken();
+    const hash = await hashLeaseToken(token);
+    this.#ensure();
+    this.#sql.exec(`UPDATE agent SET token_hash = NULL, enroll_hash = ?, enroll_open_until = ?, enroll_nonce_hash = NULL WHERE id = 1`, hash, openUntil);
+    return token;
+  }
+
+  /** Lessor starts the machine again: a new run of its agent may enroll until `openUntil`. */
+  reopenEnrollment(openUntil: number): void {
+    this.#ensure();
+    this.#sql.exec(`UPDATE agent SET enroll_open_until = ? WHERE id = 1 AND enroll_hash IS NOT NULL`, openUntil);
+  }
+
+  /**
+   * One call of the lease's agent. `leaseState` reads the lease's state now (null: no lease). The
+   * token is checked first, so a caller without it learns nothing, not even that the lease ended;
+   * then `admit`, the caller's limits.
+   */
+  async call(leaseState: () => string | null, token: string, call: AgentCall, admit?: AgentAdmit): Promise<AgentAnswer> {
     if (leaseState() === null) return REFUSED;
-    if (!(await verifyLeaseToken(token, this.#row().token_hash))) return REFUSED;
+    const enrolling = call.op === "enroll" ? await enrollment(token, call.nonce) : null;
+    if (enrolling ? !this.#mayEnroll(enrolling) : !(await verifyLeaseToken(token, this.#row().token_hash))) return REFUSED;
     if (leaseState() === "released") return RELEASED;
+    const admitted = admit ? await admit(call) : null;
+    if (admitted !== null && typeof admitted === "object") return admitted;
+    try {
+      return call.op === "enroll" ? this.#enroll(enrolling!) : await this.#carryOut(leaseState, call);
+    } finally {
+      admitted?.();
+    }
+  }
+
+  #mayEnroll(e: Enrolling): boolean {
+    return e.token_hash !== null && mayEnroll(this.#row(), e.token_hash, e.nonce_hash, Date.now());
+  }
+
+  /**
+   * The agent enrolled: the new lease token (the one before stops working), the enrollment closed
+   * until lessor starts the machine again, and the nonce kept, so the same agent may enroll again.
+   * Checked again and written with no wait between, so two enrolls at once cannot both pass.
+   */
+  #enroll(e: Enrolling): AgentAnswer {
+    if (!this.#mayEnroll(e)) return REFUSED;
+    this.#sql.exec(
+      `UPDATE agent SET token_hash = ?, token_minted_at = ?, enroll_open_until = NULL, enroll_nonce_hash = ? WHERE id = 1`,
+      e.next_hash,
+      Date.now(),
+      e.nonce_hash,
+    );
+    return { ok: true, op: "enroll", token: e.next };
+  }
+
+  async #carryOut(leaseState: () => string | null, call: Exclude<AgentCall, { op: "enroll" }>): Promise<AgentAnswer> {
     const now = Date.now();
     switch (call.op) {
       case "heartbeat":
@@ -465,6 +546,25 @@ export class Occupant {
       commands: this.#commands(),
     };
   }
+}
+
+/** An enroll's hashes and the lease token it would get, made before anything is checked (each hash is a wait). */
+interface Enrolling {
+  /** null: not an enrollment token at all. */
+  token_hash: string | null;
+  nonce_hash: string;
+  next: string;
+  next_hash: string;
+}
+
+async function enrollment(token: string, nonce: string): Promise<Enrolling> {
+  const next = mintLeaseToken();
+  return {
+    token_hash: looksLikeEnrollToken(token) ? await hashLeaseToken(token) : null,
+    nonce_hash: await sha256Hex(nonce),
+    next,
+    next_hash: await hashLeaseToken(next),
+  };
 }
 
 /** Waits in `waiters` until one of its wakes is called, or `ms` pass. */

@@ -6,7 +6,7 @@
  */
 import { setMeta } from "../object-meta";
 
-export const AGENT_SCHEMA_VERSION = 3;
+export const AGENT_SCHEMA_VERSION = 4;
 export const COMMAND_KINDS = ["exec", "signal"] as const;
 export const COMMAND_STATES = ["queued", "delivered", "done"] as const;
 
@@ -34,6 +34,9 @@ export function ensureAgentSchema(sql: SqlStorage): void {
         metrics_read_at   INTEGER,
         metrics_failed_at INTEGER,
         metrics_counters  TEXT,
+        enroll_hash       TEXT CHECK (enroll_hash IS NULL OR length(enroll_hash) = 64),
+        enroll_open_until INTEGER,
+        enroll_nonce_hash TEXT CHECK (enroll_nonce_hash IS NULL OR length(enroll_nonce_hash) = 64),
         CHECK ((exit_at IS NULL) = (exit_code IS NULL AND exit_signal IS NULL))
       );
       INSERT INTO agent (id) VALUES (1);
@@ -74,6 +77,14 @@ export function ensureAgentSchema(sql: SqlStorage): void {
       ALTER TABLE agent ADD COLUMN metrics_read_at INTEGER;
       ALTER TABLE agent ADD COLUMN metrics_failed_at INTEGER;
       ALTER TABLE agent ADD COLUMN metrics_counters TEXT;
+    `);
+  }
+  if (version >= 1 && version < 4) {
+    // The machine's enrollment (token.ts): what the create carries instead of the lease token.
+    sql.exec(`
+      ALTER TABLE agent ADD COLUMN enroll_hash TEXT CHECK (enroll_hash IS NULL OR length(enroll_hash) = 64);
+      ALTER TABLE agent ADD COLUMN enroll_open_until INTEGER;
+      ALTER TABLE agent ADD COLUMN enroll_nonce_hash TEXT CHECK (enroll_nonce_hash IS NULL OR length(enroll_nonce_hash) = 64);
     `);
   }
   // Written only when it changes: every start of the object runs this.

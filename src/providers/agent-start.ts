@@ -2,8 +2,9 @@
  * How a machine starts lessor's agent, the same on every provider: the pieces the adapters share.
  *
  * The agent is a POSIX sh script served at `<LESSOR_URL>/v1/agent/agent.sh`. It reads its lease
- * from the environment (LESSOR_URL, LESSOR_LEASE_ID, LESSOR_LEASE_TOKEN: agentEnv) and runs the lease's command itself (LESSOR_CMD). The
- * machine is given:
+ * from the environment (LESSOR_URL, LESSOR_LEASE_ID, LESSOR_ENROLL_TOKEN: agentEnv), exchanges the
+ * enrollment token for the lease token on its first call, and runs the lease's command itself
+ * (LESSOR_CMD). The machine is given:
  *
  * - an environment: the lease's own variables, then lessor's four, which win (agentEnv);
  * - one start line (AGENT_START), run by `sh -c` as the arguments of the image's entrypoint
@@ -15,8 +16,10 @@
  * setup; an image whose entrypoint ignores its arguments never starts the agent. The image must
  * have `sh`, and `curl` or `wget`.
  *
- * Secrets: the lease token is in the environment only, never in the start line; errors that may
- * carry a request's words are passed through redactSecrets.
+ * Secrets: the lease token is never in what a create carries, since the provider keeps that where
+ * its account's key reads it (docs/security.md); the enrollment token is in the environment only,
+ * never in the start line; errors that may carry a request's words are passed through
+ * redactSecrets.
  */
 import { publicUrl } from "../config";
 import type { Env } from "../env";
@@ -28,18 +31,18 @@ export interface AgentAccess {
   /** lessor's public origin (LESSOR_PUBLIC_URL), without a trailing slash. */
   url: string;
   lease_id: string;
-  /** Secret: authenticates the agent as this lease. */
-  token: string;
+  /** Secret: what the agent exchanges for the lease token on its first call (src/occupant/token.ts). */
+  enroll_token: string;
 }
 
 /**
  * The `agent` of a lease's create (contract.ts CreateMachineInput): lessor's public URL, the
- * lease and its token. null when LESSOR_PUBLIC_URL is unset (development without `npm start`,
+ * lease and its machine's enrollment token. null when LESSOR_PUBLIC_URL is unset (development without `npm start`,
  * which config.ts allows only outside production): the machine is then started without the agent.
  */
-export function agentAccess(env: Pick<Env, "LESSOR_PUBLIC_URL">, leaseId: string, token: string): AgentAccess | null {
+export function agentAccess(env: Pick<Env, "LESSOR_PUBLIC_URL">, leaseId: string, enrollToken: string): AgentAccess | null {
   const url = publicUrl(env);
-  return url === null ? null : { url, lease_id: leaseId, token };
+  return url === null ? null : { url, lease_id: leaseId, enroll_token: enrollToken };
 }
 
 /** The agent script's path under LESSOR_URL. */
@@ -93,7 +96,9 @@ export function agentEnv(provider: string, input: Pick<CreateMachineInput, "agen
   if (input.agent) {
     env.LESSOR_URL = input.agent.url;
     env.LESSOR_LEASE_ID = input.agent.lease_id;
-    env.LESSOR_LEASE_TOKEN = input.agent.token;
+    env.LESSOR_ENROLL_TOKEN = input.agent.enroll_token;
+    // agent.sh would take a lease token given to it as is, instead of enrolling.
+    delete env.LESSOR_LEASE_TOKEN;
     if (input.cmd !== undefined) env.LESSOR_CMD = input.cmd;
     else delete env.LESSOR_CMD;
   }
@@ -133,10 +138,10 @@ export function agentUserData(input: Pick<CreateMachineInput, "agent" | "env" | 
   return `#cloud-config\nruncmd:\n  - ${JSON.stringify(argv)}\n`;
 }
 
-/** The values an error must never repeat: the lease token, and any lease variable long enough to be a secret. */
+/** The values an error must never repeat: the enrollment token, and any lease variable long enough to be a secret. */
 export function secretsOf(input: Pick<CreateMachineInput, "agent" | "env">): string[] {
   const secrets = Object.values(input.env ?? {}).filter((v) => v.length >= SECRET_MIN_LENGTH);
-  if (input.agent) secrets.push(input.agent.token);
+  if (input.agent) secrets.push(input.agent.enroll_token);
   return secrets.filter((s) => s.length > 0);
 }
 

@@ -93,7 +93,7 @@ export interface CreateMachineInput {
   cmd?: string;
   /** The lease's own environment variables (names as a shell writes them; lessor's own win). */
   env?: Record<string, string>;
-  /** Start lessor's agent on the machine (agent-start.ts); `token` is a secret no error may carry. */
+  /** Start lessor's agent on the machine (agent-start.ts); `enroll_token` is a secret no error may carry. */
   agent?: AgentAccess;
   /**
    * TCP ports the machine serves to the outside (a deployment's model server on MODEL_PORT). An
@@ -199,7 +199,7 @@ export type ProviderErrorKind =
    * A final refusal (a create the provider answered "no" to for a reason retrying cannot fix: a
    * parameter it rejects, a resource that does not exist). Nothing was made. The message is the
    * provider's own words: keys travel only in headers, and a create's words, which may echo its
-   * body (the lease's token and variables), are redacted (agent-start.ts withSecretsRedacted).
+   * body (the machine's enrollment token and the lease's variables), are redacted (agent-start.ts withSecretsRedacted).
    */
   | "refused";
 

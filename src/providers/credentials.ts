@@ -10,6 +10,7 @@
  */
 import { base64url } from "jose";
 import type { Db } from "../db";
+import type { Selectable } from "kysely";
 import type { ProviderKeysTable } from "../db/schema";
 import type { Env } from "../env";
 import { ApiError } from "../errors";
@@ -99,7 +100,7 @@ export function decryptProviderKey(env: Pick<Env, "LESSOR_MASTER_KEY">, orgId: s
   return openSecret(env, `${orgId}/${provider}`, ciphertext);
 }
 
-export type ProviderKeyRow = Omit<ProviderKeysTable, "options"> & { options: string };
+export type ProviderKeyRow = Selectable<ProviderKeysTable>;
 
 export async function storeProviderKey(
   db: Db,

@@ -114,32 +114,42 @@ export class DeliveryQueue {
     `);
   }
 
-  /** One pending delivery, due now, for each event each endpoint subscribes to. */
-  enqueue(endpoints: { id: string; events: string }[], events: OrgEvent[], now: number): number {
+  /**
+   * One pending delivery, due now, for each event each endpoint subscribes to, to at most `fanout`
+   * endpoints an event: the oldest that take it (`endpoints` in id order). Each further endpoint
+   * gets the delivery as failed, unsent, saying why (issue 28, item 5), so nothing is lost
+   * silently; an admin may still send it with a retry. Answers how many are pending.
+   */
+  enqueue(endpoints: { id: string; events: string }[], events: OrgEvent[], fanout: number, now: number): number {
     let added = 0;
     for (const e of events) {
-      for (const ep of endpoints) {
-        if (!wants(ep.events, e.type)) continue;
+      const takers = endpoints.filter((ep) => wants(ep.events, e.type));
+      takers.forEach((ep, i) => {
+        const sent = i < fanout;
+        const skipped = `not sent: an event goes to at most ${fanout} endpoints, the oldest that take it, and ${takers.length} take this one`;
         const cursor = this.#sql.exec(
-          `INSERT INTO deliveries (id, endpoint_id, msg_id, type, body, status, next_at, created_at) VALUES (?, ?, ?, ?, ?, 'pending', ?, ?) ON CONFLICT DO NOTHING`,
+          `INSERT INTO deliveries (id, endpoint_id, msg_id, type, body, status, next_at, error, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
           newId("dlv", now),
           ep.id,
           messageId(e),
           e.type,
           deliveryBody(e),
-          now,
+          sent ? "pending" : "failed",
+          sent ? now : null,
+          sent ? null : skipped,
           now,
         );
-        added += cursor.rowsWritten > 0 ? 1 : 0;
-      }
+        added += sent && cursor.rowsWritten > 0 ? 1 : 0;
+      });
     }
     return added;
   }
 
-  due(now: number): DeliveryRow[] {
-    return this.#sql
-      .exec<DeliveryRow>(`SELECT * FROM deliveries WHERE status = 'pending' AND next_at <= ? ORDER BY next_at, id LIMIT ?`, now, ATTEMPTS_PER_RUN)
-      .toArray();
+  /** The deliveries due at `now`, oldest first: at most `limit` (the org's budget) and ATTEMPTS_PER_RUN. */
+  due(now: number, limit: number): DeliveryRow[] {
+    const n = Math.max(0, Math.min(ATTEMPTS_PER_RUN, Math.floor(limit)));
+    if (n === 0) return [];
+    return this.#sql.exec<DeliveryRow>(`SELECT * FROM deliveries WHERE status = 'pending' AND next_at <= ? ORDER BY next_at, id LIMIT ?`, now, n).toArray();
   }
 
   nextAt(): number | null {

@@ -7,13 +7,15 @@ import { limitReached } from "../auth/limits";
 import type { Db } from "../db";
 import type { WebhookEndpointRow } from "../db/schema";
 import type { Env } from "../env";
-import { ApiError, notFound } from "../errors";
+import { notFound } from "../errors";
 import { newId } from "../ids";
 import { masterKeyConfigured, masterKeyMissing } from "../providers/credentials";
 import { deleteEndpoint, endpointOf, insertEndpointWithinLimit, rotateEndpointSecret, updateEndpoint, type EndpointChange } from "./repo";
 import { iso } from "../time";
 import { newSecret, openSecret, sealSecret } from "./secrets";
-import { checkTarget, loopbackAllowed, MAX_URL_LENGTH } from "./target";
+import { acceptedTarget } from "../outbound/dns";
+import { MAX_URL_LENGTH } from "../outbound/target";
+import { MAX_CONSECUTIVE_FAILURES } from "./schedule";
 
 /** How long the previous secret still signs after a rotation. */
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
@@ -27,14 +29,18 @@ const EventsSchema = z
   .refine((ts) => new Set(ts).size === ts.length, { message: "each event type at most once" })
   .openapi({ description: 'the event types to deliver, as the event log names them (`created`, `ready`, `released`, `webhook_disabled`, ...), or `["*"]` for all', example: ["released"] });
 
-const UrlSchema = z.string().min(1).max(MAX_URL_LENGTH).openapi({ description: "an https URL on a public address", example: "https://hooks.example.com/lessor" });
+const UrlSchema = z
+  .string()
+  .min(1)
+  .max(MAX_URL_LENGTH)
+  .openapi({ description: "an https URL (port 443) on a public address", example: "https://hooks.example.com/lessor" });
 
 export const CreateWebhookSchema = z.strictObject({ url: UrlSchema, events: EventsSchema }).openapi("CreateWebhook");
 export const UpdateWebhookSchema = z
   .strictObject({
     url: UrlSchema.optional(),
     events: EventsSchema.optional(),
-    enabled: z.literal(true).optional().describe("true: enable a disabled endpoint again (its failure clock starts over)"),
+    enabled: z.literal(true).optional().describe("true: enable a disabled endpoint again (its failure clock and count start over)"),
   })
   .openapi("UpdateWebhook");
 
@@ -44,9 +50,13 @@ export const WebhookSchema = z
     url: z.string(),
     events: z.array(z.string()),
     enabled: z.boolean(),
-    disabled_reason: z.enum(["gone", "failing"]).nullable().describe("gone: the receiver answered 410; failing: five days without a delivery"),
+    disabled_reason: z
+      .enum(["gone", "failing"])
+      .nullable()
+      .describe(`gone: the receiver answered 410; failing: ${MAX_CONSECUTIVE_FAILURES} failures in a row, or five days without a delivery`),
     disabled_at: z.string().nullable(),
     failing_since: z.string().nullable().describe("the first failed attempt since the last delivery"),
+    consecutive_failures: z.number().int().describe("failed attempts in a row since the last delivery"),
     previous_secret_until: z.string().nullable().describe("after a rotation, until when the previous secret also signs"),
     created_at: z.string(),
     updated_at: z.string(),
@@ -67,27 +77,27 @@ export function renderWebhook(row: WebhookEndpointRow, now: number): WebhookView
     disabled_reason: row.disabled_reason,
     disabled_at: iso(row.disabled_at),
     failing_since: iso(row.failing_since),
+    consecutive_failures: row.consecutive_failures,
     previous_secret_until: row.previous_secret_until !== null && row.previous_secret_until > now ? iso(row.previous_secret_until) : null,
     created_at: iso(row.created_at),
     updated_at: iso(row.updated_at),
   };
 }
 
-type WebhookEnv = Pick<Env, "DB" | "LESSOR_MASTER_KEY" | "LESSOR_WEBHOOKS_ALLOW_LOOPBACK_HTTP" | "LESSOR_ENVIRONMENT">;
+type WebhookEnv = Pick<
+  Env,
+  "DB" | "LESSOR_MASTER_KEY" | "LESSOR_WEBHOOKS_ALLOW_LOOPBACK_HTTP" | "LESSOR_ENVIRONMENT" | "LESSOR_OUTBOUND_PORTS" | "LESSOR_DNS_RESOLVER"
+>;
 
-/** The URL as stored, or 400 `invalid_webhook_url` saying why it may not be a target. */
-export function acceptedUrl(env: WebhookEnv, url: string): string {
-  const check = checkTarget(url, loopbackAllowed(env));
-  if (!check.ok) throw new ApiError(400, "invalid_webhook_url", `url: ${check.reason}`, { field: "url", reason: check.reason });
-  return check.url;
-}
+/** The URL as stored, or 400 `invalid_webhook_url`; every run of attempts checks it again (src/webhooks/dispatch.ts). */
+const acceptedUrl = (env: WebhookEnv, url: string) => acceptedTarget(env, url, "webhook");
 
 /** `*` alone when it is given: it already means every type. */
 const normalEvents = (events: string[]) => JSON.stringify(events.includes(ALL_EVENTS) ? [ALL_EVENTS] : events);
 
 export async function createWebhook(env: WebhookEnv, orgId: string, body: z.infer<typeof CreateWebhookSchema>, now: number) {
   if (!masterKeyConfigured(env)) throw masterKeyMissing();
-  const url = acceptedUrl(env, body.url);
+  const url = await acceptedUrl(env, body.url);
   const id = newId("wh", now);
   const secret = newSecret();
   const row = { id, org_id: orgId, url, events: normalEvents(body.events), secret_ciphertext: await sealSecret(env, orgId, id, secret), created_at: now };
@@ -98,9 +108,9 @@ export async function createWebhook(env: WebhookEnv, orgId: string, body: z.infe
 
 export async function updateWebhook(env: WebhookEnv, db: Db, orgId: string, id: string, body: z.infer<typeof UpdateWebhookSchema>, now: number) {
   const change: EndpointChange = {};
-  if (body.url !== undefined) change.url = acceptedUrl(env, body.url);
+  if (body.url !== undefined) change.url = await acceptedUrl(env, body.url);
   if (body.events !== undefined) change.events = normalEvents(body.events);
-  if (body.enabled) Object.assign(change, { disabled_at: null, disabled_reason: null, failing_since: null });
+  if (body.enabled) Object.assign(change, { disabled_at: null, disabled_reason: null, failing_since: null, consecutive_failures: 0 });
   const row = Object.keys(change).length > 0 ? await updateEndpoint(db, orgId, id, change, now) : await endpointOf(db, orgId, id);
   if (!row) throw notFound("webhook", id);
   return renderWebhook(row, now);

@@ -2,6 +2,7 @@
 import type { Db } from "../db";
 import type { WebhookEndpointRow } from "../db/schema";
 import { MAX_WEBHOOK_ENDPOINTS } from "../auth/limits";
+import type { EndpointHealth } from "./schedule";
 
 const INSERT_ENDPOINT = `
   INSERT INTO webhook_endpoints (id, org_id, url, events, secret_ciphertext, previous_secret_ciphertext, previous_secret_until, disabled_at, disabled_reason, failing_since, created_at, updated_at)
@@ -35,12 +36,14 @@ export function listEndpoints(db: Db, orgId: string, after: string | null, limit
   return q.orderBy("id").limit(limit).execute();
 }
 
-/** The endpoints that take new deliveries: every one not disabled. */
+/** The endpoints that take new deliveries: every one not disabled, oldest first (the fan-out's order). */
 export function enabledEndpoints(db: Db, orgId: string): Promise<Pick<WebhookEndpointRow, "id" | "events">[]> {
-  return db.selectFrom("webhook_endpoints").select(["id", "events"]).where("org_id", "=", orgId).where("disabled_at", "is", null).execute();
+  return db.selectFrom("webhook_endpoints").select(["id", "events"]).where("org_id", "=", orgId).where("disabled_at", "is", null).orderBy("id").execute();
 }
 
-export type EndpointChange = Partial<Pick<WebhookEndpointRow, "url" | "events" | "secret_ciphertext" | "previous_secret_ciphertext" | "previous_secret_until" | "disabled_at" | "disabled_reason" | "failing_since">>;
+export type EndpointChange = Partial<
+  Pick<WebhookEndpointRow, "url" | "events" | "secret_ciphertext" | "previous_secret_ciphertext" | "previous_secret_until" | "disabled_at" | "disabled_reason" | "failing_since" | "consecutive_failures">
+>;
 
 export async function updateEndpoint(db: Db, orgId: string, id: string, change: EndpointChange, now: number): Promise<WebhookEndpointRow | undefined> {
   return db
@@ -67,11 +70,14 @@ export async function deleteEndpoint(db: Db, orgId: string, id: string): Promise
   return db.deleteFrom("webhook_endpoints").where("org_id", "=", orgId).where("id", "=", id).returningAll().executeTakeFirst();
 }
 
-/** Disables an enabled endpoint; false when it was already disabled (or is gone), so one event is written. */
-export async function disableEndpoint(db: Db, orgId: string, id: string, reason: "gone" | "failing", now: number): Promise<boolean> {
+/**
+ * Disables an enabled endpoint, with how it had fared; false when it was already disabled (or is
+ * gone), so one event is written.
+ */
+export async function disableEndpoint(db: Db, orgId: string, id: string, reason: "gone" | "failing", health: EndpointHealth, now: number): Promise<boolean> {
   const row = await db
     .updateTable("webhook_endpoints")
-    .set({ disabled_at: now, disabled_reason: reason, updated_at: now })
+    .set({ disabled_at: now, disabled_reason: reason, ...health, updated_at: now })
     .where("org_id", "=", orgId)
     .where("id", "=", id)
     .where("disabled_at", "is", null)
@@ -80,11 +86,11 @@ export async function disableEndpoint(db: Db, orgId: string, id: string, reason:
   return row !== undefined;
 }
 
-/** Records a failed attempt: `failing_since` is set by the first failure after a delivery. */
-export async function markFailing(db: Db, id: string, now: number): Promise<void> {
-  await db.updateTable("webhook_endpoints").set((eb) => ({ failing_since: eb.fn.coalesce("failing_since", eb.val(now)) })).where("id", "=", id).execute();
-}
-
-export async function markHealthy(db: Db, id: string): Promise<void> {
-  await db.updateTable("webhook_endpoints").set({ failing_since: null }).where("id", "=", id).where("failing_since", "is not", null).execute();
+/**
+ * Records how an endpoint fared in a run of attempts: its first failure since its last delivery
+ * and how many in a row (both cleared by a delivery). One write per endpoint and run, and none
+ * when nothing changed.
+ */
+export async function saveHealth(db: Db, id: string, health: EndpointHealth): Promise<void> {
+  await db.updateTable("webhook_endpoints").set(health).where("id", "=", id).execute();
 }

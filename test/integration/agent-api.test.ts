@@ -5,9 +5,12 @@
  */
 import { createExecutionContext, env, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
 import worker from "../../functions/index";
-import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import { AGENT_SCRIPT } from "../../src/agent/script";
+import type { LeaseObject } from "../../src/lease/object";
+import type { AgentSnapshot } from "../../src/occupant/occupant";
 import { LOG_CAP_BYTES, LOG_CHUNK_MAX_BYTES, droppedMarker } from "../../src/occupant/logs";
+import { STUB_API_KEYS, stubCloudAdmin } from "../support/stub-clouds-admin";
 import { BASE, BOOTSTRAP, call, createKey, createOrg, expectError, json, refreshCatalog, type TestOrg } from "./helpers";
 import { createLease, fastSim, getLease, waitForState } from "./lease-helpers";
 
@@ -27,6 +30,7 @@ beforeEach(async () => {
 });
 
 const SPEC = { gpu: "l40s:1" };
+const stubs = inject("stubClouds");
 const stubOf = (id: string) => env.LEASE.get(env.LEASE.idFromName(id));
 
 /** A ready lease of `owner`'s with a fresh token, minted through the test-only sim route. */
@@ -69,7 +73,7 @@ describe("GET /v1/agent/agent.sh", () => {
 
   it("is in the OpenAPI document with every agent route", async () => {
     const doc = await json(await call("GET", "/v1/openapi.json"));
-    for (const p of ["/v1/agent/agent.sh", "/v1/agent/heartbeat", "/v1/agent/logs", "/v1/agent/exit", "/v1/agent/commands", "/v1/agent/commands/{id}"]) {
+    for (const p of ["/v1/agent/agent.sh", "/v1/agent/enroll", "/v1/agent/heartbeat", "/v1/agent/logs", "/v1/agent/exit", "/v1/agent/commands", "/v1/agent/commands/{id}"]) {
       expect(doc.paths[p], p).toBeDefined();
     }
     expect(doc.components.securitySchemes.lease_token).toMatchObject({ type: "http", scheme: "bearer" });
@@ -389,6 +393,38 @@ describe("the test-only routes", () => {
     }
     // The lease's token is unchanged: nothing was minted.
     expect((await agent("POST", "/heartbeat", lease)).status).toBe(200);
+  });
+
+  // Hardening item 14 (docs/security.md): the bootstrap token drives the simulated cloud's machines
+  // only. A lease on an org's own RunPod account is refused, in development as in production.
+  it.skipIf(!stubs?.providers.includes("runpod"))("drive only a lease on the simulated cloud: an org's RunPod lease is refused in development and in production", async () => {
+    const runpod = stubCloudAdmin(stubs!.url, "runpod");
+    await runpod.reset();
+    await runpod.setFaults({ provision_delay_ms: 50, boot_delay_ms: 100 });
+    const owner = await createOrg();
+    expect((await call("PUT", "/v1/providers/runpod", { key: owner.adminKey, body: { api_key: STUB_API_KEYS.runpod } })).status).toBe(200);
+    await refreshCatalog();
+    const lease = await createLease(owner.adminKey, { kind: "job", cmd: "sleep 600", spec: { gpu: "l40s:1", providers: ["runpod"] }, policy: { on_exit: "keep" } });
+    expect(lease.provider).toBe("runpod");
+    const production = { ...env, LESSOR_ENVIRONMENT: "production", LESSOR_INSTALLATION_ID: "prodtest", LESSOR_PROVIDERS: "runpod", LESSOR_PUBLIC_URL: "https://lessor.example.com" } as typeof env;
+    const routes = [
+      ["POST", "agent-commands", { kind: "exec", cmd: "cat /etc/shadow" }],
+      ["POST", "agent-commands", { kind: "signal", signal: "KILL" }],
+      ["POST", "agent-token", undefined],
+      ["GET", "agent", undefined],
+    ] as const;
+    for (const [method, path, body] of routes) {
+      await expectError(await call(method, `/v1/sim/leases/${lease.id}/${path}`, { key: BOOTSTRAP, ...(body ? { body } : {}) }), 403, "sim_only");
+      const ctx = createExecutionContext();
+      const init = { method, headers: { authorization: `Bearer ${BOOTSTRAP}`, "content-type": "application/json" }, ...(body ? { body: JSON.stringify(body) } : {}) };
+      const res = await worker.fetch(new Request(`${BASE}/v1/sim/leases/${lease.id}/${path}`, init), production, ctx);
+      await waitOnExecutionContext(ctx);
+      await expectError(res, 403, "sim_only");
+    }
+    // Nothing was queued for the machine, and its token was never minted by the operator.
+    const own = (await runInDurableObject(stubOf(lease.id), (o) => (o as unknown as LeaseObject).agentSnapshot(owner.id))) as AgentSnapshot;
+    expect(own.commands).toEqual([]);
+    expect((await call("POST", `/v1/leases/${lease.id}/end`, { key: owner.adminKey })).status).toBe(200);
   });
 });
 

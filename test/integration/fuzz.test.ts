@@ -102,7 +102,9 @@ for (const [path, item] of Object.entries<Schema>(doc.paths ?? {})) {
 
 const FUZZ_ISS = "https://issuer.fuzz.test";
 const FUZZ_AUD = "lessor";
-const UNREACHABLE_JWKS = "https://127.0.0.1:1/jwks.json";
+// A name that does not exist (RFC 6761 `.invalid`; the pool's resolver says so, test/integration/dns-stub.ts):
+// registered, and never fetched.
+const UNREACHABLE_JWKS = "https://issuer.fuzz.invalid/jwks.json";
 
 async function post(path: string, key: string, body: unknown): Promise<any> {
   const res = await fetchWorker(

@@ -3,8 +3,9 @@
  * the deployment's key; streams passed through as they come; requests as activity from start to
  * end; a stopped deployment woken by a request; wrong keys 401 in the envelope.
  */
-import { env, runInDurableObject, SELF } from "cloudflare:test";
-import { afterEach, describe, expect, it } from "vitest";
+import { createExecutionContext, env, runInDurableObject, SELF } from "cloudflare:test";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import worker from "../../functions/index";
 import { MODEL_PORT } from "../../src/providers/contract";
 import { SIM_OBJECT_NAME, SimProvider } from "../../src/providers/sim/adapter";
 import { metricsText } from "../../src/providers/sim/model-server";
@@ -150,6 +151,93 @@ describe("the gateway", () => {
     const res = await gw(d, "/models");
     expect(res.headers.get("retry-after")).toBe("10");
     await expectError(res, 503, "deployment_starting");
+  });
+});
+
+/** A request through the Worker's own fetch handler, with settings overridden and a client address (auth-limits.test.ts). */
+async function gwWith(d: { base_url: string; api_key: string }, path: string, opts: { key?: string; ip: string; settings: Partial<Record<keyof typeof env, string>> }) {
+  const req = new Request(`${d.base_url}${path}`, { headers: { authorization: `Bearer ${opts.key ?? d.api_key}`, "cf-connecting-ip": opts.ip } });
+  return await worker.fetch(req, { ...env, ...opts.settings } as typeof env, createExecutionContext());
+}
+
+// Hardening item 13 (docs/security.md).
+describe("the gateway's edges", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("wrong keys are failed authentications: past LESSOR_AUTH_FAILURES_PER_MINUTE from one address, 429 with Retry-After; the right key still passes", async () => {
+    const d = await deploy();
+    const settings = { LESSOR_AUTH_FAILURES_PER_MINUTE: "2" };
+    const ip = "198.51.100.131";
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now());
+    for (let i = 0; i < 2; i++) await expectError(await gwWith(d, "/models", { key: `wrong-${i}`, ip, settings }), 401, "unauthenticated");
+    const limited = await gwWith(d, "/models", { key: "wrong-2", ip, settings });
+    expect(limited.headers.get("retry-after")).toBe("30");
+    const body = await expectError(limited, 429, "rate_limited");
+    expect(body.details).toMatchObject({ budget: "auth_failures", limit_per_minute: 2 });
+    // An unknown deployment counts the same; another address has its own budget; the key itself is never refused for it.
+    await expectError(await gwWith({ ...d, base_url: `${BASE}/v1/gateway/dp_nosuch/v1` }, "/models", { ip, settings }), 429, "rate_limited");
+    await expectError(await gwWith(d, "/models", { key: "wrong-3", ip: "198.51.100.132", settings }), 401, "unauthenticated");
+    expect((await gwWith(d, "/models", { ip, settings })).status).toBe(200);
+  });
+
+  it("a deployment's callers share its budget of LESSOR_GATEWAY_RATE_LIMIT_PER_MINUTE requests: past it, 429 with Retry-After, on either path", async () => {
+    const d = await deploy();
+    const other = await deploy();
+    const settings = { LESSOR_GATEWAY_RATE_LIMIT_PER_MINUTE: "2" };
+    // The clock stands still from here (the Worker and its objects run in this isolate): no unit comes back meanwhile.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now());
+    // The first request takes the full path, the second the quick one: each spends one unit.
+    for (let i = 0; i < 2; i++) expect((await gwWith(d, "/models", { ip: `198.51.100.${140 + i}`, settings })).status).toBe(200);
+    const limited = await gwWith(d, "/models", { ip: "198.51.100.142", settings });
+    expect(limited.headers.get("retry-after")).toBe("30");
+    const body = await expectError(limited, 429, "rate_limited");
+    expect(body.details).toMatchObject({ budget: "deployment", limit_per_minute: 2 });
+    // A wrong key spends none of it: it is refused as a wrong key, not for the budget.
+    await expectError(await gwWith(d, "/models", { key: "wrong", ip: "198.51.100.143", settings }), 401, "unauthenticated");
+    // Another deployment has its own.
+    expect((await gwWith(other, "/models", { ip: "198.51.100.144", settings })).status).toBe(200);
+  });
+
+  it("the model server's hop-by-hop and software headers are not passed on", async () => {
+    const d = await deploy();
+    const { endpoint, modelKey } = await machineOf(d);
+    const straight = await endpoint.fetch("/v1/models", { headers: { authorization: `Bearer ${modelKey}` } });
+    await straight.arrayBuffer();
+    expect(straight.headers.get("server")).toBe("uvicorn");
+    // The full path, then the quick one.
+    for (let i = 0; i < 2; i++) {
+      const res = await gw(d, "/models");
+      expect(res.status).toBe(200);
+      await res.arrayBuffer();
+      expect(res.headers.get("server")).toBeNull();
+      expect(res.headers.get("content-type")).toBe("application/json");
+    }
+    const stream = await gw(d, "/chat/completions", { body: { model: MODEL, messages: [{ role: "user", content: "hi" }], max_tokens: 4, stream: true } });
+    expect(stream.headers.get("server")).toBeNull();
+    expect(stream.headers.get("content-type")).toMatch(/text\/event-stream/);
+    await stream.text();
+  });
+
+  it("a stopped deployment its org's budget will not start is 402 over_budget, without the budget's figures", async () => {
+    const d = await deploy();
+    expect((await call("POST", `/v1/leases/${d.lease_id}/stop`, { key, body: {} })).status).toBe(200);
+    await waitForState(key, d.lease_id, "stopped");
+    expect((await call("PUT", "/v1/budget", { key: org.adminKey, body: { monthly_usd: null, concurrent_hourly_usd: 0.000001 } })).status).toBe(200);
+    try {
+      // The org's own key sees why, with every figure.
+      const own = await expectError(await call("POST", `/v1/leases/${d.lease_id}/start`, { key, body: {} }), 402, "over_budget");
+      expect(own.details).toHaveProperty("limit_usd");
+      const res = await gw(d, "/models");
+      const body = await expectError(res, 402, "over_budget");
+      expect(body.details).toEqual({ name: d.name });
+      expect(body.message).not.toMatch(/\$|[0-9]\.[0-9]|cap/);
+    } finally {
+      await call("PUT", "/v1/budget", { key: org.adminKey, body: { monthly_usd: null, concurrent_hourly_usd: null } });
+    }
   });
 });
 

@@ -3,6 +3,8 @@
  * the token and each provider's proof, the 5-minute window, de-duplication by event id, events
  * for machines lessor does not hold, RunPod's unsigned hint, and the whole path from a machine
  * vanishing on the sim to its lease, with no cron and no alarm of the lease's own in between.
+ * Vast's and RunPod's deliveries come under each org's account's own token (issue 28 item 8):
+ * one org's never reach another's leases, and the installation-wide URL is retired for them.
  * Signatures are made here from the providers' published formats (the `standardwebhooks` package
  * for the sim), not with lessor's own signer, so a verifier that drifted from them fails.
  */
@@ -13,9 +15,10 @@ import worker from "../../functions/index";
 import type { Env } from "../../src/env";
 import { INGRESS_DEDUP_WINDOW_MS } from "../../src/ingress/dedup";
 import { simSigningSecret } from "../../src/ingress/sim-key";
+import { sha256Hex } from "../../src/ids";
 import { providerWith } from "../../src/providers/registry";
 import { STUB_API_KEYS } from "../support/stub-clouds-admin";
-import { BASE, call, checkAnswer, createKey, createOrg, expectError, json, orgOnStubCloud, refreshCatalog } from "./helpers";
+import { BASE, call, checkAnswer, createKey, createOrg, expectError, json, orgOnStubCloud, refreshCatalog, type TestOrg } from "./helpers";
 import { forwardIngress, takeIngressDeliveries } from "./ingress-sink";
 import { createLease, events, fastSim, getLease, waitFor, waitForState } from "./lease-helpers";
 
@@ -45,7 +48,30 @@ async function vastDelivery(payload: unknown, opts: { id?: string; ts?: string; 
   return { raw, headers: { "x-vast-timestamp": ts, "x-vast-signature-256": `sha256=${hex}`, "x-vast-event-id": opts.id ?? eventId("vast") } };
 }
 
-const post = (provider: string, d: { raw: string; headers: Record<string, string> }, token = TOKEN) =>
+/** A new ingress token for the org's account at `provider`, its key stored first when it holds none. */
+async function accountToken(org: TestOrg, provider: "vast" | "runpod"): Promise<string> {
+  const listed = (await json(await call("GET", "/v1/providers", { key: org.adminKey }))).data.find((p: any) => p.name === provider);
+  if (!listed.configured) {
+    const put = await call("PUT", `/v1/providers/${provider}`, { key: org.adminKey, body: { api_key: STUB_API_KEYS[provider] } });
+    expect(put.status, await put.clone().text()).toBe(200);
+  }
+  const res = await call("POST", `/v1/providers/${provider}/ingress-token`, { key: org.adminKey });
+  const body = await json(res);
+  expect(res.status, JSON.stringify(body)).toBe(201);
+  return body.token;
+}
+
+/** Each provider's token for the tests that need one account: the sim's is the installation's. */
+const tokens: Record<string, string> = { sim: TOKEN };
+const tokenOf = (provider: string) => tokens[provider] ?? TOKEN;
+
+beforeAll(async () => {
+  const org = await createOrg();
+  tokens.vast = await accountToken(org, "vast");
+  tokens.runpod = await accountToken(org, "runpod");
+});
+
+const post = (provider: string, d: { raw: string; headers: Record<string, string> }, token = tokenOf(provider)) =>
   call("POST", at(provider, token), { raw: d.raw, headers: d.headers });
 
 async function expectAnswer(res: Response, status: number, result: string, reason: string | null = null) {
@@ -92,11 +118,11 @@ describe("who may send", () => {
     await expectAnswer(await post("sim", d), 202, "ignored", "unknown_machine");
   });
 
-  it("takes only providers it knows and the installation rents from: others are 404 with the token, 401 without", async () => {
+  it("takes only providers it knows and the installation rents from: others are 404, whatever the token", async () => {
     const d = await simDelivery({ machine_id: "sim-m-none" });
     for (const provider of ["lambda", "nope", "__proto__", "constructor"]) {
       await expectError(await post(provider, d), 404, "not_found");
-      await expectError(await post(provider, d, "x".repeat(40)), 401, "unauthenticated");
+      await expectError(await post(provider, d, "x".repeat(40)), 404, "not_found");
     }
     const res = await withSettings({ LESSOR_PROVIDERS: "runpod" }, at("sim"), { method: "POST", body: d.raw, headers: d.headers });
     await expectError(res, 404, "not_found");
@@ -110,6 +136,18 @@ describe("who may send", () => {
       expect(JSON.stringify(error)).not.toContain(TOKEN.slice(10));
     }
     await expectError(await call("POST", at("runpod", "nope"), { body: { podId: "p" } }), 401, "unauthenticated");
+    // An account token's shape, but no account's; and another provider's account's token.
+    await expectError(await call("POST", at("runpod", `lsi_${"A".repeat(43)}`), { body: { podId: "p" } }), 401, "unauthenticated");
+    await expectError(await call("POST", at("runpod", tokens.vast!), { body: { podId: "p" } }), 401, "unauthenticated");
+  });
+
+  it("refuses the installation's token on vast and runpod, 410 ingress_url_retired: their webhooks come per org account", async () => {
+    const vast = await vastDelivery({ instance_id: 1 });
+    const retired = await expectError(await post("vast", vast, TOKEN), 410, "ingress_url_retired");
+    expect(retired.message).toContain("POST /v1/providers/vast/ingress-token");
+    await expectError(await call("POST", at("runpod", TOKEN), { body: { podId: "p" } }), 410, "ingress_url_retired");
+    // Nothing was recorded under it.
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM ingress_events WHERE event_id = ?").bind(vast.headers["x-vast-event-id"]).first("n")).toBe(0);
   });
 
   it("refuses a misconfigured token: too short, or not a plain path segment", async () => {
@@ -159,8 +197,9 @@ describe("the sim's signature (Standard Webhooks)", () => {
     await expectAnswer(await post("sim", d), 202, "ignored", "unknown_machine");
     const again = await expectAnswer(await post("sim", d), 200, "duplicate");
     expect(again.event_id).toBe(d.headers["webhook-id"]);
-    const rows = await env.DB.prepare("SELECT provider, event_id FROM ingress_events WHERE event_id = ?").bind(d.headers["webhook-id"]).all();
-    expect(rows.results).toEqual([{ provider: "sim", event_id: d.headers["webhook-id"] }]);
+    const rows = await env.DB.prepare("SELECT account, provider, event_id FROM ingress_events WHERE event_id = ?").bind(d.headers["webhook-id"]).all();
+    // The installation's own account, the sim's, is ''.
+    expect(rows.results).toEqual([{ account: "", provider: "sim", event_id: d.headers["webhook-id"] }]);
     // Past its 24 h window, the same id is a new event again.
     await env.DB.prepare("UPDATE ingress_events SET received_at = ? WHERE event_id = ?").bind(Date.now() - INGRESS_DEDUP_WINDOW_MS - 1, d.headers["webhook-id"]).run();
     await expectAnswer(await post("sim", d), 202, "ignored", "unknown_machine");
@@ -211,21 +250,23 @@ describe("what a delivery costs", () => {
     });
   }
 
-  const deliver = async (provider: string, d: { raw: string; headers: Record<string, string> }) => {
+  const deliver = async (provider: string, d: { raw: string; headers: Record<string, string> }, token = tokenOf(provider)) => {
     const trips: string[] = [];
-    const res = await withSettings({ DB: countingD1(env.DB, trips) }, at(provider), { method: "POST", body: d.raw, headers: { ...d.headers, "content-type": "application/json" } });
+    const res = await withSettings({ DB: countingD1(env.DB, trips) }, at(provider, token), { method: "POST", body: d.raw, headers: { ...d.headers, "content-type": "application/json" } });
     return { body: await json(res), status: res.status, trips };
   };
 
-  it("one round trip to D1: the event id is recorded and the machine looked up in one batch", async () => {
+  it("one round trip to D1: the account read, the event id recorded and the machine looked up in one batch", async () => {
     const d = await simDelivery({ machine_id: "sim-m-none" });
-    expect(await deliver("sim", d)).toMatchObject({ status: 202, body: { result: "ignored", reason: "unknown_machine" }, trips: ["batch of 2"] });
-    expect(await deliver("sim", d)).toMatchObject({ status: 200, body: { result: "duplicate" }, trips: ["batch of 2"] });
-    // Nothing to look up: the record alone.
-    expect(await deliver("sim", await simDelivery({ type: "ping" }))).toMatchObject({ status: 202, body: { reason: "no_machine" }, trips: ["batch of 1"] });
-    // No event id (RunPod): the lookup alone.
+    expect(await deliver("sim", d)).toMatchObject({ status: 202, body: { result: "ignored", reason: "unknown_machine" }, trips: ["batch of 3"] });
+    expect(await deliver("sim", d)).toMatchObject({ status: 200, body: { result: "duplicate" }, trips: ["batch of 3"] });
+    // Nothing to look up: the account and the record.
+    expect(await deliver("sim", await simDelivery({ type: "ping" }))).toMatchObject({ status: 202, body: { reason: "no_machine" }, trips: ["batch of 2"] });
+    // No event id (RunPod): the account and the lookup.
     const hint = { raw: JSON.stringify({ podId: "pod-nobody-holds" }), headers: {} };
-    expect(await deliver("runpod", hint)).toMatchObject({ status: 202, body: { reason: "unknown_machine" }, trips: ["batch of 1"] });
+    expect(await deliver("runpod", hint)).toMatchObject({ status: 202, body: { reason: "unknown_machine" }, trips: ["batch of 2"] });
+    // A token of no account's shape is refused before D1 is read.
+    expect(await deliver("runpod", hint, "not-a-token")).toMatchObject({ status: 401, trips: [] });
   });
 });
 
@@ -255,7 +296,7 @@ describe("Vast's signature", () => {
 
   it("is refused without LESSOR_VAST_WEBHOOK_SECRET; takes any one of several secrets", async () => {
     const d = await vastDelivery({ instance_id: 1 });
-    const path = at("vast");
+    const path = at("vast", tokens.vast);
     await expectError(await withSettings({ LESSOR_VAST_WEBHOOK_SECRET: undefined }, path, { method: "POST", body: d.raw, headers: d.headers }), 401, "unauthenticated");
     const both = await withSettings({ LESSOR_VAST_WEBHOOK_SECRET: ` old-secret , ${VAST_SECRET}` }, path, { method: "POST", body: d.raw, headers: d.headers });
     await expectAnswer(both, 202, "ignored", "unknown_machine");
@@ -339,23 +380,129 @@ describe("RunPod (unsigned: the token is the only proof)", () => {
   const served = stubs?.providers.includes("runpod") ?? false;
 
   it("takes a payload without any signature as a hint; one naming no pod lessor holds is ignored", async () => {
-    await expectAnswer(await call("POST", at("runpod"), { body: { podId: "pod-nobody-holds" } }), 202, "ignored", "unknown_machine");
-    await expectAnswer(await call("POST", at("runpod"), { body: { event: "ping" } }), 202, "ignored", "no_machine");
+    const url = at("runpod", tokens.runpod);
+    await expectAnswer(await call("POST", url, { body: { podId: "pod-nobody-holds" } }), 202, "ignored", "unknown_machine");
+    await expectAnswer(await call("POST", url, { body: { event: "ping" } }), 202, "ignored", "no_machine");
     // No id to de-duplicate by: the same hint again is taken again (a read-back is idempotent).
-    await expectAnswer(await call("POST", at("runpod"), { body: { podId: "pod-nobody-holds" } }), 202, "ignored", "unknown_machine");
+    await expectAnswer(await call("POST", url, { body: { podId: "pod-nobody-holds" } }), 202, "ignored", "unknown_machine");
   });
 
   it.skipIf(!served)("a pod terminated behind lessor's back reaches its lease through an unsigned hint", async () => {
-    const { key } = await orgOnStubCloud("runpod");
+    const { org, key } = await orgOnStubCloud("runpod");
+    const url = at("runpod", await accountToken(org, "runpod"));
     const lease = await createLease(key, { kind: "scratch", spec: { gpu: "l40s-runpod:1" }, policy: { idle_timeout: null } });
     const ready = await waitForState(key, lease.id, "ready", 30_000);
     const due = await nextDeadline(lease.id);
     await providerWith(env, "runpod", { api_key: STUB_API_KEYS.runpod, options: {} }).destroyMachine(ready.machine.id);
     // What the payload says is not believed: "RUNNING" here, but the lease reads the pod back.
-    await expectAnswer(await call("POST", at("runpod"), { body: { podId: ready.machine.id, desiredStatus: "RUNNING" } }), 202, "accepted");
+    await expectAnswer(await call("POST", url, { body: { podId: ready.machine.id, desiredStatus: "RUNNING" } }), 202, "accepted");
     const released = await waitForState(key, lease.id, "released", 15_000);
     expect(released.release_reason).toBe("provider_lost");
     const lost = (await events(key, lease.id)).find((e) => e.reason === "provider_lost");
     expect(due === null || Date.parse(lost.at) < due).toBe(true);
+  });
+});
+
+describe("provider accounts (issue 28 item 8): each org's account takes webhooks under its own token", () => {
+  const stubs = inject("stubClouds");
+  const served = stubs?.providers.includes("runpod") ?? false;
+
+  it("a token is shown once and stored as its SHA-256; asking again replaces it; deleting the key forgets it", async () => {
+    const org = await createOrg();
+    // No key yet: nothing to give a token to.
+    await expectError(await call("POST", "/v1/providers/vast/ingress-token", { key: org.adminKey }), 404, "not_found");
+    const first = await accountToken(org, "vast");
+    expect(first).toMatch(/^lsi_[0-9A-Za-z]{43}$/);
+    const row = await env.DB.prepare("SELECT ingress_token_hash AS h FROM provider_keys WHERE org_id = ? AND provider = 'vast'").bind(org.id).first<{ h: string }>();
+    expect(row!.h).toBe(await sha256Hex(first));
+    const listed = (await json(await call("GET", "/v1/providers", { key: org.adminKey }))).data;
+    expect(JSON.stringify(listed)).not.toContain(first);
+    expect(listed.find((p: any) => p.name === "vast").ingress_token_created_at).toEqual(expect.any(String));
+    expect(listed.find((p: any) => p.name === "runpod").ingress_token_created_at).toBeNull();
+    const d = await vastDelivery({ instance_id: 1 });
+    await expectAnswer(await post("vast", d, first), 202, "ignored", "unknown_machine");
+
+    const second = await accountToken(org, "vast");
+    expect(second).not.toBe(first);
+    await expectError(await post("vast", await vastDelivery({ instance_id: 1 }), first), 401, "unauthenticated");
+    await expectAnswer(await post("vast", await vastDelivery({ instance_id: 1 }), second), 202, "ignored", "unknown_machine");
+    // A new key for the account keeps its token: the provider keeps the URL it was given.
+    expect((await call("PUT", "/v1/providers/vast", { key: org.adminKey, body: { api_key: STUB_API_KEYS.vast } })).status).toBe(200);
+    await expectAnswer(await post("vast", await vastDelivery({ instance_id: 1 }), second), 202, "ignored", "unknown_machine");
+    expect((await call("DELETE", "/v1/providers/vast", { key: org.adminKey })).status).toBe(200);
+    await expectError(await post("vast", await vastDelivery({ instance_id: 1 }), second), 401, "unauthenticated");
+  });
+
+  it("is minted only for providers whose webhooks come per org account, by an admin", async () => {
+    const org = await createOrg();
+    for (const provider of ["sim", "lambda"]) {
+      const error = await expectError(await call("POST", `/v1/providers/${provider}/ingress-token`, { key: org.adminKey }), 400, "ingress_not_per_account");
+      expect(error.details.provider).toBe(provider);
+    }
+    const write = (await createKey(org, "write")).secret;
+    await expectError(await call("POST", "/v1/providers/vast/ingress-token", { key: write }), 403, "insufficient_scope");
+  });
+
+  it("de-duplicates per account: one account's event id never makes another's delivery a duplicate", async () => {
+    const other = await accountToken(await createOrg(), "vast");
+    const d = await vastDelivery({ instance_id: 5 });
+    await expectAnswer(await post("vast", d), 202, "ignored", "unknown_machine");
+    await expectAnswer(await post("vast", d), 200, "duplicate");
+    await expectAnswer(await post("vast", d, other), 202, "ignored", "unknown_machine");
+    await expectAnswer(await post("vast", d, other), 200, "duplicate");
+  });
+
+  it("an account at its cap of event ids gets 429 for a new one, with Retry-After; a duplicate is still 200; other accounts are untouched", async () => {
+    const [full, other] = await Promise.all([createOrg().then((o) => accountToken(o, "vast")), createOrg().then((o) => accountToken(o, "vast"))]);
+    const capped = (token: string, d: { raw: string; headers: Record<string, string> }) =>
+      withSettings({ LESSOR_INGRESS_EVENTS_PER_DAY: "3" }, at("vast", token), { method: "POST", body: d.raw, headers: d.headers });
+    const taken = [];
+    for (let i = 0; i < 3; i++) {
+      const d = await vastDelivery({ instance_id: 9 });
+      await expectAnswer(await capped(full, d), 202, "ignored", "unknown_machine");
+      taken.push(d);
+    }
+    const refused = await capped(full, await vastDelivery({ instance_id: 9 }));
+    const error = await expectError(refused, 429, "rate_limited");
+    expect(error.details).toMatchObject({ budget: "ingress_events", max: 3, window_s: 86_400 });
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(86_000);
+    await expectAnswer(await capped(full, taken[0]!), 200, "duplicate");
+    await expectAnswer(await capped(other, await vastDelivery({ instance_id: 9 })), 202, "ignored", "unknown_machine");
+  });
+
+  it.skipIf(!served)("one org's delivery never reaches another org's lease, so never makes lessor read with that org's key; the owner's does", async () => {
+    const owner = await orgOnStubCloud("runpod");
+    const stranger = await orgOnStubCloud("runpod");
+    const [ownerUrl, strangerUrl] = [at("runpod", await accountToken(owner.org, "runpod")), at("runpod", await accountToken(stranger.org, "runpod"))];
+    const lease = await createLease(owner.key, { kind: "scratch", spec: { gpu: "l40s-runpod:1" }, policy: { idle_timeout: null } });
+    const ready = await waitForState(owner.key, lease.id, "ready", 30_000);
+    await providerWith(env, "runpod", { api_key: STUB_API_KEYS.runpod, options: {} }).destroyMachine(ready.machine.id);
+    // The stranger's account names the owner's pod: no lease of its org holds it.
+    await expectAnswer(await call("POST", strangerUrl, { body: { podId: ready.machine.id } }), 202, "ignored", "unknown_machine");
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect((await getLease(owner.key, lease.id)).state).toBe("ready");
+    // The owner's own account's delivery is read back, and the lease learns its pod is gone.
+    await expectAnswer(await call("POST", ownerUrl, { body: { podId: ready.machine.id } }), 202, "accepted");
+    expect((await waitForState(owner.key, lease.id, "released", 15_000)).release_reason).toBe("provider_lost");
+  });
+
+  it.skipIf(!served)("an unsigned RunPod hint only causes a read-back: a payload saying the pod is gone changes nothing while it runs", async () => {
+    const { org, key } = await orgOnStubCloud("runpod");
+    const url = at("runpod", await accountToken(org, "runpod"));
+    const lease = await createLease(key, { kind: "scratch", spec: { gpu: "l40s-runpod:1" }, policy: { idle_timeout: null } });
+    await waitForState(key, lease.id, "ready", 30_000);
+    const machineId = (await getLease(key, lease.id)).machine.id;
+    const before = (await events(key, lease.id)).length;
+    const observedAt = () =>
+      runInDurableObject(env.LEASE.get(env.LEASE.idFromName(lease.id)), (_i, state) => JSON.parse(String(state.storage.sql.exec("SELECT record FROM lease").one().record)).observed_at as number | null);
+    const read = await observedAt();
+    for (const claim of [{ desiredStatus: "TERMINATED" }, { desiredStatus: "EXITED", status: "STOPPED" }, { event: "pod.deleted" }]) {
+      await expectAnswer(await call("POST", url, { body: { podId: machineId, ...claim } }), 202, "accepted");
+    }
+    await waitFor("the hints' read-back", async () => ((await observedAt()) ?? 0) > (read ?? 0));
+    const after = await getLease(key, lease.id);
+    expect(after.state).toBe("ready");
+    expect((await events(key, lease.id)).length).toBe(before);
+    await call("POST", `/v1/leases/${lease.id}/end`, { key, body: {} });
   });
 });

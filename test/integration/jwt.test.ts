@@ -6,7 +6,8 @@
  */
 import jwt from "jsonwebtoken";
 import { exportJWK, exportPKCS8, exportSPKI, generateKeyPair } from "jose";
-import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi, type MockInstance } from "vitest";
+import { dnsDown, setDns } from "./dns-stub";
 import { call, createKey, createOrg, expectError, json, type TestOrg } from "./helpers";
 
 interface SigningKey {
@@ -36,7 +37,9 @@ let fetchSpy: MockInstance<typeof fetch>;
 beforeAll(() => {
   const realFetch = globalThis.fetch;
   fetchSpy = vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
-    const url = input instanceof Request ? input.url : String(input);
+    // As the runtime's fetch does first: a request it would refuse (an init it does not accept,
+    // such as `redirect: "error"`) is refused here too.
+    const url = new Request(input, init).url;
     const jwks = served.get(url);
     if (!jwks) return realFetch(input, init);
     fetches.set(url, (fetches.get(url) ?? 0) + 1);
@@ -312,5 +315,56 @@ describe("trusted issuers: scope and lifecycle", () => {
     );
     expect((await call("POST", "/v1/auth/issuers", { key: org.adminKey, body })).status).toBe(201);
     await expectError(await call("POST", "/v1/auth/issuers", { key: org.adminKey, body }), 409, "issuer_exists");
+  });
+});
+
+describe("trusted issuers: where lessor fetches keys (issue 28, item 6)", () => {
+  afterEach(() => dnsDown(false));
+
+  it("refuses a JWKS URL on a loopback, private, link-local or reserved address in any spelling, on another port, or whose name points at one", async () => {
+    const org = await createOrg();
+    const inside = `idp-inside-${crypto.randomUUID()}.test`;
+    setDns(inside, ["10.1.2.3"]);
+    const refused = [
+      "https://127.0.0.1/jwks",
+      "https://2130706433/jwks",
+      "https://0x7f.1/jwks",
+      "https://[::1]/jwks",
+      "https://[::ffff:7f00:1]/jwks",
+      "https://[::ffff:169.254.169.254]/jwks",
+      "https://169.254.169.254/latest/meta-data",
+      "https://100.64.0.1/jwks",
+      "https://[fd00::1]/jwks",
+      "https://[fe80::1]/jwks",
+      "https://localhost/jwks",
+      "https://metadata.google.internal/jwks",
+      "https://idp-port.test:8443/jwks",
+      `https://${inside}/jwks`,
+    ];
+    for (const jwks_url of refused) {
+      const res = await call("POST", "/v1/auth/issuers", { key: org.adminKey, body: { jwks_url, iss: "https://idp-refused.test/", aud: `https://lessor.test/${org.id}` } });
+      const err = await expectError(res, 400, "invalid_jwks_url");
+      expect(err.details.field, jwks_url).toBe("jwks_url");
+    }
+    const last = await json(await call("POST", "/v1/auth/issuers", { key: org.adminKey, body: { jwks_url: `https://${inside}/jwks`, iss: "https://idp-refused.test/", aud: "x" } }));
+    expect(last.error.details.reason).toBe(`${inside} points at a private address (10.1.2.3)`);
+    expect((await json(await call("GET", "/v1/auth/issuers", { key: org.adminKey }))).data).toEqual([]);
+    setDns(inside, null);
+  });
+
+  it("checks again before every fetch: a name pointed at a private address since is not fetched, and its tokens do not verify", async () => {
+    const issuer = await trustedIssuer([rsa]);
+    const host = new URL(issuer.url).hostname;
+    setDns(host, ["169.254.169.254"]);
+    await expect401(mint(issuer, rsa));
+    expect(fetches.get(issuer.url)).toBeUndefined();
+    setDns(host, null);
+  });
+
+  it("a name the resolver cannot say anything about is registered, and not fetched while it cannot", async () => {
+    dnsDown(true);
+    const issuer = await trustedIssuer([rsa]);
+    await expect401(mint(issuer, rsa));
+    expect(fetches.get(issuer.url)).toBeUndefined();
   });
 });

@@ -120,7 +120,7 @@ describe("retention", () => {
 
   it("deletes provider webhook event ids after their 24 h window, and only those", async () => {
     const now = Date.now();
-    const insert = (id: string, at: number) => env.DB.prepare("INSERT INTO ingress_events (provider, event_id, received_at) VALUES ('sim', ?, ?)").bind(id, at).run();
+    const insert = (id: string, at: number) => env.DB.prepare("INSERT INTO ingress_events (account, provider, event_id, received_at) VALUES ('', 'sim', ?, ?)").bind(id, at).run();
     await insert("ret-old", now - INGRESS_DEDUP_WINDOW_MS - 1);
     await insert("ret-edge", now - INGRESS_DEDUP_WINDOW_MS);
     await insert("ret-new", now - HOUR);

@@ -4,7 +4,9 @@
  * lease through the agent protocol, as a real machine's agent.sh would send them; nothing after
  * the lease is released.
  */
+import { env, runInDurableObject } from "cloudflare:test";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { SIM_OBJECT_NAME } from "../../src/providers/sim/adapter";
 import { BOOTSTRAP, call, createKey, createOrg, json, refreshCatalog } from "./helpers";
 import { createLease, fastSim, machinesOf, sim, waitFor, waitForState } from "./lease-helpers";
 
@@ -72,6 +74,25 @@ describe("the token", () => {
     const snap = await snapshot(id);
     expect(snap.log).toBe("");
     expect(snap.exit).toBeNull();
+  });
+
+  it("a machine created before enrollments, whose environment holds the lease token itself, reports with it as agent.sh would", async () => {
+    await sim().setFaults({ agent_heartbeat_ms: 300 });
+    const id = await leaseRunning("hang");
+    const minted = await json(await call("POST", `/v1/sim/leases/${id}/agent-token`, { key: BOOTSTRAP }));
+    const [machine] = await machinesOf(id);
+    await runInDurableObject(env.SIM.get(env.SIM.idFromName(SIM_OBJECT_NAME)), (_i, state) => {
+      state.storage.sql.exec(
+        "UPDATE machines SET env = ?, agent_token = NULL, heartbeat_at = NULL WHERE id = ?",
+        JSON.stringify({ LESSOR_URL: "https://lessor.test", LESSOR_LEASE_ID: id, LESSOR_LEASE_TOKEN: minted.token }),
+        machine!.id,
+      );
+    });
+    const before = (await snapshot(id)).last_heartbeat_at;
+    await waitFor("a heartbeat with the lease token", async () => {
+      const at = (await snapshot(id)).last_heartbeat_at;
+      return at !== null && at !== before;
+    });
   });
 });
 

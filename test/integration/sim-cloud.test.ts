@@ -368,7 +368,7 @@ describe("PUT /v1/sim/faults (the admin-only route)", () => {
 });
 
 describe("the machine's environment (src/providers/agent-start.ts)", () => {
-  const AGENT = { url: "http://127.0.0.1:8787", lease_id: "ls_01jsimagent", token: "lt_sim-agent-token" };
+  const AGENT = { url: "http://127.0.0.1:8787", lease_id: "ls_01jsimagent", enroll_token: "lse_sim-agent-token" };
   const storedEnv = (id: string) =>
     runInDurableObject(env.SIM.get(env.SIM.idFromName(SIM_OBJECT_NAME)), (_i, state) => {
       const row = state.storage.sql.exec<{ env: string | null }>("SELECT env FROM machines WHERE id = ?", id).toArray()[0];
@@ -379,9 +379,9 @@ describe("the machine's environment (src/providers/agent-start.ts)", () => {
     const { p } = provider();
     const hostile = `it's "$(rm -rf /)"\nline two`;
     const m = await p.createMachine({ label: "lessor-dev-ls_01jsimagent-a1", offer_id: offerId, cmd: "echo hi", env: { PROMPT: hostile }, agent: AGENT });
-    expect(JSON.parse((await storedEnv(m.id))!)).toEqual({ PROMPT: hostile, LESSOR_URL: AGENT.url, LESSOR_LEASE_ID: AGENT.lease_id, LESSOR_LEASE_TOKEN: AGENT.token, LESSOR_CMD: "echo hi" });
+    expect(JSON.parse((await storedEnv(m.id))!)).toEqual({ PROMPT: hostile, LESSOR_URL: AGENT.url, LESSOR_LEASE_ID: AGENT.lease_id, LESSOR_ENROLL_TOKEN: AGENT.enroll_token, LESSOR_CMD: "echo hi" });
     const answered = await (await sim("GET", `/v1/machines/${m.id}`)).text();
-    expect(answered).not.toContain(AGENT.token);
+    expect(answered).not.toContain(AGENT.enroll_token);
     expect(JSON.parse(answered)).toMatchObject({ cmd: "echo hi" });
   });
 

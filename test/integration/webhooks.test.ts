@@ -1,11 +1,17 @@
-/** Outbound webhooks (Standard Webhooks 1.0): endpoints, the SSRF guard, signed deliveries, retries, disabling (docs/events.md). */
-import { env, runDurableObjectAlarm, SELF } from "cloudflare:test";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+/**
+ * Outbound webhooks (Standard Webhooks 1.0): endpoints, the SSRF guard, signed deliveries, retries,
+ * disabling (docs/events.md), and what keeps them from amplifying (docs/security.md).
+ */
+import { env, runDurableObjectAlarm, runInDurableObject, SELF } from "cloudflare:test";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { MAX_WEBHOOK_ENDPOINTS } from "../../src/auth/limits";
 import { orgEventsStub } from "../../src/events/forward";
 import type { LeaseEvent } from "../../src/lease/object";
-import { FAILING_DISABLE_MS, RETRY_SCHEDULE_MS } from "../../src/webhooks/schedule";
+import { DEFAULT_DELIVERIES_PER_MINUTE, DEFAULT_FANOUT } from "../../src/webhooks/budget";
+import { ATTEMPTS_PER_RUN } from "../../src/webhooks/deliveries";
+import { FAILING_DISABLE_MS, MAX_CONSECUTIVE_FAILURES, RETRY_SCHEDULE_MS } from "../../src/webhooks/schedule";
 import { ResponseChecker } from "../support/response-check";
+import { dnsDown, setDns } from "./dns-stub";
 import { BASE, call, createKey, createOrg, expectError, json, refreshCatalog, type TestOrg } from "./helpers";
 import { createLease, fastSim, waitFor } from "./lease-helpers";
 import { RECEIVER, Receiver, verify } from "./webhook-receiver";
@@ -21,6 +27,11 @@ beforeAll(() => {
   receiver.install();
 });
 afterAll(() => receiver.uninstall());
+const RECEIVER_HOST = new URL(RECEIVER).hostname;
+afterEach(() => {
+  setDns(RECEIVER_HOST, null);
+  dnsDown(false);
+});
 
 beforeEach(async () => {
   org = await createOrg();
@@ -102,6 +113,18 @@ describe("endpoints", () => {
       "https://[fd12:3456::1]/",
       "https://[::ffff:127.0.0.1]/",
       "https://[::ffff:10.0.0.1]/",
+      // Issue 28, item 6: the forms today's guard let through.
+      "https://[::127.0.0.1]/",
+      "https://[2002:7f00:1::]/",
+      "https://[2002:a9fe:a9fe::]/",
+      "https://[64:ff9b:1::1]/",
+      "https://[fec0::1]/",
+      "https://metadata.google.internal/computeMetadata/v1/",
+      "https://printer.local/",
+      "https://intranet/",
+      "https://hooks.example.com:8443/",
+      "https://hooks.example.com:80/",
+      "https://8.8.8.8:22/",
       "not a url",
     ];
     for (const url of refused) {
@@ -239,7 +262,7 @@ describe("deliveries", () => {
     const y = await json(await call("GET", `/v1/webhooks/${young.id}`, { key: readKey }));
     expect(y.enabled).toBe(true);
     const events = (await json(await call("GET", "/v1/events", { key: readKey }))).data.filter((e: any) => e.type === "webhook_disabled");
-    expect(events.map((e: any) => e.detail)).toEqual([{ webhook_id: old.id, url: `${RECEIVER}/old`, reason: "failing" }]);
+    expect(events.map((e: any) => e.detail)).toEqual([{ webhook_id: old.id, url: `${RECEIVER}/old`, reason: "failing", consecutive_failures: 1 }]);
   });
 
   it("signs with both secrets for 24 h after a rotation, then with the new one only", async () => {
@@ -289,6 +312,126 @@ describe("deliveries", () => {
     expect(verify(hook.secret, got!)).toMatchObject({ type: "ready", data: { lease_id: lease.id, type: "ready" } });
     expect(got!.headers["webhook-id"]).toBe(`msg_${lease.id}_4`);
     await call("POST", `/v1/leases/${lease.id}/end`, { key: writeKey });
+  });
+});
+
+describe("where a name points (issue 28, item 6)", () => {
+  it("refuses an endpoint whose name points at a private address, and takes one the resolver cannot say anything about", async () => {
+    setDns(RECEIVER_HOST, ["93.184.215.14", "127.0.0.1"]);
+    const err = await expectError(await call("POST", "/v1/webhooks", { key: admin, body: { url: `${RECEIVER}/x`, events: ["*"] } }), 400, "invalid_webhook_url");
+    expect(err.details).toEqual({ field: "url", reason: `${RECEIVER_HOST} points at a loopback address (127.0.0.1)` });
+    setDns(RECEIVER_HOST, ["fd00::7"]);
+    const ok = await json(await call("POST", "/v1/webhooks", { key: admin, body: { url: "https://8.8.8.8/", events: ["*"] } }));
+    await expectError(await call("PATCH", `/v1/webhooks/${ok.id}`, { key: admin, body: { url: `${RECEIVER}/y` } }), 400, "invalid_webhook_url");
+    setDns(RECEIVER_HOST, null);
+    dnsDown(true);
+    // Checked again before anything is sent: a resolver outage does not lock an admin out.
+    expect((await call("POST", "/v1/webhooks", { key: admin, body: { url: `${RECEIVER}/later`, events: ["*"] } })).status).toBe(201);
+  });
+
+  it("checks the name again before every run: one pointed at a private address since is not sent to", async () => {
+    const hook = await addWebhook("/moved");
+    setDns(RECEIVER_HOST, ["169.254.169.254"]);
+    await emit();
+    const [d] = await waitFor("the delivery refused", async () => {
+      const list = await deliveries(hook.id);
+      return list[0]?.status === "failed" && list;
+    });
+    expect(d.error).toBe(`url refused: ${RECEIVER_HOST} points at a link-local address (169.254.169.254)`);
+    expect(receiver.at("/moved")).toHaveLength(0);
+  });
+
+  it("sends nothing while the resolver cannot answer, and tries again on the schedule", async () => {
+    const hook = await addWebhook("/unsure");
+    dnsDown(true);
+    await emit();
+    const [d] = await waitFor("the attempt recorded", async () => {
+      const list = await deliveries(hook.id);
+      return list[0]?.attempts === 1 && list;
+    });
+    expect(d).toMatchObject({ status: "pending", response_status: null, error: `could not check where ${RECEIVER_HOST} points: the resolver answered 503` });
+    expect(receiver.at("/unsure")).toHaveLength(0);
+    dnsDown(false);
+    await arrivals("/unsure", 1);
+  });
+});
+
+describe("webhooks do not amplify (issue 28, item 5)", () => {
+  const budget = (tokens: number) =>
+    runInDurableObject(orgEventsStub(env, org.id), async (_object, state) => {
+      state.storage.sql.exec(`INSERT INTO meta (key, value) VALUES ('delivery_budget', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, JSON.stringify({ tokens, at: Date.now() }));
+    });
+  const alarmAt = () => runInDurableObject(orgEventsStub(env, org.id), (_object, state) => state.storage.getAlarm());
+
+  it(`past the org's ${DEFAULT_DELIVERIES_PER_MINUTE} attempts a minute, deliveries wait for the budget, and none is lost`, async () => {
+    const hook = await addWebhook("/budget");
+    const before = Date.now();
+    await budget(0);
+    for (let i = 0; i < 3; i++) await emit();
+    // A run's worth has to come back first: 20 attempts at 10 a second.
+    const refill = (ATTEMPTS_PER_RUN * 60_000) / DEFAULT_DELIVERIES_PER_MINUTE;
+    expect(await alarmAt()).toBeGreaterThanOrEqual(before + refill);
+    const waiting = await deliveries(hook.id);
+    expect(waiting.map((d: any) => [d.status, d.attempts])).toEqual([["pending", 0], ["pending", 0], ["pending", 0]]);
+    expect(receiver.at("/budget")).toHaveLength(0);
+    // Nothing was dropped: all three come once the budget has.
+    await arrivals("/budget", 3);
+    const done = await waitFor("all delivered", async () => {
+      const list = await deliveries(hook.id);
+      return list.every((d: any) => d.status === "succeeded") && list;
+    });
+    for (const d of done) expect(Date.parse(d.attempted_at)).toBeGreaterThanOrEqual(before + refill);
+  });
+
+  it(`an event goes to at most ${DEFAULT_FANOUT} endpoints, the oldest that take it; the others record why, and a retry still sends it`, async () => {
+    // The oldest endpoint does not take the event, so it does not count.
+    await addWebhook("/other-type", ["released"]);
+    const hooks = [];
+    for (let i = 0; i < DEFAULT_FANOUT + 2; i++) hooks.push(await addWebhook(`/fan${i}`));
+    await emit("ready");
+    for (let i = 0; i < DEFAULT_FANOUT; i++) await arrivals(`/fan${i}`, 1);
+    for (const hook of hooks.slice(DEFAULT_FANOUT)) {
+      const [d] = await deliveries(hook.id);
+      expect(d).toMatchObject({ status: "failed", attempts: 0, next_attempt_at: null, error: `not sent: an event goes to at most ${DEFAULT_FANOUT} endpoints, the oldest that take it, and ${DEFAULT_FANOUT + 2} take this one` });
+    }
+    await alarm();
+    expect(receiver.received.map((r) => r.path).sort()).toEqual(hooks.slice(0, DEFAULT_FANOUT).map((_h, i) => `/fan${i}`).sort());
+    const skipped = hooks.at(-1)!;
+    const [d] = await deliveries(skipped.id);
+    expect((await call("POST", `/v1/webhooks/${skipped.id}/deliveries/${d.id}/retry`, { key: admin })).status).toBe(202);
+    await arrivals(`/fan${DEFAULT_FANOUT + 1}`, 1);
+  });
+
+  it(`disables an endpoint at its ${MAX_CONSECUTIVE_FAILURES}th failure in a row, with an event; the count shows, a delivery or an enable clears it`, async () => {
+    const dying = await addWebhook("/dying");
+    // Only `ready`: the webhook_disabled event would be its next failure.
+    const flaky = await addWebhook("/flaky-count", ["ready"]);
+    await addWebhook("/watch-count", ["webhook_disabled"]);
+    receiver.fallback = 500;
+    const failures = (id: string, n: number) => env.DB.prepare("UPDATE webhook_endpoints SET consecutive_failures = ?, failing_since = ? WHERE id = ?").bind(n, Date.now() - 60_000, id).run();
+    await failures(dying.id, MAX_CONSECUTIVE_FAILURES - 1);
+    await failures(flaky.id, MAX_CONSECUTIVE_FAILURES - 2);
+    await emit("ready");
+    await waitFor("dying disabled", async () => (await json(await call("GET", `/v1/webhooks/${dying.id}`, { key: readKey }))).enabled === false);
+    const listed = new Map<string, any>((await json(await call("GET", "/v1/webhooks", { key: readKey }))).data.map((w: any) => [w.id, w]));
+    expect(listed.get(dying.id)).toMatchObject({ enabled: false, disabled_reason: "failing", consecutive_failures: MAX_CONSECUTIVE_FAILURES });
+    await waitFor("flaky counted", async () => (await json(await call("GET", `/v1/webhooks/${flaky.id}`, { key: readKey }))).consecutive_failures === MAX_CONSECUTIVE_FAILURES - 1);
+    expect((await json(await call("GET", `/v1/webhooks/${flaky.id}`, { key: readKey }))).enabled).toBe(true);
+    const events = (await json(await call("GET", "/v1/events", { key: readKey }))).data.filter((e: any) => e.type === "webhook_disabled");
+    expect(events.map((e: any) => e.detail)).toEqual([{ webhook_id: dying.id, url: `${RECEIVER}/dying`, reason: "failing", consecutive_failures: MAX_CONSECUTIVE_FAILURES }]);
+    receiver.fallback = 200;
+    const told = await arrivals("/watch-count", 1);
+    expect(told[0]!.json).toMatchObject({ type: "webhook_disabled", data: { detail: { webhook_id: dying.id, consecutive_failures: MAX_CONSECUTIVE_FAILURES } } });
+    // A delivery clears the count.
+    const [pending] = await deliveries(flaky.id);
+    expect((await call("POST", `/v1/webhooks/${flaky.id}/deliveries/${pending.id}/retry`, { key: admin })).status).toBe(202);
+    await waitFor("flaky healthy", async () => {
+      const w = await json(await call("GET", `/v1/webhooks/${flaky.id}`, { key: readKey }));
+      return w.consecutive_failures === 0 && w.failing_since === null;
+    });
+    // So does enabling it again.
+    const enabled = await json(await call("PATCH", `/v1/webhooks/${dying.id}`, { key: admin, body: { enabled: true } }));
+    expect(enabled).toMatchObject({ enabled: true, disabled_reason: null, failing_since: null, consecutive_failures: 0 });
   });
 });
 

@@ -24,7 +24,7 @@ import {
 } from "../../src/providers/agent-start";
 import { ProviderError } from "../../src/providers/contract";
 
-const AGENT = { url: "https://lessor.example.com", lease_id: "ls_01jagent", token: "lt_s3cr3t-t0ken-value" };
+const AGENT = { url: "https://lessor.example.com", lease_id: "ls_01jagent", enroll_token: "lse_s3cr3t-t0ken-value" };
 
 /** Values no quoting may change. */
 const HOSTILE = [
@@ -55,9 +55,13 @@ function shellSplit(args: string): string[] {
 }
 
 describe("agentEnv", () => {
-  it("is the lease's variables, then lessor's four, which win", () => {
-    const env = agentEnv("runpod", { agent: AGENT, cmd: "serve", env: { HF_TOKEN: "hf_x", LESSOR_URL: "https://evil.example", LESSOR_LEASE_TOKEN: "forged" } });
-    expect(env).toEqual({ HF_TOKEN: "hf_x", LESSOR_URL: AGENT.url, LESSOR_LEASE_ID: AGENT.lease_id, LESSOR_LEASE_TOKEN: AGENT.token, LESSOR_CMD: "serve" });
+  it("is the lease's variables, then lessor's four, which win; never a lease token, which would skip the enrollment", () => {
+    const env = agentEnv("runpod", {
+      agent: AGENT,
+      cmd: "serve",
+      env: { HF_TOKEN: "hf_x", LESSOR_URL: "https://evil.example", LESSOR_LEASE_TOKEN: "forged", LESSOR_ENROLL_TOKEN: "forged" },
+    });
+    expect(env).toEqual({ HF_TOKEN: "hf_x", LESSOR_URL: AGENT.url, LESSOR_LEASE_ID: AGENT.lease_id, LESSOR_ENROLL_TOKEN: AGENT.enroll_token, LESSOR_CMD: "serve" });
   });
 
   it("sets LESSOR_CMD only for a lease with a command (a lease's own LESSOR_CMD is dropped)", () => {
@@ -167,8 +171,8 @@ describe("AGENT_START", () => {
     expect(shellArgs(AGENT_START)).toBe(`sh -c '${AGENT_START}'`);
   });
 
-  it("holds no secret: the token reaches the machine only through its environment", () => {
-    expect(AGENT_START).not.toContain(AGENT.token);
+  it("holds no secret: the enrollment token reaches the machine only through its environment", () => {
+    expect(AGENT_START).not.toContain(AGENT.enroll_token);
     expect(AGENT_START).toContain("$LESSOR_URL");
   });
 });
@@ -216,17 +220,17 @@ describe("secrets never leave in an error", () => {
   const input = { agent: AGENT, env: { HF_TOKEN: "hf_abcdefgh12345", DEBUG: "1" } };
 
   it("secretsOf: the token and any lease variable of eight characters or more", () => {
-    expect(secretsOf(input).sort()).toEqual([AGENT.token, "hf_abcdefgh12345"].sort());
+    expect(secretsOf(input).sort()).toEqual([AGENT.enroll_token, "hf_abcdefgh12345"].sort());
     expect(secretsOf({ env: { A: "1234567" } })).toEqual([]);
     expect(secretsOf({ env: { A: "12345678" } })).toEqual(["12345678"]);
   });
 
   it("redacts a ProviderError's message (plain and JSON-escaped), keeping its kind and wait", () => {
     const quoted = `tok"en\nx-long-enough`;
-    const e = new ProviderError("vast", "rate_limited", `vast: 400 bad env -e LESSOR_LEASE_TOKEN=${AGENT.token} ${JSON.stringify(quoted)}`, 1500);
-    const r = redactSecrets(e, [AGENT.token, quoted]) as ProviderError;
+    const e = new ProviderError("vast", "rate_limited", `vast: 400 bad env -e LESSOR_ENROLL_TOKEN=${AGENT.enroll_token} ${JSON.stringify(quoted)}`, 1500);
+    const r = redactSecrets(e, [AGENT.enroll_token, quoted]) as ProviderError;
     expect(r).toBeInstanceOf(ProviderError);
-    expect(r.message).not.toContain(AGENT.token);
+    expect(r.message).not.toContain(AGENT.enroll_token);
     expect(r.message).not.toContain("tok\\\"en");
     expect(r.message).toContain("[redacted]");
     expect([r.kind, r.retryAfterMs, r.provider]).toEqual(["rate_limited", 1500, "vast"]);
@@ -234,13 +238,13 @@ describe("secrets never leave in an error", () => {
 
   it("leaves an error without a secret as it is", () => {
     const e = new ProviderError("vast", "refused", "vast: 400 no");
-    expect(redactSecrets(e, [AGENT.token])).toBe(e);
+    expect(redactSecrets(e, [AGENT.enroll_token])).toBe(e);
   });
 
   it("withSecretsRedacted redacts whatever a create throws", async () => {
     await expect(
       withSecretsRedacted(input, async () => {
-        throw new TypeError(`bad ${AGENT.token} and hf_abcdefgh12345`);
+        throw new TypeError(`bad ${AGENT.enroll_token} and hf_abcdefgh12345`);
       }),
     ).rejects.toThrow("bad [redacted] and [redacted]");
     await expect(withSecretsRedacted(input, async () => 7)).resolves.toBe(7);

@@ -131,7 +131,7 @@ afterEach(() => {
 });
 
 async function run(argv: string[], options: { tty?: boolean; stdin?: string } = {}) {
-  const io = captureIo({ env: { LESSOR_URL: "http://lessor.test", LESSOR_API_KEY: "lsr_test" }, now: NOW, ...options });
+  const io = captureIo({ env: { LESSOR_URL: "https://lessor.test", LESSOR_API_KEY: "lsr_test" }, now: NOW, ...options });
   const code = await main(argv, io);
   return { code, out: io.out(), err: io.err() };
 }
@@ -167,7 +167,7 @@ describe("lease commands", () => {
   it("ls on a terminal colours the state; NO_COLOR and --json never", async () => {
     fakeApi({ "GET /v1/leases": { data: [lease], next_cursor: null } });
     expect((await run(["ls"], { tty: true })).out).toContain("\u001b[32mready\u001b[39m");
-    const io = captureIo({ env: { LESSOR_URL: "http://lessor.test", LESSOR_API_KEY: "k", NO_COLOR: "1" }, tty: true });
+    const io = captureIo({ env: { LESSOR_URL: "https://lessor.test", LESSOR_API_KEY: "k", NO_COLOR: "1" }, tty: true });
     await main(["ls"], io);
     expect(io.out()).not.toContain("\u001b[");
     const json = await run(["ls", "--json"], { tty: true });
@@ -404,6 +404,7 @@ describe("money and admin commands", () => {
       options: {},
       option_fields: [],
       updated_at: at(0),
+      ingress_token_created_at: null,
       verification: { status: "ok", at: at(0), error: null },
       market: { refreshed_at: null, stale: true, attempted_at: null, error: null },
     };

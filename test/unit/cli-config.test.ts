@@ -25,23 +25,23 @@ describe("configFile", () => {
 
 describe("resolveConfig", () => {
   const stored = () => {
-    writeConfigFile(path.join(dir, "lessor", "config.json"), { url: "http://file.example", api_key: "lsr_file" });
+    writeConfigFile(path.join(dir, "lessor", "config.json"), { url: "https://file.example", api_key: "lsr_file" });
     return { XDG_CONFIG_HOME: dir };
   };
 
   it("takes the file when nothing else is set", () => {
-    expect(resolveConfig({}, stored())).toEqual({ url: "http://file.example", apiKey: "lsr_file" });
+    expect(resolveConfig({}, stored())).toEqual({ url: "https://file.example", apiKey: "lsr_file" });
   });
 
   it("the environment wins over the file, field by field", () => {
-    expect(resolveConfig({}, { ...stored(), LESSOR_URL: "http://env.example/" })).toEqual({ url: "http://env.example", apiKey: "lsr_file" });
-    expect(resolveConfig({}, { ...stored(), LESSOR_API_KEY: "lsr_env" })).toEqual({ url: "http://file.example", apiKey: "lsr_env" });
+    expect(resolveConfig({}, { ...stored(), LESSOR_URL: "https://env.example/" })).toEqual({ url: "https://env.example", apiKey: "lsr_file" });
+    expect(resolveConfig({}, { ...stored(), LESSOR_API_KEY: "lsr_env" })).toEqual({ url: "https://file.example", apiKey: "lsr_env" });
   });
 
   it("flags win over the environment", () => {
     const keyFile = path.join(dir, "key");
     writeFileSync(keyFile, "lsr_flag\n");
-    const env = { ...stored(), LESSOR_URL: "http://env.example", LESSOR_API_KEY: "lsr_env" };
+    const env = { ...stored(), LESSOR_URL: "https://env.example", LESSOR_API_KEY: "lsr_env" };
     expect(resolveConfig({ url: "https://flag.example/base/", apiKeyFile: keyFile }, env)).toEqual({ url: "https://flag.example/base", apiKey: "lsr_flag" });
   });
 

@@ -113,7 +113,7 @@ describe("configProblems (src/config.ts)", () => {
     it("publicUrl and agentAccess: the origin without a trailing slash; null when unset", () => {
       expect(publicUrl({ LESSOR_PUBLIC_URL: "https://lessor.example.com/" })).toBe("https://lessor.example.com");
       expect(publicUrl({})).toBeNull();
-      expect(agentAccess({ LESSOR_PUBLIC_URL: "http://127.0.0.1:8787" }, "ls_01jx", "tok")).toEqual({ url: "http://127.0.0.1:8787", lease_id: "ls_01jx", token: "tok" });
+      expect(agentAccess({ LESSOR_PUBLIC_URL: "http://127.0.0.1:8787" }, "ls_01jx", "tok")).toEqual({ url: "http://127.0.0.1:8787", lease_id: "ls_01jx", enroll_token: "tok" });
       expect(agentAccess({}, "ls_01jx", "tok")).toBeNull();
     });
   });

@@ -16,12 +16,15 @@ import {
   JWKS_REFETCH_COOLDOWN_MS,
   JWKS_TTL_MS,
   JwksCache,
+  jwksGuard,
   wellFormed,
 } from "../../src/auth/jwt";
 import type { Db } from "../../src/db";
 import type { IssuerRow } from "../../src/db/schema";
 
 const URL_A = "https://idp.example.test/jwks";
+/** A guard that lets every URL be fetched: the guard itself is tested below and in webhook-target.test.ts. */
+const ANY_URL = async () => null;
 const T0 = Date.UTC(2030, 0, 1);
 
 interface Key {
@@ -108,7 +111,7 @@ beforeAll(async () => {
 describe("JwksCache", () => {
   it("serves from the cache within the TTL and refetches after it", async () => {
     const idp = fakeIdp([k1]);
-    const cache = new JwksCache(idp.fetcher);
+    const cache = new JwksCache(idp.fetcher, ANY_URL);
     const first = await cache.get(URL_A, T0);
     expect(first.jwks.keys.map((k) => k.kid)).toEqual(["k1"]);
     await cache.get(URL_A, T0 + 1);
@@ -120,14 +123,14 @@ describe("JwksCache", () => {
 
   it("coalesces concurrent fetches of one URL", async () => {
     const idp = fakeIdp([k1]);
-    const cache = new JwksCache(idp.fetcher);
+    const cache = new JwksCache(idp.fetcher, ANY_URL);
     await Promise.all([cache.get(URL_A, T0), cache.get(URL_A, T0), cache.refresh(URL_A, T0)]);
     expect(idp.state.calls).toBe(1);
   });
 
   it("refresh is refused within the cooldown and fetches once after it", async () => {
     const idp = fakeIdp([k1]);
-    const cache = new JwksCache(idp.fetcher);
+    const cache = new JwksCache(idp.fetcher, ANY_URL);
     await cache.get(URL_A, T0);
     expect(await cache.refresh(URL_A, T0 + JWKS_REFETCH_COOLDOWN_MS - 1)).toBeNull();
     expect(idp.state.calls).toBe(1);
@@ -146,7 +149,7 @@ describe("JwksCache", () => {
     const cache = new JwksCache(async () => {
       calls++;
       return up ? Response.json({ keys: [k1.jwk] }) : new Response("nope", { status: 503 });
-    });
+    }, ANY_URL);
     await expect(cache.get(URL_A, T0)).rejects.toThrow(/503/);
     await expect(cache.get(URL_A, T0 + 1)).rejects.toThrow();
     await expect(cache.refresh(URL_A, T0 + JWKS_REFETCH_COOLDOWN_MS - 1)).rejects.toThrow();
@@ -158,7 +161,7 @@ describe("JwksCache", () => {
 
   it("a JWKS that is not a key set is a failure, not a cached empty set", async () => {
     for (const body of ["not json", "{}", '{"keys": 1}', "x".repeat(300 * 1024)]) {
-      const cache = new JwksCache(async () => new Response(body));
+      const cache = new JwksCache(async () => new Response(body), ANY_URL);
       await expect(cache.get(URL_A, T0)).rejects.toThrow();
     }
   });
@@ -167,7 +170,7 @@ describe("JwksCache", () => {
 describe("authenticateJwt with the cache", () => {
   it("a cached key verifies without refetching", async () => {
     const idp = fakeIdp([k1]);
-    const cache = new JwksCache(idp.fetcher);
+    const cache = new JwksCache(idp.fetcher, ANY_URL);
     const db = fakeDb([issuer]);
     for (let i = 0; i < 3; i++) {
       const p = await authenticateJwt(db, token(k1, T0), T0 + i * 1000, cache);
@@ -178,7 +181,7 @@ describe("authenticateJwt with the cache", () => {
 
   it("an unknown kid refetches once after the cooldown, none within it, and picks up a rotated key", async () => {
     const idp = fakeIdp([k1]);
-    const cache = new JwksCache(idp.fetcher);
+    const cache = new JwksCache(idp.fetcher, ANY_URL);
     const db = fakeDb([issuer]);
     expect(await authenticateJwt(db, token(k1, T0), T0, cache)).not.toBeNull();
     expect(idp.state.calls).toBe(1);
@@ -213,7 +216,7 @@ describe("authenticateJwt with the cache", () => {
 
   it("the `now` passed in is the clock for exp and nbf (60 s skew)", async () => {
     const idp = fakeIdp([k1]);
-    const cache = new JwksCache(idp.fetcher);
+    const cache = new JwksCache(idp.fetcher, ANY_URL);
     const db = fakeDb([issuer]);
     const t = token(k1, T0); // exp = T0 + 1 h
     expect(await authenticateJwt(db, t, T0 + 3600_000 + 59_000, cache)).not.toBeNull();
@@ -225,7 +228,7 @@ describe("authenticateJwt with the cache", () => {
 
   it("asks no JWKS for a token no registered issuer matches", async () => {
     const idp = fakeIdp([k1]);
-    const cache = new JwksCache(idp.fetcher);
+    const cache = new JwksCache(idp.fetcher, ANY_URL);
     expect(await authenticateJwt(fakeDb([issuer]), token(k1, T0, { aud: "other" }), T0, cache)).toBeNull();
     expect(await authenticateJwt(fakeDb([issuer]), token(k1, T0, { iss: "https://evil.test/" }), T0, cache)).toBeNull();
     expect(idp.state.calls).toBe(0);
@@ -252,7 +255,7 @@ function countedStream(total: number) {
 describe("bounded JWKS fetching", () => {
   it("reads the body as a stream and abandons it past 256 KiB", async () => {
     const big = countedStream(4 * 1024 * 1024);
-    const cache = new JwksCache(async () => new Response(big.body));
+    const cache = new JwksCache(async () => new Response(big.body), ANY_URL);
     await expect(cache.get(URL_A, T0)).rejects.toThrow(/larger than/);
     expect(big.state.pulled).toBeLessThanOrEqual(JWKS_MAX_BYTES + 32 * 1024);
     expect(big.state.cancelled).toBe(true);
@@ -260,20 +263,20 @@ describe("bounded JWKS fetching", () => {
 
   it("a declared Content-Length past the bound is refused without reading", async () => {
     const big = countedStream(1024 * 1024);
-    const cache = new JwksCache(async () => new Response(big.body, { headers: { "content-length": String(1024 * 1024) } }));
+    const cache = new JwksCache(async () => new Response(big.body, { headers: { "content-length": String(1024 * 1024) } }), ANY_URL);
     await expect(cache.get(URL_A, T0)).rejects.toThrow(/larger than/);
     expect(big.state.pulled).toBeLessThanOrEqual(16 * 1024);
   });
 
   it("a JWKS just under the bound is read whole", async () => {
     const doc = JSON.stringify({ keys: [k1.jwk], pad: "x".repeat(JWKS_MAX_BYTES - 4096) });
-    const cache = new JwksCache(async () => new Response(doc));
+    const cache = new JwksCache(async () => new Response(doc), ANY_URL);
     expect((await cache.get(URL_A, T0)).jwks.keys).toHaveLength(1);
   });
 
   it("a token that is not well formed asks neither D1 nor any JWKS", async () => {
     const idp = fakeIdp([k1]);
-    const cache = new JwksCache(idp.fetcher);
+    const cache = new JwksCache(idp.fetcher, ANY_URL);
     const queries = { count: 0 };
     const db = fakeDb([issuer], queries);
     const good = token(k1, T0);
@@ -311,7 +314,7 @@ describe("bounded JWKS fetching", () => {
     const URL_B = "https://idp.example.test/other-jwks";
     const second: IssuerRow = { ...issuer, id: "iss_test2", aud: "lessor-2", jwks_url: URL_B };
     const idp = fakeIdp([k1]);
-    const cache = new JwksCache(idp.fetcher);
+    const cache = new JwksCache(idp.fetcher, ANY_URL);
     const db = fakeDb([issuer, second]);
     expect(await authenticateJwt(db, token(k2, T0, { aud: [issuer.aud, second.aud] }), T0, cache)).toBeNull();
     expect(idp.state.calls).toBe(0);
@@ -327,6 +330,32 @@ describe("bounded JWKS fetching", () => {
     const db2 = fakeDb([issuer, sameKeys]);
     expect(await authenticateJwt(db2, token(k1, t1, { aud: [sameKeys.aud, issuer.aud] }), t1, cache)).toMatchObject({ org_id: "org_test", subject: "iss_test:u" });
     expect(idp.state.calls).toBe(2);
+  });
+});
+
+describe("the JWKS guard (issue 28, item 6)", () => {
+  it("a URL the guard refuses is never fetched, its tokens do not verify, and it is not asked again within the cooldown", async () => {
+    const idp = fakeIdp([k1]);
+    const asked: string[] = [];
+    const cache = new JwksCache(idp.fetcher, async (url) => {
+      asked.push(url);
+      return "idp.example.test points at a private address (10.0.0.1)";
+    });
+    await expect(cache.get(URL_A, T0)).rejects.toThrow(/is not fetched: idp.example.test points at a private address/);
+    expect(await authenticateJwt(fakeDb([issuer]), token(k1, T0), T0 + 1, cache)).toBeNull();
+    expect(idp.state.calls).toBe(0);
+    expect(asked).toEqual([URL_A]);
+  });
+
+  it("the installation's guard: https on 443 to a public host, whatever the development setting for webhooks", async () => {
+    const guard = jwksGuard({ LESSOR_DNS_RESOLVER: "off" });
+    expect(await guard("https://idp.example.test/jwks")).toBeNull();
+    expect(await guard("https://127.0.0.1/jwks")).toBe("the host is a loopback address");
+    expect(await guard("https://[::ffff:a9fe:a9fe]/jwks")).toBe("the host is a link-local address");
+    expect(await guard("https://idp.example.test:8443/jwks")).toMatch(/^port 8443 is not allowed/);
+    expect(await jwksGuard({ LESSOR_DNS_RESOLVER: "off", LESSOR_OUTBOUND_PORTS: "8443" })("https://idp.example.test:8443/jwks")).toBeNull();
+    const development = { LESSOR_DNS_RESOLVER: "off", LESSOR_WEBHOOKS_ALLOW_LOOPBACK_HTTP: "1" };
+    expect(await jwksGuard(development)("https://127.0.0.1/jwks")).toBe("the host is a loopback address");
   });
 });
 

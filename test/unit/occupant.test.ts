@@ -1,6 +1,7 @@
 /**
  * The machine agent's pure parts (docs/agent.md): the lease token's format, hash and check; the
- * log's duplicate and cap rules; and the agent script as the Worker embeds it.
+ * enrollment that stands for it in a create; the log's duplicate and cap rules; and the agent
+ * script as the Worker embeds it.
  */
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -10,7 +11,20 @@ import { describe, expect, it } from "vitest";
 import { render, SOURCE, TARGET } from "../../scripts/gen-agent-script.mjs";
 import { sha256Hex } from "../../src/ids";
 import { chunksToDrop, droppedMarker, LOG_CAP_BYTES, LOG_MAX_CHUNKS, planAppend, type LogLedger } from "../../src/occupant/logs";
-import { hashLeaseToken, LEASE_TOKEN_FORMAT, looksLikeLeaseToken, mintLeaseToken, verifyLeaseToken } from "../../src/occupant/token";
+import {
+  ENROLL_GRACE_MS,
+  ENROLL_NONCE,
+  enrollOpenUntil,
+  hashLeaseToken,
+  LEASE_TOKEN_FORMAT,
+  looksLikeEnrollToken,
+  looksLikeLeaseToken,
+  mayEnroll,
+  mintEnrollToken,
+  mintLeaseToken,
+  verifyLeaseToken,
+  type Enrollment,
+} from "../../src/occupant/token";
 import { AGENT_SCRIPT } from "../../src/agent/script";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -49,6 +63,39 @@ describe("the lease token", () => {
     // The hash itself is no token, and a malformed token is refused before hashing.
     expect(await verifyLeaseToken(h, h)).toBe(false);
     expect(await verifyLeaseToken(t.slice(0, -1), await hashLeaseToken(t.slice(0, -1)))).toBe(false);
+  });
+});
+
+describe("the enrollment token", () => {
+  it("is lse_ and 43 base62 characters, never taken for a lease token (nor one for it)", () => {
+    const e = mintEnrollToken();
+    expect(e).toMatch(/^lse_[0-9A-Za-z]{43}$/);
+    expect([looksLikeEnrollToken(e), looksLikeLeaseToken(e)]).toEqual([true, false]);
+    expect(looksLikeEnrollToken(mintLeaseToken())).toBe(false);
+    expect(ENROLL_NONCE.test("a".repeat(31))).toBe(false);
+    expect(ENROLL_NONCE.test("aZ9".repeat(11))).toBe(true);
+  });
+
+  it("is open for the lease's boot_timeout and ENROLL_GRACE_MS after lessor creates or starts the machine", () => {
+    expect(ENROLL_GRACE_MS).toBe(10 * 60_000);
+    expect(enrollOpenUntil(10 * 60_000, 1_000)).toBe(1_000 + 20 * 60_000);
+  });
+
+  it("gives a lease token to the machine's token while open, then only to the nonce that enrolled", async () => {
+    const [token, other, nonce, stranger] = await Promise.all(["lse_a", "lse_b", "nonce-1", "nonce-2"].map(sha256Hex));
+    const open: Enrollment = { enroll_hash: token!, enroll_open_until: 2_000, enroll_nonce_hash: null };
+    const enrolled: Enrollment = { ...open, enroll_open_until: null, enroll_nonce_hash: nonce! };
+    const cases: [string, Enrollment, string, string, number, boolean][] = [
+      ["open, the machine's token", open, token!, stranger!, 1_999, true],
+      ["open, another token", open, other!, stranger!, 1_000, false],
+      ["its window passed", open, token!, stranger!, 2_000, false],
+      ["no enrollment (the operator handed a lease token over)", { enroll_hash: null, enroll_open_until: 2_000, enroll_nonce_hash: null }, token!, stranger!, 1_000, false],
+      ["closed, the nonce that enrolled (an answer lost, an agent started again)", enrolled, token!, nonce!, 9_999_999, true],
+      ["closed, another nonce (a reader of the provider's records)", enrolled, token!, stranger!, 1_000, false],
+      ["closed, the nonce with another token", enrolled, other!, nonce!, 1_000, false],
+      ["open again after a start: any nonce", { ...enrolled, enroll_open_until: 5_000 }, token!, stranger!, 4_000, true],
+    ];
+    for (const [what, e, t, n, now, expected] of cases) expect(mayEnroll(e, t, n, now), what).toBe(expected);
   });
 });
 

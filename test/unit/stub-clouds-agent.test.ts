@@ -42,7 +42,7 @@ function adapter(p: StubProvider): Provider {
 }
 
 const label = machineLabel("stub", "ls_01jstubagent", 1);
-const AGENT = { url: "https://lessor.example.com", lease_id: "ls_01jstubagent", token: "lt_Zx9-stub_token.value" };
+const AGENT = { url: "https://lessor.example.com", lease_id: "ls_01jstubagent", enroll_token: "lse_Zx9-stub_token.value" };
 const CMD = `python -c 'print("hi $(whoami)")' && echo "done"\nexit 0`;
 const ENV = { HF_TOKEN: "hf_plainword123", PROMPT: `say "hi"\nand 'bye' $(rm -rf /)`, EMPTY: "" };
 
@@ -95,7 +95,7 @@ describe("the agent's environment and start line, as each document describes the
     const { cmd, extra } = recorded("runpod", m.id);
     expect(extra.env).toEqual(want);
     expect(shellSplit(cmd)).toEqual(["sh", "-c", AGENT_START]);
-    expect(cmd).not.toContain(AGENT.token);
+    expect(cmd).not.toContain(AGENT.enroll_token);
   });
 
   it("on vast: plain values in `env` flags as Vast reads them, the others exported by `args_str`, together the whole map", async () => {
@@ -108,10 +108,10 @@ describe("the agent's environment and start line, as each document describes the
     expect(argv[2]!.endsWith(AGENT_START)).toBe(true);
     const exported = exportedBy(argv[2]!, Object.keys(want));
     // The token is a plain word: it travels in `env`, never in the start line.
-    expect(extra.env).toMatchObject({ LESSOR_LEASE_TOKEN: AGENT.token, LESSOR_URL: AGENT.url, HF_TOKEN: ENV.HF_TOKEN, EMPTY: "" });
+    expect(extra.env).toMatchObject({ LESSOR_ENROLL_TOKEN: AGENT.enroll_token, LESSOR_URL: AGENT.url, HF_TOKEN: ENV.HF_TOKEN, EMPTY: "" });
     expect(Object.keys(exported).sort()).toEqual(["LESSOR_CMD", "PROMPT"]);
     expect({ ...extra.env, ...exported }).toEqual(want);
-    expect(cmd).not.toContain(AGENT.token);
+    expect(cmd).not.toContain(AGENT.enroll_token);
   });
 
   it("on lambda: `user_data` is a cloud-config whose one runcmd sets the whole map for the agent", async () => {
@@ -198,12 +198,12 @@ describe("a refusal never carries the lease's token", () => {
     const provider = adapter(p);
     const offer = await offerId(provider);
     // The provider's answer holds the token in both forms an echo may take: as written and JSON-escaped.
-    await admin(p).injectCreate({ ...echo[p](`LESSOR_LEASE_TOKEN=${AGENT.token} env=${JSON.stringify({ HF_TOKEN: ENV.HF_TOKEN })}`), match: label });
+    await admin(p).injectCreate({ ...echo[p](`LESSOR_ENROLL_TOKEN=${AGENT.enroll_token} env=${JSON.stringify({ HF_TOKEN: ENV.HF_TOKEN })}`), match: label });
     const e = (await provider.createMachine({ label, offer_id: offer, cmd: "serve", env: ENV, agent: AGENT }).catch((x: unknown) => x)) as ProviderError;
     expect(e).toBeInstanceOf(ProviderError);
     expect(e.kind).toBe("refused");
     expect(e.message).toContain("[redacted]");
-    expect(e.message).not.toContain(AGENT.token);
+    expect(e.message).not.toContain(AGENT.enroll_token);
     expect(e.message).not.toContain(ENV.HF_TOKEN);
   });
 });

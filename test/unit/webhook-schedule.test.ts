@@ -1,6 +1,6 @@
 /** The retry schedule and what an attempt means (src/webhooks/schedule.ts), as a table. */
 import { describe, expect, it } from "vitest";
-import { FAILING_DISABLE_MS, judgeAttempt, MAX_ATTEMPTS, retryDelay } from "../../src/webhooks/schedule";
+import { FAILING_DISABLE_MS, judgeAttempt, MAX_ATTEMPTS, MAX_CONSECUTIVE_FAILURES, retryDelay } from "../../src/webhooks/schedule";
 
 const S = 1_000;
 const M = 60 * S;
@@ -56,6 +56,18 @@ describe("judgeAttempt", () => {
     // A success clears everything, however long it was failing.
     [ok(200), 2, now - 2 * FAILING_DISABLE_MS, { delivery: "succeeded", endpoint: "healthy" }],
   ] as const)("%j after %s attempts, failing since %s", (outcome, attempts, since, verdict) => {
-    expect(judgeAttempt(outcome, attempts, since, now, 0.5)).toEqual(verdict);
+    expect(judgeAttempt(outcome, attempts, { failing_since: since, consecutive_failures: 0 }, now, 0.5)).toEqual(verdict);
+  });
+
+  // However young the failure: the MAX_CONSECUTIVE_FAILURES-th failure in a row disables (issue 28, item 5).
+  it.each([
+    [ok(500), MAX_CONSECUTIVE_FAILURES - 2, { delivery: "pending", next_at: now + 5 * S, endpoint: "failing" }],
+    [ok(500), MAX_CONSECUTIVE_FAILURES - 1, { delivery: "failed", endpoint: "disable_failing" }],
+    [none, MAX_CONSECUTIVE_FAILURES - 1, { delivery: "failed", endpoint: "disable_failing" }],
+    [none, MAX_CONSECUTIVE_FAILURES + 5, { delivery: "failed", endpoint: "disable_failing" }],
+    [ok(410), 0, { delivery: "failed", endpoint: "disable_gone" }],
+    [ok(200), MAX_CONSECUTIVE_FAILURES - 1, { delivery: "succeeded", endpoint: "healthy" }],
+  ] as const)("%j after %s failures in a row", (outcome, failures, verdict) => {
+    expect(judgeAttempt(outcome, 1, { failing_since: now - M, consecutive_failures: failures }, now, 0.5)).toEqual(verdict);
   });
 });

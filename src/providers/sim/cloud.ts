@@ -36,7 +36,7 @@
  *                                   closed, published windows (window length, publishing delay and
  *                                   markup are settings of PUT /v1/faults)
  *
- * A machine created with lessor's agent environment (LESSOR_LEASE_ID, LESSOR_LEASE_TOKEN) has the
+ * A machine created with lessor's agent environment (LESSOR_LEASE_ID, LESSOR_ENROLL_TOKEN) has the
  * sim as its agent: the object's alarm runs the machine's `cmd` in the command language and reports
  * it to the lease exactly as agent.sh would (agent.ts, docs/sim.md "The agent").
  * Faults apply to the machine routes only; the market, config, faults, ledger and billing always
@@ -70,6 +70,7 @@ import {
   type SimTransition,
 } from "./machines";
 import { nextRandom } from "../../random";
+import { randomBase62 } from "../../ids";
 import { simSigningSecret } from "../../ingress/sim-key";
 import { signedHeaders } from "../../webhooks/secrets";
 import { afterAttempt, SIM_WEBHOOK_BATCH, simWebhookBody, simWebhookTarget } from "./webhooks";
@@ -125,6 +126,9 @@ const INT_COLUMNS = ["provision_delay_ms", "boot_delay_ms", "retry_after_s", "va
 const BILLING_COLUMNS = ["billing_window_ms", "billing_delay_ms", "billing_markup"] as const;
 /** Added by the fourth schema version: how often a machine's agent heartbeats. */
 const AGENT_COLUMNS = ["agent_heartbeat_ms"] as const;
+/** The `Server` header of every answer of the model server, as uvicorn (which serves vLLM's API) sends it. */
+export const MODEL_SERVER_HEADER = "uvicorn";
+
 /** Added by the sixth schema version: how fast a machine's model server produces tokens. */
 const MODEL_COLUMNS = ["model_tokens_per_s"] as const;
 /** Every setting the faults row holds, in column order. */
@@ -186,7 +190,7 @@ const MIGRATIONS: readonly (readonly string[])[] = [
   ],
   [
     // The machine's environment (src/providers/agent-start.ts), a JSON object of strings; kept for
-    // the machine to run with, never answered (it holds the lease's token).
+    // the machine to run with, never answered (it holds the machine's enrollment token).
     `ALTER TABLE machines ADD COLUMN env TEXT CHECK (env IS NULL OR json_type(env) = 'object')`,
   ],
   [
@@ -241,6 +245,12 @@ const MIGRATIONS: readonly (readonly string[])[] = [
     )`,
     `CREATE INDEX machine_refusals_machine ON machine_refusals (machine_id, at)`,
   ],
+  [
+    // The agent's enrollment (docs/sim.md "The agent"): the lease token its run got for the
+    // enrollment token in `env`, and the nonce it enrolls with, kept as agent.sh keeps its file.
+    `ALTER TABLE machines ADD COLUMN agent_token TEXT`,
+    `ALTER TABLE machines ADD COLUMN agent_nonce TEXT`,
+  ],
 ];
 
 /** A `machines` row: the machine as the API answers it (machines.ts), and its clock. */
@@ -264,19 +274,25 @@ type MachineRow = { [K in keyof SimMachineJson]: SimMachineJson[K] } & {
   model_requests: number;
   model_prompt_tokens: number;
   model_generation_tokens: number;
+  agent_token: string | null;
+  agent_nonce: string | null;
 };
 
 type OutboxRow = { id: string; machine_id: string; status: SimStatus; at: number; attempts: number; next_at: number };
 
 type ExecRow = { machine_id: string; command_id: string; cmd: string; started_at: number; killed_at: number | null };
 
-/** A machine's lease and token, from its environment (agent-start.ts); null: it runs without lessor's agent. */
-function agentOf(row: Pick<MachineRow, "env">): { lease_id: string; token: string } | null {
+/**
+ * A machine's lease and enrollment token, from its environment (agent-start.ts), or the lease
+ * token itself in a machine created before enrollments, which agent.sh too uses as it is; null: it
+ * runs without lessor's agent.
+ */
+function agentOf(row: Pick<MachineRow, "env">): { lease_id: string; enroll_token: string | null; lease_token: string | null } | null {
   if (row.env === null) return null;
   const env = JSON.parse(row.env) as Record<string, string>;
   const leaseId = env.LESSOR_LEASE_ID;
-  const token = env.LESSOR_LEASE_TOKEN;
-  return leaseId && token ? { lease_id: leaseId, token } : null;
+  const [enrollToken, leaseToken] = [env.LESSOR_ENROLL_TOKEN || null, env.LESSOR_LEASE_TOKEN || null];
+  return leaseId && (enrollToken || leaseToken) ? { lease_id: leaseId, enroll_token: enrollToken, lease_token: leaseToken } : null;
 }
 
 /** The key a machine's model server requires (its env's LESSOR_MODEL_KEY), or null: it answers anyone. */
@@ -357,7 +373,10 @@ export class SimCloud extends DurableObject<Env> {
     const port = PORT_ROUTE.exec(new URL(request.url).pathname);
     if (port) {
       try {
-        return await this.#port(request, decodeURIComponent(port[2]!), Number(port[3]), port[4] || "/", { operator: port[1] !== undefined });
+        const answer = await this.#port(request, decodeURIComponent(port[2]!), Number(port[3]), port[4] || "/", { operator: port[1] !== undefined });
+        // As vLLM's OpenAI server answers, under uvicorn: what the gateway must not pass on (src/deployments/gateway.ts `answeredHeaders`).
+        answer.headers.set("server", MODEL_SERVER_HEADER);
+        return answer;
       } catch (e) {
         if (e instanceof SimHttpError) return errorResponse(e);
         console.error("sim: model server: internal error", e);
@@ -630,10 +649,11 @@ export class SimCloud extends DurableObject<Env> {
     for (const t of transitions) {
       if (t.status === "RUNNING") {
         live = row.cmd !== null;
-        // A new run numbers its chunks from its start in milliseconds, above the run before's (agent.sh does the same).
+        // A new run numbers its chunks from its start in milliseconds, above the run before's (agent.sh does the same),
+        // and its agent enrolls again, as a new agent.sh process does.
         sql.exec(
           `UPDATE machines SET run_started_at = ?, run_signals = '[]', log_seq = MAX(log_seq, ?), log_shipped = 0, log_cut = NULL, exit_reported = 0,
-             model_requests = 0, model_prompt_tokens = 0, model_generation_tokens = 0 WHERE id = ?`,
+             model_requests = 0, model_prompt_tokens = 0, model_generation_tokens = 0, agent_token = NULL WHERE id = ?`,
           live ? t.at : null,
           t.at,
           id,
@@ -771,13 +791,17 @@ export class SimCloud extends DurableObject<Env> {
   async #actFor(row: MachineRow, now: number): Promise<void> {
     const access = agentOf(row)!;
     const lease = this.env.LEASE.get(this.env.LEASE.idFromName(access.lease_id));
-    const call = async <Op extends AgentCall["op"]>(c: AgentCall & { op: Op }): Promise<AgentAnswer & { ok: true; op: Op }> => {
-      const answer = (await lease.agentCall(access.token, c)) as AgentAnswer;
+    const sql = this.ctx.storage.sql;
+    const ask = async <Op extends AgentCall["op"]>(token: string, c: AgentCall & { op: Op }): Promise<AgentAnswer & { ok: true; op: Op }> => {
+      const answer = (await lease.agentCall(token, c)) as AgentAnswer;
       if (answer.ok) return answer as AgentAnswer & { ok: true; op: Op };
       if (answer.status === 410) throw new LeaseGone();
       throw new Error(`${c.op}: ${answer.status} ${answer.code}`);
     };
-    const sql = this.ctx.storage.sql;
+    // As agent.sh: the enrollment token in the environment is exchanged for the lease token first,
+    // with a nonce the machine keeps (docs/agent.md "The token").
+    const token = row.agent_token ?? access.lease_token ?? (await this.#enroll(row, (nonce) => ask(access.enroll_token!, { op: "enroll", nonce })));
+    const call = <Op extends AgentCall["op"]>(c: AgentCall & { op: Op }) => ask<Op>(token, c);
     const running = row.status === "RUNNING";
     const heartbeat = running && heartbeatDue(row.heartbeat_at, now, this.#faults().agent_heartbeat_ms);
     const program = row.cmd === null || row.run_started_at === null ? null : programOf(row.cmd);
@@ -838,7 +862,7 @@ export class SimCloud extends DurableObject<Env> {
       const signals: DeliveredSignal[] = killedAt === null ? [] : [{ signal: "KILL", at: killedAt }];
       const run = runScript(programOf(exec.cmd), exec.started_at, signals, now);
       if (!run.end) continue;
-      const answer = (await lease.agentCall(access.token, { op: "result", id: exec.command_id, ...execResult({ ...run, end: run.end }) })) as AgentAnswer;
+      const answer = (await lease.agentCall(token, { op: "result", id: exec.command_id, ...execResult({ ...run, end: run.end }) })) as AgentAnswer;
       if (!answer.ok && answer.status === 410) throw new LeaseGone();
       // A result lessor has (or a command it no longer knows) is done with.
       if (answer.ok || answer.status === 404) sql.exec(`DELETE FROM machine_execs WHERE machine_id = ? AND command_id = ?`, row.id, exec.command_id);
@@ -849,6 +873,15 @@ export class SimCloud extends DurableObject<Env> {
       await call(modelKeyOf(row) === null ? { op: "heartbeat" } : { op: "heartbeat", metrics: await this.#readMetrics(row) });
       sql.exec(`UPDATE machines SET heartbeat_at = ? WHERE id = ?`, now, row.id);
     }
+  }
+
+  /** The machine's agent's first call: its lease token for the enrollment token, kept for its run. */
+  async #enroll(row: MachineRow, enroll: (nonce: string) => Promise<{ token: string }>): Promise<string> {
+    const nonce = row.agent_nonce ?? randomBase62(32);
+    if (row.agent_nonce === null) this.ctx.storage.sql.exec(`UPDATE machines SET agent_nonce = ? WHERE id = ?`, nonce, row.id);
+    const { token } = await enroll(nonce);
+    this.ctx.storage.sql.exec(`UPDATE machines SET agent_token = ? WHERE id = ?`, token, row.id);
+    return token;
   }
 
   /** What the machine's agent reads on its own model port: `GET /metrics` with the machine's key; null when it does not answer 200. */
