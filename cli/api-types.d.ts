@@ -6249,7 +6249,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description preemption_failed: a scratch lease the deployment displaces under the GPU quota could not be told to release; it keeps its GPUs, nothing was rented; try again after Retry-After (details: leases) */
+                /** @description preemption_failed: a scratch lease this deployment displaces could not be told to release; nothing was rented (details: leases) */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -9131,7 +9131,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description provider_keys_disabled: the installation has no LESSOR_MASTER_KEY to seal the deployment's key with; preemption_failed: a scratch lease the deployment displaces under the GPU quota could not be told to release (it keeps its GPUs, nothing was rented; try again after Retry-After; details: leases) */
+                /** @description provider_keys_disabled: the installation has no LESSOR_MASTER_KEY to seal the deployment's key with; preemption_failed: as POST /v1/leases */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -12591,7 +12591,7 @@ export interface components {
         OrgSettings: {
             /** @description refuse a lease whose image is not pinned by digest (`@sha256:`) with 409 image_not_pinned (a lease that names none runs its provider's default image, which is pinned) */
             require_image_digest: boolean;
-            /** @description how long into each session what a deployment's machine reports of itself (requests in its model server's metrics, or metrics it cannot read) keeps the lease in use; then only gateway requests, heartbeats and locks do. Default 1d; a lease keeps the value it was created with */
+            /** @description how long into a session what a deployment's machine reports keeps it in use (docs/deployments.md "Activity"); default 1d */
             machine_activity_max: string;
         };
         OrgSettingsUpdate: {
@@ -12821,7 +12821,7 @@ export interface components {
                 stopped_disk_usd: number | null;
                 /** @description what replacing failed hosts may add (up to host_attempts - 1 of them): under a ttl, each one's rounding up to its provider's billing increment; under max_lifetime, which a replacement begins afresh, each failed boot's boot_timeout and a minute to destroy it, rounded up to the increment */
                 retries_usd: number;
-                /** @description what the offer's price may rise before a lease made from this quote is refused (quote_drift, 5%): that rise on the compute and the retries, which admission reserves too */
+                /** @description the 5% price rise a lease made from this quote may rent at (more is quote_drift), on the compute and retries */
                 drift_usd: number;
             } | null;
             /** @enum {string|null} */
@@ -13064,9 +13064,9 @@ export interface components {
                     observable: boolean;
                     /** @description when it last read them; null: never */
                     metrics_read_at: string | null;
-                    /** @description the last heartbeat this session whose metrics showed requests; null: none */
+                    /** @description the last heartbeat whose metrics showed requests */
                     machine_activity_at: string | null;
-                    /** @description when what the machine reports (requests in its metrics, or metrics it cannot read) stops counting as use: the session's start plus the org's machine_activity_max */
+                    /** @description what the machine reports counts as use until then (the org's machine_activity_max) */
                     machine_activity_until: string;
                     /**
                      * @description off only with no idle_timeout
@@ -13130,7 +13130,7 @@ export interface components {
             detail: {
                 offer: string;
                 provider: string;
-                /** @description the price the machine is rented at, where it was above what the lease held */
+                /** @description the machine's price, where above what the lease held */
                 hourly_usd?: number;
                 /** @description what the step reserved against the org's caps, where it reserved */
                 reserved_usd?: number;
@@ -13261,19 +13261,16 @@ export interface components {
                 /** @description model_server_failed: how the model server exited */
                 exit_code?: number | null;
                 signal?: string | null;
-                /** @description model_server_failed: the last 30 lines of its log, at most 8 KiB (its last bytes, whole characters) */
+                /** @description model_server_failed: its log's last 30 lines, at most 8 KiB */
                 log_tail?: string;
-                /** @description model_server_failed: the log held more than log_tail shows */
+                /** @description model_server_failed: the log held more */
                 log_tail_cut?: boolean;
                 /** @description preempted: the deployment lease that displaced it under the org's GPU quota */
                 by?: string;
-                /** @description quota_exceeded: the cap the fallback host's GPUs would pass (gpus, or per_kind.<kind>) */
+                /** @description quota_exceeded: the cap a fallback host's GPUs would pass */
                 quota?: string;
-                /** @description quota_exceeded: that cap */
                 limit?: number;
-                /** @description quota_exceeded: what the org's other live leases hold under it */
                 held?: number;
-                /** @description quota_exceeded: the GPUs the fallback host has */
                 requested?: number;
             };
         } | {
@@ -13474,7 +13471,7 @@ export interface components {
             detail: {
                 command_id: string;
                 exit_code: number | null;
-                /** @description process list and nvidia-smi: its first 400 lines, at most 8 KiB */
+                /** @description process list and nvidia-smi, at most 8 KiB */
                 output: string;
             };
         } | {
@@ -13792,7 +13789,7 @@ export interface components {
             detail: {
                 offer: string;
                 provider: string;
-                /** @description the price the machine is rented at, where it was above what the lease held */
+                /** @description the machine's price, where above what the lease held */
                 hourly_usd?: number;
                 /** @description what the step reserved against the org's caps, where it reserved */
                 reserved_usd?: number;
@@ -13953,19 +13950,16 @@ export interface components {
                 /** @description model_server_failed: how the model server exited */
                 exit_code?: number | null;
                 signal?: string | null;
-                /** @description model_server_failed: the last 30 lines of its log, at most 8 KiB (its last bytes, whole characters) */
+                /** @description model_server_failed: its log's last 30 lines, at most 8 KiB */
                 log_tail?: string;
-                /** @description model_server_failed: the log held more than log_tail shows */
+                /** @description model_server_failed: the log held more */
                 log_tail_cut?: boolean;
                 /** @description preempted: the deployment lease that displaced it under the org's GPU quota */
                 by?: string;
-                /** @description quota_exceeded: the cap the fallback host's GPUs would pass (gpus, or per_kind.<kind>) */
+                /** @description quota_exceeded: the cap a fallback host's GPUs would pass */
                 quota?: string;
-                /** @description quota_exceeded: that cap */
                 limit?: number;
-                /** @description quota_exceeded: what the org's other live leases hold under it */
                 held?: number;
-                /** @description quota_exceeded: the GPUs the fallback host has */
                 requested?: number;
             };
             /** @description the event's id in the org's log: pages and streams resume after it */
@@ -14226,7 +14220,7 @@ export interface components {
             detail: {
                 command_id: string;
                 exit_code: number | null;
-                /** @description process list and nvidia-smi: its first 400 lines, at most 8 KiB */
+                /** @description process list and nvidia-smi, at most 8 KiB */
                 output: string;
             };
             /** @description the event's id in the org's log: pages and streams resume after it */

@@ -75,7 +75,7 @@ export const deploymentRoutes = router()
         ...COMMON_ERRORS,
         ...PUT_ERRORS,
         503: errorResponse(
-          "provider_keys_disabled: the installation has no LESSOR_MASTER_KEY to seal the deployment's key with; preemption_failed: a scratch lease the deployment displaces under the GPU quota could not be told to release (it keeps its GPUs, nothing was rented; try again after Retry-After; details: leases)",
+          "provider_keys_disabled: the installation has no LESSOR_MASTER_KEY to seal the deployment's key with; preemption_failed: as POST /v1/leases",
           ["provider_keys_disabled", "preemption_failed"],
         ),
       },

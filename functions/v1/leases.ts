@@ -67,7 +67,7 @@ const CREATE_ERRORS = {
 } as const;
 /** A deployment over the GPU quota displaced scratch leases and one could not be told to release (src/lease/create.ts). */
 export const PREEMPTION_FAILED = errorResponse(
-  "preemption_failed: a scratch lease the deployment displaces under the GPU quota could not be told to release; it keeps its GPUs, nothing was rented; try again after Retry-After (details: leases)",
+  "preemption_failed: a scratch lease this deployment displaces could not be told to release; nothing was rented (details: leases)",
   ["preemption_failed"],
 );
 const ACTION_ERRORS = {

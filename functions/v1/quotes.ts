@@ -47,7 +47,7 @@ const QuoteSchema = z
           ),
         drift_usd: z
           .number()
-          .describe("what the offer's price may rise before a lease made from this quote is refused (quote_drift, 5%): that rise on the compute and the retries, which admission reserves too"),
+          .describe("the 5% price rise a lease made from this quote may rent at (more is quote_drift), on the compute and retries"),
       })
       .nullable()
       .describe("null when the hard caps leave the lease uncapped"),

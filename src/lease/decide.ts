@@ -211,12 +211,12 @@ export function activityOf(l: LeaseRecord, agent: AgentFacts, now: number) {
   const idle = l.policy.idle_timeout !== null;
   const end = machineActivityEnd(l);
   const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
-  const ceiling = `what the machine reports counts until ${iso(end)} (machine_activity_until), then only the gateway's requests, heartbeats and locks do`;
+  const ceiling = "what the machine reports counts until machine_activity_until";
   const note = !idle
     ? "idle stop is off: the policy has no idle_timeout"
     : observable
-      ? `idle stop is on: requests through the gateway and those the model server's metrics show are activity; ${ceiling}`
-      : `idle stop is on, but activity on the machine is not observable (its agent has not read the model server's metrics in the last ${AGENT_SILENT_MS / 1000} s): each heartbeat of its agent counts as use until the agent is silent for ${AGENT_SILENT_MS / 1000} s; ${ceiling}`;
+      ? `idle stop is on: gateway requests and those the model server's metrics show are activity; ${ceiling}`
+      : `idle stop is on; activity on the machine is not observable: a heartbeat counts as use until the agent is silent ${AGENT_SILENT_MS / 1000} s; ${ceiling}`;
   return {
     observable,
     metrics_read_at: iso(read),

@@ -169,8 +169,8 @@ export const GuardedLeaseSchema = LeaseSchema.extend({
       .object({
         observable: z.boolean().describe("the agent read the model server's metrics in the last 90 s, and no read failed since"),
         metrics_read_at: Time.nullable().describe("when it last read them; null: never"),
-        machine_activity_at: Time.nullable().describe("the last heartbeat this session whose metrics showed requests; null: none"),
-        machine_activity_until: Time.describe("when what the machine reports (requests in its metrics, or metrics it cannot read) stops counting as use: the session's start plus the org's machine_activity_max"),
+        machine_activity_at: Time.nullable().describe("the last heartbeat whose metrics showed requests"),
+        machine_activity_until: Time.describe("what the machine reports counts as use until then (the org's machine_activity_max)"),
         idle_stop: z.enum(["on", "off"]).describe("off only with no idle_timeout"),
         note: z.string().describe("the same, in words"),
       })

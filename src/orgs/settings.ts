@@ -17,7 +17,7 @@ export const OrgSettingsSchema = z
     require_image_digest: z.boolean().describe("refuse a lease whose image is not pinned by digest (`@sha256:`) with 409 image_not_pinned (a lease that names none runs its provider's default image, which is pinned)"),
     machine_activity_max: z
       .string()
-      .describe(`how long into each session what a deployment's machine reports of itself (requests in its model server's metrics, or metrics it cannot read) keeps the lease in use; then only gateway requests, heartbeats and locks do. Default ${formatDuration(DEFAULT_MACHINE_ACTIVITY_MAX_MS)}; a lease keeps the value it was created with`),
+      .describe(`how long into a session what a deployment's machine reports keeps it in use (docs/deployments.md "Activity"); default ${formatDuration(DEFAULT_MACHINE_ACTIVITY_MAX_MS)}`),
   })
   .openapi("OrgSettings");
 export type OrgSettings = z.infer<typeof OrgSettingsSchema>;

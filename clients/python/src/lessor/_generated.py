@@ -195,7 +195,7 @@ class IngressAnswer(_Open):
 
 class OrgSettings(_Open):
     require_image_digest: bool = Field(description="refuse a lease whose image is not pinned by digest (`@sha256:`) with 409 image_not_pinned (a lease that names none runs its provider's default image, which is pinned)")
-    machine_activity_max: str = Field(description="how long into each session what a deployment's machine reports of itself (requests in its model server's metrics, or metrics it cannot read) keeps the lease in use; then only gateway requests, heartbeats and locks do. Default 1d; a lease keeps the value it was created with")
+    machine_activity_max: str = Field(description="how long into a session what a deployment's machine reports keeps it in use (docs/deployments.md \"Activity\"); default 1d")
 
 
 # a duration: `90s`, `15m`, `2h`, `1d`; at most 366 days
@@ -396,7 +396,7 @@ class QuoteCeilingParts(_Open):
     bandwidth_usd: float = Field(description="the egress estimate: the bandwidth allowance at the offer's per-GB prices until the hard cap (0 where the provider bills no bandwidth)")
     stopped_disk_usd: float | None = Field(description="what the kept disk may bill while stopped: the offer's stopped_hourly_usd for up to stopped_ttl (0 where a stop ends billing); null: no stopped_ttl ends it")
     retries_usd: float = Field(description="what replacing failed hosts may add (up to host_attempts - 1 of them): under a ttl, each one's rounding up to its provider's billing increment; under max_lifetime, which a replacement begins afresh, each failed boot's boot_timeout and a minute to destroy it, rounded up to the increment")
-    drift_usd: float = Field(description="what the offer's price may rise before a lease made from this quote is refused (quote_drift, 5%): that rise on the compute and the retries, which admission reserves too")
+    drift_usd: float = Field(description="the 5% price rise a lease made from this quote may rent at (more is quote_drift), on the compute and retries")
 
 
 class Quote(_Open):
@@ -561,8 +561,8 @@ class GuardedLeaseGuardActivity(_Open):
 
     observable: bool = Field(description="the agent read the model server's metrics in the last 90 s, and no read failed since")
     metrics_read_at: str | None = Field(description="when it last read them; null: never")
-    machine_activity_at: str | None = Field(description="the last heartbeat this session whose metrics showed requests; null: none")
-    machine_activity_until: str = Field(description="when what the machine reports (requests in its metrics, or metrics it cannot read) stops counting as use: the session's start plus the org's machine_activity_max")
+    machine_activity_at: str | None = Field(description="the last heartbeat whose metrics showed requests")
+    machine_activity_until: str = Field(description="what the machine reports counts as use until then (the org's machine_activity_max)")
     idle_stop: Literal["on", "off"] = Field(description="off only with no idle_timeout")
     note: str = Field(description="the same, in words")
 
@@ -617,7 +617,7 @@ class LeaseEventProvisioning(_Open):
 class LeaseEventBudgetReservedDetail(_Closed):
     offer: str
     provider: str
-    hourly_usd: float | None = Field(None, description="the price the machine is rented at, where it was above what the lease held")
+    hourly_usd: float | None = Field(None, description="the machine's price, where above what the lease held")
     reserved_usd: float | None = Field(None, description="what the step reserved against the org's caps, where it reserved")
 
 
@@ -729,13 +729,13 @@ class LeaseEventReleaseRequestedDetail(_Closed):
     requested_usd: float | None = None
     exit_code: int | None = Field(None, description="model_server_failed: how the model server exited")
     signal: str | None = None
-    log_tail: str | None = Field(None, description="model_server_failed: the last 30 lines of its log, at most 8 KiB (its last bytes, whole characters)")
-    log_tail_cut: bool | None = Field(None, description="model_server_failed: the log held more than log_tail shows")
+    log_tail: str | None = Field(None, description="model_server_failed: its log's last 30 lines, at most 8 KiB")
+    log_tail_cut: bool | None = Field(None, description="model_server_failed: the log held more")
     by: str | None = Field(None, description="preempted: the deployment lease that displaced it under the org's GPU quota")
-    quota: str | None = Field(None, description="quota_exceeded: the cap the fallback host's GPUs would pass (gpus, or per_kind.<kind>)")
-    limit: int | None = Field(None, description="quota_exceeded: that cap")
-    held: int | None = Field(None, description="quota_exceeded: what the org's other live leases hold under it")
-    requested: int | None = Field(None, description="quota_exceeded: the GPUs the fallback host has")
+    quota: str | None = Field(None, description="quota_exceeded: the cap a fallback host's GPUs would pass")
+    limit: int | None = None
+    held: int | None = None
+    requested: int | None = None
 
 
 class LeaseEventReleaseRequested(_Open):
@@ -916,7 +916,7 @@ class LeaseEventStalled(_Open):
 class LeaseEventDiagnosticsDetail(_Closed):
     command_id: str
     exit_code: int | None
-    output: str = Field(description="process list and nvidia-smi: its first 400 lines, at most 8 KiB")
+    output: str = Field(description="process list and nvidia-smi, at most 8 KiB")
 
 
 class LeaseEventDiagnostics(_Open):
@@ -1187,7 +1187,7 @@ class OrgEventProvisioning(_Open):
 class OrgEventBudgetReservedDetail(_Closed):
     offer: str
     provider: str
-    hourly_usd: float | None = Field(None, description="the price the machine is rented at, where it was above what the lease held")
+    hourly_usd: float | None = Field(None, description="the machine's price, where above what the lease held")
     reserved_usd: float | None = Field(None, description="what the step reserved against the org's caps, where it reserved")
 
 
@@ -1311,13 +1311,13 @@ class OrgEventReleaseRequestedDetail(_Closed):
     requested_usd: float | None = None
     exit_code: int | None = Field(None, description="model_server_failed: how the model server exited")
     signal: str | None = None
-    log_tail: str | None = Field(None, description="model_server_failed: the last 30 lines of its log, at most 8 KiB (its last bytes, whole characters)")
-    log_tail_cut: bool | None = Field(None, description="model_server_failed: the log held more than log_tail shows")
+    log_tail: str | None = Field(None, description="model_server_failed: its log's last 30 lines, at most 8 KiB")
+    log_tail_cut: bool | None = Field(None, description="model_server_failed: the log held more")
     by: str | None = Field(None, description="preempted: the deployment lease that displaced it under the org's GPU quota")
-    quota: str | None = Field(None, description="quota_exceeded: the cap the fallback host's GPUs would pass (gpus, or per_kind.<kind>)")
-    limit: int | None = Field(None, description="quota_exceeded: that cap")
-    held: int | None = Field(None, description="quota_exceeded: what the org's other live leases hold under it")
-    requested: int | None = Field(None, description="quota_exceeded: the GPUs the fallback host has")
+    quota: str | None = Field(None, description="quota_exceeded: the cap a fallback host's GPUs would pass")
+    limit: int | None = None
+    held: int | None = None
+    requested: int | None = None
 
 
 class OrgEventReleaseRequested(_Open):
@@ -1522,7 +1522,7 @@ class OrgEventStalled(_Open):
 class OrgEventDiagnosticsDetail(_Closed):
     command_id: str
     exit_code: int | None
-    output: str = Field(description="process list and nvidia-smi: its first 400 lines, at most 8 KiB")
+    output: str = Field(description="process list and nvidia-smi, at most 8 KiB")
 
 
 class OrgEventDiagnostics(_Open):
