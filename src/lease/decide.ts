@@ -116,7 +116,8 @@ export function hardCapDeadlines(l: LeaseRecord): Candidate[] {
  * When a ready lease stops being in use: its last activity (a user's heartbeat, exec or action, a
  * gateway request's end, a job's exit) plus grace, its lock's end, a gateway request in flight, or
  * what the machine itself reports (`machineUseUntil`), whichever is last. Never "no end": idle is
- * not decided by the machine alone (docs/security.md "Idle is not decided by the machine alone"), and hard caps apply whatever this says.
+ * not decided by the machine alone (docs/security.md "Idle is not decided by the machine alone"),
+ * and hard caps apply whatever this says.
  */
 export function inUseUntil(l: LeaseRecord, agent: AgentFacts): number {
   const exit = exitOf(l, agent);
