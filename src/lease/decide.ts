@@ -97,7 +97,11 @@ export const AGENT_SILENT_MS = 90_000;
 export function hardCapDeadlines(l: LeaseRecord): Candidate[] {
   const out: Candidate[] = [];
   if (l.ttl_deadline !== null) out.push({ action: "release", reason: "ttl_expired", at: l.ttl_deadline });
-  if (l.session_started_at !== null && inSession(l.state)) {
+  // Starting, the machine is still stopped: the session before the stop is over, and the next
+  // begins when the provider accepts the start (transitions.ts `started`). Its caps count from then,
+  // not from the session before, which would release a lease stopped longer than max_lifetime at
+  // once (docs/design.md "Sessions").
+  if (l.session_started_at !== null && inSession(l.state) && l.state !== "starting") {
     if (l.policy.max_lifetime !== null) {
       out.push({ action: "release", reason: "max_lifetime", at: l.session_started_at + l.policy.max_lifetime });
     }

@@ -82,10 +82,7 @@ export function userAction(l: LeaseRecord, action: UserAction, arg: { ms?: numbe
       );
     case "start":
       if (!hasMachine(l)) return invalid("");
-      // A new session from the request on: max_lifetime and the session's budget count from here,
-      // not from the session before the stop (docs/design.md "Sessions"); started() moves it to
-      // when the provider accepts the start.
-      return ok({ ...l, state: "starting", state_since: now, session_started_at: now }, { event: "start_requested", reason: "user_start" }, reservationFor(l, { kind: "start" }, now));
+      return ok({ ...l, state: "starting", state_since: now }, { event: "start_requested", reason: "user_start" }, reservationFor(l, { kind: "start" }, now));
     case "extend": {
       if (l.ttl_deadline === null) return invalid("the lease has no ttl to extend");
       const ttl_deadline = l.ttl_deadline + arg.ms!;
