@@ -6249,6 +6249,27 @@ export interface paths {
                         };
                     };
                 };
+                /** @description preemption_failed: a scratch lease this deployment displaces could not be told to release; nothing was rented (details: leases) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "preemption_failed";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
             };
         };
         delete?: never;
@@ -9110,7 +9131,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description provider_keys_disabled: the installation has no LESSOR_MASTER_KEY to seal the deployment's key with */
+                /** @description provider_keys_disabled: the installation has no LESSOR_MASTER_KEY to seal the deployment's key with; preemption_failed: as POST /v1/leases */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -9119,7 +9140,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "provider_keys_disabled";
+                                code: "provider_keys_disabled" | "preemption_failed";
                                 /** @description for people; a 5xx says only to quote the request_id */
                                 message: string;
                                 /** @description what the code's description names; empty on a 5xx */
@@ -12570,10 +12591,18 @@ export interface components {
         OrgSettings: {
             /** @description refuse a lease whose image is not pinned by digest (`@sha256:`) with 409 image_not_pinned (a lease that names none runs its provider's default image, which is pinned) */
             require_image_digest: boolean;
+            /** @description how long into a session what a deployment's machine reports keeps it in use (docs/deployments.md "Activity"); default 1d */
+            machine_activity_max: string;
         };
         OrgSettingsUpdate: {
             require_image_digest?: boolean;
+            machine_activity_max?: components["schemas"]["Duration"];
         };
+        /**
+         * @description a duration: `90s`, `15m`, `2h`, `1d`; at most 366 days
+         * @example 2h
+         */
+        Duration: string;
         CreateApiKey: {
             name: string;
             /** @enum {string} */
@@ -12792,6 +12821,8 @@ export interface components {
                 stopped_disk_usd: number | null;
                 /** @description what replacing failed hosts may add (up to host_attempts - 1 of them): under a ttl, each one's rounding up to its provider's billing increment; under max_lifetime, which a replacement begins afresh, each failed boot's boot_timeout and a minute to destroy it, rounded up to the increment */
                 retries_usd: number;
+                /** @description the 5% price rise a lease made from this quote may rent at (more is quote_drift), on the compute and retries */
+                drift_usd: number;
             } | null;
             /** @enum {string|null} */
             ceiling_basis: "ttl" | "max_lifetime" | null;
@@ -12861,11 +12892,6 @@ export interface components {
             /** @enum {string} */
             on_exit?: "release" | "stop" | "keep";
         };
-        /**
-         * @description a duration: `90s`, `15m`, `2h`, `1d`; at most 366 days
-         * @example 2h
-         */
-        Duration: string;
         /** @description A lease: state, machine, offer, policy, deadlines and its estimate */
         Lease: {
             id: string;
@@ -12908,7 +12934,7 @@ export interface components {
             /** @description ISO 8601, UTC */
             stopped_at: string | null;
             /** @enum {string|null} */
-            release_reason: "user_end" | "user_stop" | "user_start" | "ttl_expired" | "idle_timeout" | "max_lifetime" | "budget_exceeded" | "stopped_ttl" | "boot_timeout" | "startup_timeout" | "host_failed" | "no_capacity" | "provider_refused" | "provider_lost" | "provider_stopped" | "stop_failed" | "orphan" | "preempted" | "unexpected_start" | "max_runtime" | "inactivity" | "job_exited" | "model_server_failed" | "endpoint_exposed" | null;
+            release_reason: "user_end" | "user_stop" | "user_start" | "ttl_expired" | "idle_timeout" | "max_lifetime" | "budget_exceeded" | "stopped_ttl" | "boot_timeout" | "startup_timeout" | "host_failed" | "no_capacity" | "provider_refused" | "provider_lost" | "provider_stopped" | "stop_failed" | "orphan" | "preempted" | "unexpected_start" | "max_runtime" | "inactivity" | "job_exited" | "model_server_failed" | "endpoint_exposed" | "quota_exceeded" | null;
             /** @description ISO 8601, UTC */
             released_at: string | null;
             /** @description the configuration check's warnings at create (`POST /v1/leases/validate` answers the same) */
@@ -13024,9 +13050,9 @@ export interface components {
                  * @description what the policy does next: due now when `due`, else at `at`; wait is never shown, only what it waits for
                  * @enum {string}
                  */
-                action: "none" | "provision" | "poll" | "mark_ready" | "mark_stopped" | "stop" | "start" | "replace_host" | "mark_exited" | "signal" | "diagnose" | "report_silent" | "release";
+                action: "none" | "provision" | "poll" | "mark_ready" | "mark_stopped" | "stop" | "start" | "replace_host" | "mark_exited" | "signal" | "diagnose" | "report_silent" | "reserve" | "release";
                 /** @enum {string|null} */
-                reason: "user_end" | "user_stop" | "user_start" | "ttl_expired" | "idle_timeout" | "max_lifetime" | "budget_exceeded" | "stopped_ttl" | "boot_timeout" | "startup_timeout" | "host_failed" | "no_capacity" | "provider_refused" | "provider_lost" | "provider_stopped" | "stop_failed" | "orphan" | "preempted" | "unexpected_start" | "max_runtime" | "inactivity" | "job_exited" | "model_server_failed" | "endpoint_exposed" | null;
+                reason: "user_end" | "user_stop" | "user_start" | "ttl_expired" | "idle_timeout" | "max_lifetime" | "budget_exceeded" | "stopped_ttl" | "boot_timeout" | "startup_timeout" | "host_failed" | "no_capacity" | "provider_refused" | "provider_lost" | "provider_stopped" | "stop_failed" | "orphan" | "preempted" | "unexpected_start" | "max_runtime" | "inactivity" | "job_exited" | "model_server_failed" | "endpoint_exposed" | "quota_exceeded" | null;
                 /** @description ISO 8601, UTC */
                 at: string | null;
                 due: boolean;
@@ -13038,8 +13064,12 @@ export interface components {
                     observable: boolean;
                     /** @description when it last read them; null: never */
                     metrics_read_at: string | null;
+                    /** @description the last heartbeat whose metrics showed requests */
+                    machine_activity_at: string | null;
+                    /** @description what the machine reports counts as use until then (the org's machine_activity_max) */
+                    machine_activity_until: string;
                     /**
-                     * @description off while activity is not observable, or with no idle_timeout
+                     * @description off only with no idle_timeout
                      * @enum {string}
                      */
                     idle_stop: "on" | "off";
@@ -13100,6 +13130,8 @@ export interface components {
             detail: {
                 offer: string;
                 provider: string;
+                /** @description the machine's price, where above what the lease held */
+                hourly_usd?: number;
                 /** @description what the step reserved against the org's caps, where it reserved */
                 reserved_usd?: number;
             };
@@ -13229,10 +13261,17 @@ export interface components {
                 /** @description model_server_failed: how the model server exited */
                 exit_code?: number | null;
                 signal?: string | null;
-                /** @description model_server_failed: the last 30 lines of its log */
+                /** @description model_server_failed: its log's last 30 lines, at most 8 KiB */
                 log_tail?: string;
+                /** @description model_server_failed: the log held more */
+                log_tail_cut?: boolean;
                 /** @description preempted: the deployment lease that displaced it under the org's GPU quota */
                 by?: string;
+                /** @description quota_exceeded: the cap a fallback host's GPUs would pass */
+                quota?: string;
+                limit?: number;
+                held?: number;
+                requested?: number;
             };
         } | {
             seq: number;
@@ -13340,7 +13379,7 @@ export interface components {
             /** @description ISO 8601, UTC */
             at: string;
             /** @enum {string} */
-            type: "run_failed" | "observe_failed" | "provision_failed" | "poll_failed" | "mark_ready_failed" | "mark_stopped_failed" | "stop_failed" | "start_failed" | "replace_host_failed" | "mark_exited_failed" | "signal_failed" | "diagnose_failed" | "report_silent_failed" | "release_failed";
+            type: "run_failed" | "observe_failed" | "provision_failed" | "poll_failed" | "mark_ready_failed" | "mark_stopped_failed" | "stop_failed" | "start_failed" | "replace_host_failed" | "mark_exited_failed" | "signal_failed" | "diagnose_failed" | "report_silent_failed" | "reserve_failed" | "release_failed";
             /** @enum {string|null} */
             from: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
             /** @enum {string|null} */
@@ -13750,6 +13789,8 @@ export interface components {
             detail: {
                 offer: string;
                 provider: string;
+                /** @description the machine's price, where above what the lease held */
+                hourly_usd?: number;
                 /** @description what the step reserved against the org's caps, where it reserved */
                 reserved_usd?: number;
             };
@@ -13909,10 +13950,17 @@ export interface components {
                 /** @description model_server_failed: how the model server exited */
                 exit_code?: number | null;
                 signal?: string | null;
-                /** @description model_server_failed: the last 30 lines of its log */
+                /** @description model_server_failed: its log's last 30 lines, at most 8 KiB */
                 log_tail?: string;
+                /** @description model_server_failed: the log held more */
+                log_tail_cut?: boolean;
                 /** @description preempted: the deployment lease that displaced it under the org's GPU quota */
                 by?: string;
+                /** @description quota_exceeded: the cap a fallback host's GPUs would pass */
+                quota?: string;
+                limit?: number;
+                held?: number;
+                requested?: number;
             };
             /** @description the event's id in the org's log: pages and streams resume after it */
             id: number;
@@ -14055,7 +14103,7 @@ export interface components {
             /** @description ISO 8601, UTC */
             at: string;
             /** @enum {string} */
-            type: "run_failed" | "observe_failed" | "provision_failed" | "poll_failed" | "mark_ready_failed" | "mark_stopped_failed" | "stop_failed" | "start_failed" | "replace_host_failed" | "mark_exited_failed" | "signal_failed" | "diagnose_failed" | "report_silent_failed" | "release_failed";
+            type: "run_failed" | "observe_failed" | "provision_failed" | "poll_failed" | "mark_ready_failed" | "mark_stopped_failed" | "stop_failed" | "start_failed" | "replace_host_failed" | "mark_exited_failed" | "signal_failed" | "diagnose_failed" | "report_silent_failed" | "reserve_failed" | "release_failed";
             /** @enum {string|null} */
             from: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
             /** @enum {string|null} */

@@ -36,7 +36,7 @@ export function exitCodeOf(exit) {
  */
 export function exitCodeOfRelease(reason) {
   if (reason === "no_capacity") return EXIT.NO_CAPACITY;
-  if (reason === "budget_exceeded") return EXIT.OVER_BUDGET;
+  if (reason === "budget_exceeded" || reason === "quota_exceeded") return EXIT.OVER_BUDGET;
   if (reason === "boot_timeout" || reason === "startup_timeout" || reason === "host_failed" || reason === "provider_refused" || reason === "provider_lost") {
     return EXIT.PROVISIONING;
   }

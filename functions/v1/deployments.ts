@@ -74,7 +74,10 @@ export const deploymentRoutes = router()
         202: jsonResponse(DeploymentSchema, "The deployment, its machine rented or started"),
         ...COMMON_ERRORS,
         ...PUT_ERRORS,
-        503: errorResponse("provider_keys_disabled: the installation has no LESSOR_MASTER_KEY to seal the deployment's key with", ["provider_keys_disabled"]),
+        503: errorResponse(
+          "provider_keys_disabled: the installation has no LESSOR_MASTER_KEY to seal the deployment's key with; preemption_failed: as POST /v1/leases",
+          ["provider_keys_disabled", "preemption_failed"],
+        ),
       },
     }),
     async (c) => {

@@ -65,6 +65,11 @@ const CREATE_ERRORS = {
   ),
   ...IDEMPOTENCY_422,
 } as const;
+/** A deployment over the GPU quota displaced scratch leases and one could not be told to release (src/lease/create.ts). */
+export const PREEMPTION_FAILED = errorResponse(
+  "preemption_failed: a scratch lease this deployment displaces could not be told to release; nothing was rented (details: leases)",
+  ["preemption_failed"],
+);
 const ACTION_ERRORS = {
   409: errorResponse("invalid_state: the action does not apply to the lease in its state (details: state, action)", ["invalid_state"]),
 } as const;
@@ -111,6 +116,7 @@ const app = router()
         402: errorResponse("over_budget: the lease would pass one of the org's caps (details: cap, limit_usd, committed_usd, requested_usd); nothing was rented", ["over_budget"]),
         ...CREATE_ERRORS,
         ...COMMON_ERRORS,
+        503: PREEMPTION_FAILED,
       },
     }),
     async (c) => {

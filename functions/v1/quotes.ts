@@ -45,6 +45,9 @@ const QuoteSchema = z
           .describe(
             "what replacing failed hosts may add (up to host_attempts - 1 of them): under a ttl, each one's rounding up to its provider's billing increment; under max_lifetime, which a replacement begins afresh, each failed boot's boot_timeout and a minute to destroy it, rounded up to the increment",
           ),
+        drift_usd: z
+          .number()
+          .describe("the 5% price rise a lease made from this quote may rent at (more is quote_drift), on the compute and retries"),
       })
       .nullable()
       .describe("null when the hard caps leave the lease uncapped"),

@@ -26,7 +26,7 @@ import { BANDWIDTH_GB_PER_HOUR, bandwidthHourlyUsd } from "../billing/bandwidth"
 import { stoppedDiskMicros } from "../billing/ceiling";
 import { microsToUsd } from "../billing/money";
 import { defaultImageMinCuda } from "../providers/registry";
-import { offerRetriesMicros } from "../lease/rent";
+import { offerRetriesMicros, priced, QUOTE_DRIFT_TOLERANCE } from "../lease/rent";
 import { readBadHosts, rememberedBadHosts, type BadHosts } from "./bad-hosts";
 import { BAD_HOSTS, constraintsOf, MAX_STARTUP, OFFER_AGE, selectOffer, staleCandidates, startupCandidates, type Constraint, type Placement, type Selection } from "./selector";
 import { assertSpecAsksForSomething, parseGpuToken, SpecSchema, type GpuToken, type Spec } from "./spec";
@@ -235,6 +235,10 @@ function renderQuote(spec: Spec, kind: LeaseKind, caps: Policy, selection: Extra
   const stopped = stoppedMicros === null ? null : microsToUsd(stoppedMicros);
   // What replacing failed hosts may add (ceiling.ts `retriesMicros`), the same figure admission reserves.
   const retries = microsToUsd(offerRetriesMicros(selection.chosen, caps));
+  // A lease made from the quote may rent its offer up to QUOTE_DRIFT_TOLERANCE above its price, and
+  // admission reserves that too (rent.ts `priced`): the rise of the compute and of the retries.
+  const drifted = priced(selection.chosen, QUOTE_DRIFT_TOLERANCE);
+  const drift = hours === null ? 0 : (drifted.hourly_usd - hourly) * hours + microsToUsd(offerRetriesMicros(drifted, caps)) - retries;
   const quote = {
     id: newId("qt", now),
     created_at: new Date(now).toISOString(),
@@ -255,9 +259,11 @@ function renderQuote(spec: Spec, kind: LeaseKind, caps: Policy, selection: Extra
       parts: { compute_usd: hourly, bandwidth_usd: bandwidth },
       bandwidth_gb_per_hour: { ...BANDWIDTH_GB_PER_HOUR },
     },
-    ceiling_usd: hours === null || stopped === null ? null : usd((hourly + bandwidth) * hours + stopped + retries),
+    ceiling_usd: hours === null || stopped === null ? null : usd((hourly + bandwidth) * hours + stopped + retries + drift),
     ceiling_parts:
-      hours === null ? null : { compute_usd: usd(hourly * hours), bandwidth_usd: usd(bandwidth * hours), stopped_disk_usd: stopped, retries_usd: usd(retries) },
+      hours === null
+        ? null
+        : { compute_usd: usd(hourly * hours), bandwidth_usd: usd(bandwidth * hours), stopped_disk_usd: stopped, retries_usd: usd(retries), drift_usd: usd(drift) },
     ceiling_basis: capped ? capped.basis : null,
   };
   return quote;

@@ -8,9 +8,10 @@ import { ApiError, notFound } from "../errors";
 import { usableProviderNames } from "../providers/registry";
 import type { Offer } from "./offer";
 import { getQuote, type Quote } from "./quote";
+import { QUOTE_DRIFT_TOLERANCE } from "../lease/rent";
 
-/** A quote's price may have risen this much by the time it is used; more is `quote_drift`. */
-export const QUOTE_DRIFT_TOLERANCE = 0.05;
+/** A quote's price may have risen this much by the time it is used; more is `quote_drift` (and up to it is reserved). */
+export { QUOTE_DRIFT_TOLERANCE };
 
 /** Rebuilds the offers a quote answered (the quote stores them as rendered). */
 function quotedOffers(rendered: Array<Record<string, unknown>>): Offer[] {

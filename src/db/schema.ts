@@ -8,6 +8,8 @@ export interface OrgsTable {
   created_at: number;
   /** 1: a lease's image must be pinned by digest (src/orgs/settings.ts). */
   require_image_digest: Generated<0 | 1>;
+  /** How long what a deployment's machine reports may keep a lease in use, per session, ms; null: the default (src/orgs/settings.ts). */
+  machine_activity_max_ms: Generated<number | null>;
 }
 
 export interface ApiKeysTable {

@@ -4,6 +4,7 @@
  * Pure, like decide.ts: the object reads the agent's facts and passes them in.
  */
 import { agentSilentSince, exitOf } from "./decide";
+import { EXCERPTS } from "./excerpt";
 import { hasMachine, type AgentFacts, type LeaseRecord } from "./state";
 
 /** `stopped`: it ended (or never ran); `unknown`: the agent cannot be reached, assume nothing stopped; `still_alive`: no exit came. */
@@ -27,17 +28,11 @@ export function killStart(l: LeaseRecord, agent: AgentFacts, now: number): KillO
   return "signal";
 }
 
-/** Diagnostics output kept on the `diagnostics` event, at most. */
-export const DIAGNOSTICS_MAX_BYTES = 8 * 1024;
-
-/** What a stall runs on the machine: the process list and, where present, `nvidia-smi`, cut at 8 KiB. */
+/**
+ * What a stall runs on the machine: the process list and, where present, `nvidia-smi`, cut at the
+ * bytes the `diagnostics` event keeps (excerpt.ts `EXCERPTS.diagnostics`, which the event applies
+ * again: the machine's word on it is not taken).
+ */
 export const DIAGNOSTICS_CMD =
   `{ ps -eo pid,ppid,stat,etime,pcpu,rss,args 2>/dev/null || ps; ` +
-  `if command -v nvidia-smi >/dev/null 2>&1; then nvidia-smi; fi; } 2>&1 | head -c ${DIAGNOSTICS_MAX_BYTES}`;
-
-/** The diagnostics as the event keeps them: at most DIAGNOSTICS_MAX_BYTES of UTF-8, never a split character. */
-export function boundedDiagnostics(output: string): string {
-  const bytes = new TextEncoder().encode(output);
-  if (bytes.byteLength <= DIAGNOSTICS_MAX_BYTES) return output;
-  return new TextDecoder().decode(bytes.slice(0, DIAGNOSTICS_MAX_BYTES)).replace(/\uFFFD$/, "");
-}
+  `if command -v nvidia-smi >/dev/null 2>&1; then nvidia-smi; fi; } 2>&1 | head -c ${EXCERPTS.diagnostics.bytes}`;

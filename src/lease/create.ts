@@ -19,16 +19,16 @@ import type { Db } from "../db";
 import { creationCaps } from "../db/creation-caps";
 import type { Env } from "../env";
 import { z } from "@hono/zod-openapi";
-import { badRequest, conflict } from "../errors";
+import { ApiError, badRequest, conflict } from "../errors";
 import { newId } from "../ids";
 import { ENV_NAME } from "../providers/agent-start";
 import { providerCapabilities } from "../providers/registry";
 import { claimLeaseName, freeLeaseName } from "./names";
-import { orgSettings } from "../orgs/settings";
+import { machineActivityMaxMs, orgSettings, type OrgSettings } from "../orgs/settings";
 import { configWarnings, isPinnedImage, type ConfigWarning } from "./config-check";
-import { dropGpuHold, holdGpus } from "./quota-repo";
+import { dropGpuHold, holdGpus, restoreGpuHolds } from "./quota-repo";
 import { failureOf } from "./retry";
-import { offerRetriesMicros } from "./rent";
+import { offerRetriesMicros, priced, QUOTE_DRIFT_TOLERANCE } from "./rent";
 import { gpusOf } from "./quota";
 import { resolvePolicy, type LeaseKind, type Policy, type PolicyInput } from "./policy";
 import type { ServedModel } from "./state";
@@ -73,6 +73,8 @@ interface LeasePlan {
   spec: Spec | null;
   policy: Policy;
   warnings: ConfigWarning[];
+  /** The org's settings, where the request needed them (`settingsFor`). */
+  settings: OrgSettings | null;
 }
 
 /**
@@ -86,13 +88,22 @@ function withoutBadHosts(offers: Offer[], badHosts: BadHosts): Offer[] {
 }
 
 /**
- * Refuses an image that is not pinned by digest when the org's settings require pins
- * (src/orgs/settings.ts). A lease that names none runs its provider's default image, which is
- * pinned (src/providers/registry.ts `defaultImageOf`), or none at all (the sim, Lambda's VMs).
+ * The org's settings when the request needs them (src/orgs/settings.ts), read once: for an image
+ * not pinned by digest (the org may require pins), and for a deployment (its machine's word is
+ * believed only within the org's `machine_activity_max`). null: not needed.
  */
-async function requirePinnedImage(db: Db, orgId: string, image: string | undefined): Promise<void> {
-  if (image === undefined || isPinnedImage(image)) return;
-  if (!(await orgSettings(db, orgId))?.require_image_digest) return;
+async function settingsFor(db: Db, orgId: string, req: Pick<LeaseRequest, "image" | "model">): Promise<OrgSettings | null> {
+  const unpinned = req.image !== undefined && !isPinnedImage(req.image);
+  return unpinned || req.model ? orgSettings(db, orgId) : null;
+}
+
+/**
+ * Refuses an image that is not pinned by digest when the org's settings require pins. A lease
+ * that names none runs its provider's default image, which is pinned
+ * (src/providers/registry.ts `defaultImageOf`), or none at all (the sim, Lambda's VMs).
+ */
+function requirePinnedImage(settings: OrgSettings | null, image: string | undefined): void {
+  if (image === undefined || isPinnedImage(image) || !settings?.require_image_digest) return;
   throw conflict(
     "image_not_pinned",
     `this org requires images pinned by digest (require_image_digest); "${image}" is not: name it as name@sha256:<64 hex digits>`,
@@ -107,7 +118,8 @@ async function requirePinnedImage(db: Db, orgId: string, image: string | undefin
  */
 async function planLease(db: Db, env: Env, orgId: string, req: LeaseRequest, now: number): Promise<LeasePlan> {
   if (req.kind === "job" && req.cmd === undefined) throw badRequest("cmd_required", "a job needs a `cmd`: the command it runs", { field: "cmd" });
-  await requirePinnedImage(db, orgId, req.image);
+  const settings = await settingsFor(db, orgId, req);
+  requirePinnedImage(settings, req.image);
   let offers: Offer[];
   let policyInput = req.policy ?? {};
   // Where the lease may run, also when it comes from a quote: a machine placed elsewhere is replaced (src/lease/placement.ts).
@@ -132,7 +144,7 @@ async function planLease(db: Db, env: Env, orgId: string, req: LeaseRequest, now
   }
   const policy = resolvePolicy(req.kind, policyInput);
   const providers = [...new Set(offers.map((o) => o.provider))].map((name) => ({ name, capabilities: providerCapabilities(name) }));
-  return { offers, spec, policy, warnings: configWarnings({ policy, image: req.image ?? null, providers }) };
+  return { offers, spec, policy, settings, warnings: configWarnings({ policy, image: req.image ?? null, providers }) };
 }
 
 /** `POST /v1/leases/validate`: the warnings a create with this body would carry; nothing is rented. */
@@ -141,7 +153,7 @@ export async function validateLease(db: Db, env: Env, orgId: string, req: LeaseR
 }
 
 export async function createLease(db: Db, env: Env, orgId: string, req: LeaseRequest, now: number): Promise<LeaseView> {
-  const { offers, spec, policy, warnings } = await planLease(db, env, orgId, req, now);
+  const { offers, spec, policy, warnings, settings } = await planLease(db, env, orgId, req, now);
   const id = req.id ?? newId("ls", now);
   const stub = env.LEASE.get(env.LEASE.idFromName(id));
   // The name first: of two creates with one name, the loser reserves nothing (src/lease/names.ts).
@@ -149,14 +161,22 @@ export async function createLease(db: Db, env: Env, orgId: string, req: LeaseReq
   if (claim) await claimLeaseName(db, claim, now);
   let reservedBudget = false;
   try {
-    // Budget admission, before the lease's object exists: a refused lease rents nothing.
-    const first = offers[0]!;
+    // Budget admission, before the lease's object exists: a refused lease rents nothing. A quote's
+    // offer counts at the most it may be rented for, its price drift included (rent.ts `priced`).
+    const first = priced(offers[0]!, "quote_id" in req ? QUOTE_DRIFT_TOLERANCE : 0);
     const reserved = admissionReservation(reservedHourlyUsd(first), policy, now, stoppedDiskMicros(first.stopped_hourly_usd, policy.stopped_ttl), offerRetriesMicros(first, policy));
     await reserveBudget(env.DB, db, { lease_id: id, org_id: orgId, need: reserved }, now, creationCaps(env).leases);
     reservedBudget = true;
     // The GPU quota last: what it displaces is released only for a lease every other cap admitted.
-    const displaced = await holdGpus(env.DB, db, { lease_id: id, org_id: orgId, ask: { kind: req.kind, gpus: gpusOf(offers) } }, now);
-    await Promise.all(displaced.map((h) => preempt(env, orgId, h.lease_id, id)));
+    const gpus = gpusOf(offers);
+    const displaced = await holdGpus(env.DB, db, { lease_id: id, org_id: orgId, ask: { kind: req.kind, gpus } }, now);
+    const untold = (await Promise.all(displaced.map(async (h) => ((await preempt(env, orgId, h.lease_id, id)) ? null : h.lease_id)))).filter((x) => x !== null);
+    if (untold.length > 0) {
+      // A displaced lease that was not told goes on running: it holds its GPUs again, and this
+      // lease, which no longer fits beside it, is not made (its own hold is given back below).
+      await restoreGpuHolds(db, untold, id);
+      throw new ApiError(503, "preemption_failed", `${untold.length} scratch lease(s) this deployment displaces could not be told to release; nothing was rented: try again`, { leases: untold }, { "retry-after": "5" }, true);
+    }
     return await stub.create({
       id,
       org_id: orgId,
@@ -170,8 +190,10 @@ export async function createLease(db: Db, env: Env, orgId: string, req: LeaseReq
       env: req.env ?? null,
       name: req.name ?? null,
       model: req.model ?? null,
+      machine_activity_max: req.model && settings ? machineActivityMaxMs(settings) : null,
       warnings,
       reserved,
+      held_gpus: gpus,
       now,
     });
   } catch (e) {
@@ -184,13 +206,16 @@ export async function createLease(db: Db, env: Env, orgId: string, req: LeaseReq
 }
 
 /**
- * Tells a displaced lease's object to release it (reason `preempted`, by lease `by`). Its hold no
- * longer counts whatever happens here; a failed call is logged, and the lease keeps its own rules.
+ * Tells a displaced lease's object to release it (reason `preempted`, by lease `by`): whether it
+ * was told. A failed call is logged; the caller gives the lease its hold back (it runs on under its
+ * own rules, and is counted).
  */
-async function preempt(env: Env, orgId: string, leaseId: string, by: string): Promise<void> {
+async function preempt(env: Env, orgId: string, leaseId: string, by: string): Promise<boolean> {
   try {
     await env.LEASE.get(env.LEASE.idFromName(leaseId)).preempt(orgId, by);
+    return true;
   } catch (e) {
-    console.error(JSON.stringify({ msg: "preempted lease not told; it runs on under its own rules", lease: leaseId, by, error: failureOf(e).text }));
+    console.error(JSON.stringify({ msg: "preempted lease not told; it holds its GPUs again", lease: leaseId, by, error: failureOf(e).text }));
+    return false;
   }
 }

@@ -5,6 +5,7 @@
  */
 import { sessionBudgetDeadline } from "../billing/accrual";
 import { usdToMicros } from "../billing/money";
+import { rentedAboveReserved } from "./rent";
 import { hasMachine, inSession, NO_AGENT, NO_JOB_PROGRESS, type AgentFacts, type LeaseRecord, type Observation, type Reason } from "./state";
 
 /** What the policy can ask the run loop to do; a step that fails is recorded as `<action>_failed`. */
@@ -20,6 +21,7 @@ export const STEP_ACTIONS = [
   "signal", // queue `signal` (TERM, then KILL) for the command through the agent
   "diagnose", // a stall: record `stalled`, queue the diagnostics exec
   "report_silent", // the agent's heartbeats stopped: record `agent_silent`
+  "reserve", // the machine rents above what the lease holds against its org's caps: re-reserve, or release
   "release", // destroy every machine of the lease, then released
 ] as const;
 
@@ -80,7 +82,7 @@ export const STOP_REISSUE_MS = 30_000;
 /** Stops failing this long escalate to a destroy (`stop_failed`). */
 export const STOP_ESCALATE_MS = 30 * 60_000;
 
-interface Candidate {
+export interface Candidate {
   action: Exclude<Action, "wait">;
   reason: Reason | null;
   at: number;
@@ -95,7 +97,11 @@ export const AGENT_SILENT_MS = 90_000;
 export function hardCapDeadlines(l: LeaseRecord): Candidate[] {
   const out: Candidate[] = [];
   if (l.ttl_deadline !== null) out.push({ action: "release", reason: "ttl_expired", at: l.ttl_deadline });
-  if (l.session_started_at !== null && inSession(l.state)) {
+  // Starting, the machine is still stopped: the session before the stop is over, and the next
+  // begins when the provider accepts the start (transitions.ts `started`). Its caps count from then,
+  // not from the session before, which would release a lease stopped longer than max_lifetime at
+  // once (docs/design.md "Sessions").
+  if (l.session_started_at !== null && inSession(l.state) && l.state !== "starting") {
     if (l.policy.max_lifetime !== null) {
       out.push({ action: "release", reason: "max_lifetime", at: l.session_started_at + l.policy.max_lifetime });
     }
@@ -111,15 +117,67 @@ export function hardCapDeadlines(l: LeaseRecord): Candidate[] {
 
 
 /**
- * When a ready lease stops being in use: its last activity plus grace, or its lock's end. A job is
- * in use while its command runs (null: no end yet), and counts its exit as activity; silence is
- * `max_inactivity`'s business, and the agent's heartbeats are liveness, never use.
+ * When a ready lease stops being in use: its last activity (a user's heartbeat, exec or action, a
+ * gateway request's end, a job's exit) plus grace, its lock's end, a gateway request in flight, or
+ * what the machine itself reports (`machineUseUntil`), whichever is last. Never "no end": idle is
+ * not decided by the machine alone (docs/security.md "Idle is not decided by the machine alone"),
+ * and hard caps apply whatever this says.
  */
-export function inUseUntil(l: LeaseRecord, agent: AgentFacts): number | null {
+export function inUseUntil(l: LeaseRecord, agent: AgentFacts): number {
   const exit = exitOf(l, agent);
-  if (l.kind === "job" && l.cmd !== null && exit === null) return null;
   const last = Math.max(l.last_activity_at ?? l.ready_at ?? l.state_since, exit?.at ?? 0, agent.gateway_ended_at ?? 0);
-  return Math.max(last + l.policy.heartbeat_grace, l.lock_until ?? 0, inFlightUntil(agent));
+  return Math.max(last + l.policy.heartbeat_grace, l.lock_until ?? 0, inFlightUntil(agent), machineUseUntil(l, agent));
+}
+
+/**
+ * How long what the machine reports of itself may keep a deployment in use in one session, unless
+ * its org set another (`machine_activity_max`, src/orgs/settings.ts): a machine that says it is
+ * busy, or that it cannot tell, is believed no longer than this after its session began.
+ */
+export const DEFAULT_MACHINE_ACTIVITY_MAX_MS = 24 * 3_600_000;
+
+/** When what the machine reports stops counting as use: its session's start plus its org's ceiling. */
+export function machineActivityEnd(l: LeaseRecord): number {
+  return (l.session_started_at ?? l.state_since) + (l.machine_activity_max ?? DEFAULT_MACHINE_ACTIVITY_MAX_MS);
+}
+
+/** `t` when it falls in the lease's current session, else null. */
+function thisSession(l: LeaseRecord, t: number | null | undefined): number | null {
+  return t !== null && t !== undefined && t >= (l.session_started_at ?? 0) ? t : null;
+}
+
+/**
+ * How long the machine's own word keeps the lease in use (0: it says nothing that does):
+ * - a job's command runs until its exit, as long as its agent is heard: until heartbeat_grace after
+ *   the agent falls silent (AGENT_SILENT_MS after its last heartbeat this session, or after the
+ *   lease became ready when it never beat);
+ * - a deployment's model server: the requests its metrics showed (heartbeat_grace after the
+ *   heartbeat that saw them), and a heartbeat whose metrics could not be read, since lessor cannot
+ *   tell use from none then (until heartbeat_grace after the agent falls silent); never past
+ *   `machineActivityEnd`. A silent agent says nothing: the lease idles out.
+ */
+export function machineUseUntil(l: LeaseRecord, agent: AgentFacts): number {
+  const grace = l.policy.heartbeat_grace;
+  if (l.kind === "job" && l.cmd !== null && exitOf(l, agent) === null) {
+    return (thisSession(l, agent.last_heartbeat_at) ?? l.ready_at ?? l.state_since) + AGENT_SILENT_MS + grace;
+  }
+  if (!l.model) return 0;
+  const active = thisSession(l, l.machine_activity_at);
+  const unread = unreadBeat(l, agent);
+  const until = Math.max(active === null ? 0 : active + grace, unread === null ? 0 : unread + AGENT_SILENT_MS + grace);
+  return until === 0 ? 0 : Math.min(until, machineActivityEnd(l));
+}
+
+/**
+ * The agent's last heartbeat of this session when its model-server metrics could not be read then
+ * (a failed read, or a heartbeat that carried none), or null. The agent records a heartbeat and its
+ * read at one time, so a heartbeat is unread when no good read is recorded at its time. An earlier
+ * gap says nothing once a good read came after it: the counters it compares with are the last good
+ * read's, so requests made in the gap show as growth (model-metrics.ts `readModelMetrics`).
+ */
+export function unreadBeat(l: LeaseRecord, agent: AgentFacts): number | null {
+  const beat = thisSession(l, agent.last_heartbeat_at);
+  return beat !== null && beat !== agent.metrics_read_at ? beat : null;
 }
 
 /**
@@ -140,8 +198,8 @@ export function inFlightUntil(agent: AgentFacts): number {
 /**
  * Whether lessor sees a model server's use beyond its gateway (docs/deployments.md "Activity"):
  * the agent read its metrics in this session, within AGENT_SILENT_MS, and no read failed since.
- * While it does not, requests may reach the machine that lessor never hears of, so a deployment's
- * idle timeout is off: silence that lessor cannot check is not idleness. Hard caps still apply.
+ * While it does not, requests may reach the machine that lessor never hears of: each heartbeat
+ * then counts as use (`machineUseUntil`), within the org's ceiling, until the agent falls silent.
  */
 export function modelActivityObservable(l: LeaseRecord, agent: AgentFacts, now: number): boolean {
   const read = agent.metrics_read_at ?? null;
@@ -154,17 +212,22 @@ export function activityOf(l: LeaseRecord, agent: AgentFacts, now: number) {
   if (!l.model || l.state !== "ready") return null;
   const observable = modelActivityObservable(l, agent, now);
   const read = agent.metrics_read_at ?? null;
+  const active = thisSession(l, l.machine_activity_at);
   const idle = l.policy.idle_timeout !== null;
-  const caps = "max_lifetime, budgets, the ttl and ends still apply";
+  const end = machineActivityEnd(l);
+  const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
+  const ceiling = "what the machine reports counts until machine_activity_until";
   const note = !idle
     ? "idle stop is off: the policy has no idle_timeout"
     : observable
-      ? "idle stop is on: requests through the gateway and those the model server's metrics show are activity"
-      : `activity on the machine is not observable (its agent has not read the model server's metrics in the last ${AGENT_SILENT_MS / 1000} s): idle stop is off; ${caps}`;
+      ? `idle stop is on: gateway requests and those the model server's metrics show are activity; ${ceiling}`
+      : `idle stop is on; activity on the machine is not observable: a heartbeat counts as use until the agent is silent ${AGENT_SILENT_MS / 1000} s; ${ceiling}`;
   return {
     observable,
-    metrics_read_at: read === null ? null : new Date(read).toISOString(),
-    idle_stop: idle && observable ? ("on" as const) : ("off" as const),
+    metrics_read_at: iso(read),
+    machine_activity_at: iso(active),
+    machine_activity_until: new Date(end).toISOString(),
+    idle_stop: idle ? ("on" as const) : ("off" as const),
     note,
   };
 }
@@ -219,14 +282,27 @@ function commandRules(l: LeaseRecord, agent: AgentFacts, now: number, due: (c: C
   }
 }
 
-export function decide(l: LeaseRecord, obs: Observation, now: number): Decision {
-  if (l.state === "released") return { action: "none", reason: null, at: null };
-  if (l.state === "releasing") return { action: "release", reason: l.release_reason, at: now };
+/**
+ * Every deadline the lease has now, unsorted: the hard caps and what its state's rules set
+ * (docs/design.md "Lease states"). `decide` acts on the earliest. No live state leaves only the
+ * hard caps: each has a clock of its own that no observation turns off (a boot or startup timeout,
+ * the idle timeout where the policy has one, the escalation of a stop, stopped_ttl), so a step that
+ * keeps failing (a release whose write fails, a stop the provider accepts and never carries out,
+ * a start it refuses) still ends at that clock rather than at max_lifetime (docs/security.md "A failing deployment always releases").
+ */
+export function deadlines(l: LeaseRecord, obs: Observation, now: number): Candidate[] {
+  if (l.state === "released") return [];
+  if (l.state === "releasing") return [{ action: "release", reason: l.release_reason, at: now }];
 
   const candidates = hardCapDeadlines(l);
   const due = (c: Candidate) => candidates.push(c);
   const m = obs.machine;
   const retryAt = Math.max(now, l.retry_at ?? now);
+
+  // What is rented never costs more than what was reserved: a machine whose provider rents it above
+  // the rate the lease holds re-reserves (or is released) before the lease goes on (rent.ts).
+  const unreserved = (l.state === "booting" || l.state === "ready") && rentedAboveReserved(l);
+  if (unreserved) due({ action: "reserve", reason: null, at: retryAt });
 
   switch (l.state) {
     case "pending":
@@ -234,20 +310,25 @@ export function decide(l: LeaseRecord, obs: Observation, now: number): Decision 
       due({ action: "provision", reason: null, at: retryAt });
       break;
 
-    case "booting":
+    case "booting": {
+      const failed = modelServerFailure(l, obs);
       if (m === null) due({ action: "replace_host", reason: "provider_lost", at: now });
       else if (m?.status === "error" && !restarting(l, now)) due({ action: "replace_host", reason: "host_failed", at: now });
-      else if (modelServerFailure(l, obs) !== null) due({ action: "release", reason: modelServerFailure(l, obs), at: now });
-      else if (m?.status === "running" && obs.app_ready !== false) due({ action: "mark_ready", reason: null, at: now });
+      else if (m?.status === "running" && obs.app_ready !== false && failed === null && !unreserved) due({ action: "mark_ready", reason: null, at: now });
       else {
-        if (m?.status === "running" && l.policy.startup_timeout !== null) {
+        if (failed !== null) due({ action: "release", reason: failed, at: now });
+        else due({ action: "poll", reason: null, at: Math.max(retryAt, pollAt(l)) });
+        // The boot's own clock is never off, whatever else is due: a model server's failure whose
+        // release cannot be written ends at it. Not read this run: the status last read.
+        const status = m === undefined ? l.machine_status : m.status;
+        if (status === "running" && l.policy.startup_timeout !== null) {
           due({ action: "release", reason: "startup_timeout", at: (l.session_started_at ?? l.state_since) + l.policy.startup_timeout });
         } else {
           due({ action: "replace_host", reason: "boot_timeout", at: l.state_since + l.policy.boot_timeout });
         }
-        due({ action: "poll", reason: null, at: Math.max(retryAt, pollAt(l)) });
       }
       break;
+    }
 
     case "ready":
       if (m === null) due({ action: "release", reason: "provider_lost", at: now });
@@ -255,9 +336,8 @@ export function decide(l: LeaseRecord, obs: Observation, now: number): Decision 
       else if (m?.status === "stopped") due({ action: "mark_stopped", reason: "provider_stopped", at: now });
       else {
         const agent = obs.agent ?? NO_AGENT;
-        const until = inUseUntil(l, agent);
-        if (l.policy.idle_timeout !== null && until !== null && (!l.model || modelActivityObservable(l, agent, now))) {
-          due({ action: l.can_stop ? "stop" : "release", reason: "idle_timeout", at: until + l.policy.idle_timeout });
+        if (l.policy.idle_timeout !== null) {
+          due({ action: l.can_stop ? "stop" : "release", reason: "idle_timeout", at: inUseUntil(l, agent) + l.policy.idle_timeout });
         }
         commandRules(l, agent, now, due);
       }
@@ -267,9 +347,9 @@ export function decide(l: LeaseRecord, obs: Observation, now: number): Decision 
       if (m === null) due({ action: "release", reason: "provider_lost", at: now });
       else if (m?.status === "stopped" || m?.status === "error") due({ action: "mark_stopped", reason: null, at: now });
       else {
-        if (l.stop_failing_since !== null) {
-          due({ action: "release", reason: "stop_failed", at: l.stop_failing_since + STOP_ESCALATE_MS });
-        }
+        // A stop that keeps failing, or that the provider keeps accepting and never carries out,
+        // is given up for a destroy: stopping has a clock of its own.
+        due({ action: "release", reason: "stop_failed", at: l.state_since + STOP_ESCALATE_MS });
         // A stop that was never issued, failed, or was accepted but not carried out, goes again.
         const again = l.stop_issued_at === null || l.stop_failing_since !== null ? retryAt : l.stop_issued_at + STOP_REISSUE_MS;
         due({ action: "stop", reason: null, at: Math.max(again, retryAt) });
@@ -290,13 +370,26 @@ export function decide(l: LeaseRecord, obs: Observation, now: number): Decision 
     case "starting":
       if (m === null) due({ action: "release", reason: "provider_lost", at: now });
       else due({ action: "start", reason: null, at: retryAt });
+      // Until a start is accepted the machine is stopped, and its disk bills: stopped_ttl still
+      // counts, so a start the provider keeps refusing ends there.
+      if (l.policy.stopped_ttl !== null) {
+        due({ action: "release", reason: "stopped_ttl", at: (l.stopped_at ?? l.state_since) + l.policy.stopped_ttl });
+      }
       break;
   }
+  return candidates;
+}
 
+export function decide(l: LeaseRecord, obs: Observation, now: number): Decision {
+  if (l.state === "released") return { action: "none", reason: null, at: null };
+  return earliest(deadlines(l, obs, now), now);
+}
+
+/** The earliest of `candidates` as a decision: due, or waited for. At a tie, a release beats anything else (hard caps first). */
+function earliest(candidates: Candidate[], now: number): Decision {
   if (candidates.length === 0) return { action: "wait", reason: null, at: null };
-  // The earliest deadline wins; at a tie, a release beats anything else (hard caps first).
-  candidates.sort((a, b) => a.at - b.at || rank(a.action) - rank(b.action));
-  const first = candidates[0]!;
+  const sorted = [...candidates].sort((a, b) => a.at - b.at || rank(a.action) - rank(b.action));
+  const first = sorted[0]!;
   if (first.at <= now) return first;
   return { action: "wait", reason: first.reason, at: first.at, next: first.action };
 }
@@ -321,7 +414,7 @@ export function restarting(l: LeaseRecord, now: number): boolean {
 }
 
 function rank(a: Action): number {
-  return a === "release" ? 0 : a === "replace_host" ? 1 : a === "stop" ? 2 : 3;
+  return a === "release" ? 0 : a === "replace_host" ? 1 : a === "stop" ? 2 : a === "reserve" ? 3 : 4;
 }
 
 /** The guard as `GET /v1/leases/:id` shows it: what the policy would do, why, and when. */
@@ -330,7 +423,7 @@ export function guardOf(l: LeaseRecord, obs: Observation, now: number) {
   // The silence watchdog moves on at every heartbeat: while it is not due, the guard names the
   // policy's next move behind it, which is what the lease will do.
   if (d.action === "wait" && d.next === "report_silent") {
-    d = decide(l, { ...obs, agent: { ...(obs.agent ?? NO_AGENT), last_heartbeat_at: null } }, now);
+    d = earliest(deadlines(l, obs, now).filter((c) => c.action !== "report_silent"), now);
   }
   const action = d.action === "wait" ? (d.next ?? "none") : d.action;
   const silent = l.state === "ready" ? agentSilentSince(l, obs.agent ?? NO_AGENT, now) : null;

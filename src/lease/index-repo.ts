@@ -21,7 +21,9 @@ function indexColumns(l: LeaseRecord) {
 
 /** What the index should hold of `l` now, for decide.ts `indexWrite`. */
 export async function indexFacts(l: LeaseRecord, nextDeadline: number | null): Promise<IndexFacts> {
-  const rest = JSON.stringify({ ...l, version: 0, last_activity_at: null });
+  // Activity moves often and the listed body shows at most the user's (throttled, decide.ts
+  // `INDEX_ACTIVITY_MS`): neither it nor the machine's own word is a change the index must take.
+  const rest = JSON.stringify({ ...l, version: 0, last_activity_at: null, machine_activity_at: null });
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(rest)));
   return {
     columns: indexColumns(l),

@@ -20,7 +20,7 @@ import { TokenBucket, type RateDecision } from "../auth/token-bucket";
 import { settleReservation } from "../billing/budget";
 import { alarmAt, alarmMove, guardOf, indexWrite, type IndexFacts } from "./decide";
 import type { KillOutcome } from "./command";
-import { newLease, preemption, userAction, withReserved, type LeaseInit, type UserAction } from "./transitions";
+import { machineActive, newLease, preemption, userAction, withReserved, type LeaseInit, type UserAction } from "./transitions";
 import { releasedHold, settlementOf, type Settlement } from "./billing";
 import { indexFacts, writeLeaseIndex } from "./index-repo";
 import { OccupantSide } from "./occupant-side";
@@ -95,6 +95,7 @@ export class LeaseObject extends MeteredObject {
       finish: (now) => this.#finish(now),
       bringAlarmForward: (at) => this.#bringAlarmForward(at),
       heartbeat: (orgId) => ctx.waitUntil(this.act(orgId, "heartbeat").catch(() => undefined)),
+      machineActivity: () => ctx.waitUntil(this.#machineActivity().catch(() => undefined)),
       commandQueued: (l) => ctx.waitUntil(this.#runner.commandQueued(l).catch(() => undefined)),
     });
     ctx.blockConcurrencyWhile(async () => this.#store.open());
@@ -270,6 +271,18 @@ export class LeaseObject extends MeteredObject {
 
   #gatewayEndedAt: number | null = null;
   #activityWrite = false;
+
+  /** The model server's metrics showed requests (occupant-side.ts): recorded as the machine's word, quietly. */
+  async #machineActivity(): Promise<void> {
+    await this.#exclusive(async () => {
+      const l = this.#store.load();
+      const now = Date.now();
+      const next = l ? machineActive(l, now) : null;
+      if (!l || !next) return;
+      this.#runner.save(l, next, null, now);
+      await this.#finish(now);
+    });
+  }
 
   /**
    * Released because deployment `by` displaced it under the org's GPU quota (src/lease/quota.ts).

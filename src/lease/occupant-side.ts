@@ -15,7 +15,8 @@ import { enrollOpenUntil } from "../occupant/token";
 import { agentPollClaim, slotRefused, type HeldSlots, type SlotClaim, type SlotRefusal } from "../auth/stream-slots";
 import { isSimulatedCloud } from "../providers/names";
 import { alarmAt } from "./decide";
-import { boundedDiagnostics, killStart, type KillOutcome } from "./command";
+import { killStart, type KillOutcome } from "./command";
+import { excerpt, EXCERPTS } from "./excerpt";
 import type { Effect } from "./transitions";
 import type { LeaseRecord } from "./state";
 import type { LeaseStore } from "./store";
@@ -36,6 +37,8 @@ export interface OccupantHost {
   bringAlarmForward(at: number): Promise<void>;
   /** Counts as the lease's use, as a user's heartbeat does (refused where a heartbeat is). */
   heartbeat(orgId: string): void;
+  /** The model server's metrics showed requests: the machine's word, recorded apart (transitions.ts `machineActive`). */
+  machineActivity(): void;
   /** A command was queued for the lease's machine: its provider is told (LeaseRunner `commandQueued`). */
   commandQueued(l: LeaseRecord): void;
 }
@@ -113,11 +116,9 @@ export class OccupantSide {
     const agent = this.occupant();
     if (!agent) return REFUSED;
     const answer = await agent.call(() => this.#store.state(), token, call, limits && ((c) => this.#admit(c, limits)));
-    // Requests the model server had that did not pass through the gateway: the lease's use.
-    if (answer.ok && answer.op === "heartbeat" && answer.model_activity === "active") {
-      const l = this.#store.load();
-      if (l) this.#host.heartbeat(l.org_id);
-    }
+    // Requests the model server had that did not pass through the gateway: use as the machine
+    // reports it, which counts only within the org's ceiling (decide.ts `machineUseUntil`).
+    if (answer.ok && answer.op === "heartbeat" && answer.model_activity === "active") this.#host.machineActivity();
     if (answer.ok && answer.op === "result" && answer.recorded) await this.#attachDiagnostics(answer.command.id);
     else if (answer.ok && answer.op !== "commands") await this.#bringAlarmForward(agent);
     return answer;
@@ -156,7 +157,7 @@ export class OccupantSide {
       const command = this.occupant()?.command(commandId);
       if (!l || l.job?.diagnostics_id !== commandId || !command) return;
       const now = Date.now();
-      this.#host.save(l, { ...l }, { event: "diagnostics", detail: { command_id: commandId, exit_code: command.exit_code, output: boundedDiagnostics(command.output ?? "") } }, now);
+      this.#host.save(l, { ...l }, { event: "diagnostics", detail: { command_id: commandId, exit_code: command.exit_code, output: excerpt(command.output ?? "", EXCERPTS.diagnostics).text } }, now);
       await this.#host.finish(now);
     });
   }
@@ -223,7 +224,9 @@ export class OccupantSide {
 
   /**
    * A follow of the log after chunk `after` (-1: from its start), as Server-Sent Events, holding a
-   * slot of `claim` while open; null: no such lease; a refusal: no slot.
+   * slot of `claim` while open; null: no such lease; a refusal: no slot. Following is not use: a
+   * log left open in a tab would keep an idle machine billing (docs/security.md "Idle is not
+   * decided by the machine alone"), so neither the follow nor its keep-alives are activity.
    */
   async followLog(orgId: string, after: number, claim: SlotClaim): Promise<ReadableStream<Uint8Array> | { expired_at: string } | SlotRefusal | null> {
     if (!this.#store.loadFor(orgId)) return null;
@@ -231,9 +234,8 @@ export class OccupantSide {
     if (expired !== null) return { expired_at: new Date(expired).toISOString() };
     const release = await this.#slots.take(claim);
     if (typeof release !== "function") return release;
-    this.#use(orgId);
     const released = () => this.#store.state() === "released";
-    return overRpc(this.occupant()!.follow(after, released, () => this.#use(orgId)), release);
+    return overRpc(this.occupant()!.follow(after, released, () => undefined), release);
   }
 
   /**
@@ -289,10 +291,10 @@ export class OccupantSide {
     return this.occupant()!.expiredAt();
   }
 
-  /** When a user's exec or follow last counted as the lease's activity (in memory). */
+  /** When a user's exec last counted as the lease's activity (in memory). */
   #usedAt = 0;
 
-  /** An exec or a follow is the lease's use, as a user's heartbeat is: recorded at most every USE_EVERY_MS. */
+  /** An exec is the lease's use, as a user's heartbeat is: recorded at most every USE_EVERY_MS. */
   #use(orgId: string): void {
     const now = Date.now();
     if (now - this.#usedAt < USE_EVERY_MS) return;

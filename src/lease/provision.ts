@@ -12,6 +12,7 @@ import { microsToUsd } from "../billing/money";
 import type { Machine } from "../providers/contract";
 import { latestAttempt, machineLabel } from "./label";
 import { placementOf } from "./placement";
+import { gpusToHold } from "./quota";
 import { reservationFor } from "./rent";
 import type { Failure } from "./retry";
 import type { LeaseRecord, Observation, Reason } from "./state";
@@ -53,19 +54,46 @@ export function adoption(
 
 /**
  * What provision does when no machine was found: release (out of offers or attempts), or rent
- * `offer` after reserving `reserve` against the org's caps (null: what the lease holds covers it).
+ * `offer` after reserving `reserve` against the org's caps (null: what the lease holds covers it)
+ * and holding `gpus` under its GPU quota (null: what it holds covers it; a fallback host may have
+ * more GPUs than the offer it was admitted with, src/lease/quota.ts).
  */
-export type RentPlan = { release: Step } | { offer: Offer; reserve: Reservation | null };
+export type RentPlan = { release: Step } | { offer: Offer; reserve: Reservation | null; gpus: number | null };
 
 export function rentPlan(l: LeaseRecord, now: number): RentPlan {
   const rent = rentable(l);
   if ("release" in rent) return { release: beginRelease(l, rent.release, now, rent.detail) };
-  return { offer: rent.offer, reserve: reservationFor(l, { kind: "rent", offer: rent.offer }, now) };
+  return { offer: rent.offer, reserve: reservationFor(l, { kind: "rent", offer: rent.offer }, now), gpus: gpusToHold(l, rent.offer.gpu_count) };
 }
 
 /** The org's caps refused what renting `offer` needs: the lease is released (docs/design.md "Lifecycle rules": money is admitted before it is spent). */
 export function budgetRefused(l: LeaseRecord, offer: Offer, details: Record<string, unknown>, now: number): Step {
   return beginRelease(l, "budget_exceeded", now, { offer: offer.id, provider: offer.provider, hourly_usd: offer.hourly_usd, ...details });
+}
+
+/**
+ * The org's GPU quota refused the fallback host `offer`'s GPUs (`refused`, as quotaVerdict says
+ * it): the lease is released `quota_exceeded`, nothing rented, as a budget refusal is.
+ */
+export function quotaRefused(l: LeaseRecord, offer: Offer, refused: { cap: string; limit: number; held: number; requested: number }, now: number): Step {
+  return beginRelease(l, "quota_exceeded", now, { offer: offer.id, provider: offer.provider, quota: refused.cap, limit: refused.limit, held: refused.held, requested: refused.requested });
+}
+
+/** The GPUs are held: the lease holds `gpus` under its org's quota from now on. */
+export function gpusHeld(l: LeaseRecord, gpus: number): LeaseRecord {
+  return { ...l, held_gpus: gpus };
+}
+
+/**
+ * The machine rents above what the lease holds (rent.ts `rentedAboveReserved`): what re-reserving
+ * at its price makes of the lease, or, refused by the org's caps (`refused`: the 402's details),
+ * its release (`budget_exceeded`), the machine destroyed before it goes on.
+ */
+export function rentedReserve(l: LeaseRecord, need: Reservation, refused: Record<string, unknown> | null, now: number): Step {
+  const offer = l.offers[l.offer_index];
+  const what = { offer: offer?.id ?? "", provider: l.provider, hourly_usd: l.hourly_usd };
+  if (refused) return beginRelease(l, "budget_exceeded", now, { ...what, ...refused });
+  return { next: { ...l, reserved: need }, effect: { event: "budget_reserved", detail: { ...what, reserved_usd: microsToUsd(totalOf(need)) } } };
 }
 
 /**

@@ -17,8 +17,8 @@
 import type { Db } from "../db";
 import { conflict } from "../errors";
 import { PENDING_MS } from "../billing/budget";
-import { LEASE_KINDS } from "./policy";
-import { quotaMessage, quotaVerdict, type GpuAsk, type GpuHold, type GpuQuota } from "./quota";
+import { LEASE_KINDS, type LeaseKind } from "./policy";
+import { quotaMessage, quotaVerdict, type GpuAsk, type GpuHold, type GpuQuota, type QuotaVerdict } from "./quota";
 import { LIVE_STATES, sqlList } from "./state";
 
 /** How many times admission reads and tries again when the holds changed under it. */
@@ -119,6 +119,50 @@ export async function holdGpus(d1: D1Database, db: Db, lease: { lease_id: string
       throw conflict("quota_exceeded", `the org's GPU holds kept changing while this ${ask.kind} lease was admitted; try again`, { quota: "gpus", requested: ask.gpus });
     }
   }
+}
+
+/**
+ * ?1 org, ?2 pending cutoff, ?3 kind, ?4 GPUs, ?5 the lease, ?6 now. Raises the lease's own hold to
+ * ?4 GPUs (or makes it, for a lease that has none) only if the org's other holds and ?4 fit the
+ * quota, counted in the same statement, as HOLD counts; it never lowers one.
+ */
+const GROW = `
+  INSERT INTO gpu_holds (lease_id, org_id, kind, gpus, created_at)
+  SELECT ?5, ?1, ?3, ?4, ?6
+  WHERE NOT EXISTS (
+      SELECT 1 FROM gpu_quotas q WHERE q.org_id = ?1 AND (
+        (SELECT COALESCE(SUM(h.gpus), 0) FROM gpu_holds h WHERE ${COUNTED} AND h.lease_id != ?5) + ?4 > q.gpus
+        OR (${KIND_CAP} IS NOT NULL AND (SELECT COALESCE(SUM(h.gpus), 0) FROM gpu_holds h WHERE ${COUNTED} AND h.kind = ?3 AND h.lease_id != ?5) + ?4 > ${KIND_CAP})
+      ))
+  ON CONFLICT (lease_id) DO UPDATE SET gpus = excluded.gpus WHERE gpu_holds.gpus < excluded.gpus`;
+
+/**
+ * Raises a live lease's hold to `gpus` before it rents a fallback host with more GPUs than it holds
+ * (src/lease/quota.ts: nothing is displaced for it). null when held; else the refusal, with what
+ * the org holds without this lease, and nothing written.
+ */
+export async function growGpuHold(d1: D1Database, db: Db, lease: { lease_id: string; org_id: string; kind: LeaseKind; gpus: number }, now: number): Promise<Extract<QuotaVerdict, { ok: false }> | null> {
+  const { lease_id, org_id, kind, gpus } = lease;
+  for (let attempt = 1; ; attempt++) {
+    const [quota, held] = await Promise.all([getGpuQuota(db, org_id), gpuHolds(d1, org_id, now)]);
+    const verdict = quotaVerdict(quota, held.filter((h) => h.lease_id !== lease_id), { kind, gpus }, { displace: false });
+    if (!verdict.ok) return verdict;
+    const written = await d1.prepare(GROW).bind(org_id, now - PENDING_MS, kind, gpus, lease_id, now).run();
+    if ((written.meta.changes ?? 0) > 0) return null;
+    const row = await db.selectFrom("gpu_holds").select("gpus").where("lease_id", "=", lease_id).executeTakeFirst();
+    if (row && row.gpus >= gpus) return null;
+    // The holds changed between the read and the write: read again, and at last refuse.
+    if (attempt === ADMISSION_TRIES) return { ok: false, cap: "gpus", limit: quota?.gpus ?? 0, held: held.reduce((n, h) => n + (h.lease_id === lease_id ? 0 : h.gpus), 0), requested: gpus };
+  }
+}
+
+/**
+ * Displaced leases that could not be told to release (their objects did not answer) hold their
+ * GPUs again: a lease that goes on running is never left uncounted. Only holds that `by` displaced.
+ */
+export async function restoreGpuHolds(db: Db, leaseIds: readonly string[], by: string): Promise<void> {
+  if (leaseIds.length === 0) return;
+  await db.updateTable("gpu_holds").set({ preempted_by: null }).where("lease_id", "in", [...leaseIds]).where("preempted_by", "=", by).execute();
 }
 
 /** Gives back the hold of a lease that was never made (its create failed after admission). */

@@ -5,7 +5,9 @@
  * by src/lease/quota-repo.ts.
  *
  * - A lease holds its chosen offer's GPUs from its create until it is released. A fallback host
- *   it moves to is not admitted again (a spec of `l40s:1` may fall back to a larger machine).
+ *   with more GPUs (a spec of `min_gpus: 1` may fall back to a larger machine) is admitted for
+ *   them before it is rented, and displaces nothing (`{ displace: false }`); refused, the lease is
+ *   released `quota_exceeded`.
  * - The total cap counts every kind; a kind's own cap (`per_kind`) counts that kind alone. Both
  *   must hold after the new lease, each with equality allowed.
  * - Only a deployment displaces, and only scratch leases, newest first, as few as make it fit.
@@ -51,10 +53,21 @@ export function gpusOf(offers: readonly { gpu_count: number }[]): number {
   return offers[0]?.gpu_count ?? 0;
 }
 
+/** What the lease holds under the quota now: as last admitted, or, stored before that was kept, its chosen offer's. */
+export function heldGpus(l: { held_gpus?: number | null; offers: readonly { gpu_count: number }[] }): number {
+  return l.held_gpus ?? gpusOf(l.offers);
+}
+
+/** The GPUs renting an offer of `gpuCount` must hold first, or null when what the lease holds covers it. */
+export function gpusToHold(l: { held_gpus?: number | null; offers: readonly { gpu_count: number }[] }, gpuCount: number): number | null {
+  return gpuCount > heldGpus(l) ? gpuCount : null;
+}
+
 /** Newest first: the later create, and of two in one millisecond the later id. */
 const newestFirst = (a: GpuHold, b: GpuHold) => b.created_at - a.created_at || (a.lease_id < b.lease_id ? 1 : a.lease_id > b.lease_id ? -1 : 0);
 
-export function quotaVerdict(quota: GpuQuota | null, held: readonly GpuHold[], ask: GpuAsk): QuotaVerdict {
+/** `held`: the org's holds other than the asking lease's own. `displace` false: nothing is displaced (a fallback host's growth). */
+export function quotaVerdict(quota: GpuQuota | null, held: readonly GpuHold[], ask: GpuAsk, options: { displace?: boolean } = {}): QuotaVerdict {
   if (quota === null || ask.gpus === 0) return { ok: true, preempt: [] };
   const kindCap = quota.per_kind[ask.kind];
   if (kindCap !== undefined) {
@@ -64,7 +77,7 @@ export function quotaVerdict(quota: GpuQuota | null, held: readonly GpuHold[], a
   const total = sum(held);
   const refused: QuotaVerdict = { ok: false, cap: "gpus", limit: quota.gpus, held: total, requested: ask.gpus };
   if (total + ask.gpus <= quota.gpus) return { ok: true, preempt: [] };
-  if (ask.kind !== "deployment") return refused;
+  if (ask.kind !== "deployment" || options.displace === false) return refused;
   const preempt: GpuHold[] = [];
   let freed = 0;
   for (const h of held.filter((x) => x.kind === "scratch" && x.gpus > 0).sort(newestFirst)) {

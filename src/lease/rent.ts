@@ -5,6 +5,7 @@
  */
 import { bandwidthHourlyUsd, reservedHourlyUsd } from "../billing/bandwidth";
 import { fitsIn, replacing, retriesMicros, stoppedDiskMicros, worstCase, type Reservation } from "../billing/ceiling";
+import { usdToMicros } from "../billing/money";
 import type { Offer } from "../catalog/offer";
 import { billingIncrementMs } from "../providers/registry";
 import { cappedDurationMs, type Policy } from "./policy";
@@ -17,7 +18,49 @@ export type CostlyAction =
   /** `start`: a new session (a fresh max_lifetime) from now. */
   | { kind: "start" }
   /** Renting a machine for `offer` (the first, a fallback or a replacement host): a session from now at its price. */
-  | { kind: "rent"; offer: Offer };
+  | { kind: "rent"; offer: Offer }
+  /** The machine rented: its session at the price the provider actually rents it at (`rentedAboveReserved`). */
+  | { kind: "rented" };
+
+/**
+ * How far above its quoted price an offer may be rented from a quote: a higher live price at create
+ * is refused (`quote_drift`, src/catalog/quoted-offers.ts), and anything up to it is reserved
+ * (`driftOf`), so that a quote's lease never rents beyond what it holds (docs/design.md "Quotes drift").
+ */
+export const QUOTE_DRIFT_TOLERANCE = 0.05;
+
+/** The price drift a lease's offers are reserved with: a quote's tolerance for a lease made from one, else none. */
+export function driftOf(l: Pick<LeaseRecord, "quote_id">): number {
+  return l.quote_id !== null ? QUOTE_DRIFT_TOLERANCE : 0;
+}
+
+/** `offer` at the most it may be rented for under `drift`: what a reservation counts it at. */
+export function priced<O extends Pick<Offer, "hourly_usd">>(offer: O, drift: number): O {
+  return drift === 0 ? offer : { ...offer, hourly_usd: offer.hourly_usd * (1 + drift) };
+}
+
+/**
+ * The rate of the machine the lease holds, as the provider rents it (`hourly_usd`, from the create's
+ * answer), with the bandwidth allowance at its offer's own per-GB prices (src/billing/bandwidth.ts).
+ */
+export function rentedHourlyUsd(l: LeaseRecord): number {
+  return l.hourly_usd + bandwidthHourlyUsd(l.offers[l.offer_index]);
+}
+
+/**
+ * Whether the machine the lease rented bills above the rate it holds against its org's caps: its
+ * provider's price moved since the offer was read, or a quote's drift. Then it must re-reserve
+ * before it goes on, or be released (decide.ts, `reserve`). A lease stored before it kept its
+ * reservation re-reserves on its next costly action instead.
+ */
+export function rentedAboveReserved(l: LeaseRecord): boolean {
+  return !!l.reserved && usdToMicros(rentedHourlyUsd(l)) > l.reserved.hourly_micro_usd;
+}
+
+/** What re-reserving at the rented price writes (null: the reservation held covers it). */
+export function rentedReservation(l: LeaseRecord, now: number): Reservation | null {
+  return rentedAboveReserved(l) ? reservationFor(l, { kind: "rented" }, now) : null;
+}
 
 
 /**
@@ -37,7 +80,8 @@ export function offerRetriesMicros(offer: Pick<Offer, "provider" | "hourly_usd">
 
 /** The lease's worst case, by month, if `action` is carried out now. */
 export function worstCaseAfter(l: LeaseRecord, action: CostlyAction, now: number): Reservation {
-  const offer = action.kind === "rent" ? action.offer : l.offers[l.offer_index];
+  // An offer not yet rented counts at the most it may be rented for (a quote's drift).
+  const offer = action.kind === "rent" ? priced(action.offer, driftOf(l)) : l.offers[l.offer_index];
   // What its disk may bill while stopped, and what replacing hosts may add, as at admission
   // (ceiling.ts `stoppedDiskMicros`, `retriesMicros`).
   const base = {
@@ -64,7 +108,9 @@ export function worstCaseAfter(l: LeaseRecord, action: CostlyAction, now: number
     case "start":
       return worstCase({ ...base, hourly_usd: rate, ttl_deadline: l.ttl_deadline, session_start: now }, now);
     case "rent":
-      return worstCase({ ...base, hourly_usd: reservedHourlyUsd(action.offer), ttl_deadline: l.ttl_deadline, session_start: now }, now);
+      return worstCase({ ...base, hourly_usd: reservedHourlyUsd(offer!), ttl_deadline: l.ttl_deadline, session_start: now }, now);
+    case "rented":
+      return worstCase({ ...base, hourly_usd: rentedHourlyUsd(l), ttl_deadline: l.ttl_deadline, session_start: l.session_started_at ?? now }, now);
   }
 }
 

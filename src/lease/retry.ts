@@ -4,6 +4,7 @@
  * passed in as read from the error, the jitter as a number in [0, 1), the clock as `now`.
  */
 import { ProviderError } from "../providers/contract";
+import { excerpt, EXCERPTS } from "./excerpt";
 import type { LeaseRecord } from "./state";
 import type { Step } from "./transitions";
 
@@ -28,9 +29,11 @@ export interface Failure {
   message: string;
 }
 
+/** A failed step as the retry rule and the events see it; its words are bounded (excerpt.ts): events keep them. */
 export function failureOf(e: unknown): Failure {
-  const message = String(e instanceof Error ? e.message : e);
-  if (e instanceof ProviderError) return { kind: e.kind, retry_after_ms: e.retryAfterMs, text: `${e.provider} ${e.kind}: ${e.message}`, message };
+  const bounded = (text: string) => excerpt(text, EXCERPTS.error).text;
+  const message = bounded(String(e instanceof Error ? e.message : e));
+  if (e instanceof ProviderError) return { kind: e.kind, retry_after_ms: e.retryAfterMs, text: bounded(`${e.provider} ${e.kind}: ${message}`), message };
   return { kind: "ambiguous", retry_after_ms: null, text: message, message };
 }
 

@@ -22,23 +22,23 @@ import { enrollOpenUntil } from "../occupant/token";
 import { nextMove, type Decision } from "./decide";
 import { probeModelServer } from "./model-probe";
 import { DIAGNOSTICS_CMD } from "./command";
+import { excerpt, EXCERPTS } from "./excerpt";
 import {
   agentSilent, markExited, markReady, markStopped, observed, released, releaseStarted, signalQueued, stalled, started,
   stopFailed, stopIssued, stopRequested, type Effect, type Step,
 } from "./transitions";
 import { leasePrefix } from "./label";
 import {
-  accountMismatch, adoption, aliveOf, budgetRefused, created, createFailed, destroyFirst,
-  hostReplaced, isAlive, misplacement, observationOf, rentPlan, writeAhead,
+  accountMismatch, adoption, aliveOf, budgetRefused, created, createFailed, destroyFirst, gpusHeld,
+  hostReplaced, isAlive, misplacement, observationOf, quotaRefused, rentedReserve, rentPlan, writeAhead,
 } from "./provision";
+import { growGpuHold } from "./quota-repo";
+import { rentedReservation } from "./rent";
 import { backoff, failureOf, failuresAfter } from "./retry";
 import { badHostMark, badHostTtlMs, DEFAULT_BAD_HOST_TTL_MS } from "./bad-host";
 import { recordBadHost } from "../catalog/bad-hosts";
 import { machined, NO_AGENT, type AgentFacts, type KillCause, type LeaseRecord, type MachinedLease, type Observation, type Reason } from "./state";
 import type { LeaseStore } from "./store";
-
-/** A model server that exits while starting: this many of its last log lines go in the event. */
-export const SERVER_LOG_LINES = 30;
 
 /** At most this many actions in one run; the alarm picks up the rest. */
 const MAX_STEPS = 12;
@@ -126,10 +126,14 @@ export class LeaseRunner {
     return this.save(before, step.next, step.effect, now);
   }
 
-  /** Writes `after` over `before` (which must be the stored record) and returns what was stored. */
+  /**
+   * Writes `after` over `before` (which must be the stored record) and returns what was stored.
+   * The backoff starts over only once a change of state is stored: a write that fails is a failed
+   * step like any other, and its retries back off (retry.ts).
+   */
   save(before: LeaseRecord, after: LeaseRecord, effect: Effect | null, now: number): LeaseRecord {
-    this.#failures = failuresAfter(before, after, this.#failures);
     const stored = this.#store.save(before, after, effect, now);
+    this.#failures = failuresAfter(before, stored, this.#failures);
     if (effect) this.#host.appended(stored);
     return stored;
   }
@@ -189,6 +193,8 @@ export class LeaseRunner {
         return void this.step(l, markReady(machined(l), now), now);
       case "mark_stopped":
         return void this.step(l, markStopped(machined(l), d.reason, now), now);
+      case "reserve":
+        return this.#reserveRented(l, now);
     }
     try {
       const { provider, account } = await this.#providerAccount(l);
@@ -228,10 +234,16 @@ export class LeaseRunner {
     }
     const plan = rentPlan(l, now);
     if ("release" in plan) return void this.step(l, plan.release, now);
-    const { offer, reserve } = plan;
+    const { offer, reserve, gpus } = plan;
     // Rented only within what the lease holds against its org's caps: more is reserved first.
     const refused = reserve ? await this.reserve(l, reserve, now) : null;
     if (refused) return void this.step(l, budgetRefused(l, offer, refused.details, now), now);
+    // And within its GPU quota: a fallback host with more GPUs is admitted for them first.
+    if (gpus !== null) {
+      const overQuota = await growGpuHold(this.#env.DB, database(this.#env.DB), { lease_id: l.id, org_id: l.org_id, kind: l.kind, gpus }, now);
+      if (overQuota) return void this.step(l, quotaRefused(l, offer, overQuota, now), now);
+      l = gpusHeld(l, gpus);
+    }
     const ahead = writeAhead(l, offer, reserve, this.#installation(), now);
     const before = this.save(l, ahead.next, ahead.effect, now);
     let m: Machine;
@@ -259,6 +271,22 @@ export class LeaseRunner {
     const landed = m.region ? m : ((await provider.getMachine(m.id).catch(() => null)) ?? m);
     const why = misplacement(l, landed);
     if (why) return this.#replaceHost(after, provider, "host_failed", { machine: landed }, now, why);
+  }
+
+  /**
+   * The machine rents above what the lease holds: its price re-reserved against the org's caps, or
+   * the lease released (`budget_exceeded`) before it goes on (rent.ts `rentedAboveReserved`).
+   */
+  async #reserveRented(l: LeaseRecord, now: number): Promise<void> {
+    const need = rentedReservation(l, now);
+    if (!need) return;
+    try {
+      const refused = await this.reserve(l, need, now);
+      this.step(l, rentedReserve(l, need, refused?.details ?? null, now), now);
+    } catch (e) {
+      this.#backoff(e, now, "reserve_failed");
+      throw new StopRun();
+    }
   }
 
   /** Destroys the machine first, confirms it is gone, and only then rents another (guarantee 1). */
@@ -325,19 +353,24 @@ export class LeaseRunner {
     this.step(l, released(l, [...ids], at), at);
   }
 
-  /** A model server's exit as the event shows it: its code or signal, and its log's last lines. */
+  /**
+   * A model server's exit as the event shows it: its code or signal, and its log's last lines,
+   * bounded in lines and bytes (excerpt.ts): a log without newlines is one line of up to 16 MiB.
+   */
   #serverExit(): Record<string, unknown> {
     const occupant = this.#host.occupant();
     const exit = occupant?.facts().exit ?? null;
-    return { exit_code: exit?.code ?? null, signal: exit?.signal ?? null, log_tail: occupant?.tail(SERVER_LOG_LINES).text ?? "" };
+    const bound = EXCERPTS.server_log;
+    // A line more than is kept, so that the excerpt can tell whether there was more.
+    const tail = excerpt(occupant?.tail(bound.lines + 1, bound.bytes).text ?? "", bound);
+    return { exit_code: exit?.code ?? null, signal: exit?.signal ?? null, log_tail: tail.text, log_tail_cut: tail.cut };
   }
 
   /** Records a failed step's backoff (retry.ts) on the lease as stored now; the next run waits for it. */
   #backoff(e: unknown, now: number, event: string) {
     const current = this.#store.load();
     if (!current) return;
-    const step = backoff(current, event, failureOf(e), this.#failures, Math.random(), now);
-    this.#failures++;
+    const step = backoff(current, event, failureOf(e), this.#failures++, Math.random(), now);
     this.step(current, step, now);
   }
 

@@ -88,6 +88,7 @@ export const REASONS = [
   "job_exited",
   "model_server_failed",
   "endpoint_exposed",
+  "quota_exceeded",
 ] as const;
 export type Reason = (typeof REASONS)[number];
 
@@ -150,6 +151,12 @@ export interface LeaseFields {
    * stored before it was kept (they re-reserve on their next such action).
    */
   reserved?: Reservation | null;
+  /**
+   * The GPUs the lease holds under its org's GPU quota (src/lease/quota.ts): its chosen offer's at
+   * create, more once a fallback host with more was admitted. Absent on leases stored before it
+   * was kept: their chosen offer's.
+   */
+  held_gpus?: number | null;
   /** The estimate (accrual) and the billing status beside the state (src/lease/billing.ts). */
   billing: LeaseBilling;
   /** A create's outcome is unknown: list by label before anything is created (guarantee 2). */
@@ -191,6 +198,17 @@ export interface LeaseFields {
   model?: ServedModel | null;
   /** What the lease's rules did about its command this session (decide.ts "the command"); reset when it becomes ready. */
   job?: JobProgress | null;
+  /**
+   * A deployment's: the last heartbeat whose model-server metrics showed requests (src/lease/model-metrics.ts),
+   * the machine's own word, kept apart from `last_activity_at` (users and the gateway) because it
+   * counts only within `machine_activity_max` (decide.ts `machineUseUntil`). Absent: never.
+   */
+  machine_activity_at?: number | null;
+  /**
+   * How long into a session what the machine reports may keep it in use, ms: its org's setting
+   * when it was created (src/orgs/settings.ts). Absent: decide.ts `DEFAULT_MACHINE_ACTIVITY_MAX_MS`.
+   */
+  machine_activity_max?: number | null;
   /** Bumped on every write; the D1 index keeps the version it last saw. */
   version: number;
 }

@@ -105,6 +105,16 @@ export function userAction(l: LeaseRecord, action: UserAction, arg: { ms?: numbe
   }
 }
 
+/**
+ * The model server's metrics showed requests (docs/deployments.md "Activity"): the machine's own
+ * word, recorded apart from the lease's last activity (users and the gateway), since it counts only
+ * within the org's ceiling (decide.ts `machineUseUntil`). null: not booting or ready, nothing to record.
+ */
+export function machineActive(l: LeaseRecord, now: number): LeaseRecord | null {
+  if (l.state !== "ready" && l.state !== "booting") return null;
+  return { ...l, machine_activity_at: Math.max(now, l.machine_activity_at ?? now) };
+}
+
 /** What `POST /v1/leases` hands the lease's object. */
 export interface LeaseInit {
   id: string;
@@ -122,9 +132,13 @@ export interface LeaseInit {
   name?: string | null;
   /** A deployment's model and its machine's key (src/deployments/). */
   model?: ServedModel | null;
+  /** A deployment's: its org's `machine_activity_max` (src/orgs/settings.ts), ms. */
+  machine_activity_max?: number | null;
   warnings: ConfigWarning[];
   /** What admission reserved against the org's caps (src/billing/budget.ts). */
   reserved: Reservation | null;
+  /** What admission held under the org's GPU quota (src/lease/quota-repo.ts); absent: its chosen offer's. */
+  held_gpus?: number;
   now: number;
 }
 
@@ -157,6 +171,7 @@ export function newLease(init: LeaseInit, canStop: (provider: string) => boolean
       machine_ids: [],
       billing: newBilling(),
       reserved: init.reserved,
+      ...(init.held_gpus === undefined ? {} : { held_gpus: init.held_gpus }),
       reconcile_required: false,
       retry_at: null,
       created_at: init.now,
@@ -176,6 +191,7 @@ export function newLease(init: LeaseInit, canStop: (provider: string) => boolean
       job: null,
       name: init.name ?? null,
       model: init.model ?? null,
+      ...(init.machine_activity_max ? { machine_activity_max: init.machine_activity_max } : {}),
       warnings: init.warnings,
       version: 0,
     },

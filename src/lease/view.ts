@@ -169,7 +169,9 @@ export const GuardedLeaseSchema = LeaseSchema.extend({
       .object({
         observable: z.boolean().describe("the agent read the model server's metrics in the last 90 s, and no read failed since"),
         metrics_read_at: Time.nullable().describe("when it last read them; null: never"),
-        idle_stop: z.enum(["on", "off"]).describe("off while activity is not observable, or with no idle_timeout"),
+        machine_activity_at: Time.nullable().describe("the last heartbeat whose metrics showed requests"),
+        machine_activity_until: Time.describe("what the machine reports counts as use until then (the org's machine_activity_max)"),
+        idle_stop: z.enum(["on", "off"]).describe("off only with no idle_timeout"),
         note: z.string().describe("the same, in words"),
       })
       .nullable()

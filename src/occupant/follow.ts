@@ -7,7 +7,7 @@ import { Followers, sseFrame } from "../events/sse";
 import { droppedMarker } from "./logs";
 import type { AgentExit } from "./occupant";
 
-/** A follow or an exec counts as the lease's use at most this often (each is a write of the lease). */
+/** An exec counts as the lease's use at most this often (each is a write of the lease); a follow never does. */
 export const USE_EVERY_MS = 5_000;
 /** How much of the stored log one read from storage takes for a follower behind. */
 export const FOLLOW_BATCH_BYTES = 1024 * 1024;
@@ -37,7 +37,7 @@ export function endEvent(end: FollowEnd): string {
   return sseFrame({ event: "end" }, JSON.stringify(end));
 }
 
-/** The followers of one lease's log; `onKeepalive` runs at each keepalive while any is open (the lease's use is recorded there). */
+/** The followers of one lease's log; `onKeepalive` runs at each keepalive while any is open. */
 export function logFollowers(storage: LogStorage, onKeepalive: () => void, keepaliveMs?: number): Followers<LogItem> {
   return new Followers<LogItem>(
     {

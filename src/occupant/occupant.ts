@@ -435,17 +435,20 @@ export class Occupant {
 
   /**
    * The last `lines` lines of the log as text (the dropped-output marker counts as its first line).
-   * Chunks are read newest first, only as far back as the lines asked for reach.
+   * Chunks are read newest first, only as far back as the lines asked for reach, and, with
+   * `maxBytes`, no further back than that many bytes need (a log without newlines is one line:
+   * an excerpt of it, src/lease/excerpt.ts, must not read all of it).
    */
-  tail(lines: number | null): { text: string; log_bytes: number; dropped_bytes: number } {
+  tail(lines: number | null, maxBytes: number | null = null): { text: string; log_bytes: number; dropped_bytes: number } {
     const a = this.#row();
     const parts: Uint8Array[] = [];
     let seen = 0;
     let bytes = 0;
     let all = true;
     for (const c of this.#sql.exec<{ data: ArrayBuffer }>(`SELECT data FROM agent_logs ORDER BY seq DESC`)) {
-      // One more newline than lines asked for: the last line may end with one.
-      if (lines !== null && seen > lines) {
+      // One more newline than lines asked for: the last line may end with one. A few bytes more
+      // than asked for: a character may begin before the cut.
+      if ((lines !== null && seen > lines) || (maxBytes !== null && bytes >= maxBytes + 4)) {
         all = false;
         break;
       }

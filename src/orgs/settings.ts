@@ -2,29 +2,47 @@
  * An org's settings (`GET/PUT /v1/org/settings`), held on its `orgs` row (docs/storage.md).
  * `require_image_digest`: a lease, and a validate, whose image is not pinned by `@sha256:` is
  * refused with 409 `image_not_pinned` before anything is rented (src/lease/create.ts).
+ * `machine_activity_max`: how long, per session, what a deployment's machine reports of itself
+ * (requests its model server's metrics show, or metrics it cannot read) may keep the lease in use
+ * (src/lease/decide.ts `machineUseUntil`; docs/deployments.md "Activity"). A lease keeps the value
+ * its org had when it was created.
  */
 import { z } from "@hono/zod-openapi";
 import type { Db } from "../db";
+import { DurationSchema, formatDuration, parseDuration } from "../duration";
+import { DEFAULT_MACHINE_ACTIVITY_MAX_MS } from "../lease/decide";
 
 export const OrgSettingsSchema = z
   .object({
     require_image_digest: z.boolean().describe("refuse a lease whose image is not pinned by digest (`@sha256:`) with 409 image_not_pinned (a lease that names none runs its provider's default image, which is pinned)"),
+    machine_activity_max: z
+      .string()
+      .describe(`how long into a session what a deployment's machine reports keeps it in use (docs/deployments.md "Activity"); default ${formatDuration(DEFAULT_MACHINE_ACTIVITY_MAX_MS)}`),
   })
   .openapi("OrgSettings");
 export type OrgSettings = z.infer<typeof OrgSettingsSchema>;
 
-export const OrgSettingsUpdateSchema = z.strictObject({ require_image_digest: z.boolean().optional() }).openapi("OrgSettingsUpdate");
+export const OrgSettingsUpdateSchema = z
+  .strictObject({ require_image_digest: z.boolean().optional(), machine_activity_max: DurationSchema.optional() })
+  .openapi("OrgSettingsUpdate");
 
 /** The org's settings; null when the org is gone. */
 export async function orgSettings(db: Db, orgId: string): Promise<OrgSettings | null> {
-  const row = await db.selectFrom("orgs").select("require_image_digest").where("id", "=", orgId).executeTakeFirst();
-  return row ? { require_image_digest: row.require_image_digest === 1 } : null;
+  const row = await db.selectFrom("orgs").select(["require_image_digest", "machine_activity_max_ms"]).where("id", "=", orgId).executeTakeFirst();
+  return row ? { require_image_digest: row.require_image_digest === 1, machine_activity_max: formatDuration(row.machine_activity_max_ms ?? DEFAULT_MACHINE_ACTIVITY_MAX_MS) } : null;
+}
+
+/** `machine_activity_max` in ms, as a lease takes it (a settings answer always holds a valid duration). */
+export function machineActivityMaxMs(settings: OrgSettings): number {
+  return parseDuration(settings.machine_activity_max) ?? DEFAULT_MACHINE_ACTIVITY_MAX_MS;
 }
 
 /** Sets the fields given; answers the settings after, or null when the org is gone. */
 export async function updateOrgSettings(db: Db, orgId: string, update: z.infer<typeof OrgSettingsUpdateSchema>): Promise<OrgSettings | null> {
-  if (update.require_image_digest !== undefined) {
-    await db.updateTable("orgs").set({ require_image_digest: update.require_image_digest ? 1 : 0 }).where("id", "=", orgId).execute();
-  }
+  const set = {
+    ...(update.require_image_digest === undefined ? {} : { require_image_digest: update.require_image_digest ? (1 as const) : (0 as const) }),
+    ...(update.machine_activity_max === undefined ? {} : { machine_activity_max_ms: parseDuration(update.machine_activity_max)! }),
+  };
+  if (Object.keys(set).length > 0) await db.updateTable("orgs").set(set).where("id", "=", orgId).execute();
   return orgSettings(db, orgId);
 }

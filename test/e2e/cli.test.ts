@@ -190,7 +190,7 @@ describe("the lessor CLI against wrangler dev", () => {
     const text = await lessor(["quote", "--gpu", "l40s:1", "--ttl", "2h"]);
     expect(text.stdout).toMatch(/^quote: +qt_\S+ \(expires in [45] min\)$/m);
     // The sim bills a stopped machine's disk, so the worst case holds what it may bill while stopped.
-    expect(text.stdout).toMatch(/^ceiling: +\$\d+\.\d\d \(by ttl; \$\d+\.\d\d of it stopped disk\)$/m);
+    expect(text.stdout).toMatch(/^ceiling: +\$\d+\.\d\d \(by ttl; \$\d+\.\d\d of it stopped disk; \$\d+\.\d\d price drift\)$/m);
   });
 
   it("catalog: models", async () => {

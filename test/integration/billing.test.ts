@@ -366,7 +366,8 @@ describe("budgets", () => {
     const admitted = await json(answers.find((r) => r.status === 202)!);
     await waitForState(o.adminKey, admitted.id, "ready");
     expect((await sim().getLedger()).machines.length).toBe(machinesBefore + 1);
-    expect((await json(await call("GET", "/v1/budget", { key: o.adminKey }))).live_hourly_usd).toBe(quote.hourly_usd);
+    // A lease made from a quote holds its rate at the most the quote lets it be rented for (5% above).
+    expect((await json(await call("GET", "/v1/budget", { key: o.adminKey }))).live_hourly_usd).toBeCloseTo(quote.hourly_usd * 1.05, 6);
 
     await call("POST", `/v1/leases/${admitted.id}/end`, { key: o.adminKey, body: {} });
     await waitForState(o.adminKey, admitted.id, "released");

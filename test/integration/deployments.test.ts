@@ -3,10 +3,10 @@
  * configuration with and without `recreate`, stopped and released deployments brought back, the
  * key shown by scope, rotated and printed as shell lines, and bad input refused in the envelope.
  */
-import { env } from "cloudflare:test";
+import { env, runInDurableObject } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { endEverything } from "./deployment-helpers";
-import { call, createKey, expectError, json, type TestOrg } from "./helpers";
+import { BOOTSTRAP, call, createKey, expectError, json, type TestOrg } from "./helpers";
 import { database } from "../../src/db";
 import { newId } from "../../src/ids";
 import { createLease } from "../../src/lease/create";
@@ -261,6 +261,55 @@ describe("ready means the model answers", () => {
     expect(requested.detail).toMatchObject({ exit_code: 3 });
     const tail = requested.detail.log_tail.trimEnd().split("\n");
     expect(tail).toHaveLength(30);
+    expect(requested.detail.log_tail_cut).toBe(true);
     expect(JSON.stringify(requested)).not.toContain("machine-key-0123456789");
+  });
+
+  it("a server that dies while starting with a 16 MiB log without newlines is released model_server_failed, within its startup timeout", async () => {
+    // Still booting: the machine runs, its model server never answers (and the startup timeout is far off).
+    const id = await modelLease({ key: "machine-key-0123456789" }, { cmd: `sleep 3600; serve ${MODEL}`, policy: { startup_timeout: "50s" } });
+    await waitFor("the machine running", async () => (await getLease(key, id)).machine?.status === "running");
+    // From here the test is the machine's agent: a new token, so the sim's own calls are refused.
+    const minted = await call("POST", `/v1/sim/leases/${id}/agent-token`, { key: BOOTSTRAP });
+    expect(minted.status).toBe(201);
+    const token = (await json(minted)).token as string;
+    // A progress bar redraws one line with `\r`: 16 MiB of it is one line. Sent to the lease's
+    // object as the sim's agent sends it (the route's byte budget, 8 MiB a minute, would take two).
+    const frame = "\rDownloading weights: [##########----------] 50%";
+    const MiB = 1024 * 1024;
+    const chunk = frame.repeat(Math.ceil(MiB / frame.length)).slice(0, MiB);
+    const stub = env.LEASE.get(env.LEASE.idFromName(id));
+    for (let seq = 0; seq < 16; seq++) {
+      expect(await stub.agentCall(token, { op: "log", seq, data: new TextEncoder().encode(chunk) })).toMatchObject({ ok: true, stored: true });
+    }
+    expect((await call("POST", "/v1/agent/exit", { key: token, body: { code: 1, signal: null }, headers: { "lessor-lease-id": id } })).status).toBe(200);
+    const released = await waitForState(key, id, "released", 40_000);
+    expect(released.release_reason).toBe("model_server_failed");
+    const requested = (await events(key, id)).find((e) => e.type === "release_requested");
+    expect(requested.detail).toMatchObject({ exit_code: 1, log_tail_cut: true });
+    expect(new TextEncoder().encode(requested.detail.log_tail).byteLength).toBeLessThanOrEqual(8 * 1024);
+    expect(chunk.endsWith(requested.detail.log_tail)).toBe(true);
+  });
+
+  it("a release that cannot be written backs off, each failure counting, and the startup timeout still ends the lease", async () => {
+    const id = await modelLease({ key: "machine-key-0123456789" }, { cmd: `sleep 3600; serve ${MODEL}`, policy: { startup_timeout: "10s" } });
+    await waitFor("the machine running", async () => (await getLease(key, id)).machine?.status === "running");
+    // The lease's own storage refuses the event of the release the model server's failure asks
+    // for, as it refused one 16 MiB long; every other write lands.
+    await runInDurableObject(env.LEASE.get(env.LEASE.idFromName(id)), (_o, state) =>
+      void state.storage.sql.exec(
+        `CREATE TRIGGER refuse_failed_release BEFORE INSERT ON events WHEN NEW.reason = 'model_server_failed' BEGIN SELECT RAISE(ABORT, 'test: this write is refused'); END`,
+      ),
+    );
+    const minted = await call("POST", `/v1/sim/leases/${id}/agent-token`, { key: BOOTSTRAP });
+    const token = (await json(minted)).token as string;
+    const exited = await call("POST", "/v1/agent/exit", { key: token, body: { code: 1, signal: null }, headers: { "lessor-lease-id": id } });
+    expect(exited.status).toBe(200);
+    const released = await waitForState(key, id, "released", 40_000);
+    expect(released.release_reason).toBe("startup_timeout");
+    // 1 s, 2 s, 4 s... (each with up to 250 ms of jitter): the backoff did not start over at each failed write.
+    const waits = (await events(key, id)).filter((e) => e.type === "release_failed").map((e) => e.detail.retry_in_ms as number);
+    expect(waits.length).toBeGreaterThanOrEqual(3);
+    waits.forEach((w, i) => expect(w, `wait ${i}: ${waits.join(", ")}`).toBeGreaterThanOrEqual(1000 * 2 ** i));
   });
 });

@@ -281,7 +281,7 @@ describe("activity beyond the gateway (the model server's metrics)", () => {
     expect(stopped.release_reason).toBeNull();
   });
 
-  it("a deployment whose metrics cannot be read is never idle-stopped, and its guard says so; a good read turns idle stop back on", async () => {
+  it("a deployment whose metrics cannot be read is in use while its agent beats, and its guard says so; a good read that shows none ends it", async () => {
     await fastSim();
     const d = await deploy({ idle_timeout: "2s", heartbeat_grace: "1s" });
     // The test takes the agent's place: the sim's agent is refused from now on.
@@ -291,9 +291,10 @@ describe("activity beyond the gateway (the model server's metrics)", () => {
     const unreadable = await json(await beat({ metrics: null }));
     expect(unreadable.model_activity).toBe("unobservable");
     const guard = (await getLease(key, d.lease_id)).guard;
-    expect(guard.activity).toMatchObject({ observable: false, idle_stop: "off" });
+    // Idle stop is on: the unread heartbeat holds it off until the agent falls silent, and never past the org's ceiling.
+    expect(guard.activity).toMatchObject({ observable: false, idle_stop: "on", machine_activity_at: null });
     expect(guard.activity.note).toMatch(/not observable/);
-    expect(guard.reason).not.toBe("idle_timeout");
+    expect(Date.parse(guard.at), JSON.stringify(guard)).toBeGreaterThan(Date.parse(unreadable.last_heartbeat_at) + 90_000);
     // Malformed text is no better than none.
     expect((await json(await beat({ metrics: "<html>502</html>" }))).model_activity).toBe("unobservable");
     await pause(4_000);
@@ -305,6 +306,31 @@ describe("activity beyond the gateway (the model server's metrics)", () => {
     const stopped = await waitForState(key, d.lease_id, "stopped", 10_000);
     expect(stopped.release_reason).toBeNull();
     expect((await events(key, d.lease_id)).some((e) => e.type === "stop_requested" && e.reason === "idle_timeout")).toBe(true);
+  });
+
+  it("what the machine reports keeps a deployment in use only within its org's machine_activity_max", async () => {
+    await fastSim();
+    const set = await call("PUT", "/v1/org/settings", { key: org.adminKey, body: { machine_activity_max: "4s" } });
+    expect(await json(set)).toMatchObject({ machine_activity_max: "4s" });
+    try {
+      const d = await deploy({ idle_timeout: "2s", heartbeat_grace: "1s" });
+      const token = (await json(await call("POST", `/v1/sim/leases/${d.lease_id}/agent-token`, { key: BOOTSTRAP }))).token;
+      const beat = (body: unknown) => call("POST", "/v1/agent/heartbeat", { key: token, headers: { "lessor-lease-id": d.lease_id }, body });
+      const busy = metricsText(MODEL, { running: 1, waiting: 0, success: 0, prompt_tokens: 0, generation_tokens: 0 });
+      const session = Date.parse((await getLease(key, d.lease_id)).session_started_at);
+      // A machine that says it is busy at every heartbeat, for ever (a stuck server, or a lie).
+      let lease: any;
+      for (const started = Date.now(); Date.now() - started < 20_000; await pause(500)) {
+        expect((await json(await beat({ metrics: busy }))).model_activity).toBe("active");
+        lease = await getLease(key, d.lease_id);
+        if (lease.state !== "ready") break;
+        expect(lease.guard.activity).toMatchObject({ observable: true, idle_stop: "on", machine_activity_until: new Date(session + 4_000).toISOString() });
+      }
+      expect(lease.state).toMatch(/^(stopping|stopped)$/);
+      expect((await events(key, d.lease_id)).some((e) => e.type === "stop_requested" && e.reason === "idle_timeout")).toBe(true);
+    } finally {
+      await call("PUT", "/v1/org/settings", { key: org.adminKey, body: { machine_activity_max: "1d" } });
+    }
   });
 
   it("the heartbeat takes no body, or metrics as a string or null; anything else is 400", async () => {

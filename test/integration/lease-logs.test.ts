@@ -10,7 +10,7 @@ import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { EXEC_CMD_MAX_BYTES, EXEC_OUTPUT_MAX_BYTES } from "../../src/occupant/exec";
 import { LOG_RETENTION_MS } from "../../src/occupant/logs";
 import { BASE, BOOTSTRAP, call, createKey, createOrg, expectError, json, refreshCatalog, type TestOrg } from "./helpers";
-import { createLease, fastSim, getLease, waitForState } from "./lease-helpers";
+import { createLease, events, fastSim, getLease, waitForState } from "./lease-helpers";
 
 let org: TestOrg;
 let key: string;
@@ -204,13 +204,23 @@ describe("following the log", () => {
     expect(ends.every((e) => e?.event === "end")).toBe(true);
   });
 
-  it("counts as the lease's use, as a user's heartbeat does; a follower that goes away is let go", async () => {
-    const lease = await readyLease();
+  it("is not the lease's use: a lease whose log is followed idles out; a follower that goes away is let go", async () => {
+    // 6 s of grace and idle: longer than an exec's use is throttled to (USE_EVERY_MS), so a follow
+    // that counted as use would keep it ready.
+    const lease = await readyLease("scratch", { idle_timeout: "5s", heartbeat_grace: "1s" });
     const before = (await getLease(key, lease.id)).last_activity_at;
-    await new Promise((r) => setTimeout(r, 5));
-    const stream = await follow(lease);
-    const after = await getLease(key, lease.id);
-    expect(after.last_activity_at).not.toBe(before);
+    // Followed the whole time, as a log left open in a browser tab, and opened again every second.
+    let stream = await follow(lease);
+    let now = await getLease(key, lease.id);
+    for (const started = Date.now(); now.state === "ready" && Date.now() - started < 20_000; ) {
+      expect(now.last_activity_at).toBe(before);
+      await new Promise((r) => setTimeout(r, 1_000));
+      await stream.cancel();
+      stream = await follow(lease);
+      now = await getLease(key, lease.id);
+    }
+    expect(now.state).toMatch(/^(stopping|stopped)$/);
+    expect((await events(key, lease.id)).some((e) => e.type === "stop_requested" && e.reason === "idle_timeout")).toBe(true);
     await stream.cancel();
     await logChunk(lease, 0, "nobody reads this\n");
     expect(await (await logs(lease)).text()).toBe("nobody reads this\n");

@@ -3,7 +3,7 @@
  * and `GET/PUT /v1/org/settings` `require_image_digest` (409 image_not_pinned before anything is
  * rented, on a create and on a validate).
  */
-import { env } from "cloudflare:test";
+import { env, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, createKey, createOrg, expectError, json, refreshCatalog, type TestOrg } from "./helpers";
 import { createLease, fastSim, sim } from "./lease-helpers";
@@ -89,6 +89,35 @@ describe("POST /v1/leases/validate", () => {
   });
 });
 
+describe("org settings: machine_activity_max", () => {
+  let org: TestOrg;
+  let key: string;
+  beforeAll(async () => ({ org, key } = await writerOrg()));
+
+  it("is 1d by default, a duration an admin sets (the other setting kept), anything else 400", async () => {
+    expect(await json(await call("GET", "/v1/org/settings", { key }))).toMatchObject({ machine_activity_max: "1d" });
+    await expectError(await call("PUT", "/v1/org/settings", { key, body: { machine_activity_max: "2h" } }), 403, "insufficient_scope");
+    for (const bad of ["0s", "2y", "90", 3600, null, "1000d"]) {
+      await expectError(await call("PUT", "/v1/org/settings", { key: org.adminKey, body: { machine_activity_max: bad } }), 400, bad === null || typeof bad === "number" ? "invalid_request" : "invalid_duration");
+    }
+    const set = await call("PUT", "/v1/org/settings", { key: org.adminKey, body: { machine_activity_max: "90m" } });
+    expect(await json(set)).toEqual({ require_image_digest: false, machine_activity_max: "90m" });
+    expect(await json(await call("PUT", "/v1/org/settings", { key: org.adminKey, body: { require_image_digest: false } }))).toMatchObject({ machine_activity_max: "90m" });
+  });
+
+  it("a deployment's lease keeps the value its org had when it was created", async () => {
+    await call("PUT", "/v1/org/settings", { key: org.adminKey, body: { machine_activity_max: "3h" } });
+    const put = await call("PUT", "/v1/deployments/ceiling-kept", { key, body: { model: "Qwen/Qwen2.5-0.5B-Instruct", spec: SPEC } });
+    const d = await json(put);
+    await call("PUT", "/v1/org/settings", { key: org.adminKey, body: { machine_activity_max: "1d" } });
+    const stored = await runInDurableObject(env.LEASE.get(env.LEASE.idFromName(d.lease_id)), (_o, state) =>
+      JSON.parse(state.storage.sql.exec<{ record: string }>(`SELECT record FROM lease`).one().record).machine_activity_max as number,
+    );
+    expect(stored).toBe(3 * 3_600_000);
+    await call("DELETE", "/v1/deployments/ceiling-kept", { key });
+  });
+});
+
 describe("org settings: require_image_digest", () => {
   let org: TestOrg;
   let key: string;
@@ -96,12 +125,12 @@ describe("org settings: require_image_digest", () => {
 
   it("is off by default, readable with read scope, and changed only by an admin", async () => {
     const reader = (await createKey(org, "read")).secret;
-    expect(await json(await call("GET", "/v1/org/settings", { key: reader }))).toEqual({ require_image_digest: false });
+    expect(await json(await call("GET", "/v1/org/settings", { key: reader }))).toEqual({ require_image_digest: false, machine_activity_max: "1d" });
     await expectError(await call("PUT", "/v1/org/settings", { key, body: { require_image_digest: true } }), 403, "insufficient_scope");
     await expectError(await call("PUT", "/v1/org/settings", { key: org.adminKey, body: { require_image_digest: "yes" } }), 400, "invalid_request");
     await expectError(await call("PUT", "/v1/org/settings", { key: org.adminKey, body: { other: 1 } }), 400, "invalid_request");
     // An empty update changes nothing.
-    expect(await json(await call("PUT", "/v1/org/settings", { key: org.adminKey, body: {} }))).toEqual({ require_image_digest: false });
+    expect(await json(await call("PUT", "/v1/org/settings", { key: org.adminKey, body: {} }))).toEqual({ require_image_digest: false, machine_activity_max: "1d" });
   });
 
   it("without it, a mutable tag is a warning and the lease is made", async () => {
@@ -112,8 +141,8 @@ describe("org settings: require_image_digest", () => {
 
   it("with it, an unpinned image is refused with 409 image_not_pinned before anything is rented; a pinned one, or none (the pinned default), is leased", async () => {
     const put = await call("PUT", "/v1/org/settings", { key: org.adminKey, body: { require_image_digest: true } });
-    expect(await json(put)).toEqual({ require_image_digest: true });
-    expect(await json(await call("GET", "/v1/org/settings", { key }))).toEqual({ require_image_digest: true });
+    expect(await json(put)).toEqual({ require_image_digest: true, machine_activity_max: "1d" });
+    expect(await json(await call("GET", "/v1/org/settings", { key }))).toEqual({ require_image_digest: true, machine_activity_max: "1d" });
 
     const leasesBefore = await leaseCount(key);
     const machinesBefore = await simMachineCount();

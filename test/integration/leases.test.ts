@@ -40,7 +40,7 @@ describe("POST /v1/leases", () => {
     const lease = await createLease(key, { kind: "scratch", quote_id: quote.id });
     const row = await env.DB.prepare("SELECT SUM(ceiling_micro_usd) AS total FROM budget_reservations WHERE lease_id = ?").bind(lease.id).first<{ total: number }>();
     expect(row!.total / 1e6).toBeCloseTo(quote.ceiling_usd, 3);
-    expect(row!.total / 1e6).toBeGreaterThan(quote.ceiling_parts.compute_usd + quote.ceiling_parts.stopped_disk_usd + quote.ceiling_parts.retries_usd - 0.001);
+    expect(row!.total / 1e6).toBeGreaterThan(quote.ceiling_parts.compute_usd + quote.ceiling_parts.stopped_disk_usd + quote.ceiling_parts.retries_usd + quote.ceiling_parts.drift_usd - 0.001);
     await waitForState(key, lease.id, "ready");
     expect((await call("POST", `/v1/leases/${lease.id}/end`, { key })).status).toBeLessThan(300);
   });

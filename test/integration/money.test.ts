@@ -137,6 +137,64 @@ describe("Money 1: every action that can raise a lease's worst case is admitted 
   });
 });
 
+describe("Money 5: what is rented never costs more than what was reserved", () => {
+  let org: TestOrg;
+  let writer: string;
+
+  beforeAll(async () => {
+    await refreshCatalog();
+  });
+  beforeEach(async () => {
+    await fastSim();
+    org = await createOrg();
+    writer = (await createKey(org, "write")).secret;
+  });
+
+  it("a machine the provider rents above the price reserved re-reserves before it goes on, or is released budget_exceeded", async () => {
+    const real = (await simOffers())[0]!;
+    // The offer as the cache read it before the market moved: half the price the sim rents it at.
+    const stale = { ...real, hourly_usd: real.hourly_usd / 2 };
+    const cap = (usd: number) => call("PUT", "/v1/budget", { key: org.adminKey, body: { concurrent_hourly_usd: Math.round(usd * 1e6) / 1e6 } });
+    // Room for the price reserved, not for the price rented.
+    await cap(real.hourly_usd * 0.75);
+    const refused = await leaseWith(org, [stale], { ttl: H, max_lifetime: null });
+    const released = await waitForState(writer, refused, "released", 20_000);
+    expect(released.release_reason).toBe("budget_exceeded");
+    expect(released.ready_at).toBeNull();
+    const requested = (await events(writer, refused)).find((e) => e.type === "release_requested");
+    expect(requested.detail).toMatchObject({ cap: "concurrent_hourly", hourly_usd: real.hourly_usd });
+    // Room for it: re-reserved at the price it rents at, then ready.
+    await cap(real.hourly_usd * 2);
+    const id = await leaseWith(org, [stale], { ttl: H, max_lifetime: null });
+    await waitForState(writer, id, "ready", 20_000);
+    const reserved = (await events(writer, id)).filter((e) => e.type === "budget_reserved");
+    expect(reserved.at(-1).detail).toMatchObject({ hourly_usd: real.hourly_usd });
+    const row = await env.DB.prepare("SELECT MAX(hourly_micro_usd) AS hourly FROM budget_reservations WHERE lease_id = ?").bind(id).first<{ hourly: number }>();
+    expect(row!.hourly).toBeGreaterThanOrEqual(Math.round(real.hourly_usd * 1e6));
+    await call("POST", `/v1/leases/${id}/end`, { key: writer });
+  });
+
+  it("a lease made from a quote reserves the price drift the quote allows", async () => {
+    const body = { spec: { gpu: "l4:1", providers: ["sim"] }, policy: { ttl: "1h", max_lifetime: null, stopped_ttl: "1m" } };
+    const quote = await json(await call("POST", "/v1/quotes", { key: writer, body }));
+    expect(quote.ceiling_parts.drift_usd).toBeCloseTo(quote.hourly_usd * 0.05, 4);
+    expect(quote.ceiling_usd).toBeCloseTo(quote.ceiling_parts.compute_usd + quote.ceiling_parts.stopped_disk_usd + quote.ceiling_parts.retries_usd + quote.ceiling_parts.drift_usd, 3);
+    // Room for the quote's ceiling without its drift, not with it.
+    await call("PUT", "/v1/budget", { key: org.adminKey, body: { monthly_usd: Math.round((quote.ceiling_usd - quote.ceiling_parts.drift_usd / 2) * 1e6) / 1e6 } });
+    // (A quote keeps only its ttl and max_lifetime: the lease names its stopped_ttl again.)
+    const lease = { kind: "scratch", quote_id: quote.id, policy: { stopped_ttl: "1m" } };
+    const e = await expectError(await call("POST", "/v1/leases", { key: writer, body: lease }), 402, "over_budget");
+    expect(e.details.requested_usd).toBeCloseTo(quote.ceiling_usd, 3);
+    // With room for the drift, the lease holds it: the rate at the most it may be rented for.
+    await call("PUT", "/v1/budget", { key: org.adminKey, body: { monthly_usd: Math.round((quote.ceiling_usd + 0.01) * 1e6) / 1e6 } });
+    const made = await createLease(writer, lease);
+    const row = await env.DB.prepare("SELECT SUM(ceiling_micro_usd) AS total, MAX(hourly_micro_usd) AS hourly FROM budget_reservations WHERE lease_id = ?").bind(made.id).first<{ total: number; hourly: number }>();
+    expect(row!.total / 1e6).toBeCloseTo(quote.ceiling_usd, 3);
+    expect(row!.hourly).toBe(Math.round(quote.hourly_usd * 1.05 * 1e6));
+    await call("POST", `/v1/leases/${made.id}/end`, { key: writer });
+  });
+});
+
 describe("Money 2: a fallback from another provider is rented from that provider", () => {
   const stubs = inject("stubClouds");
   const served = stubs?.providers.includes("runpod") ?? false;

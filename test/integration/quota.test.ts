@@ -4,9 +4,13 @@
  * `preempted`, by the deployment); concurrent creates never pass it; a released lease's GPUs are
  * free again. The rule itself is table-tested in test/unit/quota.test.ts.
  */
-import { describe, expect, it } from "vitest";
+import { env, runInDurableObject } from "cloudflare:test";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { renderOffer, rowToOffer } from "../../src/catalog/offers-repo";
+import { database } from "../../src/db";
+import { newId } from "../../src/ids";
 import { call, createKey, createOrg, expectError, json, refreshCatalog, type TestOrg } from "./helpers";
-import { createLease, events, fastSim, getLease, waitForState } from "./lease-helpers";
+import { createLease, events, fastSim, getLease, machinesOf, sim, waitFor, waitForState } from "./lease-helpers";
 
 const SPEC = { gpu: "l40s:1" };
 const scratch = { kind: "scratch", spec: SPEC, policy: { ttl: "1h" } };
@@ -128,5 +132,75 @@ describe("the GPU quota on a create", () => {
     await call("PUT", "/v1/budget", { key: org.adminKey, body: { concurrent_hourly_usd: null } });
     expect((await quotaOf(key)).held.total).toBe(0);
     await createLease(key, scratch);
+  });
+});
+
+describe("fallback hosts and preemptions keep the GPU quota", () => {
+  /** A sim offer of the class with `gpus` GPUs, on none of the hosts `avoid` (each test's own: a failed host is the org's bad host), as a quote renders it. */
+  async function simOffer(gpus: number, avoid: Set<string>) {
+    const rows = await database(env.DB).selectFrom("offers").selectAll().where("provider", "=", "sim").where("gpu_class", "=", "l40s").where("gpu_count", "=", gpus).where("spot", "=", 0).orderBy("hourly_usd").execute();
+    const row = rows.find((r) => !avoid.has(r.host_id))!;
+    expect(row, `a sim l40s offer with ${gpus} GPUs`).toBeDefined();
+    avoid.add(row.host_id);
+    return renderOffer(rowToOffer(row));
+  }
+
+  /** A quote of the org's whose chosen offer has one GPU and whose one fallback, on another host, has two. */
+  async function quoteWithLargerFallback(orgId: string, avoid: Set<string>): Promise<string> {
+    const offer = await simOffer(1, avoid);
+    const fallback = await simOffer(2, avoid);
+    const now = Date.now();
+    const id = newId("qt", now);
+    const body = { id, created_at: new Date(now).toISOString(), expires_at: new Date(now + 300_000).toISOString(), kind: "scratch", spec: { min_gpus: 1 }, policy: { ttl: "1h", max_lifetime: "1d" }, offer, fallbacks: [fallback], hourly_usd: offer.hourly_usd };
+    await env.DB.prepare("INSERT INTO quotes (id, org_id, body, created_at, expires_at) VALUES (?, ?, ?, ?, ?)").bind(id, orgId, JSON.stringify(body), now, now + 300_000).run();
+    return id;
+  }
+  const holdOf = async (id: string) => (await env.DB.prepare("SELECT gpus FROM gpu_holds WHERE lease_id = ?").bind(id).first<{ gpus: number }>())?.gpus;
+
+  it("a fallback host with more GPUs than the lease holds is admitted for them before it is rented; over the quota the lease is released quota_exceeded", async () => {
+    const { org, key } = await quotaOrg({ gpus: 2 });
+    const hosts = new Set<string>();
+    await createLease(key, scratch);
+    // Its first host fails to boot: the fallback has two GPUs, and the org holds one beside this lease.
+    await sim().setFaults({ boot_failure_rate: 1 });
+    onTestFinished(async () => void (await sim().setFaults({ boot_failure_rate: 0 })));
+    const lease = await createLease(key, { kind: "scratch", quote_id: await quoteWithLargerFallback(org.id, hosts) });
+    expect(await holdOf(lease.id)).toBe(1);
+    const released = await waitForState(key, lease.id, "released", 20_000);
+    expect(released.release_reason).toBe("quota_exceeded");
+    const requested = (await events(key, lease.id)).find((e) => e.type === "release_requested");
+    expect(requested.detail).toMatchObject({ quota: "gpus", limit: 2, held: 1, requested: 2 });
+    // Only its first host was ever rented, and its hold never grew.
+    expect(await machinesOf(lease.id)).toHaveLength(1);
+    expect(await holdOf(lease.id)).toBe(1);
+
+    // Room for it: the hold grows to the fallback's GPUs, and the fallback is rented.
+    await call("PUT", "/v1/quota", { key: org.adminKey, body: { gpus: 3 } });
+    const roomy = await createLease(key, { kind: "scratch", quote_id: await quoteWithLargerFallback(org.id, hosts) });
+    await waitFor("the fallback rented", async () => (await machinesOf(roomy.id)).length === 2, 20_000);
+    expect(await holdOf(roomy.id)).toBe(2);
+    await end(key, roomy.id);
+  });
+
+  it("a preemption that fails leaves no lease running uncounted: the displaced lease holds its GPUs again, and the deployment is refused with 503", async () => {
+    const { key } = await quotaOrg({ gpus: 1 });
+    const victim = await createLease(key, scratch);
+    await waitForState(key, victim.id, "ready");
+    // The victim's object cannot take the preemption: its storage refuses the write.
+    const refuse = `CREATE TRIGGER refuse_preemption BEFORE UPDATE ON lease WHEN json_extract(NEW.record, '$.release_reason') = 'preempted' BEGIN SELECT RAISE(ABORT, 'test: this write is refused'); END`;
+    await runInDurableObject(env.LEASE.get(env.LEASE.idFromName(victim.id)), (_o, state) => void state.storage.sql.exec(refuse));
+    const res = await call("POST", "/v1/leases", { key, body: deployment });
+    const refused = await expectError(res, 503, "preemption_failed");
+    expect(refused.details).toEqual({ leases: [victim.id] });
+    expect(res.headers.get("retry-after")).toBe("5");
+    // The victim runs on, counted; nothing else was made or held.
+    expect((await getLease(key, victim.id)).state).toBe("ready");
+    expect((await quotaOf(key)).held).toEqual({ total: 1, deployment: 0, job: 0, scratch: 1 });
+    expect((await json(await call("GET", "/v1/leases", { key }))).data.map((l: any) => l.id)).toEqual([victim.id]);
+    // Once it can be told, the deployment displaces it.
+    await runInDurableObject(env.LEASE.get(env.LEASE.idFromName(victim.id)), (_o, state) => void state.storage.sql.exec(`DROP TRIGGER refuse_preemption`));
+    const dep = await createLease(key, deployment);
+    expect((await waitForState(key, victim.id, "released")).release_reason).toBe("preempted");
+    await end(key, dep.id);
   });
 });

@@ -36,12 +36,13 @@ describe("POST /v1/quotes", () => {
     // Two hours of compute, and the kept disk's stopped rate for the default stopped_ttl (24 h).
     expect(q.offer.stopped_hourly_usd).toBeGreaterThan(0);
     const stoppedDisk = Math.round(q.offer.stopped_hourly_usd * 24 * 1e6) / 1e6;
-    expect(q.ceiling_usd).toBeCloseTo(q.hourly_usd * 2 + stoppedDisk, 4);
+    // A lease made from the quote may rent it up to 5% above its price, and admission reserves that too.
+    expect(q.ceiling_usd).toBeCloseTo(q.hourly_usd * 2 * 1.05 + stoppedDisk, 3);
     expect(q.ceiling_basis).toBe("ttl");
     // Bandwidth is its own part, at a stated allowance: the sim bills none.
     expect(q.estimate).toEqual({ label: "estimate", hourly_usd: q.hourly_usd, parts: { compute_usd: q.hourly_usd, bandwidth_usd: 0 }, bandwidth_gb_per_hour: { down: 10, up: 2 } });
     // Under a ttl, replaced hosts bill inside its hours; only their rounding is extra, and the sim bills by the millisecond.
-    expect(q.ceiling_parts).toEqual({ compute_usd: q.hourly_usd * 2, bandwidth_usd: 0, stopped_disk_usd: stoppedDisk, retries_usd: 0 });
+    expect(q.ceiling_parts).toEqual({ compute_usd: q.hourly_usd * 2, bandwidth_usd: 0, stopped_disk_usd: stoppedDisk, retries_usd: 0, drift_usd: expect.closeTo(q.hourly_usd * 2 * 0.05, 4) });
     expect(q.policy).toEqual({ ttl: "2h", max_lifetime: "1d" });
     expect(q.fallbacks.length).toBeGreaterThan(0);
     expect(q.fallbacks.length).toBeLessThanOrEqual(3);
@@ -63,25 +64,26 @@ describe("POST /v1/quotes", () => {
     // Under max_lifetime a replacement begins a new session: each of two failed boots bills its
     // boot_timeout (10 minutes) and a minute to destroy it outside the compute part.
     expect(q.ceiling_parts.retries_usd).toBeCloseTo((2 * 11 * q.hourly_usd) / 60, 3);
-    expect(q.ceiling_usd).toBeCloseTo(q.hourly_usd * 24 + q.ceiling_parts.stopped_disk_usd + q.ceiling_parts.retries_usd, 3);
+    expect(q.ceiling_parts.drift_usd).toBeCloseTo(0.05 * (q.hourly_usd * 24 + q.ceiling_parts.retries_usd), 3);
+    expect(q.ceiling_usd).toBeCloseTo(q.hourly_usd * 24 + q.ceiling_parts.stopped_disk_usd + q.ceiling_parts.retries_usd + q.ceiling_parts.drift_usd, 3);
   });
 
   it("retries_usd follows host_attempts and boot_timeout: none with one host, more with more hosts or a longer boot", async () => {
     const job = (policy: object) => quote({ spec: { gpu: "l40s:1" }, kind: "job", policy }).then(json);
     const one = await job({ host_attempts: 1 });
     expect(one.ceiling_parts.retries_usd).toBe(0);
-    expect(one.ceiling_usd).toBeCloseTo(one.ceiling_parts.compute_usd + one.ceiling_parts.stopped_disk_usd, 4);
+    expect(one.ceiling_usd).toBeCloseTo(one.ceiling_parts.compute_usd + one.ceiling_parts.stopped_disk_usd + one.ceiling_parts.drift_usd, 3);
     const two = await job({ host_attempts: 2 });
     expect(two.ceiling_parts.retries_usd).toBeCloseTo((11 * two.hourly_usd) / 60, 4);
     const ten = await job({ host_attempts: 10, boot_timeout: "29m" });
     expect(ten.ceiling_parts.retries_usd).toBeCloseTo((9 * 30 * ten.hourly_usd) / 60, 4);
-    expect(ten.ceiling_usd).toBeCloseTo(ten.ceiling_parts.compute_usd + ten.ceiling_parts.stopped_disk_usd + ten.ceiling_parts.retries_usd, 4);
+    expect(ten.ceiling_usd).toBeCloseTo(ten.ceiling_parts.compute_usd + ten.ceiling_parts.stopped_disk_usd + ten.ceiling_parts.retries_usd + ten.ceiling_parts.drift_usd, 3);
   });
 
   it("the stopped disk is counted for the stopped_ttl asked for, nothing without a stop's billing, and no ceiling where nothing ends it", async () => {
     const short = await json(await quote({ spec: { gpu: "l40s:1" }, policy: { ttl: "2h", stopped_ttl: "1h" } }));
     expect(short.ceiling_parts.stopped_disk_usd).toBeCloseTo(short.offer.stopped_hourly_usd, 6);
-    expect(short.ceiling_usd).toBeCloseTo(short.ceiling_parts.compute_usd + short.offer.stopped_hourly_usd, 4);
+    expect(short.ceiling_usd).toBeCloseTo(short.ceiling_parts.compute_usd + short.offer.stopped_hourly_usd + short.ceiling_parts.drift_usd, 3);
     const unbounded = await json(await quote({ spec: { gpu: "l40s:1" }, policy: { ttl: "2h", stopped_ttl: null } }));
     expect(unbounded.ceiling_parts.stopped_disk_usd).toBeNull();
     expect(unbounded.ceiling_usd).toBeNull();

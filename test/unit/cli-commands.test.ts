@@ -303,7 +303,7 @@ describe("catalog commands", () => {
       hourly_usd: 0.92,
       estimate: { label: "estimate", hourly_usd: 0.93, parts: { compute_usd: 0.92, bandwidth_usd: 0.01 }, bandwidth_gb_per_hour: { down: 1, up: 1 } },
       ceiling_usd: 2.08,
-      ceiling_parts: { compute_usd: 1.84, bandwidth_usd: 0.02, stopped_disk_usd: 0.22, retries_usd: 0 },
+      ceiling_parts: { compute_usd: 1.84, bandwidth_usd: 0.02, stopped_disk_usd: 0.22, retries_usd: 0, drift_usd: 0 },
       ceiling_basis: "ttl",
     };
     const seen = fakeApi({ "POST /v1/quotes": quote });
@@ -332,6 +332,7 @@ describe("catalog commands", () => {
     expect(await ceilingOf({ stopped_disk_usd: 0, retries_usd: 0.44 }, 29.24)).toBe("ceiling:   $29.24 (by max_lifetime; $0.44 replaced hosts)");
     expect(await ceilingOf({ stopped_disk_usd: 0.22, retries_usd: 0.0001 }, 29.0201)).toBe("ceiling:   $29.02 (by max_lifetime; $0.22 of it stopped disk; <$0.01 replaced hosts)");
     expect(await ceilingOf({ stopped_disk_usd: 0, retries_usd: 0 }, 28.8)).toBe("ceiling:   $28.80 (by max_lifetime)");
+    expect(await ceilingOf({ stopped_disk_usd: 0, retries_usd: 0, drift_usd: 1.44 }, 30.24)).toBe("ceiling:   $30.24 (by max_lifetime; $1.44 price drift)");
   });
 });
 

@@ -37,6 +37,7 @@ describe("exit codes", () => {
   it("a lease released before its command exited, by reason", () => {
     expect(exitCodeOfRelease("no_capacity")).toBe(6);
     expect(exitCodeOfRelease("budget_exceeded")).toBe(10);
+    expect(exitCodeOfRelease("quota_exceeded")).toBe(10);
     for (const r of ["boot_timeout", "startup_timeout", "host_failed", "provider_refused", "provider_lost"]) expect(exitCodeOfRelease(r)).toBe(7);
     expect(exitCodeOfRelease("user_end")).toBe(1);
     expect(exitCodeOfRelease(null)).toBe(1);

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { killStart } from "../../src/lease/command";
 import { POLICY_DEFAULTS, resolvePolicy, type Policy } from "../../src/lease/policy";
 import { NO_AGENT, NO_JOB_PROGRESS, type AgentFacts, type JobProgress } from "../../src/lease/state";
-import { AGENT_SILENT_MS, alarmMove, decide, guardOf, INDEX_ACTIVITY_MS, indexWrite, type IndexFacts, pollAt, pollInterval, POLL_MAX_MS, POLL_MS, REQUEST_MAX_MS, RESTART_ERROR_GRACE_MS, STOP_ESCALATE_MS, STOP_REISSUE_MS } from "../../src/lease/decide";
+import { AGENT_SILENT_MS, alarmMove, deadlines, decide, DEFAULT_MACHINE_ACTIVITY_MAX_MS, guardOf, INDEX_ACTIVITY_MS, indexWrite, type IndexFacts, pollAt, pollInterval, POLL_MAX_MS, POLL_MS, REQUEST_MAX_MS, RESTART_ERROR_GRACE_MS, STOP_ESCALATE_MS, STOP_REISSUE_MS } from "../../src/lease/decide";
 import type { LeaseRecord, Observation } from "../../src/lease/state";
 import { H, lease, M, machine, S, T0 } from "../support/lease-fixture";
 
@@ -53,7 +53,10 @@ const rows: Row[] = [
   // stopping
   { name: "stopping: a stop accepted but not carried out is issued again", lease: lease("stopping", { stop_issued_at: T0, ttl_deadline: null }), obs: running, deadline: T0 + STOP_REISSUE_MS, action: "stop", reason: null },
   { name: "stopping: stops failing for 30 minutes escalate to destroy", lease: lease("stopping", { stop_issued_at: null, stop_failing_since: T0, retry_at: T0 + STOP_ESCALATE_MS + 1, ttl_deadline: null }), obs: running, deadline: T0 + STOP_ESCALATE_MS, action: "release", reason: "stop_failed" },
+  { name: "stopping: a stop accepted and never carried out escalates too, 30 minutes into stopping", lease: lease("stopping", { stop_issued_at: T0 + 29 * M, ttl_deadline: null }), obs: running, deadline: T0 + STOP_ESCALATE_MS, action: "release", reason: "stop_failed" },
   { name: "stopping: ttl", lease: lease("stopping", { stop_issued_at: T0, ttl_deadline: T0 + 10 * S }), obs: running, deadline: T0 + 10 * S, action: "release", reason: "ttl_expired" },
+  // starting: the machine is stopped until a start is accepted
+  { name: "starting: a start the provider keeps refusing ends at stopped_ttl", lease: lease("starting", { stopped_at: T0, state_since: T0 + H, ttl_deadline: null, retry_at: T0 + 3 * H }), obs: stoppedObs, deadline: T0 + 2 * H, action: "release", reason: "stopped_ttl" },
   // provisioning waits out a backoff
   { name: "provisioning: retries after its backoff", lease: lease("provisioning", { machine_id: null, retry_at: T0 + 5 * S, ttl_deadline: null }), obs: unobserved, deadline: T0 + 5 * S, action: "provision", reason: null },
 ];
@@ -244,9 +247,22 @@ describe("decide: the command's exit and the signals", () => {
     const l = job({ session_started_at: T0 + H, ready_at: T0 + H }, { max_runtime: null });
     expect(decide(l, agentObs({ exit: exitAt(T0) }), T0 + H + S).action).toBe("wait");
   });
-  it("a running job has no idle deadline, whatever its idle_timeout", () => {
-    const d = decide(job({ last_activity_at: T0 }, { max_runtime: null, idle_timeout: M }), agentObs(), T0 + 10 * H);
-    expect(d).toMatchObject({ action: "wait", at: null });
+  it("a running job is in use while its agent is heard; a silent agent does not keep it in use (its idle_timeout counts)", () => {
+    const l = job({ last_activity_at: T0 }, { max_runtime: null, idle_timeout: M });
+    // Heard a moment ago: in use until the agent has been silent AGENT_SILENT_MS, then heartbeat_grace, then idle.
+    const beat = T0 + 10 * H;
+    const idleAt = beat + AGENT_SILENT_MS + 2 * M + M;
+    expect(decide(l, agentObs({ last_heartbeat_at: beat }), beat + S)).toMatchObject({ action: "wait", next: "report_silent" });
+    expect(deadlines(l, agentObs({ last_heartbeat_at: beat }), beat + S)).toContainEqual({ action: "stop", reason: "idle_timeout", at: idleAt });
+    const silenceReported = job({ last_activity_at: T0, job: progress({ silent_after: beat }) }, { max_runtime: null, idle_timeout: M });
+    expect(decide(silenceReported, agentObs({ last_heartbeat_at: beat }), idleAt - 1)).toMatchObject({ action: "wait", next: "stop", at: idleAt });
+    expect(decide(silenceReported, agentObs({ last_heartbeat_at: beat }), idleAt)).toMatchObject({ action: "stop", reason: "idle_timeout" });
+    // An agent that never called this session: from when the lease became ready.
+    expect(decide(l, agentObs(), T0 + AGENT_SILENT_MS + 3 * M)).toMatchObject({ action: "stop", reason: "idle_timeout" });
+    expect(decide(l, agentObs(), T0 + AGENT_SILENT_MS + 3 * M - 1)).toMatchObject({ action: "wait", next: "stop" });
+    // A heartbeat from the session before says nothing of this one.
+    const restarted = job({ session_started_at: T0 + H, ready_at: T0 + H, last_activity_at: T0 + H }, { max_runtime: null, idle_timeout: M });
+    expect(deadlines(restarted, agentObs({ last_heartbeat_at: T0 + H - 1 }), T0 + H)).toContainEqual({ action: "stop", reason: "idle_timeout", at: T0 + H + AGENT_SILENT_MS + 3 * M });
   });
   it("one stalled per stall: the stall already reported waits for new output", () => {
     const l = job({ job: progress({ stalled_since: T0 + M }) }, { max_runtime: null, max_inactivity: 5 * M });
@@ -325,6 +341,20 @@ describe("decide: a lease that serves a model is ready when its model answers", 
     expect(decide(restarted, { machine: machine("running"), app_ready: false, agent }, T0 + 3 * M).action).not.toBe("release");
     // Without a model, an exit while booting is the command's business, not a failure.
     expect(decide(booting({ model: null }), { machine: machine("running"), app_ready: true, agent }, T0 + M).action).toBe("mark_ready");
+  });
+  it("a failure whose release cannot be carried out still ends at the boot's own clock", () => {
+    const agent = { ...NO_AGENT, exit };
+    const l = booting({ machine_status: "running" });
+    const startup = T0 + 20 * M;
+    // Read this run or not (a release due acts without a read), the startup timeout stays behind the failure.
+    for (const m of [machine("running"), undefined]) {
+      expect(deadlines(l, { machine: m, app_ready: false, agent }, T0 + M)).toContainEqual({ action: "release", reason: "startup_timeout", at: startup });
+    }
+    // Past it, the startup timeout is the release that falls due, not the one that keeps failing.
+    expect(decide(l, { machine: undefined, agent }, startup + 1)).toMatchObject({ action: "release", reason: "startup_timeout" });
+    // A machine not yet running: its boot timeout.
+    const starting = booting({ machine_status: "starting" });
+    expect(deadlines(starting, { machine: machine("starting"), agent }, T0 + M)).toContainEqual({ action: "replace_host", reason: "boot_timeout", at: T0 + 10 * M });
   });
 });
 
@@ -411,61 +441,90 @@ describe("alarmMove: the one alarm is set only when it moves", () => {
   for (const [name, current, next, move] of rows) it(name, () => expect(alarmMove(current, next, now)).toBe(move));
 });
 
-describe("decide: a deployment's idle stop needs its model server's metrics", () => {
+describe("decide: a deployment's use beyond the gateway, as its machine reports it", () => {
   const model = { id: "sim/echo-1b", key: "machine-key-0123456789", engine_args: [] };
   const deployment = (patch: Partial<LeaseRecord> = {}) => lease("ready", { kind: "deployment", model, ttl_deadline: null, ...patch });
-  const idleAt = T0 + 2 * M + 30 * M; // the fixture's activity + heartbeat grace + idle timeout
-  const read = (at: number, failed: number | null = null): Observation => ({ ...running, agent: { ...NO_AGENT, last_heartbeat_at: at, metrics_read_at: at, metrics_failed_at: failed } });
+  const grace = 2 * M;
+  const idle = 30 * M;
+  const idleAt = T0 + grace + idle; // the fixture's activity + heartbeat grace + idle timeout
+  /** What the agent reported: its last heartbeat at `beat`, a good read then or not (`read`), a failed one at `failed`. */
+  const agent = (beat: number | null, read: number | null, failed: number | null = null): Observation => ({
+    ...running,
+    agent: { ...NO_AGENT, last_heartbeat_at: beat, metrics_read_at: read, metrics_failed_at: failed },
+  });
+  const idleDeadline = (l: LeaseRecord, obs: Observation, now: number) => deadlines(l, obs, now).find((c) => c.reason === "idle_timeout")?.at;
 
   interface Case {
     name: string;
     obs: Observation;
     l?: LeaseRecord;
-    stops: boolean;
+    /** When the idle stop falls due. */
+    at: number;
     observable: boolean;
   }
+  const beat = T0 + 10 * M;
   const cases: Case[] = [
-    { name: "read just now: idle stop on", obs: read(idleAt), stops: true, observable: true },
-    { name: "read AGENT_SILENT_MS - 1 ago: still observable", obs: read(idleAt - AGENT_SILENT_MS + 1), stops: true, observable: true },
-    { name: "read AGENT_SILENT_MS ago: not observable, no idle stop", obs: read(idleAt - AGENT_SILENT_MS), stops: false, observable: false },
-    { name: "never read (no agent, or one that sends no metrics)", obs: running, stops: false, observable: false },
-    { name: "a read after the last failure: observable", obs: read(idleAt, idleAt - 1), stops: true, observable: true },
-    { name: "a failed read after the last good one: not observable", obs: read(idleAt - 1, idleAt), stops: false, observable: false },
-    { name: "a read from the session before (the machine was restarted since)", obs: read(idleAt), l: deployment({ session_started_at: idleAt + 1 }), stops: false, observable: false },
+    { name: "good reads, no requests: idle counts from the last activity", obs: agent(beat, beat), at: idleAt, observable: true },
+    { name: "requests in the metrics (machine_activity_at): grace and idle from that heartbeat", obs: agent(beat, beat), l: deployment({ machine_activity_at: beat }), at: beat + grace + idle, observable: true },
+    { name: "metrics not read (a heartbeat that carried none): in use until the agent is silent, then grace", obs: agent(beat, null), at: beat + AGENT_SILENT_MS + grace + idle, observable: false },
+    { name: "a failed read: the same from that heartbeat", obs: agent(beat, beat - 30 * S, beat), at: beat + AGENT_SILENT_MS + grace + idle, observable: false },
+    { name: "a failed read, then a good one: its counters cover the gap, idle from the last activity", obs: agent(beat + M, beat + M, beat), at: idleAt, observable: true },
+    { name: "an agent that never called: nothing the machine says, idle from the last activity", obs: running, at: idleAt, observable: false },
+    { name: "a heartbeat from the session before says nothing", obs: agent(T0 + 5 * M, null), l: deployment({ session_started_at: T0 + 6 * M, last_activity_at: T0 + 6 * M }), at: T0 + 6 * M + grace + idle, observable: false },
+    { name: "gateway traffic after the machine's word: from the traffic", obs: { ...agent(beat, null), agent: { ...agent(beat, null).agent!, gateway_ended_at: beat + 5 * M } }, at: beat + 5 * M + grace + idle, observable: false },
   ];
   for (const c of cases) {
     it(c.name, () => {
-      const l = c.l ?? deployment();
-      const d = decide(l, c.obs, idleAt);
-      if (c.stops) expect(d).toMatchObject({ action: "stop", reason: "idle_timeout" });
-      else expect(d.reason).not.toBe("idle_timeout");
-      const guard = guardOf(l, c.obs, idleAt);
-      expect(guard.activity).toMatchObject({ observable: c.observable, idle_stop: c.stops ? "on" : "off" });
-      if (!c.observable) expect(guard.activity!.note).toMatch(/not observable.*idle stop is off/);
+      // Its silence already reported (agent_silent, once per silence), so that the idle stop is what falls due.
+      const base = c.l ?? deployment();
+      const l = { ...base, job: { ...NO_JOB_PROGRESS, silent_after: c.obs.agent?.last_heartbeat_at ?? null } };
+      expect(idleDeadline(l, c.obs, beat)).toBe(c.at);
+      expect(decide(l, c.obs, c.at - 1)).toMatchObject({ action: "wait", next: "stop", reason: "idle_timeout", at: c.at });
+      expect(decide(l, c.obs, c.at)).toMatchObject({ action: "stop", reason: "idle_timeout" });
+      // Idle stop is never off while the policy has an idle_timeout: the guard says how use is watched.
+      const guard = guardOf(l, c.obs, beat + S);
+      expect(guard.activity).toMatchObject({ observable: c.observable, idle_stop: "on" });
+      if (!c.observable) expect(guard.activity!.note).toMatch(/not observable/);
     });
   }
 
-  it("a lease that serves no model keeps its idle stop without metrics, and its guard names no activity", () => {
+  it("what the machine reports counts only within its org's ceiling, from the session's start", () => {
+    const ceiling = 4 * H;
+    // Busy by its metrics at every heartbeat, or unreadable at every one: either way the machine alone says so.
+    for (const [why, l, obs] of [
+      ["busy", deployment({ machine_activity_max: ceiling, machine_activity_at: T0 + 10 * H }), agent(T0 + 10 * H, T0 + 10 * H)],
+      ["unreadable", deployment({ machine_activity_max: ceiling }), agent(T0 + 10 * H, null, T0 + 10 * H)],
+    ] as const) {
+      expect(idleDeadline(l, obs, T0 + 10 * H), why).toBe(T0 + ceiling + idle);
+      expect(decide(l, obs, T0 + 10 * H + S), why).toMatchObject({ action: "stop", reason: "idle_timeout" });
+      expect(guardOf(l, obs, T0 + 10 * H).activity!.machine_activity_until).toBe(new Date(T0 + ceiling).toISOString());
+    }
+    // The ceiling is the machine's only: a user's heartbeat or the gateway's traffic later still counts.
+    const used = deployment({ machine_activity_max: ceiling, machine_activity_at: T0 + 10 * H, last_activity_at: T0 + 9 * H });
+    expect(idleDeadline(used, agent(T0 + 10 * H, T0 + 10 * H), T0 + 10 * H)).toBe(T0 + 9 * H + grace + idle);
+    // Without a setting of its org's, 24 hours; a restart is a new session, with the ceiling afresh.
+    expect(idleDeadline(deployment({ machine_activity_at: T0 + 30 * H }), agent(T0 + 30 * H, T0 + 30 * H), T0 + 30 * H)).toBe(T0 + DEFAULT_MACHINE_ACTIVITY_MAX_MS + idle);
+    const restarted = deployment({ machine_activity_max: ceiling, session_started_at: T0 + 10 * H, machine_activity_at: T0 + 11 * H });
+    expect(idleDeadline(restarted, agent(T0 + 11 * H, T0 + 11 * H), T0 + 11 * H)).toBe(T0 + 11 * H + grace + idle);
+  });
+
+  it("a lease that serves no model keeps its idle stop, and its guard names no activity", () => {
     const plain = deployment({ model: null });
     expect(decide(plain, running, idleAt)).toMatchObject({ action: "stop", reason: "idle_timeout" });
     expect(guardOf(plain, running, idleAt).activity).toBeNull();
   });
 
-  it("without metrics the hard caps stay in force, and the guard names the next one", () => {
-    const capped = deployment({ session_started_at: T0, policy: { ...lease("ready").policy, max_lifetime: 24 * H } });
-    expect(decide(capped, running, T0 + 24 * H - 1)).toMatchObject({ action: "wait", next: "release", reason: "max_lifetime" });
-    expect(decide(capped, running, T0 + 24 * H)).toMatchObject({ action: "release", reason: "max_lifetime" });
-    const guard = guardOf(capped, running, idleAt);
-    expect(guard).toMatchObject({ action: "release", reason: "max_lifetime", at: new Date(T0 + 24 * H).toISOString() });
-    expect(guard.activity).toMatchObject({ observable: false, idle_stop: "off" });
+  it("the hard caps stay in force whatever the machine says", () => {
+    const capped = deployment({ session_started_at: T0, policy: { ...lease("ready").policy, max_lifetime: 24 * H, idle_timeout: null } });
+    const unreadable = agent(T0 + 24 * H - 10 * S, null);
+    expect(decide(capped, unreadable, T0 + 24 * H - 1)).toMatchObject({ action: "wait", next: "release", reason: "max_lifetime" });
+    expect(decide(capped, unreadable, T0 + 24 * H)).toMatchObject({ action: "release", reason: "max_lifetime" });
     const budget = deployment({ policy: { ...lease("ready").policy, max_session_usd: 3 } });
-    expect(decide(budget, running, T0 + 90 * M)).toMatchObject({ action: "release", reason: "budget_exceeded" });
-    // A lock's end is no idle stop either while nothing is observable.
-    expect(decide(deployment({ lock_until: T0 + H }), running, T0 + H + 30 * M).reason).not.toBe("idle_timeout");
+    expect(decide(budget, agent(T0 + 90 * M, null), T0 + 90 * M)).toMatchObject({ action: "release", reason: "budget_exceeded" });
   });
 
   it("with no idle_timeout, the guard says idle stop is off for that reason", () => {
-    const g = guardOf(deployment({ policy: { ...lease("ready").policy, idle_timeout: null } }), read(idleAt), idleAt);
+    const g = guardOf(deployment({ policy: { ...lease("ready").policy, idle_timeout: null } }), agent(idleAt, idleAt), idleAt);
     expect(g.activity).toMatchObject({ observable: true, idle_stop: "off" });
     expect(g.activity!.note).toMatch(/no idle_timeout/);
   });

@@ -10,7 +10,7 @@ import { admissionReservation } from "../../src/billing/budget";
 import type { Offer } from "../../src/catalog/offer";
 import { decide } from "../../src/lease/decide";
 import { POLICY_DEFAULTS } from "../../src/lease/policy";
-import { following, nextOfferOf, offerRetriesMicros, reservationFor, worstCaseAfter } from "../../src/lease/rent";
+import { driftOf, following, nextOfferOf, offerRetriesMicros, priced, QUOTE_DRIFT_TOLERANCE, rentedAboveReserved, rentedHourlyUsd, rentedReservation, reservationFor, worstCaseAfter } from "../../src/lease/rent";
 import { LAMBDA_BILLING_INCREMENT_MS } from "../../src/providers/lambda/adapter";
 import { RUNPOD_BILLING_INCREMENT_MS } from "../../src/providers/runpod/adapter";
 import { SIM_BILLING_INCREMENT_MS } from "../../src/providers/sim/adapter";
@@ -186,6 +186,36 @@ describe("what an action needs reserved first (rent.ts)", () => {
     const l = held(lease("provisioning", { session_started_at: null, ttl_deadline: now + 4 * H }));
     expect(reservationFor(l, { kind: "rent", offer: offer("c", "sim", "h3", 1) }, now)).toBeNull();
     expect(reservationFor(l, { kind: "rent", offer: offer("b", "runpod", "h2", 3) }, now)?.hourly_micro_usd).toBe(3_000_000);
+  });
+
+  it("rent from a quote: each offer counts at the most the quote lets it be rented for", () => {
+    const l = held(lease("provisioning", { session_started_at: null, ttl_deadline: now + 4 * H, quote_id: "qt_1" }));
+    expect(driftOf(l)).toBe(QUOTE_DRIFT_TOLERANCE);
+    expect(reservationFor(l, { kind: "rent", offer: offer("b", "runpod", "h2", 3) }, now)?.hourly_micro_usd).toBe(3_150_000);
+    expect(priced(offer("b", "runpod", "h2", 3), 0).hourly_usd).toBe(3);
+  });
+
+  it("rented: a machine billed above the rate held re-reserves at its price, with its offer's own bandwidth", () => {
+    const vast = { ...offer("v", "vast", "h4", 2), inet_down_usd_per_gb: 0.01, inet_up_usd_per_gb: 0.02 };
+    // Reserved at the offer's $2 and its $0.14 of bandwidth an hour.
+    const l = held(lease("booting", { offers: [vast], provider: "vast", state_since: now, session_started_at: now, ttl_deadline: now + 4 * H }));
+    expect(l.reserved.hourly_micro_usd).toBe(2_140_000);
+    expect(rentedAboveReserved(l)).toBe(false);
+    expect(rentedReservation(l, now)).toBeNull();
+    // The provider rents it at $2.50.
+    const pricier = { ...l, hourly_usd: 2.5 };
+    expect(rentedHourlyUsd(pricier)).toBeCloseTo(2.64, 9);
+    expect(rentedAboveReserved(pricier)).toBe(true);
+    const need = rentedReservation(pricier, now)!;
+    expect(need.hourly_micro_usd).toBe(2_640_000);
+    expect(totalOf(need)).toBe(4 * 2_640_000 + offerRetriesMicros(vast, l.policy));
+    // A lease stored before it kept what it holds re-reserves on its next costly action instead.
+    expect(rentedAboveReserved({ ...pricier, reserved: undefined })).toBe(false);
+    // decide: due before the lease goes on (not marked ready), and not while the rate is held.
+    const running: Machine = { id: "m1", label: "l", status: "running", offer_id: "v", host_id: "h4", region: "us", hourly_usd: 2.5, stopped_hourly_usd: 0, created_at: now };
+    expect(decide(pricier, { machine: running, app_ready: true }, now + S)).toMatchObject({ action: "reserve" });
+    expect(decide(l, { machine: running, app_ready: true }, now + S)).toMatchObject({ action: "mark_ready" });
+    expect(decide({ ...pricier, state: "ready" } as LeaseRecord, { machine: running }, now + S)).toMatchObject({ action: "reserve" });
   });
 });
 

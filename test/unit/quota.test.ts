@@ -1,6 +1,8 @@
 /** The GPU quota's rule (src/lease/quota.ts), each cap on both sides of its boundary. */
 import { describe, expect, it } from "vitest";
-import { gpusOf, quotaMessage, quotaVerdict, type GpuAsk, type GpuHold, type GpuQuota, type QuotaVerdict } from "../../src/lease/quota";
+import { quotaRefused, rentPlan } from "../../src/lease/provision";
+import { gpusOf, gpusToHold, heldGpus, quotaMessage, quotaVerdict, type GpuAsk, type GpuHold, type GpuQuota, type QuotaVerdict } from "../../src/lease/quota";
+import { lease, offer, T0 } from "../support/lease-fixture";
 
 const hold = (lease_id: string, kind: GpuHold["kind"], gpus: number, created_at: number): GpuHold => ({ lease_id, kind, gpus, created_at });
 const Q = (gpus: number, per_kind: GpuQuota["per_kind"] = {}): GpuQuota => ({ gpus, per_kind });
@@ -63,5 +65,33 @@ describe("quotaMessage", () => {
     expect(quotaMessage({ ok: false, cap: "gpus", limit: 6, held: 6, requested: 4 }, "deployment")).toBe(
       "this deployment lease asks for 4 GPUs, and the org's live leases hold 6: that would pass the org's GPU quota of 6 (displacing every scratch lease would not free enough)",
     );
+  });
+});
+
+describe("a fallback host with more GPUs (quota.ts heldGpus, gpusToHold; provision.ts rentPlan, quotaRefused)", () => {
+  it("a fallback's growth displaces nothing: a deployment that would displace at create is refused", () => {
+    expect(quotaVerdict(Q(6), ALL, { kind: "deployment", gpus: 1 })).toEqual(admitted(NEW_SCRATCH));
+    expect(quotaVerdict(Q(6), ALL, { kind: "deployment", gpus: 1 }, { displace: false })).toEqual(refused("gpus", 6, 6, 1));
+    expect(quotaVerdict(Q(7), ALL, { kind: "deployment", gpus: 1 }, { displace: false })).toEqual(admitted());
+  });
+
+  it("what a lease holds is what it was last admitted for, else its chosen offer's; only more asks again", () => {
+    const offers = [{ gpu_count: 1 }, { gpu_count: 4 }];
+    expect(heldGpus({ offers })).toBe(1);
+    expect(heldGpus({ offers, held_gpus: 4 })).toBe(4);
+    expect(gpusToHold({ offers }, 1)).toBeNull();
+    expect(gpusToHold({ offers }, 4)).toBe(4);
+    expect(gpusToHold({ offers, held_gpus: 4 }, 2)).toBeNull();
+  });
+
+  it("rentPlan names the GPUs a fallback must hold first; quotaRefused releases quota_exceeded with the refusal", () => {
+    const big = { ...offer, id: "sim:o8", provider_offer_id: "o8", host_id: "h8", gpu_count: 8 };
+    const l = lease("provisioning", { machine_id: null, offers: [offer, big], offer_index: 1, attempt: 1 });
+    expect(rentPlan(l, T0)).toMatchObject({ offer: { id: "sim:o8" }, gpus: 8 });
+    expect(rentPlan({ ...l, offer_index: 0 }, T0)).toMatchObject({ gpus: null });
+    expect(rentPlan({ ...l, held_gpus: 8 }, T0)).toMatchObject({ gpus: null });
+    const step = quotaRefused(l, big, { cap: "gpus", limit: 4, held: 1, requested: 8 }, T0);
+    expect(step.next).toMatchObject({ state: "releasing", release_reason: "quota_exceeded" });
+    expect(step.effect.detail).toEqual({ offer: "sim:o8", provider: "sim", quota: "gpus", limit: 4, held: 1, requested: 8 });
   });
 });

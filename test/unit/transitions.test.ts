@@ -31,8 +31,9 @@ import {
   withReserved,
   type UserAction,
 } from "../../src/lease/transitions";
+import { deadlines, decide } from "../../src/lease/decide";
 import { orphanRule } from "../../src/lease/reaper";
-import { LEASE_STATES, type LeaseState } from "../../src/lease/state";
+import { LEASE_STATES, type LeaseState, type MachinedLease } from "../../src/lease/state";
 import { H, lease, M, machine, offer, S, T0 } from "../support/lease-fixture";
 
 const NOW = T0 + 10 * M;
@@ -78,6 +79,18 @@ describe("userAction: what an allowed action writes", () => {
   it("stop: stopping, the lock dropped", () => {
     const plan = userAction(lease("ready", { lock_until: NOW + H }), "stop", {}, NOW);
     expect(plan.ok && plan.change?.next).toMatchObject({ state: "stopping", lock_until: null, stop_issued_at: null });
+  });
+  it("start: the session before the stop no longer counts, so a stop longer than max_lifetime is not a release at once", () => {
+    // Ran an hour, stopped for 30: the session before the stop ended long past max_lifetime (1 d).
+    const stopped = lease("stopped", { session_started_at: T0, stopped_at: T0 + H, ttl_deadline: null, policy: { ...lease("stopped").policy, stopped_ttl: 48 * H, max_session_usd: 0.5 } });
+    const later = T0 + 31 * H;
+    const plan = userAction(stopped, "start", {}, later);
+    const next = plan.ok ? plan.change!.next : null;
+    expect(next).toMatchObject({ state: "starting" });
+    expect(decide(next!, { machine: undefined }, later)).toMatchObject({ action: "start" });
+    // Neither max_lifetime nor the session budget of the session before: the next begins when the start is accepted.
+    expect(deadlines(next!, { machine: undefined }, later).map((c) => c.reason)).not.toContain("max_lifetime");
+    expect(started(next as MachinedLease, later + 1).next).toMatchObject({ session_started_at: later + 1 });
   });
   it("start: a reservation for a new session when the one held does not cover it", () => {
     const plan = userAction(lease("stopped", { reserved: null }), "start", {}, NOW);

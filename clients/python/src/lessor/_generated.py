@@ -195,10 +195,16 @@ class IngressAnswer(_Open):
 
 class OrgSettings(_Open):
     require_image_digest: bool = Field(description="refuse a lease whose image is not pinned by digest (`@sha256:`) with 409 image_not_pinned (a lease that names none runs its provider's default image, which is pinned)")
+    machine_activity_max: str = Field(description="how long into a session what a deployment's machine reports keeps it in use (docs/deployments.md \"Activity\"); default 1d")
+
+
+# a duration: `90s`, `15m`, `2h`, `1d`; at most 366 days
+Duration = str
 
 
 class OrgSettingsUpdate(_Closed):
     require_image_digest: bool | None = None
+    machine_activity_max: Duration | None = None
 
 
 class CreateApiKey(_Closed):
@@ -390,6 +396,7 @@ class QuoteCeilingParts(_Open):
     bandwidth_usd: float = Field(description="the egress estimate: the bandwidth allowance at the offer's per-GB prices until the hard cap (0 where the provider bills no bandwidth)")
     stopped_disk_usd: float | None = Field(description="what the kept disk may bill while stopped: the offer's stopped_hourly_usd for up to stopped_ttl (0 where a stop ends billing); null: no stopped_ttl ends it")
     retries_usd: float = Field(description="what replacing failed hosts may add (up to host_attempts - 1 of them): under a ttl, each one's rounding up to its provider's billing increment; under max_lifetime, which a replacement begins afresh, each failed boot's boot_timeout and a minute to destroy it, rounded up to the increment")
+    drift_usd: float = Field(description="the 5% price rise a lease made from this quote may rent at (more is quote_drift), on the compute and retries")
 
 
 class Quote(_Open):
@@ -407,10 +414,6 @@ class Quote(_Open):
     ceiling_usd: float | None = Field(description="the most the lease may cost, what its budget admission reserves: the sum of ceiling_parts; null when its hard caps leave it uncapped, or its stopped disk bills with no stopped_ttl")
     ceiling_parts: QuoteCeilingParts | None = Field(description="null when the hard caps leave the lease uncapped")
     ceiling_basis: Literal["ttl", "max_lifetime"] | None
-
-
-# a duration: `90s`, `15m`, `2h`, `1d`; at most 366 days
-Duration = str
 
 
 class PolicyInput(_Closed):
@@ -517,7 +520,7 @@ class Lease(_Open):
     last_activity_at: str | None = Field(description="ISO 8601, UTC")
     lock_until: str | None = Field(description="ISO 8601, UTC")
     stopped_at: str | None = Field(description="ISO 8601, UTC")
-    release_reason: Literal["user_end", "user_stop", "user_start", "ttl_expired", "idle_timeout", "max_lifetime", "budget_exceeded", "stopped_ttl", "boot_timeout", "startup_timeout", "host_failed", "no_capacity", "provider_refused", "provider_lost", "provider_stopped", "stop_failed", "orphan", "preempted", "unexpected_start", "max_runtime", "inactivity", "job_exited", "model_server_failed", "endpoint_exposed"] | None
+    release_reason: Literal["user_end", "user_stop", "user_start", "ttl_expired", "idle_timeout", "max_lifetime", "budget_exceeded", "stopped_ttl", "boot_timeout", "startup_timeout", "host_failed", "no_capacity", "provider_refused", "provider_lost", "provider_stopped", "stop_failed", "orphan", "preempted", "unexpected_start", "max_runtime", "inactivity", "job_exited", "model_server_failed", "endpoint_exposed", "quota_exceeded"] | None
     released_at: str | None = Field(description="ISO 8601, UTC")
     warnings: list[ConfigWarning] = Field(description="the configuration check's warnings at create (`POST /v1/leases/validate` answers the same)")
     env: list[str] = Field(description="the names of the command's environment variables; values are never shown")
@@ -558,13 +561,15 @@ class GuardedLeaseGuardActivity(_Open):
 
     observable: bool = Field(description="the agent read the model server's metrics in the last 90 s, and no read failed since")
     metrics_read_at: str | None = Field(description="when it last read them; null: never")
-    idle_stop: Literal["on", "off"] = Field(description="off while activity is not observable, or with no idle_timeout")
+    machine_activity_at: str | None = Field(description="the last heartbeat whose metrics showed requests")
+    machine_activity_until: str = Field(description="what the machine reports counts as use until then (the org's machine_activity_max)")
+    idle_stop: Literal["on", "off"] = Field(description="off only with no idle_timeout")
     note: str = Field(description="the same, in words")
 
 
 class GuardedLeaseGuard(_Open):
-    action: Literal["none", "provision", "poll", "mark_ready", "mark_stopped", "stop", "start", "replace_host", "mark_exited", "signal", "diagnose", "report_silent", "release"] = Field(description="what the policy does next: due now when `due`, else at `at`; wait is never shown, only what it waits for")
-    reason: Literal["user_end", "user_stop", "user_start", "ttl_expired", "idle_timeout", "max_lifetime", "budget_exceeded", "stopped_ttl", "boot_timeout", "startup_timeout", "host_failed", "no_capacity", "provider_refused", "provider_lost", "provider_stopped", "stop_failed", "orphan", "preempted", "unexpected_start", "max_runtime", "inactivity", "job_exited", "model_server_failed", "endpoint_exposed"] | None
+    action: Literal["none", "provision", "poll", "mark_ready", "mark_stopped", "stop", "start", "replace_host", "mark_exited", "signal", "diagnose", "report_silent", "reserve", "release"] = Field(description="what the policy does next: due now when `due`, else at `at`; wait is never shown, only what it waits for")
+    reason: Literal["user_end", "user_stop", "user_start", "ttl_expired", "idle_timeout", "max_lifetime", "budget_exceeded", "stopped_ttl", "boot_timeout", "startup_timeout", "host_failed", "no_capacity", "provider_refused", "provider_lost", "provider_stopped", "stop_failed", "orphan", "preempted", "unexpected_start", "max_runtime", "inactivity", "job_exited", "model_server_failed", "endpoint_exposed", "quota_exceeded"] | None
     at: str | None = Field(description="ISO 8601, UTC")
     due: bool
     agent_silent_since: str | None = Field(description="the last heartbeat of the machine's agent when it has been silent for 90 s or more; null while it beats")
@@ -612,6 +617,7 @@ class LeaseEventProvisioning(_Open):
 class LeaseEventBudgetReservedDetail(_Closed):
     offer: str
     provider: str
+    hourly_usd: float | None = Field(None, description="the machine's price, where above what the lease held")
     reserved_usd: float | None = Field(None, description="what the step reserved against the org's caps, where it reserved")
 
 
@@ -723,8 +729,13 @@ class LeaseEventReleaseRequestedDetail(_Closed):
     requested_usd: float | None = None
     exit_code: int | None = Field(None, description="model_server_failed: how the model server exited")
     signal: str | None = None
-    log_tail: str | None = Field(None, description="model_server_failed: the last 30 lines of its log")
+    log_tail: str | None = Field(None, description="model_server_failed: its log's last 30 lines, at most 8 KiB")
+    log_tail_cut: bool | None = Field(None, description="model_server_failed: the log held more")
     by: str | None = Field(None, description="preempted: the deployment lease that displaced it under the org's GPU quota")
+    quota: str | None = Field(None, description="quota_exceeded: the cap a fallback host's GPUs would pass")
+    limit: int | None = None
+    held: int | None = None
+    requested: int | None = None
 
 
 class LeaseEventReleaseRequested(_Open):
@@ -834,7 +845,7 @@ class LeaseEventFailedDetail(_Closed):
 class LeaseEventFailed(_Open):
     seq: int
     at: str = Field(description="ISO 8601, UTC")
-    type: Literal["run_failed", "observe_failed", "provision_failed", "poll_failed", "mark_ready_failed", "mark_stopped_failed", "stop_failed", "start_failed", "replace_host_failed", "mark_exited_failed", "signal_failed", "diagnose_failed", "report_silent_failed", "release_failed"]
+    type: Literal["run_failed", "observe_failed", "provision_failed", "poll_failed", "mark_ready_failed", "mark_stopped_failed", "stop_failed", "start_failed", "replace_host_failed", "mark_exited_failed", "signal_failed", "diagnose_failed", "report_silent_failed", "reserve_failed", "release_failed"]
     from_: Literal["pending", "provisioning", "booting", "ready", "stopping", "stopped", "starting", "releasing", "released"] | None = Field(alias="from")
     to: Literal["pending", "provisioning", "booting", "ready", "stopping", "stopped", "starting", "releasing", "released"] | None
     reason: str | None = Field(description="why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons)")
@@ -1176,6 +1187,7 @@ class OrgEventProvisioning(_Open):
 class OrgEventBudgetReservedDetail(_Closed):
     offer: str
     provider: str
+    hourly_usd: float | None = Field(None, description="the machine's price, where above what the lease held")
     reserved_usd: float | None = Field(None, description="what the step reserved against the org's caps, where it reserved")
 
 
@@ -1299,8 +1311,13 @@ class OrgEventReleaseRequestedDetail(_Closed):
     requested_usd: float | None = None
     exit_code: int | None = Field(None, description="model_server_failed: how the model server exited")
     signal: str | None = None
-    log_tail: str | None = Field(None, description="model_server_failed: the last 30 lines of its log")
+    log_tail: str | None = Field(None, description="model_server_failed: its log's last 30 lines, at most 8 KiB")
+    log_tail_cut: bool | None = Field(None, description="model_server_failed: the log held more")
     by: str | None = Field(None, description="preempted: the deployment lease that displaced it under the org's GPU quota")
+    quota: str | None = Field(None, description="quota_exceeded: the cap a fallback host's GPUs would pass")
+    limit: int | None = None
+    held: int | None = None
+    requested: int | None = None
 
 
 class OrgEventReleaseRequested(_Open):
@@ -1424,7 +1441,7 @@ class OrgEventFailedDetail(_Closed):
 class OrgEventFailed(_Open):
     seq: int = Field(description="the event's id within its lease's own log")
     at: str = Field(description="ISO 8601, UTC")
-    type: Literal["run_failed", "observe_failed", "provision_failed", "poll_failed", "mark_ready_failed", "mark_stopped_failed", "stop_failed", "start_failed", "replace_host_failed", "mark_exited_failed", "signal_failed", "diagnose_failed", "report_silent_failed", "release_failed"]
+    type: Literal["run_failed", "observe_failed", "provision_failed", "poll_failed", "mark_ready_failed", "mark_stopped_failed", "stop_failed", "start_failed", "replace_host_failed", "mark_exited_failed", "signal_failed", "diagnose_failed", "report_silent_failed", "reserve_failed", "release_failed"]
     from_: Literal["pending", "provisioning", "booting", "ready", "stopping", "stopped", "starting", "releasing", "released"] | None = Field(alias="from")
     to: Literal["pending", "provisioning", "booting", "ready", "stopping", "stopped", "starting", "releasing", "released"] | None
     reason: str | None = Field(description="why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons)")
@@ -1831,6 +1848,7 @@ ERROR_CODES: frozenset[str] = frozenset({
     "not_found",
     "over_budget",
     "payload_too_large",
+    "preemption_failed",
     "provider_account_mismatch",
     "provider_in_use",
     "provider_key_refused",
@@ -2378,6 +2396,7 @@ class Api:
             413: payload_too_large
             422: idempotency_mismatch
             429: rate_limited
+            503: preemption_failed
         """
         return self._call("POST", "/v1/leases", headers={"idempotency-key": idempotency_key}, body=body, response=Lease)
 
@@ -2601,7 +2620,7 @@ class Api:
             409: config_changed, deployment_busy, limit_reached, no_placement, provider_not_configured, capability_missing, no_capacity, image_not_pinned
             413: payload_too_large
             429: rate_limited
-            503: provider_keys_disabled
+            503: provider_keys_disabled, preemption_failed
         """
         return self._call("PUT", "/v1/deployments/{name}", path={"name": name}, query={"recreate": recreate}, body=body, response=Deployment)
 
@@ -3409,6 +3428,7 @@ class AsyncApi:
             413: payload_too_large
             422: idempotency_mismatch
             429: rate_limited
+            503: preemption_failed
         """
         return await self._call("POST", "/v1/leases", headers={"idempotency-key": idempotency_key}, body=body, response=Lease)
 
@@ -3632,7 +3652,7 @@ class AsyncApi:
             409: config_changed, deployment_busy, limit_reached, no_placement, provider_not_configured, capability_missing, no_capacity, image_not_pinned
             413: payload_too_large
             429: rate_limited
-            503: provider_keys_disabled
+            503: provider_keys_disabled, preemption_failed
         """
         return await self._call("PUT", "/v1/deployments/{name}", path={"name": name}, query={"recreate": recreate}, body=body, response=Deployment)
 
