@@ -3,7 +3,7 @@
  * `GET /v1/leases?name=`, claimed race-free in D1 (`lease_names`).
  */
 import { env } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { PENDING_MS } from "../../src/billing/budget";
 import { call, createKey, createOrg, expectError, json, type TestOrg } from "./helpers";
 import { createLease, leaseSuite, waitForState } from "./lease-helpers";
@@ -31,6 +31,20 @@ async function end(k: string, id: string) {
 leaseSuite((o, k) => {
   org = o;
   key = k;
+});
+
+// Every test's leases are released before the next test resets the sim (leaseSuite's
+// beforeEach): a lease still booting when its machine is wiped loses it, marks its host bad for
+// this org, and after four such hosts the org's next l40s lease found no capacity.
+afterEach(async () => {
+  const live = await env.DB.prepare(`SELECT id FROM leases WHERE org_id = ? AND released_at IS NULL`).bind(org.id).all<{ id: string }>();
+  await Promise.all(
+    live.results.map(async ({ id }) => {
+      const res = await call("POST", `/v1/leases/${id}/end`, { key });
+      await res.body?.cancel();
+      if (res.status === 200) await waitForState(key, id, "released");
+    }),
+  );
 });
 
 describe("lease names", () => {

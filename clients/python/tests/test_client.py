@@ -3,6 +3,7 @@ a notebook user calls it, and what it must answer, print, raise and leave behind
 
 from __future__ import annotations
 
+import contextlib
 import io
 import socket
 import threading
@@ -139,22 +140,26 @@ class CuttingProxy:
 
     def _serve(self, conn: socket.socket, cut: bool) -> None:
         up = socket.create_connection(self.upstream)
-        head = b""
-        while b"\r\n\r\n" not in head:
-            data = conn.recv(65536)
-            if not data:
-                return
-            head += data
-        self.heads.append(head.decode("latin-1"))
-        up.sendall(head)
         try:
+            head = b""
+            while b"\r\n\r\n" not in head:
+                data = conn.recv(65536)
+                if not data:
+                    return
+                head += data
+            self.heads.append(head.decode("latin-1"))
+            up.sendall(head)
             while data := up.recv(65536):
                 conn.sendall(data)
                 if cut and b"id: " in data:
                     break
         finally:
+            # Either side may have gone already (the client reconnecting, the server ending the
+            # stream): a shutdown of a socket no longer connected raises, and an exception in this
+            # thread would fail whichever test pytest is running when it collects it.
             for s in (conn, up):
-                s.shutdown(socket.SHUT_RDWR)
+                with contextlib.suppress(OSError):
+                    s.shutdown(socket.SHUT_RDWR)
                 s.close()
 
 
