@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import re
 import socket
 import threading
 import time
@@ -114,9 +115,15 @@ def test_a_job_released_before_its_command_exited_raises_lease_released(client: 
     assert raised.value.details["lease_id"].startswith("ls_")
 
 
+# A frame is `id: N`, then its other fields, then a blank line. The stream may come chunked, so
+# the chunks' size lines are taken out before looking for one.
+COMPLETE_ID_FRAME = re.compile(rb"(?:^|\n)id: \d+\n(?:[^\n]+\n)*\n")
+CHUNK_SIZE_LINE = re.compile(rb"\r\n[0-9a-fA-F]+\r\n")
+
+
 class CuttingProxy:
-    """A TCP proxy to lessor that cuts its first connection once a log chunk (an `id:` frame) has
-    passed through it, as a dropped connection would, and keeps every request head it forwarded."""
+    """A TCP proxy to lessor that cuts its first connection once a whole log chunk (an `id:` frame)
+    has passed through it, as a dropped connection would, and keeps every request head it forwarded."""
 
     def __init__(self, upstream: tuple[str, int]) -> None:
         self.upstream = upstream
@@ -149,9 +156,13 @@ class CuttingProxy:
                 head += data
             self.heads.append(head.decode("latin-1"))
             up.sendall(head)
+            seen = b""
             while data := up.recv(65536):
                 conn.sendall(data)
-                if cut and b"id: " in data:
+                seen += data
+                # Cut only once a whole frame with an id has passed: a read can end inside a frame,
+                # and a client holding half a frame has no id yet to resume from.
+                if cut and COMPLETE_ID_FRAME.search(CHUNK_SIZE_LINE.sub(b"", seen)):
                     break
         finally:
             # Either side may have gone already (the client reconnecting, the server ending the
