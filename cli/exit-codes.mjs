@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * The CLI's exit codes, one table: `lessor help exit-codes` prints it and the README copies it
+ * The CLI's exit codes, one table: `lessor help exit-codes` prints it and docs/cli.md copies it
  * (test/unit/cli-exit-codes.test.ts checks the copy). An API error becomes one of them by its
  * stable `code` first, its HTTP status second.
  */

@@ -178,7 +178,7 @@ export async function logs(ctx, [ref], f) {
   ctx.print({ lease_id: id, text, log_bytes: Number(response.headers.get("lessor-log-bytes") ?? 0), dropped_bytes: Number(response.headers.get("lessor-log-dropped-bytes") ?? 0) }, () => ctx.shown(text.replace(/\n$/, "")));
 }
 
-/** `kill`'s exit code by outcome (README "Exit codes"). */
+/** `kill`'s exit code by outcome (docs/cli.md "Exit codes"). */
 export const KILL_EXIT = /** @type {const} */ ({ stopped: 0, unknown: 2, still_alive: 3 });
 
 const KILL_TEXT = {

@@ -1,5 +1,5 @@
 -- lessor D1 index, part 19: an org's GPU quota and what each lease holds under it.
--- See docs/storage.md and README.md "GPU quota and preemption".
+-- See docs/storage.md and docs/billing.md "GPU quota and preemption".
 CREATE TABLE gpu_quotas (
   org_id          TEXT PRIMARY KEY,
   gpus            INTEGER NOT NULL CHECK (gpus >= 0),

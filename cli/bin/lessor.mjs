@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // @ts-check
 /**
- * `lessor`: the command line of lessor (README.md, "Command line"). Plain ESM for Node 20, no
+ * `lessor`: the command line of lessor (docs/cli.md). Plain ESM for Node 20, no
  * build step; `--version` answers without loading anything else.
  */
 import { readFileSync } from "node:fs";

@@ -1,6 +1,6 @@
 /**
  * `GET/PUT /v1/quota`: the org's GPU quota and what its live leases hold under it
- * (README.md "GPU quota and preemption"; the rule is src/lease/quota.ts).
+ * (docs/billing.md "GPU quota and preemption"; the rule is src/lease/quota.ts).
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import { database } from "../../src/db";

@@ -10,8 +10,8 @@
  * with IdPs whose audience is fixed (an OAuth client id), and would invalidate every registration
  * made before it, where this one keeps them all but the duplicates migration 0006 settles. What it
  * leaves open: an org may register a pair first that another org wanted later (first come, first
- * served, answered 409 to the second, never a lock-out of tokens that worked); the README asks
- * admins to name their org in the audience, which makes that moot.
+ * served, answered 409 to the second, never a lock-out of tokens that worked); docs/api.md
+ * ("Authentication and scopes") asks admins to name their org in the audience, which makes that moot.
  */
 import type { Db } from "../db";
 import type { IssuerRow } from "../db/schema";

@@ -4,7 +4,7 @@
  * (keys.ts `revokeKey`). Because both go through this one object, it may keep the key's D1 row in
  * memory and still refuse a revoked key on its very next request, in every isolate (guarantee 9).
  * It also holds the key's request budget, so an authenticated request makes one call here instead
- * of a D1 read and then a call to a rate limiter (README "Performance").
+ * of a D1 read and then a call to a rate limiter (docs/performance.md).
  *
  * Memory only, like the RateLimiter: an evicted object reads the row again and starts with a full
  * bucket. An unknown key never reaches an object (keys.ts `admitKey` looks it up in D1 first), so a

@@ -1,5 +1,5 @@
 /**
- * Open streams and long polls, counted per credential and per org (README "Rate limits"): a
+ * Open streams and long polls, counted per credential and per org (docs/api.md "Rate limits"): a
  * request budget bounds how often a credential asks, not how many answers it holds open at once,
  * and every open event stream, log follow or agent long poll holds a request and a place in a
  * Durable Object's memory for as long as it lasts.

@@ -1,6 +1,6 @@
 /**
  * How many rows an org, or one provider account, may add to D1's shared tables in a day (issue 28,
- * hardening item 4; README "Limits and retention"; docs/security.md). Each cap is counted in the
+ * hardening item 4; docs/operations.md "Limits and retention"; docs/security.md). Each cap is counted in the
  * same statement as the insert it guards, as src/auth/limits.ts counts an org's keys: D1 runs one
  * statement at a time, so concurrent creates cannot pass it together.
  *

@@ -1,5 +1,5 @@
 /**
- * Retention (docs/design.md "Retention"; README "Limits and retention"): shared tables do not grow
+ * Retention (docs/design.md "Retention"; docs/operations.md "Limits and retention"): shared tables do not grow
  * without bound. The cron deletes, each run:
  * - quotes that expired more than 24 hours ago and that no lease refers to. A quote a lease was
  *   created from is kept as long as the lease (`GET /v1/quotes/:id` still answers it) and marked

@@ -1,5 +1,5 @@
 /**
- * The org's GPU quota, pure (README.md "GPU quota and preemption"): whether a new lease's
+ * The org's GPU quota, pure (docs/billing.md "GPU quota and preemption"): whether a new lease's
  * GPUs fit beside what the org's live leases hold, and, when a deployment does not fit, which
  * scratch leases it displaces. No I/O and no clock: the holds are read, and the verdict acted on,
  * by src/lease/quota-repo.ts.

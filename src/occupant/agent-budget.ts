@@ -1,5 +1,5 @@
 /**
- * A lease token's budgets (README "Rate limits"), as an API key has one: its calls a minute, and
+ * A lease token's budgets (docs/api.md "Rate limits"), as an API key has one: its calls a minute, and
  * the log bytes it sends a minute, each a token bucket (src/auth/rate-limiter.ts) kept in the
  * lease's object beside the token's hash, so a call makes no other round trip. Memory only: an
  * evicted object starts with full buckets, which errs on the side of serving. The agent's long

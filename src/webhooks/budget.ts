@@ -2,7 +2,7 @@
  * How many webhook attempts an org's object may make (issue 28, item 5: webhooks do not amplify):
  * LESSOR_WEBHOOK_DELIVERIES_PER_MINUTE a minute for the org, all its endpoints together, as a
  * token bucket that holds a minute's worth and refills evenly, as the API's rate limits do
- * (README "Rate limits"). A delivery past it is not dropped: it stays pending and waits, and the
+ * (docs/api.md "Rate limits"). A delivery past it is not dropped: it stays pending and waits, and the
  * org's alarm comes back once a run's worth of attempts has refilled. Each event goes to at most
  * LESSOR_WEBHOOK_FANOUT endpoints (src/webhooks/deliveries.ts `enqueue`). Pure: `now` is passed in.
  *

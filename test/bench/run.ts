@@ -49,7 +49,7 @@ async function withServer<T>(env: Record<string, string>, run: (s: Server) => Pr
 const log = (msg: string) => console.log(`bench: ${msg}`);
 // BENCH_PROVIDERS overrides wrangler.toml's LESSOR_PROVIDERS, e.g. `sim` alone.
 // The benches measure capacity, not the caps: 1,000 followers of one org's stream and 100 of one
-// lease's log with one key, and an agent posting its log as fast as it can (README "Rate limits").
+// lease's log with one key, and an agent posting its log as fast as it can (docs/api.md "Rate limits").
 const BASE_ENV = {
   LESSOR_RATE_LIMIT_PER_MINUTE: "100000000",
   LESSOR_ORG_RATE_LIMIT_PER_MINUTE: "100000000",

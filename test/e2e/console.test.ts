@@ -42,7 +42,7 @@ async function seriousViolations() {
 const sessionKeys = () => page.evaluate("Object.keys(sessionStorage)") as Promise<string[]>;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install -y chromium (README "The console"), or set CHROMIUM_PATH`);
+  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install -y chromium (docs/console.md "Tests"), or set CHROMIUM_PATH`);
   mkdirSync(ARTIFACTS, { recursive: true });
   server = await startServer();
   const org = await apiCall(server, "POST", "/v1/orgs", bootstrapTokenFromDevVars(), { name: "console" });

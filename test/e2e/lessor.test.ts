@@ -1,13 +1,16 @@
 /**
  * End to end: `npm start`'s own script (scripts/start.mjs) started once for this file, spoken to
- * over real HTTP: health and the seeded catalog, the README's walkthrough run as written, the
- * OpenAPI document checked by an independent parser, and the error envelope on bad input.
+ * over real HTTP: health and the seeded catalog, the shell lines of README.md and of docs/*.md run
+ * as written (the README's walkthrough first; docs/tests.md "The documentation's shell lines"),
+ * the OpenAPI document checked by an independent parser, and the error envelope on bad input.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { compileErrors, validate } from "@readme/openapi-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { documentedFiles, runnableShellBlocks } from "../support/doc-blocks";
 import { ResponseChecker } from "../support/response-check";
 import { bootstrapTokenFromDevVars, removeStateDir, repoRoot, runningServers, startServer, stopServer, type Server } from "./server";
 
@@ -15,6 +18,29 @@ let server: Server;
 let bootstrapToken: string;
 /** Every answer below is checked against the document the server serves (test/support/response-check.ts). */
 let checker: ResponseChecker;
+
+/** What a file's shell lines print that its text says they print, beyond exiting 0. */
+const PRINTS: Record<string, Array<string | RegExp>> = {
+  "README.md": [
+    "lsr_",
+    // the job, its output followed to its end
+    "data: hello from the GPU",
+    /event: end\ndata: \{"reason":"exited","exit":\{"code":0/,
+    // the scratch session: ready, an exec, ended by the user
+    /"state": "ready"/,
+    '"output": "hi from the box\\n"',
+    /"release_reason": "user_end"/,
+    '"type":"released"',
+    // the deployment's gateway, reached by the `env` lines; then the CLI's
+    /"base_url": "http:\/\/127\.0\.0\.1:\d+\/v1\/gateway\/dp_[0-9a-z]+\/v1"/,
+    "hello from the GPU\ndone\n",
+    "hi from the box\n",
+    '["Qwen/Qwen2.5-0.5B-Instruct"]',
+  ],
+  "docs/api.md": ['"l40s"', /"sim:[^"]+"/, /"qt_[0-9a-z]+"/, '"no_capacity"'],
+  "docs/billing.md": ['"status": "accruing"', '"over_budget"', '"gpus": 8'],
+  "docs/sim.md": ['{"type":"stop_requested","to":"stopping","reason":"unexpected_start"}'],
+};
 
 beforeAll(async () => {
   const t0 = Date.now();
@@ -151,44 +177,52 @@ describe("lessor started by `node scripts/start.mjs`", () => {
       expect(offers.filter((o) => o.gpu !== "cpu" && !names.has(o.gpu))).toEqual([]);
     }));
 
-  it("runs the README walkthrough exactly as written", async (ctx) => {
-    const missing = ["bash", "curl", "jq"].filter((tool) => spawnSync("sh", ["-c", `command -v ${tool}`]).status !== 0);
-    if (missing.length > 0) {
-      console.warn(`e2e: skipping the README walkthrough: ${missing.join(", ")} not installed`);
-      ctx.skip();
-    }
+  describe("the shell lines of the README and of docs/, run as written (docs/tests.md)", () => {
+    const files = documentedFiles(repoRoot).filter((file) => runnableShellBlocks(repoRoot, file).length > 0);
+    /** Where `lessor login` writes, so that the docs' CLI lines write nothing of the user's. */
+    const configHome = mkdtempSync(path.join(tmpdir(), "lessor-docs-"));
+    afterAll(() => rmSync(configHome, { recursive: true, force: true }));
 
-    const readme = readFileSync(path.join(repoRoot, "README.md"), "utf8");
-    const section = /^## Walkthrough\n([\s\S]*?)(?=^## |(?![\s\S]))/m.exec(readme)?.[1];
-    expect(section, 'README.md has no "## Walkthrough" section').toBeDefined();
-    const blocks = [...section!.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
-    expect(blocks.length).toBeGreaterThan(0);
-    const written = blocks.join("\n");
-    expect(written, "the walkthrough should talk to http://127.0.0.1:8787").toContain("http://127.0.0.1:8787");
-    const script = `set -euo pipefail\n${written.replaceAll("http://127.0.0.1:8787", server.base)}`;
-
-    const env: NodeJS.ProcessEnv = { ...process.env };
-    delete env.LESSOR_BOOTSTRAP_TOKEN;
-    const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const bash = spawn("bash", ["-c", script], { cwd: repoRoot, env, stdio: ["ignore", "pipe", "pipe"] });
-      let stdout = "";
-      let stderr = "";
-      bash.stdout.on("data", (d) => (stdout += d));
-      bash.stderr.on("data", (d) => (stderr += d));
-      bash.on("error", reject);
-      bash.on("close", (code) => resolve({ code, stdout, stderr }));
+    it("has the README's walkthrough first, and more files after it", () => {
+      expect(files[0]).toBe("README.md");
+      expect(files.length).toBeGreaterThan(1);
     });
-    const context = `script:\n${script}\n--- stdout ---\n${result.stdout}\n--- stderr ---\n${result.stderr}`;
-    expect(result.code, context).toBe(0);
-    expect(result.stdout, context).toContain("lsr_");
-    expect(result.stdout, context).toContain('"l40s"');
-    expect(result.stdout, context).toMatch(/"sim:[^"]+"/);
-    expect(result.stdout, context).toMatch(/"qt_[0-9a-z]+"/);
-    expect(result.stdout, context).toContain('"no_capacity"');
-    // The lease steps: ready within the walkthrough's wait, then released by the user.
-    expect(result.stdout, context).toMatch(/"state": "ready"/);
-    expect(result.stdout, context).toMatch(/"release_reason": "user_end"/);
-    expect(result.stdout, context).toContain('"type":"released"');
+
+    it.for(files)("%s", { timeout: 240_000 }, async (file, ctx) => {
+      const missing = ["bash", "curl", "jq"].filter((tool) => spawnSync("sh", ["-c", `command -v ${tool}`]).status !== 0);
+      if (missing.length > 0) {
+        console.warn(`e2e: skipping the shell lines of ${file}: ${missing.join(", ")} not installed`);
+        ctx.skip();
+      }
+      const written = runnableShellBlocks(repoRoot, file)
+        .map((block) => block.code)
+        .join("\n");
+      const script = `set -euo pipefail\n${written.replaceAll("http://127.0.0.1:8787", server.base)}`;
+
+      // Nothing of the runner's own LESSOR_* settings: the README starts from .dev.vars alone, as a
+      // new user does; a page of docs/ starts where the walkthrough leaves a user, in an org of its own.
+      const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("LESSOR_")));
+      env.XDG_CONFIG_HOME = configHome;
+      if (file !== "README.md") {
+        const key = await createOrg(`docs-${path.basename(file, ".md")}`);
+        Object.assign(env, { LESSOR: server.base, LESSOR_BOOTSTRAP_TOKEN: bootstrapToken, LESSOR_KEY: key, LESSOR_URL: server.base, LESSOR_API_KEY: key });
+      }
+      const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+        const bash = spawn("bash", ["-c", script], { cwd: repoRoot, env, stdio: ["ignore", "pipe", "pipe"] });
+        let stdout = "";
+        let stderr = "";
+        bash.stdout.on("data", (d) => (stdout += d));
+        bash.stderr.on("data", (d) => (stderr += d));
+        bash.on("error", reject);
+        bash.on("close", (code) => resolve({ code, stdout, stderr }));
+      });
+      const context = `${file}, script:\n${script}\n--- stdout ---\n${result.stdout}\n--- stderr ---\n${result.stderr}`;
+      expect(result.code, context).toBe(0);
+      for (const want of PRINTS[file] ?? []) {
+        if (typeof want === "string") expect(result.stdout, context).toContain(want);
+        else expect(result.stdout, context).toMatch(want);
+      }
+    });
   });
 
   it("describes itself with a valid OpenAPI 3.1 document", () =>

@@ -68,7 +68,7 @@ async function trustedIssuer(keys: SigningKey[], org?: TestOrg): Promise<Issuer>
   const url = `https://${host}/jwks`;
   served.set(url, { keys: keys.map((k) => k.publicJwk) });
   const iss = `https://${host}/`;
-  // The README asks that a registration's audience name its org.
+  // docs/api.md ("Authentication and scopes") asks that a registration's audience name its org.
   const aud = `https://lessor.test/${org.id}/${n}`;
   const res = await call("POST", "/v1/auth/issuers", { key: org.adminKey, body: { jwks_url: url, iss, aud } });
   expect(res.status).toBe(201);

@@ -2,7 +2,7 @@
  * What one request of the hot read routes costs in round trips, counted by the meter
  * (src/metering.ts): D1 statements (a batch would be one) and Durable Object calls, the
  * authentication's share included. The bench's throughput of these routes follows these counts
- * (README "Throughput: bounded by round trips"), so one more statement or call fails here.
+ * (docs/performance.md, "Where the time of an API request goes"), so one more statement or call fails here.
  *
  * The meter counts the whole isolate, and a lease's object may still be working in the
  * background, which only adds: each route is measured a few times and its cheapest run counts.

@@ -1,5 +1,5 @@
 /**
- * Shared storage is bounded per org (issue 28, hardening item 4; README "Limits and retention";
+ * Shared storage is bounded per org (issue 28, hardening item 4; docs/operations.md "Limits and retention";
  * src/db/creation-caps.ts, src/auth/limits.ts, src/db/retention.ts): an org at a limit gets 429
  * or 409 and writes nothing, every other org goes on as before, and the cron's retention deletes
  * as much a run as the limits let every org add.

@@ -1,5 +1,5 @@
 /**
- * Open streams and long polls are capped (src/auth/stream-slots.ts; README "Rate limits"): at most
+ * Open streams and long polls are capped (src/auth/stream-slots.ts; docs/api.md "Rate limits"): at most
  * 20 event streams and log follows per credential and 100 per org, at most 2 agent long polls per
  * lease token and 1,000 per org; past a cap the answer is 429 `rate_limited` with
  * `details.budget` naming the pool, and a stream that ends, or whose client goes away, gives its

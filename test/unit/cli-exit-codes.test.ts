@@ -1,5 +1,5 @@
 /**
- * The CLI's exit codes: each API error class maps to its code, the README carries the same table
+ * The CLI's exit codes: each API error class maps to its code, docs/cli.md carries the same table
  * as `lessor help exit-codes`, and an answer from the API becomes a CliError with its message.
  */
 import { readFileSync } from "node:fs";
@@ -97,10 +97,10 @@ describe("the exit-code table", () => {
     expect(EXIT_CODE_TABLE.map(([code]) => code)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
   });
 
-  it("README.md's command line section carries the same table", () => {
-    const readme = readFileSync(path.join(import.meta.dirname, "..", "..", "README.md"), "utf8");
-    const section = /^## Command line\n([\s\S]*?)(?=^## |(?![\s\S]))/m.exec(readme)?.[1];
-    expect(section, 'README.md has no "## Command line" section').toBeDefined();
+  it("docs/cli.md's exit codes section carries the same table", () => {
+    const doc = readFileSync(path.join(import.meta.dirname, "..", "..", "docs", "cli.md"), "utf8");
+    const section = /^## Exit codes\n([\s\S]*?)(?=^## |(?![\s\S]))/m.exec(doc)?.[1];
+    expect(section, 'docs/cli.md has no "## Exit codes" section').toBeDefined();
     const rows = [...section!.matchAll(/^\| (\d+) \| (.+?) \|$/gm)].map((m) => [Number(m[1]), m[2]]);
     expect(rows).toEqual(EXIT_CODE_TABLE.map(([code, meaning]) => [code, meaning]));
   });

@@ -5,7 +5,7 @@
  *
  * Vast documents no 5xx anywhere and no 429 on the offer search: such answers are sent marked
  * `undocumented` (recorded as notes, not violations), as a proxy in front of Vast would send them.
- * A 429 carries no Retry-After (the README); the core's promise still holds after retry_after_s.
+ * A 429 carries no Retry-After (docs/providers.md, "Limits worth knowing"); the core's promise still holds after retry_after_s.
  */
 import { usd } from "../../../src/providers/http";
 import type { SimStatus } from "../../../src/providers/sim/machines";

@@ -1,7 +1,7 @@
 """lessor's errors as exceptions.
 
 Every error answer of the API is one envelope, ``{"error": {"code", "message", "details"},
-"request_id"}`` (README "Errors"). The client raises it as a :class:`LessorError` carrying those
+"request_id"}`` (docs/api.md "Errors"). The client raises it as a :class:`LessorError` carrying those
 fields and the HTTP status; a subclass names the common classes of code, chosen by the code first
 and the status second, as the CLI chooses its exit code (cli/exit-codes.mjs).
 """

@@ -31,7 +31,7 @@ RECONNECT_MAX_S = 10.0
 #: How often a workflow reads a lease or deployment while it waits for it (the CLI's).
 READY_POLL_S = 1.0
 DEPLOYMENT_POLL_S = 2.0
-#: The most a list answers in one page (README "The API").
+#: The most a list answers in one page (docs/api.md).
 PAGE_LIMIT = 200
 
 USER_AGENT = f"lessor-python/{__version__}"
