@@ -101,7 +101,7 @@ describe("org settings: machine_activity_max", () => {
       await expectError(await call("PUT", "/v1/org/settings", { key: org.adminKey, body: { machine_activity_max: bad } }), 400, bad === null || typeof bad === "number" ? "invalid_request" : "invalid_duration");
     }
     const set = await call("PUT", "/v1/org/settings", { key: org.adminKey, body: { machine_activity_max: "90m" } });
-    expect(await json(set)).toEqual({ require_image_digest: false, machine_activity_max: "90m" });
+    expect(await json(set)).toEqual({ require_image_digest: false, machine_activity_max: "90m", artifact_retention: "30d" });
     expect(await json(await call("PUT", "/v1/org/settings", { key: org.adminKey, body: { require_image_digest: false } }))).toMatchObject({ machine_activity_max: "90m" });
   });
 
