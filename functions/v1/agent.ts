@@ -422,7 +422,7 @@ agentRoutes.openAPIRegistry.registerPath({
   responses: { 200: jsonResponse(PartsSchema, "The upload"), ...AGENT_ERRORS, ...STORE_ERRORS },
 });
 
-const ARTIFACT_PATH = "/agent/artifacts/:path{.+}";
+const ARTIFACT_PATH = "/agent/artifacts/:path{[\\s\\S]+}";
 
 agentRoutes.put(ARTIFACT_PATH, requireLeaseToken, async (c) => {
   const path = pathParam(c);

@@ -166,7 +166,7 @@ app.openAPIRegistry.registerPath({
   responses: { 204: { description: "Deleted" }, ...COMMON_ERRORS },
 });
 
-app.get("/leases/:id/artifacts/:path{.+}", requireScope("read"), async (c) => {
+app.get("/leases/:id/artifacts/:path{[\\s\\S]+}", requireScope("read"), async (c) => {
   const id = c.req.param("id");
   const path = pathParam(c);
   await ownLease(c, id);
@@ -189,7 +189,7 @@ app.get("/leases/:id/artifacts/:path{.+}", requireScope("read"), async (c) => {
   return c.body(object.body, 206, { ...headers, "content-length": String(range.end - range.start + 1), "content-range": `bytes ${range.start}-${range.end}/${artifact.size}` });
 });
 
-app.delete("/leases/:id/artifacts/:path{.+}", requireScope("write"), async (c) => {
+app.delete("/leases/:id/artifacts/:path{[\\s\\S]+}", requireScope("write"), async (c) => {
   const id = c.req.param("id");
   const path = pathParam(c);
   await ownLease(c, id);
