@@ -4,7 +4,8 @@
  * deletes, every bad input of "Bad input" as a 4xx that stores nothing and loses nothing, the caps
  * and the org's quota, the outputs events, retention and usage's storage_gb_month.
  */
-import { env, SELF } from "cloudflare:test";
+import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
+import worker from "../../functions/index";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { PART_SIZE } from "../../src/artifacts/limits";
 import { runStorageRetention } from "../../src/artifacts/store";
@@ -126,6 +127,32 @@ describe("bundles", () => {
     expect(new Uint8Array(await res.arrayBuffer())).toEqual(bytes);
     const none = await agentLease();
     expect((await send("GET", "/v1/agent/workdir", agentHeaders(none))).status).toBe(204);
+  });
+});
+
+describe("bodies that break off", () => {
+  it("a bundle or a file whose upload breaks off answers 400, stores nothing and gives its bytes back", async () => {
+    const l = await agentLease();
+    const used = await orgStorage(org.id);
+    const breaking = () =>
+      new ReadableStream<Uint8Array>({
+        start(c) {
+          c.enqueue(new Uint8Array(100));
+          c.error(new Error("the client went away mid-upload"));
+        },
+      });
+    for (const [path, headers] of [
+      ["/v1/uploads", { authorization: `Bearer ${key}`, "content-type": "application/gzip" }],
+      ["/v1/agent/artifacts/broken.bin", agentHeaders(l)],
+    ] as const) {
+      const ctx = createExecutionContext();
+      const req = new Request(`${BASE}${path}`, { method: path === "/v1/uploads" ? "POST" : "PUT", headers: { ...headers, "content-length": "1000", "lessor-sha256": "a".repeat(64) }, body: breaking() });
+      const res = await worker.fetch(req, env, ctx);
+      await waitOnExecutionContext(ctx);
+      await expectError(res, 400, "invalid_request");
+    }
+    expect(await orgStorage(org.id)).toBe(used);
+    expect(await r2Keys(`orgs/${org.id}/leases/${l.id}/`)).toEqual([]);
   });
 });
 
