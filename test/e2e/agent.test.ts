@@ -166,7 +166,7 @@ async function faultyProxy(target: string, fault: (method: string, path: string,
     if (f === "lose_request") return void res.writeHead(503, { "content-type": "text/plain" }).end("injected");
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(req.headers)) {
-      if (typeof v === "string" && !["host", "connection", "content-length", "transfer-encoding"].includes(k)) headers[k] = v;
+      if (typeof v === "string" && !["host", "connection", "content-length", "transfer-encoding", "expect"].includes(k)) headers[k] = v;
     }
     try {
       const upstream = await fetch(`${target}${req.url}`, { method: req.method, headers, body: body.length > 0 ? body : undefined });
@@ -233,7 +233,9 @@ describe("agent.sh moves data in and out (docs/artifacts.md)", () => {
       await Promise.race([first.exited, sleep(90_000)]);
       expect(proxy.seen.get("PUT /v1/agent/artifacts/big.bin")).toBe(2);
       const second = runAgent(proxy.url, token, cmd, state, extra);
-      await until("the exit to be reported", async () => (await snapshot(lease.id)).exit, 90_000);
+      await until("the exit to be reported", async () => (await snapshot(lease.id)).exit, 90_000).catch((e) => {
+        throw new Error(`${e}; first: ${first!.stderr()}; second: ${second.stderr()}; seen ${JSON.stringify([...proxy.seen])}`);
+      });
       // Parts 2 and 3 only: part 1 was listed as stored.
       expect(proxy.seen.get("PUT /v1/agent/artifacts/big.bin"), second.stderr()).toBe(4);
     } finally {
