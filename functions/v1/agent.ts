@@ -342,20 +342,20 @@ agentRoutes
     createRoute({
       method: "get",
       path: "/agent/workdir",
-      summary: "The lease's workdir bundle (tar.gz), with Lessor-Sha256; 204 when it has none",
+      summary: "The lease's workdir bundle (tar.gz), with Lessor-Sha256; 404 no_workdir when it has none",
       security: LEASE_TOKEN,
       middleware: [requireLeaseToken] as const,
       request: { headers: z.object(LeaseIdHeader) },
       responses: {
         200: { description: "The bundle", content: { "application/gzip": { schema: z.string().openapi({ format: "binary" }) } } },
-        204: { description: "The lease has no workdir" },
         ...AGENT_ERRORS,
+        404: errorResponse("no_workdir: the lease was created without one", ["no_workdir"]),
       },
     }),
     async (c) => {
       const t = await storageTarget(c, "");
       const found = await workdirOf(c.env, t.org_id, t.lease_id);
-      if (!found) return c.body(null, 204);
+      if (!found) throw new ApiError(404, "no_workdir", "the lease was created without a workdir");
       return c.body(found.object.body, 200, { "content-type": "application/gzip", "content-length": String(found.upload.size), [SHA_HEADER]: found.upload.sha256 });
     },
   )
@@ -407,8 +407,8 @@ agentRoutes.openAPIRegistry.registerPath({
     body: { content: { "application/json": { schema: FileSchema.openapi("ArtifactFile") } }, required: true },
   },
   responses: {
-    200: jsonResponse(ArtifactSchema, "Completed: the artifact"),
-    201: jsonResponse(PartsSchema, "Begun"),
+    200: jsonResponse(z.union([ArtifactSchema, PartsSchema]), "Completed: the artifact"),
+    201: jsonResponse(z.union([ArtifactSchema, PartsSchema]), "Begun: the upload"),
     ...AGENT_ERRORS,
     ...STORE_ERRORS,
   },

@@ -137,14 +137,16 @@ sha256_of() {
   fi
 }
 
-# fetch_workdir: the lease's bundle (204: none), its digest checked, unpacked into $workdir. A bundle
+# fetch_workdir: the lease's bundle (404 no_workdir: none), its digest checked, unpacked into $workdir. A bundle
 # that arrives damaged is fetched again; after five tries the agent stops without running anything.
 fetch_workdir() {
   mkdir -p "$workdir" || die "cannot make $workdir"
   tries=0
   while :; do
-    api GET /v1/agent/workdir "$dir/workdir.tgz" -D "$dir/workdir.headers" || die "workdir refused"
-    [ "$api_code" = 204 ] && return 0
+    if ! api GET /v1/agent/workdir "$dir/workdir.tgz" -D "$dir/workdir.headers"; then
+      [ "$api_code" = 404 ] && grep -q no_workdir "$dir/workdir.tgz" && return 0 # none: the command runs in an empty one
+      die "workdir refused"
+    fi
     want=$(tr -d '\r' <"$dir/workdir.headers" | sed -n 's/^[Ll]essor-[Ss]ha256: *\([0-9a-fA-F]*\).*/\1/p' | tail -n 1)
     if [ -n "$want" ] && [ "$want" = "$(sha256_of "$dir/workdir.tgz")" ]; then
       tar -xzf "$dir/workdir.tgz" -C "$workdir" || die "cannot unpack the workdir"

@@ -126,7 +126,7 @@ describe("bundles", () => {
     expect(res.headers.get("lessor-sha256")).toBe(up.sha256);
     expect(new Uint8Array(await res.arrayBuffer())).toEqual(bytes);
     const none = await agentLease();
-    expect((await send("GET", "/v1/agent/workdir", agentHeaders(none))).status).toBe(204);
+    await expectError(await send("GET", "/v1/agent/workdir", agentHeaders(none)), 404, "no_workdir");
   });
 });
 
