@@ -12386,10 +12386,342 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/uploads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Upload a workdir bundle (a tar archive compressed with gzip) as the raw body, for a job or scratch lease's `workdir` (docs/artifacts.md) */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description the body's SHA-256, 64 hex digits */
+                    "lessor-sha256": string;
+                    "content-length": string;
+                    "content-type": "application/gzip";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/gzip": string;
+                };
+            };
+            responses: {
+                /** @description The upload */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Upload"];
+                    };
+                };
+                /** @description checksum_mismatch: the body's digest is not Lessor-Sha256 (nothing stored); invalid_request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description unauthenticated: no valid credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description insufficient_scope: the credential's scope does not allow this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description storage_quota_exceeded: the org's bundles and artifacts would pass its storage quota (details.limit_bytes, details.used_bytes) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description upload_too_large: the bundle is over LESSOR_UPLOAD_MAX_BYTES (details.limit_bytes) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leases/{id}/artifacts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The lease's artifacts: what its command left under LESSOR_OUT (docs/artifacts.md) */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    cursor?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of the lease's artifacts */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Artifact"][];
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+                /** @description unauthenticated: no valid credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description insufficient_scope: the credential's scope does not allow this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description not_found: no such object (or another org's) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/leases/{id}/artifacts/{path}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One artifact's bytes, streamed, with Lessor-Sha256, ETag and Accept-Ranges: bytes; a Range answers 206 */
+        get: {
+            parameters: {
+                query?: never;
+                header?: {
+                    range?: string;
+                };
+                path: {
+                    id: string;
+                    path: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The bytes */
+                200: {
+                    headers: {
+                        "Lessor-Sha256": string;
+                        ETag: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/octet-stream": string;
+                    };
+                };
+                /** @description The range asked for, with Content-Range */
+                206: {
+                    headers: {
+                        "Lessor-Sha256": string;
+                        "Content-Range": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/octet-stream": string;
+                    };
+                };
+                /** @description invalid_path: the path is not one an artifact may have */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description unauthenticated: no valid credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description insufficient_scope: the credential's scope does not allow this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description not_found: no such object (or another org's) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Delete one artifact */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    path: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deleted */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description invalid_path: the path is not one an artifact may have */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description unauthenticated: no valid credential */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description insufficient_scope: the credential's scope does not allow this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description not_found: no such object (or another org's) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description A workdir bundle: a tar archive compressed with gzip, kept until `expires_at` or while a live lease uses it */
+        Upload: {
+            /** @example upl_01jd0000000000000000000000 */
+            id: string;
+            size: number;
+            /** @description SHA-256 of the bundle, 64 hex digits */
+            sha256: string;
+            /** @description ISO 8601, UTC */
+            created_at: string;
+            /** @description ISO 8601, UTC */
+            expires_at: string;
+        };
+        /** @description A file the lease's command left under LESSOR_OUT */
+        Artifact: {
+            /** @description relative, `/`-separated */
+            path: string;
+            size: number;
+            /** @description SHA-256 of the file, 64 hex digits */
+            sha256: string;
+            /** @description ISO 8601, UTC */
+            created_at: string;
+            /** @description ISO 8601, UTC */
+            expires_at: string | null;
+        };
         CreatedOrg: {
             org: components["schemas"]["Org"];
             key: components["schemas"]["ApiKey"] & {
@@ -13010,6 +13342,8 @@ export interface components {
         CreateLeaseForSpec: {
             /** @enum {string} */
             kind: "deployment" | "scratch" | "job";
+            /** @description a workdir bundle (`upl_...`, POST /v1/uploads) the agent unpacks into the command's working directory; a job or scratch lease only */
+            workdir?: string;
             policy?: components["schemas"]["PolicyInput"];
             /** @description container image; pin it by digest (`@sha256:`) */
             image?: string;
@@ -13030,6 +13364,8 @@ export interface components {
         CreateLeaseForQuote: {
             /** @enum {string} */
             kind: "deployment" | "scratch" | "job";
+            /** @description a workdir bundle (`upl_...`, POST /v1/uploads) the agent unpacks into the command's working directory; a job or scratch lease only */
+            workdir?: string;
             policy?: components["schemas"]["PolicyInput"];
             /** @description container image; pin it by digest (`@sha256:`) */
             image?: string;
@@ -13489,6 +13825,40 @@ export interface components {
             detail: {
                 /** @description ISO 8601, UTC */
                 last_heartbeat_at: string;
+            };
+        } | {
+            seq: number;
+            /** @description ISO 8601, UTC */
+            at: string;
+            /** @enum {string} */
+            type: "outputs_uploaded";
+            /** @enum {string|null} */
+            from: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @enum {string|null} */
+            to: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @description why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons) */
+            reason: string | null;
+            detail: {
+                files: number;
+                bytes: number;
+            };
+        } | {
+            seq: number;
+            /** @description ISO 8601, UTC */
+            at: string;
+            /** @enum {string} */
+            type: "outputs_incomplete";
+            /** @enum {string|null} */
+            from: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @enum {string|null} */
+            to: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @description why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons) */
+            reason: string | null;
+            detail: {
+                /** @description the manifest's paths not stored when the release went on (bounded like every excerpt) */
+                missing: string[];
+                files: number;
+                bytes: number;
             };
         };
         Exec: {
