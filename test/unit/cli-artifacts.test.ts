@@ -13,7 +13,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { list as tarList } from "tar";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { artifactTarget, isArtifactPath, PARTIAL_SUFFIX } from "../../cli/artifacts.mjs";
+import { artifactTarget, isArtifactPath, outputsVerdict, PARTIAL_SUFFIX } from "../../cli/artifacts.mjs";
+import { stallError, transfer } from "../../cli/client.mjs";
+import { context } from "../../cli/commands.mjs";
 import { EXIT } from "../../cli/exit-codes.mjs";
 import { main } from "../../cli/main.mjs";
 import { captureIo } from "../support/cli-io";
@@ -45,6 +47,10 @@ const state = {
   leaseBodies: [] as any[],
   artifacts: [] as Stored[],
   events: [] as any[],
+  /** Events the events route answers only from its Nth call on (a verdict that comes later). */
+  lateEvents: { from: 0, events: [] as any[] },
+  eventCalls: 0,
+  released: true,
   pageSize: 3,
   exit: { code: 0, signal: null as string | null, at: "2026-12-01T12:00:00.000Z" },
 };
@@ -56,6 +62,9 @@ function reset() {
   state.leaseBodies = [];
   state.artifacts = [];
   state.events = [];
+  state.lateEvents = { from: 0, events: [] };
+  state.eventCalls = 0;
+  state.released = true;
   state.pageSize = 3;
   state.exit = { code: 0, signal: null, at: "2026-12-01T12:00:00.000Z" };
 }
@@ -108,7 +117,18 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
 
   if (req.method === "GET" && url.pathname === `/v1/leases/${LEASE}/events`) {
     const after = Number(url.searchParams.get("after") ?? 0);
-    return json(res, 200, { data: state.events.filter((e) => e.seq > after), next_after: null, released: true });
+    const calls = ++state.eventCalls;
+    const all = [...state.events, ...(calls >= state.lateEvents.from ? state.lateEvents.events : [])];
+    // Two events a page, so a verdict may sit on a later page.
+    const page = all.filter((e) => e.seq > after).slice(0, 2);
+    const more = all.some((e) => e.seq > (page.at(-1)?.seq ?? after));
+    return json(res, 200, { data: page, next_after: more ? page.at(-1)!.seq : null, released: state.released });
+  }
+
+  if (req.method === "GET" && url.pathname === "/stall") {
+    res.writeHead(200, { "content-type": "application/octet-stream" });
+    res.write("a little, then nothing");
+    return;
   }
 
   if (req.method === "GET" && url.pathname === `/v1/leases/${LEASE}/artifacts`) {
@@ -436,5 +456,45 @@ describe("lessor artifacts", () => {
     expect(r.code, r.err).toBe(0);
     expect(state.seen.map((s) => s.headers.range)).toEqual(["bytes=20000-", undefined]);
     expect(readFileSync(path.join(dir, "m.bin")).equals(now)).toBe(true);
+  });
+});
+
+describe("waiting for the verdict on a job's outputs", () => {
+  const ctx = () => context({ ...captureIo({ env: { LESSOR_URL: base, LESSOR_API_KEY: KEY } }), now: Date.now }, {});
+
+  it("reads every page, and asks again until a verdict comes", async () => {
+    state.released = false;
+    state.events = [event(1, "created"), event(2, "ready"), event(3, "exited")];
+    state.lateEvents = { from: 4, events: [event(4, "stopped"), event(5, "outputs_incomplete", { missing: ["x"], files: 0, bytes: 0 })] };
+    expect(await outputsVerdict(ctx(), LEASE, { pollMs: 10 })).toEqual({ verdict: "incomplete", missing: ["x"] });
+    const afters = state.seen.filter((s) => s.url.includes("/events")).map((s) => new URL(s.url, base).searchParams.get("after"));
+    expect(afters).toEqual(["0", "2", "3", "3"]);
+  });
+
+  it("no verdict: once the lease is released, or at the deadline, it is unknown", async () => {
+    state.events = [event(1, "released")];
+    expect(await outputsVerdict(ctx(), LEASE, { pollMs: 10 })).toEqual({ verdict: "unknown", missing: [] });
+    state.released = false;
+    const started = Date.now();
+    expect(await outputsVerdict(ctx(), LEASE, { pollMs: 10, deadlineMs: 100 })).toEqual({ verdict: "unknown", missing: [] });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(100);
+  });
+});
+
+describe("a transfer that stops moving", () => {
+  it("is a timeout (exit 8) once no byte has moved for the stall time, however long it has run", async () => {
+    const { response, touch, close } = await transfer({ url: base, apiKey: KEY }, "test", "/stall", { stallMs: 200 });
+    expect(response.status).toBe(200);
+    const reader = response.body!.getReader();
+    const read = async () => {
+      for (;;) {
+        const { done } = await reader.read();
+        if (done) return;
+        touch();
+      }
+    };
+    const error = await read().then(() => null, (e) => stallError(e, 200));
+    close();
+    expect(error).toMatchObject({ exitCode: EXIT.TIMEOUT, code: "timeout", message: "no progress for 0.2 s" });
   });
 });
