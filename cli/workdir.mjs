@@ -284,8 +284,10 @@ export async function uploadWorkdir(ctx, dir) {
  * @param {CliError} err @param {number} size @param {Walk} walk
  */
 function tooLarge(err, size, walk) {
-  if (err.code !== "upload_too_large") return err;
-  const limit = typeof err.details.limit_bytes === "number" ? ` of ${bytesText(err.details.limit_bytes)}` : "";
+  // upload_too_large is the contract's; payload_too_large (details.max_bytes) what the API's general body limit answers.
+  if (err.code !== "upload_too_large" && err.code !== "payload_too_large") return err;
+  const limitBytes = err.details.limit_bytes ?? err.details.max_bytes;
+  const limit = typeof limitBytes === "number" ? ` of ${bytesText(limitBytes)}` : "";
   return new CliError(
     `the workdir bundle is ${bytesText(size)}, over lessor's limit${limit} for one upload; the largest entries of ${walk.root}: ${largestText(walk)}. Leave more out with a .lessorignore`,
     err.exitCode,

@@ -44,6 +44,8 @@ const state = {
   seen: [] as Seen[],
   uploads: new Map<string, Buffer>(),
   uploadLimit: 50 * 1024 * 1024,
+  /** The API's general body limit answers this code, with `max_bytes`, instead of the contract's. */
+  generalLimit: false,
   leaseBodies: [] as any[],
   artifacts: [] as Stored[],
   events: [] as any[],
@@ -59,6 +61,7 @@ function reset() {
   state.seen = [];
   state.uploads.clear();
   state.uploadLimit = 50 * 1024 * 1024;
+  state.generalLimit = false;
   state.leaseBodies = [];
   state.artifacts = [];
   state.events = [];
@@ -89,7 +92,9 @@ async function handle(req: IncomingMessage, res: ServerResponse) {
     const length = Number(req.headers["content-length"]);
     if (req.headers["content-type"] !== "application/gzip" || !/^[0-9a-f]{64}$/.test(String(req.headers["lessor-sha256"]))) return envelope(res, 400, "invalid_request");
     // Refused from its length alone, before a byte of the body is read.
-    if (length > state.uploadLimit) return envelope(res, 413, "upload_too_large", { limit_bytes: state.uploadLimit });
+    if (length > state.uploadLimit) {
+      return state.generalLimit ? envelope(res, 413, "payload_too_large", { max_bytes: state.uploadLimit }) : envelope(res, 413, "upload_too_large", { limit_bytes: state.uploadLimit });
+    }
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const body = Buffer.concat(chunks);
@@ -320,6 +325,12 @@ describe("lessor run --workdir --out", () => {
     expect(r.err).toMatch(/^error: the workdir bundle is [\d.]+ KiB, over lessor's limit of 4\.0 KiB for one upload; the largest entries of .+: weights\.bin 250\.0 KiB, data 195\.3 KiB\. Leave more out with a \.lessorignore$/m);
     expect(JSON.parse(r.out)).toMatchObject({ error: { code: "upload_too_large", details: { limit_bytes: 4096, size_bytes: expect.any(Number) } }, exit_code: 2 });
     expect(state.leaseBodies).toEqual([]);
+
+    // The API's general body limit, if it answers first, is said the same way.
+    state.generalLimit = true;
+    const general = await lessor(["run", "--gpu", "l4", "--workdir", repo, "--", "echo"]);
+    expect(general.code).toBe(EXIT.USAGE);
+    expect(general.err).toMatch(/^error: the workdir bundle is [\d.]+ KiB, over lessor's limit of 4\.0 KiB for one upload; /m);
   });
 });
 
