@@ -14,9 +14,8 @@ import { lstat, mkdir, open, realpath, rename, rm, stat } from "node:fs/promises
 import path from "node:path";
 import { apiError, call, stallError, transfer } from "./client.mjs";
 import { CliError, EXIT, usageError } from "./exit-codes.mjs";
-import { jsonText, relative, table, visible } from "./format.mjs";
+import { bytesText, jsonText, relative, table, visible } from "./format.mjs";
 import { leaseIdOf, parseLimit } from "./commands.mjs";
-import { bytesText } from "./workdir.mjs";
 
 /** @typedef {import("./commands.mjs").Ctx} Ctx */
 /** @typedef {import("./api-types").components["schemas"]["Artifact"]} Artifact */
@@ -415,8 +414,9 @@ export async function bringOutputs(ctx, id, dir, options = {}) {
   let error = null;
   if (missing.length > 0) {
     const shown = missing.slice(0, 10).map((p) => visible(p));
+    const notDownloaded = failed.length > 0 ? `; and ${failedError(failed).message}` : "";
     error = new CliError(
-      `outputs incomplete: ${missing.length} file${missing.length === 1 ? "" : "s"} the job left did not come back: ${shown.join(", ")}${missing.length > shown.length ? ", ..." : ""}`,
+      `outputs incomplete: ${missing.length} file${missing.length === 1 ? "" : "s"} the job left did not come back: ${shown.join(", ")}${missing.length > shown.length ? ", ..." : ""}${notDownloaded}`,
       EXIT.INCOMPLETE,
       { code: "outputs_incomplete", details: { missing } },
     );

@@ -11,7 +11,6 @@ import { fields, hourly, jsonText, relative, stateText } from "./format.mjs";
 import { leaseIdOf } from "./commands.mjs";
 import { follow } from "./stream.mjs";
 import { bringOutputs, outDir } from "./artifacts.mjs";
-import { uploadWorkdir } from "./workdir.mjs";
 
 /** @typedef {import("./commands.mjs").Ctx} Ctx */
 /** @typedef {import("./api-types").components["schemas"]} Schemas */
@@ -139,6 +138,8 @@ const machineText = (l) => `${l.provider}${l.offer ? ` ${l.offer.gpu} x${l.offer
  */
 async function workdirOf(ctx, f) {
   if (f.workdir === undefined) return {};
+  // tar and ignore are loaded only by the commands that pack: every other command starts without them.
+  const { uploadWorkdir } = await import("./workdir.mjs");
   const upload = await uploadWorkdir(ctx, f.workdir);
   return { workdir: upload.id };
 }

@@ -18,7 +18,7 @@ import ignore from "ignore";
 import { create as tarCreate } from "tar";
 import { apiError, transfer } from "./client.mjs";
 import { CliError, usageError } from "./exit-codes.mjs";
-import { table } from "./format.mjs";
+import { bytesText, table } from "./format.mjs";
 
 /** Names no bundle ever holds, at any depth (a pattern without a slash, as in a .gitignore). */
 export const ALWAYS_LEFT_OUT = [".git", ".env*", ".dev.vars", "node_modules", "__pycache__"];
@@ -221,16 +221,6 @@ export async function packWorkdir(walk, file) {
     await out.close();
   }
   return { size, sha256: hash.digest("hex") };
-}
-
-/** Bytes for a person: `812 B`, `3.4 KiB`, `51.2 MiB`. @param {number} n */
-export function bytesText(n) {
-  if (n < 1024) return `${n} B`;
-  const units = ["KiB", "MiB", "GiB", "TiB"];
-  let v = n / 1024;
-  let i = 0;
-  for (; v >= 1024 && i < units.length - 1; i++) v /= 1024;
-  return `${v.toFixed(1)} ${units[i]}`;
 }
 
 /** The largest entries at the directory's top, for a bundle too large to send. @param {Walk} walk */
