@@ -176,10 +176,10 @@ async function fetchInto(config, version, id, p, partial, from, expected) {
     if (response.status === 206) {
       const range = /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(response.headers.get("content-range") ?? "");
       const first = range ? Number(range[1]) : NaN;
-      const asked = /** @type {string} */ (headers.range).slice("bytes=".length, -1);
-      if (first !== Number(asked)) {
+      const asked = headers.range === undefined ? NaN : Number(headers.range.slice("bytes=".length, -1));
+      if (first !== asked) {
         await response.body?.cancel();
-        throw new CliError(`${p}: lessor answered the range ${response.headers.get("content-range")} for ${headers.range}`, EXIT.UNEXPECTED, { code: "bad_range" });
+        throw new CliError(`${p}: lessor answered the range ${response.headers.get("content-range")} for ${headers.range ?? "the whole file"}`, EXIT.UNEXPECTED, { code: "bad_range" });
       }
       offset = first;
       resumed = true;
