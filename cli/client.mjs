@@ -71,3 +71,57 @@ export function apiError(response, body) {
   const exitCode = response.ok ? EXIT.UNEXPECTED : exitCodeForApiError(response.status, code);
   return new CliError(message, exitCode, { code: code ?? `http_${response.status}`, details, requestId });
 }
+
+/** How long a transfer (a bundle up, an artifact down) may go without a byte moving (exit code 8). */
+export const STALL_MS = 30_000;
+
+/**
+ * A request whose body or answer may be large: a workdir bundle up, an artifact down. It has no
+ * bound on how long it takes, only on how long it goes without progress: `touch` (called by the
+ * body's stream for every chunk sent, and by the reader for every chunk read) starts the
+ * STALL_MS timer again. `close` stops the timer once the answer is read. The answer is returned as
+ * it came, error statuses included (the caller knows which it expects: 200 or 206).
+ * @param {{ url: string, apiKey?: string }} config
+ * @param {string} version
+ * @param {string} path e.g. `/v1/uploads`
+ * @param {{ method?: string, headers?: Record<string, string>, body?: (touch: () => void) => ReadableStream<Uint8Array>, stallMs?: number }} [init]
+ * @returns {Promise<{ response: Response, touch: () => void, close: () => void }>}
+ */
+export async function transfer(config, version, path, init = {}) {
+  const stallMs = init.stallMs ?? STALL_MS;
+  const controller = new AbortController();
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
+  const close = () => clearTimeout(timer);
+  const touch = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => controller.abort(new DOMException(`no progress for ${stallMs / 1000} s`, "TimeoutError")), stallMs);
+  };
+  touch();
+  try {
+    const body = init.body?.(touch);
+    const response = await fetch(`${config.url}${path}`, {
+      method: init.method ?? "GET",
+      headers: { ...(config.apiKey ? { authorization: `Bearer ${config.apiKey}` } : {}), "user-agent": `lessor-cli/${version}`, ...init.headers },
+      signal: controller.signal,
+      ...(body ? { body, duplex: "half" } : {}),
+    });
+    touch();
+    return { response, touch, close };
+  } catch (e) {
+    close();
+    throw stallError(e, stallMs);
+  }
+}
+
+/**
+ * What a transfer failed with: a stall is a timeout (8), anything else as transportError says.
+ * @param {unknown} e
+ * @param {number} [stallMs]
+ */
+export function stallError(e, stallMs = STALL_MS) {
+  if (e instanceof CliError) return e;
+  const name = /** @type {{ name?: string }} */ (e)?.name;
+  if (name === "TimeoutError") return new CliError(`no progress for ${stallMs / 1000} s`, EXIT.TIMEOUT, { code: "timeout" });
+  return transportError(e);
+}

@@ -12,6 +12,7 @@ import { follow } from "./stream.mjs";
 
 export { kill, logs, run, scratchExec, scratchRun } from "./occupant.mjs";
 export { down, env, up } from "./deployments.mjs";
+export { artifactsGet, artifactsLs } from "./artifacts.mjs";
 
 /** @typedef {import("./main.mjs").Io} Io */
 /** @typedef {import("./main.mjs").GlobalFlags} GlobalFlags */

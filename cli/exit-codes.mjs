@@ -18,6 +18,7 @@ export const EXIT = /** @type {const} */ ({
   UNSUPPORTED: 9,
   OVER_BUDGET: 10,
   MODEL_SERVER: 11,
+  INCOMPLETE: 12,
 });
 
 /** @type {ReadonlyArray<readonly [number, string]>} */
@@ -30,10 +31,11 @@ export const EXIT_CODE_TABLE = [
   [EXIT.AUTH, "authentication or scope: the API key is not valid, or its scope does not allow the command"],
   [EXIT.NO_CAPACITY, "no capacity: no offer fits the request, or the model does not fit the machine asked for"],
   [EXIT.PROVISIONING, "provisioning failed: the lease was released before its command ran (boot or start timeout, host failed, provider refused or lost it)"],
-  [EXIT.TIMEOUT, "timeout: the server did not answer in time"],
+  [EXIT.TIMEOUT, "timeout: the server did not answer in time, or an upload or download made no progress for 30 s"],
   [EXIT.UNSUPPORTED, "unsupported: this installation or provider cannot do that"],
-  [EXIT.OVER_BUDGET, "over budget: the request would pass one of the org's caps; nothing changed"],
+  [EXIT.OVER_BUDGET, "over budget: the request would pass one of the org's caps (spend, or its storage quota); nothing changed"],
   [EXIT.MODEL_SERVER, "model server failed: `lessor up`'s deployment was released before its model answered (it exited while starting, answered without a key, or did not answer by its startup_timeout)"],
+  [EXIT.INCOMPLETE, "data incomplete: a job's outputs did not all come back (the lease's outputs_incomplete), or bytes did not match their SHA-256 on the way up or down (what did not match was not kept)"],
 ];
 
 /** The API's error codes whose class is not the one their HTTP status suggests. */
@@ -46,6 +48,9 @@ const BY_CODE = /** @type {Record<string, number>} */ ({
   quote_drift: EXIT.NO_CAPACITY,
   no_placement: EXIT.NO_CAPACITY,
   over_budget: EXIT.OVER_BUDGET,
+  storage_quota_exceeded: EXIT.OVER_BUDGET,
+  checksum_mismatch: EXIT.INCOMPLETE,
+  upload_too_large: EXIT.USAGE,
   provider_not_configured: EXIT.USAGE,
   provider_key_refused: EXIT.PROVIDER,
   provider_unavailable: EXIT.PROVIDER,

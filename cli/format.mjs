@@ -69,6 +69,16 @@ export function money(usd) {
 /** An hourly rate: `$0.39/h`. @param {number | null | undefined} usd */
 export const hourly = (usd) => (usd === null || usd === undefined ? "-" : `${money(usd)}/h`);
 
+/** Bytes for a person: `812 B`, `3.4 KiB`, `51.2 MiB`. @param {number} n */
+export function bytesText(n) {
+  if (n < 1024) return `${n} B`;
+  const units = ["KiB", "MiB", "GiB", "TiB"];
+  let v = n / 1024;
+  let i = 0;
+  for (; v >= 1024 && i < units.length - 1; i++) v /= 1024;
+  return `${v.toFixed(1)} ${units[i]}`;
+}
+
 /**
  * A span in words: `45 s`, `14 min`, `2 h 5 min`, `3 d 4 h`.
  * @param {number} ms

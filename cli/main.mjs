@@ -148,7 +148,8 @@ export function buildProgram(io, act) {
       .requiredOption("--gpu <class>", "`class:count` (`l4`, `l40s:2`)")
       .option("--ttl <duration>", "end the lease after this long whatever happens: `30m`, `2h`")
       .option("--env <NAME=value>", "an environment variable for the command (repeatable; values are never shown)", collect, [])
-      .option("--name <name>", "a name for the lease");
+      .option("--name <name>", "a name for the lease")
+      .option("--workdir <dir>", "pack this directory and unpack it on the machine as the command's working directory (never .git, .env*, .dev.vars, node_modules, __pycache__, nor what .gitignore and .lessorignore files match)");
 
   leaseFlags(program.command("run"))
     .description("run a command as a job on a new machine, stream its output, and exit with its exit code")
@@ -156,6 +157,7 @@ export function buildProgram(io, act) {
     .option("--max-runtime <duration>", "TERM the command after it has run this long")
     .option("--max-inactivity <duration>", "TERM the command after this long without output")
     .option("--rm", "Ctrl-C ends the lease instead of detaching")
+    .option("--out <dir>", "once the job has ended, download everything it left in $LESSOR_OUT into this directory (exit 12 when some of it did not come back)")
     .argument("[cmd...]", "the command, after `--`: one argument is a shell line (`'echo hi; exit 3'`), several are words")
     .action(act("run"));
 
@@ -166,6 +168,22 @@ export function buildProgram(io, act) {
     .option("--timeout <duration>", "how long to wait for the exit after TERM (default 10s)")
     .option("--no-escalate", "never send KILL")
     .action(act("kill"));
+
+  const artifacts = program.command("artifacts").description("what a lease's command left in $LESSOR_OUT, kept after the lease ends");
+  artifacts
+    .command("ls")
+    .description("a lease's artifacts: path, size, SHA-256, when stored")
+    .argument("<lease>", "lease id or name")
+    .option("--limit <n>", "artifacts per page")
+    .option("--cursor <cursor>", "the page after the one that printed this cursor")
+    .action(act("artifactsLs"));
+  artifacts
+    .command("get")
+    .description("download a lease's artifacts, each checked against its SHA-256 and written whole or not at all; a broken download continues where it stopped")
+    .argument("<lease>", "lease id or name")
+    .argument("[path]", "one artifact, or those under a directory (`ckpt/`); default all")
+    .option("-o, --output <dir>", "the directory to write them into, at their paths (default: the current one)")
+    .action(act("artifactsGet"));
 
   const scratch = program.command("scratch").description("scratch sessions: a machine to exec commands on");
   leaseFlags(scratch.command("run"))

@@ -10,6 +10,7 @@ import { CliError, EXIT, usageError } from "./exit-codes.mjs";
 import { fields, hourly, jsonText, relative, stateText } from "./format.mjs";
 import { leaseIdOf } from "./commands.mjs";
 import { follow } from "./stream.mjs";
+import { bringOutputs, outDir } from "./artifacts.mjs";
 
 /** @typedef {import("./commands.mjs").Ctx} Ctx */
 /** @typedef {import("./api-types").components["schemas"]} Schemas */
@@ -132,14 +133,31 @@ async function releasedEarly(ctx, id) {
 const machineText = (l) => `${l.provider}${l.offer ? ` ${l.offer.gpu} x${l.offer.gpu_count}, ${l.offer.region}` : ""}, ${hourly(l.hourly_usd)}`;
 
 /**
- * `lessor run --gpu l4 -- CMD...`: a job lease for CMD, its output streamed, and the job's own exit
- * code as the CLI's. Ctrl-C detaches (the job goes on) and says how to come back; with `--rm` it
- * ends the lease instead.
+ * The workdir bundle a new lease names, uploaded from `--workdir` (nothing without the flag).
+ * @param {Ctx} ctx @param {Record<string, any>} f
+ */
+async function workdirOf(ctx, f) {
+  if (f.workdir === undefined) return {};
+  // tar and ignore are loaded only by the commands that pack: every other command starts without them.
+  const { uploadWorkdir } = await import("./workdir.mjs");
+  const upload = await uploadWorkdir(ctx, f.workdir);
+  return { workdir: upload.id };
+}
+
+/**
+ * `lessor run --gpu l4 [--workdir .] [--out DIR] -- CMD...`: a job lease for CMD (with the
+ * directory's bundle as its working directory), its output streamed, and the job's own exit code
+ * as the CLI's; with `--out`, its outputs downloaded into DIR once it has ended, and a job that
+ * exited 0 whose outputs did not all come back exits INCOMPLETE. Ctrl-C detaches (the job goes
+ * on) and says how to come back; with `--rm` it ends the lease instead.
  * @param {Ctx} ctx @param {string[]} words @param {Record<string, any>} f
  */
 export async function run(ctx, words, f) {
+  const cmd = commandLine(words);
+  // Before anything is rented: a directory that cannot be written fails now, not after the job.
+  const out = f.out === undefined ? null : await outDir(f.out, "--out");
   /** @type {Schemas["CreateLeaseForSpec"]} */
-  const body = { kind: "job", spec: { gpu: f.gpu }, cmd: commandLine(words), ...(f.name ? { name: f.name } : {}), ...envOf(f.env ?? []), ...policyOf(f) };
+  const body = { kind: "job", spec: { gpu: f.gpu }, cmd, ...(f.name ? { name: f.name } : {}), ...envOf(f.env ?? []), ...policyOf(f), ...(await workdirOf(ctx, f)) };
   const lease = await call(ctx.api().POST("/v1/leases", { body }));
   ctx.note(`lease ${lease.id} (${machineText(lease)}): following its output; Ctrl-C ${f.rm ? "ends the lease" : "detaches"}`);
   const { interrupted, result: end } = await interruptible(ctx, (signal) => followLog(ctx, lease.id, signal));
@@ -148,13 +166,27 @@ export async function run(ctx, words, f) {
       await call(ctx.api().POST("/v1/leases/{id}/end", { params: { path: { id: lease.id } } }));
       ctx.note(`ended lease ${lease.id}`);
     } else {
-      ctx.note(`detached; the job goes on. Follow it again: lessor logs ${lease.id} -f   End it: lessor end ${lease.id}`);
+      ctx.note(`detached; the job goes on. Follow it again: lessor logs ${lease.id} -f   End it: lessor end ${lease.id}${out ? `   Its outputs: lessor artifacts get ${lease.id} -o ${f.out}` : ""}`);
     }
     return DETACHED_EXIT;
   }
-  if (end.reason !== "exited") throw await releasedEarly(ctx, lease.id);
-  const code = exitCodeOf(end.exit);
-  if (ctx.json) ctx.io.stdout.write(`${jsonText({ lease_id: lease.id, exit: end.exit, exit_code: code })}\n`);
+  if (end.reason !== "exited") {
+    // What a job released early (its ttl, a lost host) left is still worth having.
+    if (out) {
+      await bringOutputs(ctx, lease.id, out, { deadlineMs: 0 }).then(
+        (o) => o.error && ctx.note(`outputs: ${o.error.message}`),
+        (e) => ctx.note(`outputs: ${e instanceof Error ? e.message : String(e)}`),
+      );
+    }
+    throw await releasedEarly(ctx, lease.id);
+  }
+  let code = exitCodeOf(end.exit);
+  const outputs = out ? await bringOutputs(ctx, lease.id, out) : null;
+  if (outputs?.error) {
+    ctx.io.stderr.write(`error: ${outputs.error.message}\n`);
+    if (code === 0) code = outputs.error.exitCode;
+  }
+  if (ctx.json) ctx.io.stdout.write(`${jsonText({ lease_id: lease.id, exit: end.exit, exit_code: code, ...(outputs ? { outputs: outputs.doc } : {}) })}\n`);
   else if (end.exit.signal !== null) ctx.note(`the command was ended by SIG${end.exit.signal}`);
   return code;
 }
@@ -209,7 +241,7 @@ const READY_POLL_MS = 1_000;
  */
 export async function scratchRun(ctx, _args, f) {
   /** @type {Schemas["CreateLeaseForSpec"]} */
-  const body = { kind: "scratch", spec: { gpu: f.gpu }, ...(f.name ? { name: f.name } : {}), ...envOf(f.env ?? []), ...policyOf(f) };
+  const body = { kind: "scratch", spec: { gpu: f.gpu }, ...(f.name ? { name: f.name } : {}), ...envOf(f.env ?? []), ...policyOf(f), ...(await workdirOf(ctx, f)) };
   const created = await call(ctx.api().POST("/v1/leases", { body }));
   ctx.note(`lease ${created.id} (${machineText(created)}): waiting for its machine; Ctrl-C stops waiting (the lease goes on)`);
   const { interrupted, result: lease } = await interruptible(ctx, async (signal) => {

@@ -20,6 +20,7 @@ import { gatewayRoutes } from "./v1/gateway";
 import { ingressRoutes } from "./v1/ingress";
 import { keyRoutes } from "./v1/keys";
 import { leaseRoutes } from "./v1/leases";
+import { artifactRoutes } from "./v1/artifacts";
 import { machineRoutes } from "./v1/machines";
 import { meterRoutes } from "./v1/meter";
 import { budgetRoutes } from "./v1/budget";
@@ -33,7 +34,7 @@ import { simRoutes } from "./v1/sim";
 import { usageRoutes } from "./v1/usage";
 import { webhookRoutes } from "./v1/webhooks";
 import type { Context } from "hono";
-import { MAX_BODY_BYTES } from "../src/body-limit";
+import { MAX_BODY_BYTES, streamsOwnBody } from "../src/body-limit";
 
 /** How much of an oversized body is read (and dropped) before its 413 is answered. */
 const DRAIN_MAX_BYTES = 16 * 1024 * 1024;
@@ -147,7 +148,7 @@ export function createApp() {
     const raw = c.req.raw;
     const declared = raw.headers.has("transfer-encoding") ? null : raw.headers.get("content-length");
     const size = declared === null ? null : Number(declared);
-    if (!raw.body || (size !== null && size <= MAX_BODY_BYTES)) return next();
+    if (!raw.body || (size !== null && size <= MAX_BODY_BYTES) || streamsOwnBody(raw.method, new URL(raw.url).pathname)) return next();
     let body: Uint8Array | "too_large";
     try {
       body = size !== null && size > DRAIN_MAX_BYTES ? "too_large" : await readLimited(raw.body);
@@ -212,6 +213,7 @@ export function createApp() {
   app.route("/v1", catalogRoutes);
   app.route("/v1", quoteRoutes);
   app.route("/v1", leaseRoutes);
+  app.route("/v1", artifactRoutes);
   app.route("/v1", deploymentRoutes);
   app.route("/v1", machineRoutes);
   app.route("/v1", budgetRoutes);

@@ -13,6 +13,8 @@ export interface Env {
   API_KEY: DurableObjectNamespace<ApiKeyObject>;
   /** One per org, named by its id: the org's event log, its streams and its webhook deliveries. */
   ORG_EVENTS: DurableObjectNamespace<OrgEventsObject>;
+  /** Workdir bundles and artifacts (docs/artifacts.md), bucket `lessor-artifacts`. */
+  ARTIFACTS: R2Bucket;
   /** "production" in `[env.production]` (wrangler.toml): turns on the production checks of src/config.ts. */
   LESSOR_ENVIRONMENT?: string;
   /** Secret (at least 32 characters): creates orgs. Unset: `POST /v1/orgs` is refused. */
@@ -102,6 +104,11 @@ export interface Env {
    * duration (`24h`, the default; `90m`), or `0` to remember none (src/lease/bad-host.ts).
    */
   LESSOR_BAD_HOST_TTL?: string;
+  /** The caps of docs/artifacts.md "Limits and money", in bytes (src/artifacts/limits.ts). */
+  LESSOR_UPLOAD_MAX_BYTES?: string;
+  LESSOR_ARTIFACT_FILE_MAX_BYTES?: string;
+  LESSOR_LEASE_ARTIFACTS_MAX_BYTES?: string;
+  LESSOR_ORG_STORAGE_MAX_BYTES?: string;
 }
 
 export function intSetting(value: string | undefined, fallback: number): number {

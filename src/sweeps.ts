@@ -2,6 +2,7 @@
  * The minute's sweeps, in the order that keeps leases safe first. Each is idempotent and holds a
  * lock in D1 while it runs, so an overlapping or repeated run changes nothing (docs/design.md).
  */
+import { runStorageRetention } from "./artifacts/store";
 import { runBilling } from "./billing/reconcile";
 import { refreshOffers } from "./catalog/refresh";
 import { database } from "./db";
@@ -36,5 +37,7 @@ export async function runSweeps(env: Env, scheduledTime: number) {
     const db = database(env.DB);
     return runRetention(db, Date.now(), retentionPlan(creationCaps(env), await retentionOwners(db)));
   });
-  return { backstop, reconcile, refresh, billing, retention };
+  // Bundles and artifacts past their time, from R2 and D1, their bytes given back (docs/artifacts.md).
+  const storage = await isolated("storage", () => runStorageRetention(env, Date.now()));
+  return { backstop, reconcile, refresh, billing, retention, storage };
 }

@@ -16,6 +16,9 @@ import { agentLimits } from "../../src/occupant/agent-budget";
 import { COMMAND_OUTPUT_MAX, MAX_WAIT_MS, type AgentAnswer, type AgentCall } from "../../src/occupant/occupant";
 import { ENROLL_NONCE, looksLikeEnrollToken, looksLikeLeaseToken } from "../../src/occupant/token";
 import { COMMON_ERRORS, errorResponse, jsonResponse, router, type AppEnv } from "../context";
+import { checkPath, MANIFEST_MAX_FILES, MAX_PARTS, PART_SIZE, SHA256_HEX, storageLimits, tooLarge } from "../../src/artifacts/limits";
+import { completeMultipart, createMultipart, listParts, storeArtifact, storePart, workdirOf } from "../../src/artifacts/store";
+import { ArtifactSchema, parsed, pathParam, rawBody, RawHeaders, SHA_HEADER } from "./artifacts";
 import { bearerToken, refusedCredential } from "../middleware";
 
 const LEASE_ID = /^ls_[0-9a-z]{26}$/;
@@ -293,6 +296,182 @@ export const agentRoutes = router()
       return c.json({ recorded, id: command.id, exit_code: command.exit_code }, 200);
     },
   );
+
+// ---- data in and out (docs/artifacts.md) ---------------------------------------------------------
+
+/** The token is the lease's and the lease not released: where the agent's bytes go. */
+async function storageTarget(c: Context<AppEnv>, path: string) {
+  const { org_id } = await agentCall(c, { op: "storage" });
+  return { org_id, lease_id: c.req.header(LEASE_ID_HEADER)!, path };
+}
+
+const STORE_ERRORS = {
+  400: errorResponse("invalid_request; invalid_path; checksum_mismatch: the bytes' SHA-256 is not Lessor-Sha256 (nothing stored); invalid_part", [
+    "invalid_request",
+    "invalid_path",
+    "checksum_mismatch",
+    "invalid_part",
+  ]),
+  404: errorResponse("not_found: no such upload of this lease and path", ["not_found"]),
+  409: errorResponse("storage_quota_exceeded: the org's quota (details: limit_bytes, used_bytes); parts_missing (details: missing)", ["storage_quota_exceeded", "parts_missing"]),
+  413: errorResponse("file_too_large, lease_artifacts_full, payload_too_large: a cap (details: limit_bytes)", ["file_too_large", "lease_artifacts_full", "payload_too_large"]),
+} as const;
+
+const FileSchema = z.strictObject({
+  size: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+  sha256: z.string().regex(SHA256_HEX),
+});
+
+const PartsSchema = z
+  .object({
+    upload_id: z.string(),
+    path: z.string(),
+    size: z.number().int(),
+    sha256: z.string(),
+    part_size: z.number().int(),
+    parts: z.number().int().describe("how many parts the file goes up in"),
+    stored: z.array(z.object({ part: z.number().int(), size: z.number().int(), sha256: z.string() })).describe("the parts stored so far"),
+  })
+  .openapi("ArtifactUpload");
+
+const ArtifactPath = z.object({ path: z.string().openapi({ param: { name: "path", in: "path" }, example: "checkpoints/model.pt" }) });
+const PartQuery = z.object({ upload_id: z.string().max(64).optional(), part: z.coerce.number().int().min(1).max(MAX_PARTS).optional() });
+
+agentRoutes
+  .openapi(
+    createRoute({
+      method: "get",
+      path: "/agent/workdir",
+      summary: "The lease's workdir bundle (tar.gz), with Lessor-Sha256; 404 no_workdir when it has none",
+      security: LEASE_TOKEN,
+      middleware: [requireLeaseToken] as const,
+      request: { headers: z.object(LeaseIdHeader) },
+      responses: {
+        200: { description: "The bundle", content: { "application/gzip": { schema: z.string().openapi({ format: "binary" }) } } },
+        ...AGENT_ERRORS,
+        404: errorResponse("no_workdir: the lease was created without one", ["no_workdir"]),
+      },
+    }),
+    async (c) => {
+      const t = await storageTarget(c, "");
+      const found = await workdirOf(c.env, t.org_id, t.lease_id);
+      if (!found) throw new ApiError(404, "no_workdir", "the lease was created without a workdir");
+      return c.body(found.object.body, 200, { "content-type": "application/gzip", "content-length": String(found.upload.size), [SHA_HEADER]: found.upload.sha256 });
+    },
+  )
+  .openapi(
+    createRoute({
+      method: "put",
+      path: "/agent/outputs",
+      summary: "The outputs' manifest: what every file under LESSOR_OUT is; `outputs_uploaded` comes when all are stored",
+      security: LEASE_TOKEN,
+      middleware: [requireLeaseToken] as const,
+      request: withJson(z.strictObject({ files: z.array(FileSchema.extend({ path: z.string() })).max(MANIFEST_MAX_FILES) }).openapi("OutputsManifest")),
+      responses: {
+        200: jsonResponse(z.object({ files: z.number().int(), bytes: z.number().int(), missing_count: z.number().int() }), "Kept"),
+        ...AGENT_ERRORS,
+        400: errorResponse("invalid_request; invalid_path: a path (details.field)", ["invalid_request", "invalid_path"]),
+      },
+    }),
+    async (c) => {
+      const { files } = c.req.valid("json");
+      for (const f of files) checkPath(f.path);
+      if (new Set(files.map((f) => f.path)).size !== files.length) throw new ApiError(400, "invalid_request", "a path is named once");
+      const { outputs } = await agentCall(c, { op: "outputs", files: files.map((f) => ({ ...f, sha256: f.sha256.toLowerCase() })) });
+      return c.json({ files: outputs.files, bytes: outputs.bytes, missing_count: outputs.missing_count }, 200);
+    },
+  );
+
+agentRoutes.openAPIRegistry.registerPath({
+  method: "put",
+  path: "/agent/artifacts/{path}",
+  summary: `One file of at most ${PART_SIZE} bytes, or with upload_id and part one part of a bigger one`,
+  security: LEASE_TOKEN,
+  request: {
+    params: ArtifactPath,
+    query: PartQuery,
+    headers: z.object({ ...LeaseIdHeader, ...RawHeaders }),
+    body: { content: { "application/octet-stream": { schema: z.string().openapi({ format: "binary" }) } }, required: true },
+  },
+  responses: { 200: jsonResponse(z.union([ArtifactSchema, PartsSchema]), "Stored: the artifact, or the upload's parts"), ...AGENT_ERRORS, ...STORE_ERRORS },
+});
+agentRoutes.openAPIRegistry.registerPath({
+  method: "post",
+  path: "/agent/artifacts/{path}",
+  summary: "`?uploads`: begin a multipart upload of {size, sha256}; `?upload_id=&complete`: end it, the whole file's digest checked",
+  security: LEASE_TOKEN,
+  request: {
+    params: ArtifactPath,
+    query: z.object({ uploads: z.string().optional(), upload_id: z.string().max(64).optional(), complete: z.string().optional() }),
+    headers: z.object(LeaseIdHeader),
+    body: { content: { "application/json": { schema: FileSchema.openapi("ArtifactFile") } }, required: true },
+  },
+  responses: {
+    200: jsonResponse(z.union([ArtifactSchema, PartsSchema]), "Completed: the artifact"),
+    201: jsonResponse(z.union([ArtifactSchema, PartsSchema]), "Begun: the upload"),
+    ...AGENT_ERRORS,
+    ...STORE_ERRORS,
+  },
+});
+agentRoutes.openAPIRegistry.registerPath({
+  method: "get",
+  path: "/agent/artifacts/{path}",
+  summary: "A multipart upload's stored parts, to resume from",
+  security: LEASE_TOKEN,
+  request: { params: ArtifactPath, query: z.object({ upload_id: z.string().max(64) }), headers: z.object(LeaseIdHeader) },
+  responses: { 200: jsonResponse(PartsSchema, "The upload"), ...AGENT_ERRORS, ...STORE_ERRORS },
+});
+
+const ARTIFACT_PATH = "/agent/artifacts/:path{[\\s\\S]+}";
+
+agentRoutes.put(ARTIFACT_PATH, requireLeaseToken, async (c) => {
+  const path = pathParam(c);
+  const q = parsed(PartQuery, c.req.query());
+  const limits = storageLimits(c.env);
+  if (q.upload_id !== undefined && q.part !== undefined) {
+    const { size, sha256, body } = rawBody(c, PART_SIZE, (limit) => tooLarge("payload_too_large", `a part is at most ${limit} bytes`, limit));
+    const t = await storageTarget(c, path);
+    return c.json(await storePart(c.env, t, q.upload_id, q.part, body, size, sha256), 200);
+  }
+  if (q.upload_id !== undefined || q.part !== undefined) throw new ApiError(400, "invalid_request", "a part names both upload_id and part");
+  const max = Math.min(PART_SIZE, limits.file_bytes);
+  const { size, sha256, body } = rawBody(c, max, (limit) =>
+    limit < PART_SIZE ? tooLarge("file_too_large", `a file is at most ${limit} bytes`, limit) : tooLarge("payload_too_large", `one PUT carries at most ${limit} bytes; send a bigger file in parts (?uploads)`, limit),
+  );
+  const t = await storageTarget(c, path);
+  const stored = await storeArtifact(c.env, t, body, size, sha256, Date.now());
+  await noteStored(c, stored);
+  return c.json(stored, 200);
+});
+
+agentRoutes.post(ARTIFACT_PATH, requireLeaseToken, async (c) => {
+  const path = pathParam(c);
+  const q = parsed(z.object({ uploads: z.string().optional(), upload_id: z.string().max(64).optional(), complete: z.string().optional() }), c.req.query());
+  const file = parsed(FileSchema, await c.req.json().catch(() => undefined));
+  const sha256 = file.sha256.toLowerCase();
+  if (q.uploads !== undefined && q.upload_id === undefined) {
+    const t = await storageTarget(c, path);
+    return c.json(await createMultipart(c.env, t, file.size, sha256, Date.now()), 201);
+  }
+  if (q.upload_id === undefined || q.complete === undefined) throw new ApiError(400, "invalid_request", "send ?uploads to begin, or ?upload_id=...&complete to end");
+  const t = await storageTarget(c, path);
+  const stored = await completeMultipart(c.env, t, q.upload_id, file.size, sha256, Date.now());
+  await noteStored(c, stored);
+  return c.json(stored, 200);
+});
+
+agentRoutes.get(ARTIFACT_PATH, requireLeaseToken, async (c) => {
+  const path = pathParam(c);
+  const q = parsed(z.object({ upload_id: z.string().max(64) }), c.req.query());
+  return c.json(await listParts(c.env, await storageTarget(c, path), q.upload_id), 200);
+});
+
+/** Tells the lease's object a file is stored, for its manifest; refused (a release since), the file is stored all the same. */
+async function noteStored(c: Context<AppEnv>, a: { path: string; size: number; sha256: string }): Promise<void> {
+  await agentCall(c, { op: "stored", path: a.path, size: a.size, sha256: a.sha256 }).catch((e) => {
+    if (!(e instanceof ApiError)) throw e;
+  });
+}
 
 agentRoutes.openAPIRegistry.registerComponent("securitySchemes", "lease_token", {
   type: "http",

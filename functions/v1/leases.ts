@@ -37,6 +37,7 @@ const LeaseCommon = {
   cmd: z.string().min(1).max(8192).optional().describe("the command the machine's agent runs; required for a job"),
   env: LeaseEnvSchema.optional(),
   name: LeaseNameSchema.optional(),
+  workdir: z.string().max(64).optional().describe("job and scratch: a bundle of POST /v1/uploads (`upl_...`), unpacked where the command runs"),
 };
 
 /** Exactly one of `spec` and `quote_id`: a lease for a spec, or for the offers a quote answered. */

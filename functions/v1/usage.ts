@@ -2,6 +2,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { USAGE_GROUPS, usageOf, usageRange } from "../../src/billing/usage";
 import { database } from "../../src/db";
+import { storageGbMonths } from "../../src/artifacts/store";
 import { BEARER, COMMON_ERRORS, jsonResponse, router } from "../context";
 import { requireScope } from "../middleware";
 import { sameShape } from "../../src/same-shape";
@@ -25,7 +26,13 @@ const UsageSchema = z
     to: z.string(),
     group_by: z.enum(USAGE_GROUPS),
     data: z.array(UsageRowSchema),
-    totals: z.object({ estimate_usd: z.number(), actual_usd: z.number(), disputed_usd: z.number(), leases: z.number().int() }),
+    totals: z.object({
+      estimate_usd: z.number(),
+      actual_usd: z.number(),
+      disputed_usd: z.number(),
+      leases: z.number().int(),
+      storage_gb_month: z.number().describe("bundles and artifacts kept over the range, in R2's unit (docs/artifacts.md)"),
+    }),
   })
   .openapi("Usage");
 
@@ -54,7 +61,8 @@ export const usageRoutes = router()
       const q = c.req.valid("query");
       const now = c.var.now;
       const { from, to } = usageRange(q, now);
-      const usage = await usageOf(database(c.env.DB), c.var.principal.org_id, { from, to, group_by: q.group_by ?? "provider" }, now);
+      const orgId = c.var.principal.org_id;
+      const usage = await usageOf(database(c.env.DB), orgId, { from, to, group_by: q.group_by ?? "provider" }, now, await storageGbMonths(c.env, orgId, from, to, now));
       return c.json(usage, 200);
     },
   );

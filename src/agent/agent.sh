@@ -7,6 +7,9 @@
 #
 # Without a command (a lease for a box, not a job) it only heartbeats and carries out commands.
 # It first exchanges the enrollment token for the lease token (LESSOR_LEASE_TOKEN: used as is).
+# It unpacks the lease's workdir bundle, if any, into LESSOR_WORKDIR and runs the command there;
+# once the command has ended it uploads every file under LESSOR_OUT (docs/artifacts.md), then
+# reports the exit.
 #
 # It runs the command with its output in a spool file, ships the output in numbered chunks (at
 # least every second, at most LESSOR_AGENT_CHUNK_BYTES each), heartbeats, carries out the exec and
@@ -69,7 +72,7 @@ released() {
 
 # api METHOD PATH OUT [curl options...]: the call, repeated with backoff (1 s doubling to
 # LESSOR_AGENT_BACKOFF_MAX_S) until lessor answers 2xx (status 0); 1 when it refuses the request
-# for good (400, 404, 413, 415, 422); on 410, released.
+# for good (400, 404, 409, 413, 415, 416, 422); on 410, released.
 api() {
   api_method=$1 api_path=$2 api_out=$3
   shift 3
@@ -80,7 +83,7 @@ api() {
     case $api_code in
       2??) return 0 ;;
       410) released ;;
-      400 | 404 | 413 | 415 | 422)
+      400 | 404 | 409 | 413 | 415 | 416 | 422)
         say "$api_method $api_path refused ($api_code): $(head -c 300 "$api_out" 2>/dev/null)"
         return 1
         ;;
@@ -115,6 +118,54 @@ fi
 printf 'Authorization: Bearer %s\nLessor-Lease-Id: %s\n' "$token" "$LESSOR_LEASE_ID" >"$dir/headers"
 unset LESSOR_LEASE_TOKEN LESSOR_ENROLL_TOKEN token
 
+# ---- data in: the workdir (docs/artifacts.md) ---------------------------------------------------
+
+home=${HOME:-${TMPDIR:-/tmp}}
+workdir=${LESSOR_WORKDIR:-$home/lessor/work}
+out=${LESSOR_OUT:-$home/lessor/out}
+part_bytes=8388608 # the part size of docs/artifacts.md; a part is 8 blocks of 1 MiB for dd
+case $out in /*/?*) ;; *) die "LESSOR_OUT must be an absolute path below /: $out" ;; esac
+
+# sha256_of FILE: its SHA-256 in hex, with whichever tool the machine has.
+sha256_of() {
+  if command -v sha256sum >/dev/null 2>&1; then
+    sha256sum <"$1" | cut -d' ' -f1
+  elif command -v shasum >/dev/null 2>&1; then
+    shasum -a 256 <"$1" | cut -d' ' -f1
+  else
+    openssl dgst -sha256 <"$1" | sed 's/.*= *//'
+  fi
+}
+
+# fetch_workdir: the lease's bundle (404 no_workdir: none), its digest checked, unpacked into $workdir. A bundle
+# that arrives damaged is fetched again; after five tries the agent stops without running anything.
+fetch_workdir() {
+  mkdir -p "$workdir" || die "cannot make $workdir"
+  tries=0
+  while :; do
+    if ! api GET /v1/agent/workdir "$dir/workdir.tgz" -D "$dir/workdir.headers"; then
+      [ "$api_code" = 404 ] && grep -q no_workdir "$dir/workdir.tgz" && return 0 # none: the command runs in an empty one
+      die "workdir refused"
+    fi
+    want=$(tr -d '\r' <"$dir/workdir.headers" | sed -n 's/^[Ll]essor-[Ss]ha256: *\([0-9a-fA-F]*\).*/\1/p' | tail -n 1)
+    if [ -n "$want" ] && [ "$want" = "$(sha256_of "$dir/workdir.tgz")" ]; then
+      tar -xzf "$dir/workdir.tgz" -C "$workdir" || die "cannot unpack the workdir"
+      rm -f "$dir/workdir.tgz" "$dir/workdir.headers"
+      return 0
+    fi
+    tries=$((tries + 1))
+    [ "$tries" -lt 5 ] || die "the workdir's digest does not match Lessor-Sha256"
+    say "the workdir's digest does not match; fetching it again"
+    sleep 1
+  done
+}
+
+if [ -n "${LESSOR_CMD:-}" ] || [ $# -gt 0 ]; then
+  fetch_workdir
+  rm -rf "$out" && mkdir -p "$out" || die "cannot make $out"
+  export LESSOR_WORKDIR="$workdir" LESSOR_OUT="$out"
+fi
+
 # ---- the command ------------------------------------------------------------------------------
 
 setsid=
@@ -125,6 +176,7 @@ command -v setsid >/dev/null 2>&1 && setsid=setsid
 # never a group leader, so setsid does not fork), and a signal reaches everything it started.
 if [ -n "${LESSOR_CMD:-}" ] || [ $# -gt 0 ]; then
   {
+    cd "$workdir" || exit 1
     if [ -n "${LESSOR_CMD:-}" ]; then
       $setsid sh -c "$LESSOR_CMD" </dev/null >>"$spool" 2>&1 &
     else
@@ -182,6 +234,77 @@ report_exit() {
     body="{\"code\":$st,\"signal\":null}"
   fi
   api POST /v1/agent/exit "$dir/exit.out" -H "Content-Type: application/json" --data-binary "$body" || true
+}
+
+# ---- data out: the outputs (docs/artifacts.md) ---------------------------------------------------
+
+# urlencode TEXT: a path for the URL, each byte outside [A-Za-z0-9._~/-] as %XX.
+urlencode() {
+  printf '%s' "$1" | LC_ALL=C awk 'BEGIN { for (i = 1; i < 256; i++) ord[sprintf("%c", i)] = i }
+    { if (NR > 1) printf "%%0A"; n = length($0); for (i = 1; i <= n; i++) { c = substr($0, i, 1); if (c ~ /[A-Za-z0-9._~\/-]/) printf "%s", c; else printf "%%%02X", ord[c] } }'
+}
+
+json_string() { printf '%s' "$1" | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g'; }
+
+# upload_file PATH: one file of $out; in parts above the part size, resuming an upload a killed
+# agent began (its id kept in the state directory) from the parts lessor lists as stored.
+upload_file() {
+  up_file=$out/$1
+  up_size=$(size_of "$up_file")
+  up_sum=$(sha256_of "$up_file")
+  up_url=/v1/agent/artifacts/$(urlencode "$1")
+  if [ "$up_size" -le "$part_bytes" ]; then
+    api PUT "$up_url" "$dir/put.out" -H "Content-Type: application/octet-stream" -H "Lessor-Sha256: $up_sum" --data-binary @"$up_file" ||
+      say "$1: refused for good"
+    return
+  fi
+  mkdir -p "$state" || die "cannot make $state"
+  printf '%s %s' "$1" "$up_sum" >"$dir/upload-key"
+  up_state=$state/$LESSOR_LEASE_ID.upload.$(sha256_of "$dir/upload-key" | cut -c1-32)
+  up_id=
+  if [ -s "$up_state" ]; then
+    up_id=$(cat "$up_state")
+    api GET "$up_url?upload_id=$up_id" "$dir/parts.json" || up_id=
+  fi
+  if [ -z "$up_id" ]; then
+    api POST "$up_url?uploads" "$dir/parts.json" -H "Content-Type: application/json" \
+      --data-binary "{\"size\":$up_size,\"sha256\":\"$up_sum\"}" || { say "$1: refused for good"; return; }
+    up_id=$(field upload_id <"$dir/parts.json")
+    printf '%s' "$up_id" >"$up_state"
+  fi
+  up_parts=$(sed -n 's/.*"parts":\([0-9]*\).*/\1/p' "$dir/parts.json")
+  up_n=1
+  while [ "$up_n" -le "$up_parts" ]; do
+    if ! grep -q "\"part\":$up_n," "$dir/parts.json"; then
+      dd if="$up_file" of="$dir/part" bs=1048576 skip=$(((up_n - 1) * 8)) count=8 2>/dev/null
+      api PUT "$up_url?upload_id=$up_id&part=$up_n" "$dir/part.out" -H "Content-Type: application/octet-stream" \
+        -H "Lessor-Sha256: $(sha256_of "$dir/part")" --data-binary @"$dir/part" || { say "$1: part $up_n refused for good"; return; }
+    fi
+    up_n=$((up_n + 1))
+  done
+  rm -f "$dir/part"
+  api POST "$up_url?upload_id=$up_id&complete" "$dir/complete.out" -H "Content-Type: application/json" \
+    --data-binary "{\"size\":$up_size,\"sha256\":\"$up_sum\"}" || say "$1: completion refused for good"
+  rm -f "$up_state"
+}
+
+# upload_outputs: the manifest of every file under $out, then each file. A path holding a newline
+# cannot be named this way and is left out.
+upload_outputs() {
+  [ -d "$out" ] || return 0
+  (cd "$out" && find . -type f) | sed 's|^\./||' | LC_ALL=C sort >"$dir/files"
+  {
+    printf '{"files":['
+    sep=
+    while IFS= read -r f; do
+      printf '%s{"path":"%s","size":%s,"sha256":"%s"}' "$sep" "$(json_string "$f")" "$(size_of "$out/$f")" "$(sha256_of "$out/$f")"
+      sep=,
+    done <"$dir/files"
+    printf ']}'
+  } >"$dir/manifest.json"
+  api PUT /v1/agent/outputs "$dir/outputs.out" -H "Content-Type: application/json" --data-binary @"$dir/manifest.json" ||
+    say "the outputs' manifest was refused"
+  while IFS= read -r f; do upload_file "$f"; done <"$dir/files"
 }
 
 # heartbeat: liveness; on a machine that serves a model, with the lines of its server's metrics
@@ -275,6 +398,8 @@ while :; do
   fi
   if [ "$reported" = 0 ] && [ -f "$dir/status" ]; then
     ship
+    # The outputs before the exit: a job is released on its exit (docs/artifacts.md).
+    upload_outputs
     report_exit
     reported=1
   fi

@@ -56,7 +56,7 @@ interface Row {
 
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-export async function usageOf(db: Db, orgId: string, range: { from: number; to: number; group_by: UsageGroup }, now: number) {
+export async function usageOf(db: Db, orgId: string, range: { from: number; to: number; group_by: UsageGroup }, now: number, storageGbMonth = 0) {
   const { from, to, group_by } = range;
   const keyOf = (l: LeaseFacts, at: number) =>
     group_by === "provider" ? l.provider : group_by === "gpu" ? (l.gpu_class ?? "unknown") : group_by === "lease" ? l.id : day(at);
@@ -123,6 +123,7 @@ export async function usageOf(db: Db, orgId: string, range: { from: number; to: 
       actual_usd: sum("actual"),
       disputed_usd: sum("disputed"),
       leases: new Set([...rows.values()].flatMap((r) => [...r.leases])).size,
+      storage_gb_month: storageGbMonth,
     },
   };
 }

@@ -10,6 +10,8 @@ export interface OrgsTable {
   require_image_digest: Generated<0 | 1>;
   /** How long what a deployment's machine reports may keep a lease in use, per session, ms; null: the default (src/orgs/settings.ts). */
   machine_activity_max_ms: Generated<number | null>;
+  /** How long a released lease's artifacts are kept, ms; null: the default, 30 days (src/orgs/settings.ts, migrations/0027). */
+  artifact_retention_ms: Generated<number | null>;
 }
 
 export interface ApiKeysTable {

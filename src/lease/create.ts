@@ -21,6 +21,7 @@ import type { Env } from "../env";
 import { z } from "@hono/zod-openapi";
 import { ApiError, badRequest, conflict } from "../errors";
 import { newId } from "../ids";
+import { dropHold, holdUpload } from "../artifacts/store";
 import { ENV_NAME } from "../providers/agent-start";
 import { providerCapabilities } from "../providers/registry";
 import { claimLeaseName, freeLeaseName } from "./names";
@@ -62,6 +63,8 @@ interface LeaseRequestCommon {
   model?: ServedModel;
   /** The lease's id, when its caller chose it first (a deployment points at it before it exists). */
   id?: string;
+  /** Job and scratch: a bundle (`upl_...`) the agent unpacks before the command (docs/artifacts.md). */
+  workdir?: string;
 }
 
 /** Exactly one of `spec` and `quote_id`: a lease for a spec, or for the offers a quote answered. */
@@ -118,6 +121,7 @@ function requirePinnedImage(settings: OrgSettings | null, image: string | undefi
  */
 async function planLease(db: Db, env: Env, orgId: string, req: LeaseRequest, now: number): Promise<LeasePlan> {
   if (req.kind === "job" && req.cmd === undefined) throw badRequest("cmd_required", "a job needs a `cmd`: the command it runs", { field: "cmd" });
+  if (req.kind === "deployment" && req.workdir !== undefined) throw badRequest("invalid_request", "a deployment takes no workdir", { field: "workdir" });
   const settings = await settingsFor(db, orgId, req);
   requirePinnedImage(settings, req.image);
   let offers: Offer[];
@@ -160,7 +164,13 @@ export async function createLease(db: Db, env: Env, orgId: string, req: LeaseReq
   const claim = req.name === undefined ? null : { org_id: orgId, name: req.name, lease_id: id };
   if (claim) await claimLeaseName(db, claim, now);
   let reservedBudget = false;
+  let held = false;
   try {
+    // The bundle first among the holds: a missing one refuses the lease before any reservation.
+    if (req.workdir !== undefined) {
+      await holdUpload(env, orgId, req.workdir, id, now);
+      held = true;
+    }
     // Budget admission, before the lease's object exists: a refused lease rents nothing. A quote's
     // offer counts at the most it may be rented for, its price drift included (rent.ts `priced`).
     const first = priced(offers[0]!, "quote_id" in req ? QUOTE_DRIFT_TOLERANCE : 0);
@@ -198,8 +208,8 @@ export async function createLease(db: Db, env: Env, orgId: string, req: LeaseReq
     });
   } catch (e) {
     // A lease never made gives back its name, budget and GPUs; one that may exist keeps them, so nothing is held twice.
-    if ((claim || reservedBudget) && (await stub.view(orgId).then((made) => made === null, () => false))) {
-      await Promise.all([claim && freeLeaseName(db, claim), reservedBudget && dropReservation(db, id), dropGpuHold(db, id)]);
+    if ((claim || reservedBudget || held) && (await stub.view(orgId).then((made) => made === null, () => false))) {
+      await Promise.all([claim && freeLeaseName(db, claim), reservedBudget && dropReservation(db, id), dropGpuHold(db, id), held && dropHold(env, id)]);
     }
     throw e;
   }

@@ -55,3 +55,18 @@ function byLines(text: string, bound: ExcerptBound): string {
   if (bound.keep === "end") return lines.slice(-bound.lines).join("\n") + (ended ? "\n" : "");
   return lines.slice(0, bound.lines).join("\n") + "\n";
 }
+
+/** A list of paths an event keeps (`outputs_incomplete`'s `missing`): at most this many, and bytes of UTF-8 together. */
+export const PATH_LIST = { items: 100, bytes: 8 * 1024 } as const;
+
+/** The first items of `list` within `bound` (each path at most 1 KiB, so at least a few fit). */
+export function boundedList(list: readonly string[], bound: { items: number; bytes: number } = PATH_LIST): string[] {
+  const out: string[] = [];
+  let bytes = 0;
+  for (const item of list) {
+    bytes += new TextEncoder().encode(item).byteLength;
+    if (out.length >= bound.items || bytes > bound.bytes) break;
+    out.push(item);
+  }
+  return out;
+}

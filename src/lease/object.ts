@@ -97,6 +97,7 @@ export class LeaseObject extends MeteredObject {
       heartbeat: (orgId) => ctx.waitUntil(this.act(orgId, "heartbeat").catch(() => undefined)),
       machineActivity: () => ctx.waitUntil(this.#machineActivity().catch(() => undefined)),
       commandQueued: (l) => ctx.waitUntil(this.#runner.commandQueued(l).catch(() => undefined)),
+      later: (work) => ctx.waitUntil(work().catch(() => undefined)),
     });
     ctx.blockConcurrencyWhile(async () => this.#store.open());
   }

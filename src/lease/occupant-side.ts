@@ -16,7 +16,7 @@ import { agentPollClaim, slotRefused, type HeldSlots, type SlotClaim, type SlotR
 import { isSimulatedCloud } from "../providers/names";
 import { alarmAt } from "./decide";
 import { killStart, type KillOutcome } from "./command";
-import { excerpt, EXCERPTS } from "./excerpt";
+import { boundedList, excerpt, EXCERPTS, PATH_LIST } from "./excerpt";
 import type { Effect } from "./transitions";
 import type { LeaseRecord } from "./state";
 import type { LeaseStore } from "./store";
@@ -41,6 +41,8 @@ export interface OccupantHost {
   machineActivity(): void;
   /** A command was queued for the lease's machine: its provider is told (LeaseRunner `commandQueued`). */
   commandQueued(l: LeaseRecord): void;
+  /** Runs `work` after the current change, beside the request (the object's waitUntil). */
+  later(work: () => Promise<unknown>): void;
 }
 
 export class OccupantSide {
@@ -119,6 +121,11 @@ export class OccupantSide {
     // Requests the model server had that did not pass through the gateway: use as the machine
     // reports it, which counts only within the org's ceiling (decide.ts `machineUseUntil`).
     if (answer.ok && answer.op === "heartbeat" && answer.model_activity === "active") this.#host.machineActivity();
+    if (answer.ok && answer.op === "storage") return { ...answer, org_id: this.#store.load()!.org_id };
+    if (answer.ok && (answer.op === "outputs" || answer.op === "stored")) {
+      if (answer.outputs.missing_count === 0) await this.#outputsEvent();
+      return answer;
+    }
     if (answer.ok && answer.op === "result" && answer.recorded) await this.#attachDiagnostics(answer.command.id);
     else if (answer.ok && answer.op !== "commands") await this.#bringAlarmForward(agent);
     return answer;
@@ -281,9 +288,34 @@ export class OccupantSide {
     if (at !== null && now >= at) this.occupant()!.expire(now);
   }
 
-  /** The lease is released: every follow of its log ends. */
+  /**
+   * The lease is released: every follow of its log ends, and a manifest not yet all stored is
+   * told of (`outputs_incomplete`) once the change that released it is done.
+   */
   released(): void {
     this.#occupant?.released();
+    if (this.#occupant?.outputsPending()) this.#host.later(() => this.#outputsEvent());
+  }
+
+  /**
+   * The lease's one event about its outputs (docs/artifacts.md): `outputs_uploaded` when every
+   * file of the manifest is stored, or `outputs_incomplete` with what is missing (a bounded list,
+   * excerpt.ts `PATH_LIST`) when the lease is released without them, whichever comes first.
+   */
+  async #outputsEvent(): Promise<void> {
+    await this.#host.exclusive(async () => {
+      const l = this.#store.load();
+      const agent = this.occupant();
+      const o = agent?.outputs(PATH_LIST.items);
+      if (!l || !agent || !o || (o.missing_count > 0 && l.state !== "released") || !agent.claimOutputsEvent()) return;
+      const now = Date.now();
+      const effect =
+        o.missing_count === 0
+          ? { event: "outputs_uploaded", detail: { files: o.files, bytes: o.bytes } }
+          : { event: "outputs_incomplete", detail: { missing: boundedList(o.missing), missing_count: o.missing_count, files: o.files, bytes: o.bytes } };
+      this.#host.save(l, { ...l }, effect, now);
+      await this.#host.finish(now);
+    });
   }
 
   /** The log deleted after the lease's retention: when; null while it is kept. */

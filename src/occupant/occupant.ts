@@ -7,7 +7,7 @@
  * itself (requests that the model server's metrics it carries show are: src/lease/model-metrics.ts).
  */
 import { newId } from "../ids";
-import { setMeta } from "../object-meta";
+import { getMeta, setMeta } from "../object-meta";
 import { readModelMetrics, type ModelCounters } from "../lease/model-metrics";
 import type { AgentFacts } from "../lease/state";
 import { chunksToDrop, droppedMarker, newlines, planAppend, tailLines, type StoredChunk } from "./logs";
@@ -40,7 +40,28 @@ export type AgentCall =
   | { op: "log"; seq: number; data: Uint8Array }
   | { op: "exit"; code: number | null; signal: string | null }
   | { op: "commands"; wait_ms: number }
-  | { op: "result"; id: string; exit_code: number | null; output: string };
+  | { op: "result"; id: string; exit_code: number | null; output: string }
+  /** The token is good and the lease not released: the agent may store bytes (src/artifacts/store.ts). */
+  | { op: "storage" }
+  /** The outputs' manifest (docs/artifacts.md); a new one replaces the one before. */
+  | { op: "outputs"; files: OutputFile[] }
+  /** A file of the outputs is stored; taken after the release too (its upload began before). */
+  | { op: "stored"; path: string; size: number; sha256: string };
+
+export interface OutputFile {
+  path: string;
+  size: number;
+  sha256: string;
+}
+
+/** What the manifest says came back: every file stored, or those still missing. */
+export interface OutputsState {
+  files: number;
+  bytes: number;
+  missing: string[];
+  /** How many are missing (the list may be cut by the caller). */
+  missing_count: number;
+}
 
 /** What a heartbeat's metrics said: requests on the model server, none, or nothing lessor can read. */
 export type ModelActivity = "active" | "idle" | "unobservable";
@@ -88,6 +109,8 @@ export type AgentAnswer =
   | { ok: true; op: "exit"; recorded: boolean; exit: AgentExit }
   | { ok: true; op: "commands"; commands: DeliveredCommand[] }
   | { ok: true; op: "result"; recorded: boolean; command: CommandView }
+  | { ok: true; op: "storage"; org_id: string }
+  | { ok: true; op: "outputs" | "stored"; outputs: OutputsState }
   | AgentRefusal;
 
 /**
@@ -216,7 +239,7 @@ export class Occupant {
     if (leaseState() === null) return REFUSED;
     const enrolling = call.op === "enroll" ? await enrollment(token, call.nonce) : null;
     if (enrolling ? !this.#mayEnroll(enrolling) : !(await verifyLeaseToken(token, this.#row().token_hash))) return REFUSED;
-    if (leaseState() === "released") return RELEASED;
+    if (leaseState() === "released" && call.op !== "stored") return RELEASED;
     const admitted = admit ? await admit(call) : null;
     if (admitted !== null && typeof admitted === "object") return admitted;
     try {
@@ -266,7 +289,51 @@ export class Occupant {
       }
       case "result":
         return this.#result(call.id, call.exit_code, call.output, now);
+      case "storage":
+        // The org is the lease's; the object's side fills it in (src/lease/occupant-side.ts).
+        return { ok: true, op: "storage", org_id: "" };
+      case "outputs":
+        this.#storage.transactionSync(() => {
+          setMeta(this.#sql, "outputs_at", now);
+          const stored = new Set(this.#sql.exec<{ k: string }>(`SELECT path || ' ' || sha256 AS k FROM outputs WHERE stored = 1`).toArray().map((r) => r.k));
+          this.#sql.exec(`DELETE FROM outputs`);
+          for (const f of call.files) {
+            this.#sql.exec(`INSERT OR REPLACE INTO outputs (path, size, sha256, stored) VALUES (?, ?, ?, ?)`, f.path, f.size, f.sha256, stored.has(`${f.path} ${f.sha256}`) ? 1 : 0);
+          }
+        });
+        return { ok: true, op: "outputs", outputs: this.outputs()! };
+      case "stored":
+        this.#sql.exec(`UPDATE outputs SET stored = 1 WHERE path = ? AND size = ? AND sha256 = ?`, call.path, call.size, call.sha256);
+        return { ok: true, op: "stored", outputs: this.outputs() ?? { files: 0, bytes: 0, missing: [], missing_count: 0 } };
     }
+  }
+
+  /** What the manifest says came back; null: no manifest was sent. */
+  outputs(limit = 1000): OutputsState | null {
+    this.#ensure();
+    const t = this.#sql.exec<{ files: number; bytes: number | null; missing: number | null }>(
+      `SELECT COUNT(*) AS files, SUM(size) AS bytes, SUM(1 - stored) AS missing FROM outputs`,
+    ).one();
+    if (t.files === 0 && getMeta(this.#sql, "outputs_at") === null) return null;
+    const missing = this.#sql.exec<{ path: string }>(`SELECT path FROM outputs WHERE stored = 0 ORDER BY path LIMIT ?`, limit).toArray().map((r) => r.path);
+    return { files: t.files, bytes: t.bytes ?? 0, missing, missing_count: t.missing ?? 0 };
+  }
+
+  /** A manifest came and its event is not written yet. */
+  outputsPending(): boolean {
+    this.#ensure();
+    return getMeta(this.#sql, "outputs_at") !== null && getMeta(this.#sql, "outputs_reported") === null;
+  }
+
+  /**
+   * Whether the outputs' event is yet to be written, marking it written: the lease tells of its
+   * outputs once, uploaded or incomplete, whichever comes first.
+   */
+  claimOutputsEvent(): boolean {
+    this.#ensure();
+    if (getMeta(this.#sql, "outputs_reported") !== null) return false;
+    setMeta(this.#sql, "outputs_reported", 1);
+    return true;
   }
 
   /** Stores a chunk once (by `seq`), then drops the oldest chunks past the caps. */

@@ -6,11 +6,20 @@
  */
 import { setMeta } from "../object-meta";
 
-export const AGENT_SCHEMA_VERSION = 4;
+export const AGENT_SCHEMA_VERSION = 5;
 export const COMMAND_KINDS = ["exec", "signal"] as const;
 export const COMMAND_STATES = ["queued", "delivered", "done"] as const;
 
 const list = (values: readonly string[]) => values.map((v) => `'${v}'`).join(", ");
+
+const OUTPUTS_TABLE = `
+  CREATE TABLE outputs (
+    path   TEXT PRIMARY KEY,
+    size   INTEGER NOT NULL CHECK (size >= 0),
+    sha256 TEXT NOT NULL CHECK (length(sha256) = 64),
+    stored INTEGER NOT NULL DEFAULT 0 CHECK (stored IN (0, 1))
+  );
+`;
 
 export function ensureAgentSchema(sql: SqlStorage): void {
   sql.exec(`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);
@@ -60,6 +69,10 @@ export function ensureAgentSchema(sql: SqlStorage): void {
       );
       CREATE INDEX agent_commands_open ON agent_commands (state, n) WHERE state != 'done';
     `);
+  }
+  if (version < 5) {
+    // The outputs' manifest (docs/artifacts.md): what "complete" is measured against.
+    sql.exec(OUTPUTS_TABLE);
   }
   // A new lease's tables are made above as the newest version has them; the steps below bring
   // older ones up to it (each ALTER is a row written, docs/cost.md).

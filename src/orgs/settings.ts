@@ -6,11 +6,14 @@
  * (requests its model server's metrics show, or metrics it cannot read) may keep the lease in use
  * (src/lease/decide.ts `machineUseUntil`; docs/deployments.md "Activity"). A lease keeps the value
  * its org had when it was created.
+ * `artifact_retention`: how long a released lease's artifacts are kept (docs/artifacts.md), read by
+ * the cron when it first sees the release (src/artifacts/store.ts `runStorageRetention`).
  */
 import { z } from "@hono/zod-openapi";
 import type { Db } from "../db";
 import { DurationSchema, formatDuration, parseDuration } from "../duration";
 import { DEFAULT_MACHINE_ACTIVITY_MAX_MS } from "../lease/decide";
+import { DEFAULT_ARTIFACT_RETENTION_MS } from "../artifacts/limits";
 
 export const OrgSettingsSchema = z
   .object({
@@ -18,18 +21,25 @@ export const OrgSettingsSchema = z
     machine_activity_max: z
       .string()
       .describe(`how long into a session what a deployment's machine reports keeps it in use (docs/deployments.md "Activity"); default ${formatDuration(DEFAULT_MACHINE_ACTIVITY_MAX_MS)}`),
+    artifact_retention: z.string().describe(`how long a released lease's artifacts are kept; default ${formatDuration(DEFAULT_ARTIFACT_RETENTION_MS)}`),
   })
   .openapi("OrgSettings");
 export type OrgSettings = z.infer<typeof OrgSettingsSchema>;
 
 export const OrgSettingsUpdateSchema = z
-  .strictObject({ require_image_digest: z.boolean().optional(), machine_activity_max: DurationSchema.optional() })
+  .strictObject({ require_image_digest: z.boolean().optional(), machine_activity_max: DurationSchema.optional(), artifact_retention: DurationSchema.optional() })
   .openapi("OrgSettingsUpdate");
 
 /** The org's settings; null when the org is gone. */
 export async function orgSettings(db: Db, orgId: string): Promise<OrgSettings | null> {
-  const row = await db.selectFrom("orgs").select(["require_image_digest", "machine_activity_max_ms"]).where("id", "=", orgId).executeTakeFirst();
-  return row ? { require_image_digest: row.require_image_digest === 1, machine_activity_max: formatDuration(row.machine_activity_max_ms ?? DEFAULT_MACHINE_ACTIVITY_MAX_MS) } : null;
+  const row = await db.selectFrom("orgs").select(["require_image_digest", "machine_activity_max_ms", "artifact_retention_ms"]).where("id", "=", orgId).executeTakeFirst();
+  return row
+    ? {
+        require_image_digest: row.require_image_digest === 1,
+        machine_activity_max: formatDuration(row.machine_activity_max_ms ?? DEFAULT_MACHINE_ACTIVITY_MAX_MS),
+        artifact_retention: formatDuration(row.artifact_retention_ms ?? DEFAULT_ARTIFACT_RETENTION_MS),
+      }
+    : null;
 }
 
 /** `machine_activity_max` in ms, as a lease takes it (a settings answer always holds a valid duration). */
@@ -42,6 +52,7 @@ export async function updateOrgSettings(db: Db, orgId: string, update: z.infer<t
   const set = {
     ...(update.require_image_digest === undefined ? {} : { require_image_digest: update.require_image_digest ? (1 as const) : (0 as const) }),
     ...(update.machine_activity_max === undefined ? {} : { machine_activity_max_ms: parseDuration(update.machine_activity_max)! }),
+    ...(update.artifact_retention === undefined ? {} : { artifact_retention_ms: parseDuration(update.artifact_retention)! }),
   };
   if (Object.keys(set).length > 0) await db.updateTable("orgs").set(set).where("id", "=", orgId).execute();
   return orgSettings(db, orgId);

@@ -8,7 +8,9 @@
  * it was killed and started anew; the command's environment holds neither token.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -95,7 +97,7 @@ interface Agent {
 }
 
 /** agent.sh with the lease's token, or with an enrollment token to exchange; `state`: where it keeps its nonce. */
-function runAgent(url: string, lease: { id: string; token?: string; enroll_token?: string }, cmd: string | null, state?: string): Agent {
+function runAgent(url: string, lease: { id: string; token?: string; enroll_token?: string }, cmd: string | null, state?: string, extra: Record<string, string> = {}): Agent {
   const dir = mkdtempSync(path.join(scratch, "agent-"));
   const child = spawn("/bin/sh", [path.join(repoRoot, "src/agent/agent.sh")], {
     env: {
@@ -112,6 +114,7 @@ function runAgent(url: string, lease: { id: string; token?: string; enroll_token
       LESSOR_AGENT_HEARTBEAT_S: "2",
       LESSOR_AGENT_POLL_WAIT_S: "5",
       LESSOR_AGENT_BACKOFF_MAX_S: "1",
+      ...extra,
     },
     stdio: ["ignore", "ignore", "pipe"],
     // A group of its own, so that a test can kill the agent with its poller, as a crash would.
@@ -163,13 +166,14 @@ async function faultyProxy(target: string, fault: (method: string, path: string,
     if (f === "lose_request") return void res.writeHead(503, { "content-type": "text/plain" }).end("injected");
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(req.headers)) {
-      if (typeof v === "string" && !["host", "connection", "content-length", "transfer-encoding"].includes(k)) headers[k] = v;
+      if (typeof v === "string" && !["host", "connection", "content-length", "transfer-encoding", "expect"].includes(k)) headers[k] = v;
     }
     try {
       const upstream = await fetch(`${target}${req.url}`, { method: req.method, headers, body: body.length > 0 ? body : undefined });
       const answer = Buffer.from(await upstream.arrayBuffer());
       if (f === "lose_answer") return void req.socket.destroy();
-      res.writeHead(upstream.status, { "content-type": upstream.headers.get("content-type") ?? "application/octet-stream" }).end(answer);
+      const sha = upstream.headers.get("lessor-sha256");
+      res.writeHead(upstream.status, { "content-type": upstream.headers.get("content-type") ?? "application/octet-stream", ...(sha ? { "lessor-sha256": sha } : {}) }).end(answer);
     } catch {
       req.socket.destroy();
     }
@@ -178,9 +182,76 @@ async function faultyProxy(target: string, fault: (method: string, path: string,
   return {
     url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
     injected,
+    seen,
     close: () => new Promise<void>((resolve) => proxy.close(() => resolve())),
   };
 }
+
+describe("agent.sh moves data in and out (docs/artifacts.md)", () => {
+  /** What the command writes as its big output: above two part sizes, so it goes up in three parts. */
+  const BIG = 17_000_000;
+  const bigBytes = () => Buffer.from("lessor output line\n".repeat(Math.ceil(BIG / 19))).subarray(0, BIG);
+
+  it("unpacks the workdir, runs the command in it, and brings LESSOR_OUT back byte for byte, resuming a multipart upload after the agent was killed", async () => {
+    // The bundle: a tar.gz of one file, made with the machine's own tar.
+    const src = mkdtempSync(path.join(scratch, "bundle-"));
+    writeFileSync(path.join(src, "data.txt"), "the user's code and data\n");
+    const bundle = path.join(scratch, "bundle.tgz");
+    execFileSync("tar", ["-czf", bundle, "-C", src, "data.txt"]);
+    const bytes = readFileSync(bundle);
+    const uploaded = await fetch(`${server.base}/v1/uploads`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/gzip", "lessor-sha256": createHash("sha256").update(bytes).digest("hex") },
+      body: bytes,
+    });
+    expect(uploaded.status).toBe(201);
+    const upload = (await uploaded.json()) as { id: string };
+    const lease = await until("a lease to be created", async () => {
+      const res = await api("POST", "/v1/leases", key, { kind: "job", cmd: "hang", spec: { gpu: "l40s:1" }, policy: { on_exit: "keep" }, workdir: upload.id });
+      return res.status === 202 ? res.json : null;
+    });
+    const minted = await api("POST", `/v1/sim/leases/${lease.id}/agent-token`, bootstrap);
+    expect(minted.status).toBe(201);
+    const token = { id: lease.id, token: minted.json.token as string };
+
+    // The first agent is killed when it sends the big file's second part; the second resumes.
+    let first: Agent | null = null;
+    const proxy = await faultyProxy(server.base, (method, p, n) => {
+      if (method === "PUT" && p.endsWith("/big.bin") && n === 2 && first) {
+        process.kill(-first.child.pid!, "SIGKILL");
+        return "lose_request";
+      }
+      return "pass";
+    });
+    const cmd = `mkdir -p "$LESSOR_OUT/copy" && cp data.txt "$LESSOR_OUT/copy/data.txt" && echo "in $(pwd)" >"$LESSOR_OUT/where.txt" && yes 'lessor output line' | head -c ${BIG} >"$LESSOR_OUT/big.bin"`;
+    const state = mkdtempSync(path.join(scratch, "state-"));
+    const out = mkdtempSync(path.join(scratch, "out-"));
+    const work = mkdtempSync(path.join(scratch, "work-"));
+    const extra = { LESSOR_OUT: path.join(out, "o"), LESSOR_WORKDIR: work };
+    try {
+      first = runAgent(proxy.url, token, cmd, state, extra);
+      await Promise.race([first.exited, sleep(90_000)]);
+      expect(proxy.seen.get("PUT /v1/agent/artifacts/big.bin")).toBe(2);
+      const second = runAgent(proxy.url, token, cmd, state, extra);
+      await until("the exit to be reported", async () => (await snapshot(lease.id)).exit, 90_000).catch((e) => {
+        throw new Error(`${e}; first: ${first!.stderr()}; second: ${second.stderr()}; seen ${JSON.stringify([...proxy.seen])}`);
+      });
+      // Parts 2 and 3 only: part 1 was listed as stored.
+      expect(proxy.seen.get("PUT /v1/agent/artifacts/big.bin"), second.stderr()).toBe(4);
+    } finally {
+      await proxy.close();
+    }
+    const list = await api("GET", `/v1/leases/${lease.id}/artifacts`, key);
+    expect(list.json.data.map((a: { path: string }) => a.path)).toEqual(["big.bin", "copy/data.txt", "where.txt"]);
+    const read = async (p: string) => Buffer.from(await (await fetch(`${server.base}/v1/leases/${lease.id}/artifacts/${p}`, { headers: { authorization: `Bearer ${key}` } })).arrayBuffer());
+    expect((await read("copy/data.txt")).toString()).toBe("the user's code and data\n");
+    expect((await read("where.txt")).toString()).toBe(`in ${work}\n`);
+    expect((await read("big.bin")).equals(bigBytes())).toBe(true);
+    const evs = await api("GET", `/v1/leases/${lease.id}/events`, key);
+    expect(evs.json.data.find((e: { type: string }) => e.type === "outputs_uploaded")?.detail).toEqual({ files: 3, bytes: BIG + 25 + `in ${work}\n`.length });
+    await release(lease.id);
+  });
+});
 
 describe("agent.sh under /bin/sh against wrangler dev", () => {
   it("ships the command's output and exit 3, heartbeats, and exits 0 on 410 after release", async () => {

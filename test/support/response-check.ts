@@ -64,7 +64,8 @@ export class ResponseChecker {
     this.#doc = doc;
     this.#routes = Object.keys(doc.paths).map((template) => ({
       template,
-      re: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "[^/]+")}$`),
+      // `{path}`, an artifact's path (docs/artifacts.md), is the rest of the URL, slashes and all.
+      re: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{path\}$/, "(?:.+)").replace(/\{[^}]+\}/g, "[^/]+")}$`),
     }));
   }
 

@@ -42,6 +42,15 @@ describe("lessor's command line", () => {
       flags: { option: ["a=b", "c=d"] },
     });
     expect(await parsed(["--url", "http://x", "--api-key-file", "/k", "gpus"])).toMatchObject({ name: "gpus", flags: { url: "http://x", apiKeyFile: "/k" } });
+    expect(await parsed(["run", "--gpu", "l4", "--workdir", ".", "--out", "./out", "--", "python", "train.py"])).toMatchObject({
+      name: "run",
+      args: [["python", "train.py"]],
+      flags: { gpu: "l4", workdir: ".", out: "./out" },
+    });
+    expect(await parsed(["scratch", "run", "--gpu", "l4", "--workdir", "src"])).toMatchObject({ name: "scratchRun", flags: { workdir: "src" } });
+    expect(await parsed(["artifacts", "ls", "train", "--limit", "5"])).toMatchObject({ name: "artifactsLs", args: ["train"], flags: { limit: "5" } });
+    expect(await parsed(["artifacts", "get", "train", "ckpt/", "-o", "out"])).toMatchObject({ name: "artifactsGet", args: ["train", "ckpt/"], flags: { output: "out" } });
+    expect(await parsed(["artifacts", "get", "train"])).toMatchObject({ name: "artifactsGet", args: ["train", undefined] });
   });
 
   it.each([
@@ -56,6 +65,8 @@ describe("lessor's command line", () => {
     [[], /a command is needed/],
     [["keys"], /a command is needed/],
     [["help", "nonsense"], /no help for "nonsense"/],
+    [["artifacts", "get"], /missing required argument 'lease'/],
+    [["artifacts"], /a command is needed/],
   ])("%j is a usage error: exit 2, `error:` on stderr", async (argv, message) => {
     const io = captureIo();
     expect(await main(argv, io)).toBe(2);
@@ -95,7 +106,7 @@ describe("lessor's command line", () => {
     expect(codes.out()).toBe(`${exitCodesText()}\n`);
     const codesJson = captureIo();
     expect(await main(["help", "exit-codes", "--json"], codesJson)).toBe(0);
-    expect(JSON.parse(codesJson.out()).exit_codes).toHaveLength(12);
+    expect(JSON.parse(codesJson.out()).exit_codes).toHaveLength(13);
     const topic = captureIo();
     expect(await main(["help", "keys", "create"], topic)).toBe(0);
     expect(topic.out()).toContain("--scope");

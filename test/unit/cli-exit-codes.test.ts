@@ -19,6 +19,11 @@ describe("exitCodeForApiError", () => {
     [409, "quote_drift", EXIT.NO_CAPACITY],
     [409, "no_placement", EXIT.NO_CAPACITY],
     [402, "over_budget", EXIT.OVER_BUDGET],
+    [409, "storage_quota_exceeded", EXIT.OVER_BUDGET],
+    [413, "upload_too_large", EXIT.USAGE],
+    [413, "file_too_large", EXIT.USAGE],
+    [400, "invalid_path", EXIT.USAGE],
+    [400, "checksum_mismatch", EXIT.INCOMPLETE],
     [400, "invalid_request", EXIT.USAGE],
     [400, "invalid_duration", EXIT.USAGE],
     [400, "unknown_gpu", EXIT.USAGE],
@@ -93,8 +98,8 @@ describe("API answers as CLI errors", () => {
 });
 
 describe("the exit-code table", () => {
-  it("lists 0 to 11 once each, in order", () => {
-    expect(EXIT_CODE_TABLE.map(([code]) => code)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+  it("lists 0 to 12 once each, in order", () => {
+    expect(EXIT_CODE_TABLE.map(([code]) => code)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
   });
 
   it("docs/cli.md's exit codes section carries the same table", () => {

@@ -1,6 +1,6 @@
 /** The CLI's human output: tables, money, relative times, colour only where wanted, the guard in words. */
 import { describe, expect, it } from "vitest";
-import { fields, hourly, money, painter, relative, span, stateText, table, wantsColor } from "../../cli/format.mjs";
+import { bytesText, fields, hourly, money, painter, relative, span, stateText, table, wantsColor } from "../../cli/format.mjs";
 import { guardText } from "../../cli/commands.mjs";
 
 const NOW = Date.parse("2026-12-01T12:00:00Z");
@@ -116,5 +116,15 @@ describe("the guard in words", () => {
     [{ action: "stop", reason: null, at: null, due: false, agent_silent_since: null, activity: null }, "stop when due"],
   ] as const)("%j", (guard, text) => {
     expect(guardText(guard, NOW)).toBe(text);
+  });
+});
+
+describe("bytesText", () => {
+  it("bytes below a KiB as they are, then KiB, MiB, GiB with one decimal", () => {
+    expect(bytesText(0)).toBe("0 B");
+    expect(bytesText(1023)).toBe("1023 B");
+    expect(bytesText(1024)).toBe("1.0 KiB");
+    expect(bytesText(50 * 1024 * 1024)).toBe("50.0 MiB");
+    expect(bytesText(5.5 * 1024 ** 3)).toBe("5.5 GiB");
   });
 });

@@ -187,6 +187,45 @@ class AgentCommandResult(_Closed):
     output: str | None = ""
 
 
+class OutputsManifestFilesItem(_Closed):
+    size: int
+    sha256: str
+    path: str
+
+
+class OutputsManifest(_Closed):
+    files: list[OutputsManifestFilesItem]
+
+
+class Artifact(_Open):
+    path: str
+    size: int
+    sha256: str
+    created_at: str
+    expires_at: str | None = Field(description="null until the lease's release")
+
+
+class ArtifactUploadStoredItem(_Open):
+    part: int
+    size: int
+    sha256: str
+
+
+class ArtifactUpload(_Open):
+    upload_id: str
+    path: str
+    size: int
+    sha256: str
+    part_size: int
+    parts: int = Field(description="how many parts the file goes up in")
+    stored: list[ArtifactUploadStoredItem] = Field(description="the parts stored so far")
+
+
+class ArtifactFile(_Closed):
+    size: int
+    sha256: str
+
+
 class IngressAnswer(_Open):
     result: Literal["accepted", "ignored", "duplicate"] = Field(description="accepted: the lease holding the machine reads it back now; ignored: see reason; duplicate: this event id was taken in within 24 h, nothing done")
     event_id: str | None = Field(description="the provider's id for the event; null when it gives none (RunPod)")
@@ -196,6 +235,7 @@ class IngressAnswer(_Open):
 class OrgSettings(_Open):
     require_image_digest: bool = Field(description="refuse a lease whose image is not pinned by digest (`@sha256:`) with 409 image_not_pinned (a lease that names none runs its provider's default image, which is pinned)")
     machine_activity_max: str = Field(description="how long into a session what a deployment's machine reports keeps it in use (docs/deployments.md \"Activity\"); default 1d")
+    artifact_retention: str = Field(description="how long a released lease's artifacts are kept; default 30d")
 
 
 # a duration: `90s`, `15m`, `2h`, `1d`; at most 366 days
@@ -205,6 +245,7 @@ Duration = str
 class OrgSettingsUpdate(_Closed):
     require_image_digest: bool | None = None
     machine_activity_max: Duration | None = None
+    artifact_retention: Duration | None = None
 
 
 class CreateApiKey(_Closed):
@@ -539,6 +580,7 @@ class CreateLeaseForSpec(_Closed):
     cmd: str | None = Field(None, description="the command the machine's agent runs; required for a job")
     env: LeaseEnv | None = None
     name: str | None = Field(None, description="unique among the org's live leases; a released lease frees its name")
+    workdir: str | None = Field(None, description="job and scratch: a bundle of POST /v1/uploads (`upl_...`), unpacked where the command runs")
     spec: Spec
 
 
@@ -549,6 +591,7 @@ class CreateLeaseForQuote(_Closed):
     cmd: str | None = Field(None, description="the command the machine's agent runs; required for a job")
     env: LeaseEnv | None = None
     name: str | None = Field(None, description="unique among the org's live leases; a released lease frees its name")
+    workdir: str | None = Field(None, description="job and scratch: a bundle of POST /v1/uploads (`upl_...`), unpacked where the command runs")
     quote_id: str
 
 
@@ -943,8 +986,40 @@ class LeaseEventAgentSilent(_Open):
     detail: LeaseEventAgentSilentDetail
 
 
+class LeaseEventOutputsUploadedDetail(_Closed):
+    files: int
+    bytes: int
+
+
+class LeaseEventOutputsUploaded(_Open):
+    seq: int
+    at: str = Field(description="ISO 8601, UTC")
+    type: Literal["outputs_uploaded"]
+    from_: Literal["pending", "provisioning", "booting", "ready", "stopping", "stopped", "starting", "releasing", "released"] | None = Field(alias="from")
+    to: Literal["pending", "provisioning", "booting", "ready", "stopping", "stopped", "starting", "releasing", "released"] | None
+    reason: str | None = Field(description="why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons)")
+    detail: LeaseEventOutputsUploadedDetail
+
+
+class LeaseEventOutputsIncompleteDetail(_Closed):
+    missing: list[str] = Field(description="paths not stored, the first 100 (at most 8 KiB)")
+    missing_count: int
+    files: int
+    bytes: int
+
+
+class LeaseEventOutputsIncomplete(_Open):
+    seq: int
+    at: str = Field(description="ISO 8601, UTC")
+    type: Literal["outputs_incomplete"]
+    from_: Literal["pending", "provisioning", "booting", "ready", "stopping", "stopped", "starting", "releasing", "released"] | None = Field(alias="from")
+    to: Literal["pending", "provisioning", "booting", "ready", "stopping", "stopped", "starting", "releasing", "released"] | None
+    reason: str | None = Field(description="why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons)")
+    detail: LeaseEventOutputsIncompleteDetail
+
+
 # One transition of a lease, with its reason and the detail its type carries
-LeaseEvent = Annotated[LeaseEventCreated | LeaseEventProvisioning | LeaseEventBudgetReserved | LeaseEventMachineCreated | LeaseEventMachineAdopted | LeaseEventCreateAmbiguous | LeaseEventMachineDestroyed | LeaseEventHostExcluded | LeaseEventReleaseRequested | LeaseEventStopRequested | LeaseEventStartRequested | LeaseEventExtended | LeaseEventLocked | LeaseEventReleased | LeaseEventBillingSettled | LeaseEventFailed | LeaseEventVariant17 | LeaseEventExited | LeaseEventKilledBy | LeaseEventStalled | LeaseEventDiagnostics | LeaseEventAgentSilent, Field(discriminator="type")]
+LeaseEvent = Annotated[LeaseEventCreated | LeaseEventProvisioning | LeaseEventBudgetReserved | LeaseEventMachineCreated | LeaseEventMachineAdopted | LeaseEventCreateAmbiguous | LeaseEventMachineDestroyed | LeaseEventHostExcluded | LeaseEventReleaseRequested | LeaseEventStopRequested | LeaseEventStartRequested | LeaseEventExtended | LeaseEventLocked | LeaseEventReleased | LeaseEventBillingSettled | LeaseEventFailed | LeaseEventVariant17 | LeaseEventExited | LeaseEventKilledBy | LeaseEventStalled | LeaseEventDiagnostics | LeaseEventAgentSilent | LeaseEventOutputsUploaded | LeaseEventOutputsIncomplete, Field(discriminator="type")]
 
 
 class Exec(_Open):
@@ -959,6 +1034,14 @@ class Exec(_Open):
 class ExecRequest(_Closed):
     cmd: str = Field(description="a command line for `sh -c`, at most 8192 bytes")
     timeout: Duration | None = Field(None, description="how long to wait for the result; default 60s")
+
+
+class Upload(_Open):
+    id: str
+    size: int
+    sha256: str
+    created_at: str
+    expires_at: str
 
 
 class Deployment(_Open):
@@ -1092,6 +1175,7 @@ class UsageTotals(_Open):
     actual_usd: float
     disputed_usd: float
     leases: int
+    storage_gb_month: float = Field(description="bundles and artifacts kept over the range, in R2's unit (docs/artifacts.md)")
 
 
 class Usage(_Open):
@@ -1553,8 +1637,44 @@ class OrgEventAgentSilent(_Open):
     lease_id: str = Field(description="the lease the event belongs to")
 
 
+class OrgEventOutputsUploadedDetail(_Closed):
+    files: int
+    bytes: int
+
+
+class OrgEventOutputsUploaded(_Open):
+    seq: int = Field(description="the event's id within its lease's own log")
+    at: str = Field(description="ISO 8601, UTC")
+    type: Literal["outputs_uploaded"]
+    from_: Literal["pending", "provisioning", "booting", "ready", "stopping", "stopped", "starting", "releasing", "released"] | None = Field(alias="from")
+    to: Literal["pending", "provisioning", "booting", "ready", "stopping", "stopped", "starting", "releasing", "released"] | None
+    reason: str | None = Field(description="why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons)")
+    detail: OrgEventOutputsUploadedDetail
+    id: int = Field(description="the event's id in the org's log: pages and streams resume after it")
+    lease_id: str = Field(description="the lease the event belongs to")
+
+
+class OrgEventOutputsIncompleteDetail(_Closed):
+    missing: list[str] = Field(description="paths not stored, the first 100 (at most 8 KiB)")
+    missing_count: int
+    files: int
+    bytes: int
+
+
+class OrgEventOutputsIncomplete(_Open):
+    seq: int = Field(description="the event's id within its lease's own log")
+    at: str = Field(description="ISO 8601, UTC")
+    type: Literal["outputs_incomplete"]
+    from_: Literal["pending", "provisioning", "booting", "ready", "stopping", "stopped", "starting", "releasing", "released"] | None = Field(alias="from")
+    to: Literal["pending", "provisioning", "booting", "ready", "stopping", "stopped", "starting", "releasing", "released"] | None
+    reason: str | None = Field(description="why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons)")
+    detail: OrgEventOutputsIncompleteDetail
+    id: int = Field(description="the event's id in the org's log: pages and streams resume after it")
+    lease_id: str = Field(description="the lease the event belongs to")
+
+
 # A lease's event (as LeaseEvent, with the org log's id and the lease's id), or the org's own `webhook_disabled`
-OrgEvent = Annotated[OrgEventWebhookDisabled | OrgEventCreated | OrgEventProvisioning | OrgEventBudgetReserved | OrgEventMachineCreated | OrgEventMachineAdopted | OrgEventCreateAmbiguous | OrgEventMachineDestroyed | OrgEventHostExcluded | OrgEventReleaseRequested | OrgEventStopRequested | OrgEventStartRequested | OrgEventExtended | OrgEventLocked | OrgEventReleased | OrgEventBillingSettled | OrgEventFailed | OrgEventVariant18 | OrgEventExited | OrgEventKilledBy | OrgEventStalled | OrgEventDiagnostics | OrgEventAgentSilent, Field(discriminator="type")]
+OrgEvent = Annotated[OrgEventWebhookDisabled | OrgEventCreated | OrgEventProvisioning | OrgEventBudgetReserved | OrgEventMachineCreated | OrgEventMachineAdopted | OrgEventCreateAmbiguous | OrgEventMachineDestroyed | OrgEventHostExcluded | OrgEventReleaseRequested | OrgEventStopRequested | OrgEventStartRequested | OrgEventExtended | OrgEventLocked | OrgEventReleased | OrgEventBillingSettled | OrgEventFailed | OrgEventVariant18 | OrgEventExited | OrgEventKilledBy | OrgEventStalled | OrgEventDiagnostics | OrgEventAgentSilent | OrgEventOutputsUploaded | OrgEventOutputsIncomplete, Field(discriminator="type")]
 
 
 class Webhook(_Open):
@@ -1676,6 +1796,12 @@ class PostAgentCommandsIdResponse(_Open):
     exit_code: int | None
 
 
+class PutAgentOutputsResponse(_Open):
+    files: int
+    bytes: int
+    missing_count: int
+
+
 class GetOrgResponseCaller(_Open):
     kind: Literal["api_key", "jwt"]
     scope: str | None
@@ -1784,6 +1910,11 @@ class PostLeasesIdKillResponse(_Open):
 GetLeasesIdLogsFollow = Literal["0", "1"]
 
 
+class GetLeasesIdArtifactsResponse(_Open):
+    data: list[Artifact]
+    next_cursor: str | None
+
+
 PutDeploymentsNameRecreate = Literal["true", "false"]
 
 
@@ -1825,9 +1956,11 @@ class GetWebhooksIdDeliveriesResponse(_Open):
 ERROR_CODES: frozenset[str] = frozenset({
     "bootstrap_disabled",
     "capability_missing",
+    "checksum_mismatch",
     "config_changed",
     "deployment_busy",
     "exec_timeout",
+    "file_too_large",
     "idempotency_in_progress",
     "idempotency_mismatch",
     "image_not_pinned",
@@ -1835,18 +1968,23 @@ ERROR_CODES: frozenset[str] = frozenset({
     "ingress_url_retired",
     "insufficient_scope",
     "invalid_last_event_id",
+    "invalid_part",
+    "invalid_path",
     "invalid_request",
     "invalid_state",
     "issuer_exists",
     "issuer_taken",
+    "lease_artifacts_full",
     "lease_released",
     "limit_reached",
     "logs_expired",
     "name_taken",
     "no_capacity",
     "no_placement",
+    "no_workdir",
     "not_found",
     "over_budget",
+    "parts_missing",
     "payload_too_large",
     "preemption_failed",
     "provider_account_mismatch",
@@ -1858,10 +1996,13 @@ ERROR_CODES: frozenset[str] = frozenset({
     "quota_exceeded",
     "quote_drift",
     "quote_expired",
+    "range_not_satisfiable",
     "rate_limited",
+    "storage_quota_exceeded",
     "too_many_commands",
     "unauthenticated",
     "unsupported_media_type",
+    "upload_too_large",
 })
 
 
@@ -2101,6 +2242,78 @@ class Api:
             429: rate_limited
         """
         return self._call("POST", "/v1/agent/commands/{id}", path={"id": id}, headers={"lessor-lease-id": lessor_lease_id}, body=body, response=PostAgentCommandsIdResponse)
+
+    def get_agent_workdir(self, *, lessor_lease_id: str) -> str:
+        """GET /v1/agent/workdir: The lease's workdir bundle (tar.gz), with Lessor-Sha256; 404 no_workdir when it has none
+
+        Errors, raised as LessorError (status: codes):
+            400: invalid_request
+            401: unauthenticated
+            404: no_workdir
+            410: lease_released
+            413: payload_too_large
+            415: unsupported_media_type
+            429: rate_limited
+        """
+        return self._call("GET", "/v1/agent/workdir", headers={"lessor-lease-id": lessor_lease_id}, response=str)
+
+    def put_agent_outputs(self, body: OutputsManifest | Mapping[str, Any], *, lessor_lease_id: str) -> PutAgentOutputsResponse:
+        """PUT /v1/agent/outputs: The outputs' manifest: what every file under LESSOR_OUT is; `outputs_uploaded` comes when all are stored
+
+        Errors, raised as LessorError (status: codes):
+            400: invalid_request, invalid_path
+            401: unauthenticated
+            410: lease_released
+            413: payload_too_large
+            415: unsupported_media_type
+            429: rate_limited
+        """
+        return self._call("PUT", "/v1/agent/outputs", headers={"lessor-lease-id": lessor_lease_id}, body=body, response=PutAgentOutputsResponse)
+
+    def get_agent_artifacts_path(self, path: str, *, upload_id: str, lessor_lease_id: str) -> ArtifactUpload:
+        """GET /v1/agent/artifacts/{path}: A multipart upload's stored parts, to resume from
+
+        Errors, raised as LessorError (status: codes):
+            400: invalid_request, invalid_path, checksum_mismatch, invalid_part
+            401: unauthenticated
+            404: not_found
+            409: storage_quota_exceeded, parts_missing
+            410: lease_released
+            413: file_too_large, lease_artifacts_full, payload_too_large
+            415: unsupported_media_type
+            429: rate_limited
+        """
+        return self._call("GET", "/v1/agent/artifacts/{path}", path={"path": path}, query={"upload_id": upload_id}, headers={"lessor-lease-id": lessor_lease_id}, response=ArtifactUpload)
+
+    def put_agent_artifacts_path(self, path: str, *, upload_id: str | None = None, part: int | None = None, lessor_lease_id: str, lessor_sha256: str, content_length: str) -> Artifact | ArtifactUpload:
+        """PUT /v1/agent/artifacts/{path}: One file of at most 8388608 bytes, or with upload_id and part one part of a bigger one
+
+        Errors, raised as LessorError (status: codes):
+            400: invalid_request, invalid_path, checksum_mismatch, invalid_part
+            401: unauthenticated
+            404: not_found
+            409: storage_quota_exceeded, parts_missing
+            410: lease_released
+            413: file_too_large, lease_artifacts_full, payload_too_large
+            415: unsupported_media_type
+            429: rate_limited
+        """
+        return self._call("PUT", "/v1/agent/artifacts/{path}", path={"path": path}, query={"upload_id": upload_id, "part": part}, headers={"lessor-lease-id": lessor_lease_id, "lessor-sha256": lessor_sha256, "content-length": content_length}, response=Artifact | ArtifactUpload)
+
+    def post_agent_artifacts_path(self, path: str, body: ArtifactFile | Mapping[str, Any], *, uploads: str | None = None, upload_id: str | None = None, complete: str | None = None, lessor_lease_id: str) -> Artifact | ArtifactUpload:
+        """POST /v1/agent/artifacts/{path}: `?uploads`: begin a multipart upload of {size, sha256}; `?upload_id=&complete`: end it, the whole file's digest checked
+
+        Errors, raised as LessorError (status: codes):
+            400: invalid_request, invalid_path, checksum_mismatch, invalid_part
+            401: unauthenticated
+            404: not_found
+            409: storage_quota_exceeded, parts_missing
+            410: lease_released
+            413: file_too_large, lease_artifacts_full, payload_too_large
+            415: unsupported_media_type
+            429: rate_limited
+        """
+        return self._call("POST", "/v1/agent/artifacts/{path}", path={"path": path}, query={"uploads": uploads, "upload_id": upload_id, "complete": complete}, headers={"lessor-lease-id": lessor_lease_id}, body=body, response=Artifact | ArtifactUpload)
 
     def post_ingress_provider_token(self, provider: str, token: str, body: dict[str, Any] | Mapping[str, Any] | None = None) -> IngressAnswer:
         """POST /v1/ingress/{provider}/{token}: A provider's webhook: a hint that one of its machines changed; the lease holding it reads it back
@@ -2594,6 +2807,74 @@ class Api:
             429: rate_limited
         """
         return self._call("GET", "/v1/leases/{id}/exec/{exec_id}", path={"id": id, "exec_id": exec_id}, response=Exec)
+
+    def post_uploads(self, *, lessor_sha256: str, content_length: str) -> Upload:
+        """POST /v1/uploads: Upload a workdir bundle (tar.gz) for a job or scratch lease's `workdir`; 400 checksum_mismatch stores nothing
+
+        Errors, raised as LessorError (status: codes):
+            400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8
+            401: unauthenticated
+            403: insufficient_scope, bootstrap_disabled
+            404: not_found
+            409: storage_quota_exceeded
+            413: upload_too_large, payload_too_large
+            415: unsupported_media_type
+            429: rate_limited
+        """
+        return self._call("POST", "/v1/uploads", headers={"lessor-sha256": lessor_sha256, "content-length": content_length}, response=Upload)
+
+    def get_uploads_id(self, id: str) -> Upload:
+        """GET /v1/uploads/{id}: One workdir bundle
+
+        Errors, raised as LessorError (status: codes):
+            400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8
+            401: unauthenticated
+            403: insufficient_scope, bootstrap_disabled
+            404: not_found
+            413: payload_too_large
+            429: rate_limited
+        """
+        return self._call("GET", "/v1/uploads/{id}", path={"id": id}, response=Upload)
+
+    def get_leases_id_artifacts(self, id: str, *, limit: int | None = None, cursor: str | None = None) -> GetLeasesIdArtifactsResponse:
+        """GET /v1/leases/{id}/artifacts: A lease's artifacts, by path
+
+        Errors, raised as LessorError (status: codes):
+            400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8
+            401: unauthenticated
+            403: insufficient_scope, bootstrap_disabled
+            404: not_found
+            413: payload_too_large
+            429: rate_limited
+        """
+        return self._call("GET", "/v1/leases/{id}/artifacts", path={"id": id}, query={"limit": limit, "cursor": cursor}, response=GetLeasesIdArtifactsResponse)
+
+    def get_leases_id_artifacts_path(self, id: str, path: str, *, range: str | None = None) -> str:
+        """GET /v1/leases/{id}/artifacts/{path}: An artifact's bytes, streamed; `Range: bytes=a-b` answers 206
+
+        Errors, raised as LessorError (status: codes):
+            400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8
+            401: unauthenticated
+            403: insufficient_scope, bootstrap_disabled
+            404: not_found
+            413: payload_too_large
+            416: range_not_satisfiable
+            429: rate_limited
+        """
+        return self._call("GET", "/v1/leases/{id}/artifacts/{path}", path={"id": id, "path": path}, headers={"range": range}, response=str)
+
+    def delete_leases_id_artifacts_path(self, id: str, path: str) -> None:
+        """DELETE /v1/leases/{id}/artifacts/{path}: Delete an artifact
+
+        Errors, raised as LessorError (status: codes):
+            400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8
+            401: unauthenticated
+            403: insufficient_scope, bootstrap_disabled
+            404: not_found
+            413: payload_too_large
+            429: rate_limited
+        """
+        return self._call("DELETE", "/v1/leases/{id}/artifacts/{path}", path={"id": id, "path": path}, response=type(None))
 
     def get_deployments_name(self, name: str) -> Deployment:
         """GET /v1/deployments/{name}: A deployment and its lease's state
@@ -3134,6 +3415,78 @@ class AsyncApi:
         """
         return await self._call("POST", "/v1/agent/commands/{id}", path={"id": id}, headers={"lessor-lease-id": lessor_lease_id}, body=body, response=PostAgentCommandsIdResponse)
 
+    async def get_agent_workdir(self, *, lessor_lease_id: str) -> str:
+        """GET /v1/agent/workdir: The lease's workdir bundle (tar.gz), with Lessor-Sha256; 404 no_workdir when it has none
+
+        Errors, raised as LessorError (status: codes):
+            400: invalid_request
+            401: unauthenticated
+            404: no_workdir
+            410: lease_released
+            413: payload_too_large
+            415: unsupported_media_type
+            429: rate_limited
+        """
+        return await self._call("GET", "/v1/agent/workdir", headers={"lessor-lease-id": lessor_lease_id}, response=str)
+
+    async def put_agent_outputs(self, body: OutputsManifest | Mapping[str, Any], *, lessor_lease_id: str) -> PutAgentOutputsResponse:
+        """PUT /v1/agent/outputs: The outputs' manifest: what every file under LESSOR_OUT is; `outputs_uploaded` comes when all are stored
+
+        Errors, raised as LessorError (status: codes):
+            400: invalid_request, invalid_path
+            401: unauthenticated
+            410: lease_released
+            413: payload_too_large
+            415: unsupported_media_type
+            429: rate_limited
+        """
+        return await self._call("PUT", "/v1/agent/outputs", headers={"lessor-lease-id": lessor_lease_id}, body=body, response=PutAgentOutputsResponse)
+
+    async def get_agent_artifacts_path(self, path: str, *, upload_id: str, lessor_lease_id: str) -> ArtifactUpload:
+        """GET /v1/agent/artifacts/{path}: A multipart upload's stored parts, to resume from
+
+        Errors, raised as LessorError (status: codes):
+            400: invalid_request, invalid_path, checksum_mismatch, invalid_part
+            401: unauthenticated
+            404: not_found
+            409: storage_quota_exceeded, parts_missing
+            410: lease_released
+            413: file_too_large, lease_artifacts_full, payload_too_large
+            415: unsupported_media_type
+            429: rate_limited
+        """
+        return await self._call("GET", "/v1/agent/artifacts/{path}", path={"path": path}, query={"upload_id": upload_id}, headers={"lessor-lease-id": lessor_lease_id}, response=ArtifactUpload)
+
+    async def put_agent_artifacts_path(self, path: str, *, upload_id: str | None = None, part: int | None = None, lessor_lease_id: str, lessor_sha256: str, content_length: str) -> Artifact | ArtifactUpload:
+        """PUT /v1/agent/artifacts/{path}: One file of at most 8388608 bytes, or with upload_id and part one part of a bigger one
+
+        Errors, raised as LessorError (status: codes):
+            400: invalid_request, invalid_path, checksum_mismatch, invalid_part
+            401: unauthenticated
+            404: not_found
+            409: storage_quota_exceeded, parts_missing
+            410: lease_released
+            413: file_too_large, lease_artifacts_full, payload_too_large
+            415: unsupported_media_type
+            429: rate_limited
+        """
+        return await self._call("PUT", "/v1/agent/artifacts/{path}", path={"path": path}, query={"upload_id": upload_id, "part": part}, headers={"lessor-lease-id": lessor_lease_id, "lessor-sha256": lessor_sha256, "content-length": content_length}, response=Artifact | ArtifactUpload)
+
+    async def post_agent_artifacts_path(self, path: str, body: ArtifactFile | Mapping[str, Any], *, uploads: str | None = None, upload_id: str | None = None, complete: str | None = None, lessor_lease_id: str) -> Artifact | ArtifactUpload:
+        """POST /v1/agent/artifacts/{path}: `?uploads`: begin a multipart upload of {size, sha256}; `?upload_id=&complete`: end it, the whole file's digest checked
+
+        Errors, raised as LessorError (status: codes):
+            400: invalid_request, invalid_path, checksum_mismatch, invalid_part
+            401: unauthenticated
+            404: not_found
+            409: storage_quota_exceeded, parts_missing
+            410: lease_released
+            413: file_too_large, lease_artifacts_full, payload_too_large
+            415: unsupported_media_type
+            429: rate_limited
+        """
+        return await self._call("POST", "/v1/agent/artifacts/{path}", path={"path": path}, query={"uploads": uploads, "upload_id": upload_id, "complete": complete}, headers={"lessor-lease-id": lessor_lease_id}, body=body, response=Artifact | ArtifactUpload)
+
     async def post_ingress_provider_token(self, provider: str, token: str, body: dict[str, Any] | Mapping[str, Any] | None = None) -> IngressAnswer:
         """POST /v1/ingress/{provider}/{token}: A provider's webhook: a hint that one of its machines changed; the lease holding it reads it back
 
@@ -3627,6 +3980,74 @@ class AsyncApi:
         """
         return await self._call("GET", "/v1/leases/{id}/exec/{exec_id}", path={"id": id, "exec_id": exec_id}, response=Exec)
 
+    async def post_uploads(self, *, lessor_sha256: str, content_length: str) -> Upload:
+        """POST /v1/uploads: Upload a workdir bundle (tar.gz) for a job or scratch lease's `workdir`; 400 checksum_mismatch stores nothing
+
+        Errors, raised as LessorError (status: codes):
+            400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8
+            401: unauthenticated
+            403: insufficient_scope, bootstrap_disabled
+            404: not_found
+            409: storage_quota_exceeded
+            413: upload_too_large, payload_too_large
+            415: unsupported_media_type
+            429: rate_limited
+        """
+        return await self._call("POST", "/v1/uploads", headers={"lessor-sha256": lessor_sha256, "content-length": content_length}, response=Upload)
+
+    async def get_uploads_id(self, id: str) -> Upload:
+        """GET /v1/uploads/{id}: One workdir bundle
+
+        Errors, raised as LessorError (status: codes):
+            400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8
+            401: unauthenticated
+            403: insufficient_scope, bootstrap_disabled
+            404: not_found
+            413: payload_too_large
+            429: rate_limited
+        """
+        return await self._call("GET", "/v1/uploads/{id}", path={"id": id}, response=Upload)
+
+    async def get_leases_id_artifacts(self, id: str, *, limit: int | None = None, cursor: str | None = None) -> GetLeasesIdArtifactsResponse:
+        """GET /v1/leases/{id}/artifacts: A lease's artifacts, by path
+
+        Errors, raised as LessorError (status: codes):
+            400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8
+            401: unauthenticated
+            403: insufficient_scope, bootstrap_disabled
+            404: not_found
+            413: payload_too_large
+            429: rate_limited
+        """
+        return await self._call("GET", "/v1/leases/{id}/artifacts", path={"id": id}, query={"limit": limit, "cursor": cursor}, response=GetLeasesIdArtifactsResponse)
+
+    async def get_leases_id_artifacts_path(self, id: str, path: str, *, range: str | None = None) -> str:
+        """GET /v1/leases/{id}/artifacts/{path}: An artifact's bytes, streamed; `Range: bytes=a-b` answers 206
+
+        Errors, raised as LessorError (status: codes):
+            400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8
+            401: unauthenticated
+            403: insufficient_scope, bootstrap_disabled
+            404: not_found
+            413: payload_too_large
+            416: range_not_satisfiable
+            429: rate_limited
+        """
+        return await self._call("GET", "/v1/leases/{id}/artifacts/{path}", path={"id": id, "path": path}, headers={"range": range}, response=str)
+
+    async def delete_leases_id_artifacts_path(self, id: str, path: str) -> None:
+        """DELETE /v1/leases/{id}/artifacts/{path}: Delete an artifact
+
+        Errors, raised as LessorError (status: codes):
+            400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8
+            401: unauthenticated
+            403: insufficient_scope, bootstrap_disabled
+            404: not_found
+            413: payload_too_large
+            429: rate_limited
+        """
+        return await self._call("DELETE", "/v1/leases/{id}/artifacts/{path}", path={"id": id, "path": path}, response=type(None))
+
     async def get_deployments_name(self, name: str) -> Deployment:
         """GET /v1/deployments/{name}: A deployment and its lease's state
 
@@ -3946,6 +4367,10 @@ __all__ = [
     "AgentHeartbeat",
     "Api",
     "ApiKey",
+    "Artifact",
+    "ArtifactFile",
+    "ArtifactUpload",
+    "ArtifactUploadStoredItem",
     "AsyncApi",
     "Budget",
     "CatalogOffer",
@@ -3979,6 +4404,7 @@ __all__ = [
     "GetEventsResponse",
     "GetHealthzResponse",
     "GetKeysResponse",
+    "GetLeasesIdArtifactsResponse",
     "GetLeasesIdEventsFollow",
     "GetLeasesIdEventsResponse",
     "GetLeasesIdLogsFollow",
@@ -4038,6 +4464,10 @@ __all__ = [
     "LeaseEventMachineCreatedDetail",
     "LeaseEventMachineDestroyed",
     "LeaseEventMachineDestroyedDetail",
+    "LeaseEventOutputsIncomplete",
+    "LeaseEventOutputsIncompleteDetail",
+    "LeaseEventOutputsUploaded",
+    "LeaseEventOutputsUploadedDetail",
     "LeaseEventProvisioning",
     "LeaseEventProvisioningDetail",
     "LeaseEventReleaseRequested",
@@ -4094,6 +4524,10 @@ __all__ = [
     "OrgEventMachineCreatedDetail",
     "OrgEventMachineDestroyed",
     "OrgEventMachineDestroyedDetail",
+    "OrgEventOutputsIncomplete",
+    "OrgEventOutputsIncompleteDetail",
+    "OrgEventOutputsUploaded",
+    "OrgEventOutputsUploadedDetail",
     "OrgEventProvisioning",
     "OrgEventProvisioningDetail",
     "OrgEventReleaseRequested",
@@ -4112,6 +4546,8 @@ __all__ = [
     "OrgEventWebhookDisabledDetail",
     "OrgSettings",
     "OrgSettingsUpdate",
+    "OutputsManifest",
+    "OutputsManifestFilesItem",
     "Policy",
     "PolicyInput",
     "PostAgentCommandsIdResponse",
@@ -4140,6 +4576,7 @@ __all__ = [
     "ProviderMarket",
     "ProviderOptionFieldsItem",
     "ProviderVerification",
+    "PutAgentOutputsResponse",
     "PutBudget",
     "PutDeploymentsNameRecreate",
     "PutGpuQuota",
@@ -4165,6 +4602,7 @@ __all__ = [
     "SimMachine",
     "Spec",
     "UpdateWebhook",
+    "Upload",
     "Usage",
     "UsageRow",
     "UsageTotals",

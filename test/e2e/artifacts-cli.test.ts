@@ -1,0 +1,270 @@
+/**
+ * PENDING: enabled at the merge of the server side of issue 29 (branch `data-cli` wrote it before
+ * the routes existed). To enable: `git mv test/e2e/artifacts-cli.pending.ts
+ * test/e2e/artifacts-cli.test.ts`. It is not named `*.test.ts` until then so that it neither runs
+ * nor is skipped; tsc checks it all the same.
+ *
+ * End to end, data in and out (docs/artifacts.md): `lessor run --workdir REPO --out DIR` run as a
+ * subprocess against a real `wrangler dev` (test/e2e/cli.test.ts's harness), with a real agent:
+ * src/agent/agent.sh under /bin/sh on this machine, given the lease's token as
+ * test/e2e/agent.test.ts gives it (the sim's own agent for the machine is cut off by the token's
+ * rotation), running a real shell command. The repository directory holds `.git` (a real one),
+ * `.env` files and `node_modules`: the working directory the agent unpacks holds none of them,
+ * and the command checks so itself. The command writes 50 MiB of outputs in 200 files; `--out`
+ * brings every one back byte-identical to what the command wrote. Then `artifacts ls` pages and
+ * `artifacts get` fetches a directory of them; a bundle over the server's limit is refused with
+ * exit 2 before a lease is made.
+ */
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bootstrapTokenFromDevVars, removeStateDir, repoRoot, runningServers, startServer, stopServer, type Server } from "./server";
+
+const NOWHERE = "http://127.0.0.1:9";
+const BIN = path.join(repoRoot, "cli", "bin", "lessor.mjs");
+/** The server's bundle limit here: small, so a bundle over it is cheap to make. */
+const UPLOAD_LIMIT = 4 * 1024 * 1024;
+const FILES = 200;
+const FILE_BYTES = 256 * 1024;
+
+let server: Server;
+let work: string;
+let key: string;
+const agents = new Set<ChildProcess>();
+
+beforeAll(async () => {
+  server = await startServer({
+    env: {
+      LESSOR_RUNPOD_BASE_URL: `${NOWHERE}/runpod`,
+      LESSOR_VAST_BASE_URL: `${NOWHERE}/vast`,
+      LESSOR_LAMBDA_BASE_URL: `${NOWHERE}/lambda`,
+      LESSOR_UPLOAD_MAX_BYTES: String(UPLOAD_LIMIT),
+    },
+  });
+  work = mkdtempSync(path.join(tmpdir(), "lessor-artifacts-e2e-"));
+  const org = await fetch(`${server.base}/v1/orgs`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${bootstrapTokenFromDevVars()}`, "content-type": "application/json" },
+    body: JSON.stringify({ name: "e2e-artifacts-cli" }),
+  });
+  expect(org.status).toBe(201);
+  key = ((await org.json()) as { key: { secret: string } }).key.secret;
+});
+
+afterAll(async () => {
+  for (const child of agents) {
+    try {
+      process.kill(-child.pid!, "SIGKILL");
+    } catch {
+      // gone
+    }
+  }
+  rmSync(work, { recursive: true, force: true });
+  for (const s of server ? [server] : runningServers()) {
+    await stopServer(s);
+    removeStateDir(s);
+  }
+});
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+const shown = (r: Run) => `exit ${r.code}\n--- stdout ---\n${r.stdout}\n--- stderr ---\n${r.stderr}`;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The CLI started, with a HOME of its own and the server's URL and the org's key. */
+function started(args: string[]) {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith("LESSOR_") && k !== "XDG_CONFIG_HOME") env[k] = v;
+  Object.assign(env, { HOME: path.join(work, "cli-home"), NO_COLOR: "1", LESSOR_URL: server.base, LESSOR_API_KEY: key });
+  const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
+  const out = { stdout: "", stderr: "" };
+  child.stdout.on("data", (d) => (out.stdout += d));
+  child.stderr.on("data", (d) => (out.stderr += d));
+  const done = new Promise<Run>((resolve, reject) => {
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, ...out }));
+  });
+  const until = async (pattern: RegExp, which: "stdout" | "stderr" = "stdout") => {
+    const deadline = Date.now() + 60_000;
+    while (!pattern.test(out[which])) {
+      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`never printed ${pattern}: exit ${child.exitCode}\n${out.stdout}\n${out.stderr}`);
+      await sleep(100);
+    }
+  };
+  return { child, out, done, until };
+}
+
+const lessor = (args: string[]) => started(args).done;
+
+async function api(method: string, route: string, bearer: string, body?: unknown) {
+  const res = await fetch(`${server.base}${route}`, {
+    method,
+    headers: { authorization: `Bearer ${bearer}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, json: (await res.json()) as any };
+}
+
+/** agent.sh on this machine for the lease, with its token, running `cmd` with HOME at `home`. */
+function runAgent(lease: { id: string; token: string }, cmd: string, home: string) {
+  const child = spawn("/bin/sh", [path.join(repoRoot, "src/agent/agent.sh")], {
+    env: {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      HOME: home,
+      TMPDIR: home,
+      LESSOR_URL: server.base,
+      LESSOR_LEASE_ID: lease.id,
+      LESSOR_LEASE_TOKEN: lease.token,
+      LESSOR_CMD: cmd,
+      LESSOR_AGENT_HEARTBEAT_S: "2",
+      LESSOR_AGENT_POLL_WAIT_S: "5",
+      LESSOR_AGENT_BACKOFF_MAX_S: "1",
+    },
+    stdio: ["ignore", "ignore", "pipe"],
+    detached: true,
+  });
+  agents.add(child);
+  let err = "";
+  child.stderr!.on("data", (d) => (err += String(d)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once("exit", (code) => {
+      agents.delete(child);
+      resolve(code);
+    }),
+  );
+  return { child, exited, stderr: () => err };
+}
+
+/** Every file under `dir`, relative and `/`-separated, sorted. */
+function filesUnder(dir: string, rel = ""): string[] {
+  return readdirSync(path.join(dir, rel), { withFileTypes: true })
+    .flatMap((d) => (d.isDirectory() ? filesUnder(dir, rel ? `${rel}/${d.name}` : d.name) : [rel ? `${rel}/${d.name}` : d.name]))
+    .sort();
+}
+
+/** The job's command: it runs from the unpacked working directory and checks what is not there. */
+const MAKE_OUTPUTS = `set -e
+[ -f train.py ] || { echo "train.py is not in the working directory" >&2; exit 20; }
+for f in .env .env.local .git .dev.vars node_modules __pycache__ run.log; do
+  if [ -e "$f" ]; then echo "$f was shipped" >&2; exit 21; fi
+done
+i=1
+while [ $i -le ${FILES} ]; do
+  d="$LESSOR_OUT/batch-$((i % 10))"
+  mkdir -p "$d"
+  head -c ${FILE_BYTES} /dev/urandom > "$d/part-$i.bin"
+  i=$((i + 1))
+done
+echo "wrote ${FILES} files"
+`;
+
+/** A repository directory: code, and what must never leave this machine. */
+function repository(): string {
+  const repo = path.join(work, "repo");
+  mkdirSync(path.join(repo, "node_modules", "left-pad"), { recursive: true });
+  mkdirSync(path.join(repo, "__pycache__"), { recursive: true });
+  writeFileSync(path.join(repo, "train.py"), "print('train')\n");
+  writeFileSync(path.join(repo, "make_outputs.sh"), MAKE_OUTPUTS);
+  writeFileSync(path.join(repo, ".env"), "OPENAI_API_KEY=sk-never-shipped\n");
+  writeFileSync(path.join(repo, ".env.local"), "SECRET=never\n");
+  writeFileSync(path.join(repo, ".gitignore"), "*.log\n");
+  writeFileSync(path.join(repo, "run.log"), "noise\n");
+  writeFileSync(path.join(repo, "node_modules", "left-pad", "index.js"), "module.exports = 1;\n");
+  writeFileSync(path.join(repo, "__pycache__", "train.cpython-311.pyc"), "\u0000");
+  execFileSync("git", ["init", "-q", repo]);
+  execFileSync("git", ["-C", repo, "-c", "user.name=t", "-c", "user.email=t@t.invalid", "add", "train.py", "make_outputs.sh", ".gitignore"]);
+  execFileSync("git", ["-C", repo, "-c", "user.name=t", "-c", "user.email=t@t.invalid", "commit", "-qm", "init"]);
+  return repo;
+}
+
+describe("lessor run --workdir --out against wrangler dev", () => {
+  it("the repository goes up without .git and .env; 200 files, 50 MiB of outputs, come back byte-identical", { timeout: 300_000 }, async () => {
+    const repo = repository();
+    const out = path.join(work, "out");
+    // The sim's machine runs `hang` (the sim's command language); the real work is agent.sh's, below.
+    const job = started(["run", "--gpu", "l4", "--ttl", "20m", "--workdir", repo, "--out", out, "--", "hang"]);
+    await job.until(/lease (ls_[0-9a-z]{26})/, "stderr");
+    const id = /lease (ls_[0-9a-z]{26})/.exec(job.out.stderr)![1]!;
+
+    // What was left out, and the size sent, were said before the lease was made.
+    expect(job.out.stderr).toMatch(/^left out:$/m);
+    expect(job.out.stderr).toMatch(/^ {2}\.git \(always\) +1 +\.git\/$/m);
+    expect(job.out.stderr).toMatch(/^ {2}\.env\* \(always\) +2 +\.env, \.env\.local$/m);
+    expect(job.out.stderr).toMatch(/^ {2}\*\.log \(\.gitignore\) +1 +run\.log$/m);
+    expect(job.out.stderr).toMatch(/^workdir .+: 3 files, .+; sending [\d.]+ (B|KiB) \(gzip, sha256 [0-9a-f]{12}\)$/m);
+
+    // The machine is ready: the test's agent takes its place with the lease's token.
+    for (let i = 0; ; i++) {
+      const lease = await api("GET", `/v1/leases/${id}`, key);
+      if (lease.json.state === "ready") break;
+      if (i >= 300) throw new Error(`lease ${id} not ready: ${lease.json.state}`);
+      await sleep(200);
+    }
+    const minted = await api("POST", `/v1/sim/leases/${id}/agent-token`, bootstrapTokenFromDevVars());
+    expect(minted.status, JSON.stringify(minted.json)).toBe(201);
+    const home = path.join(work, "agent-home");
+    mkdirSync(home, { recursive: true });
+    const agent = runAgent({ id, token: minted.json.token }, "sh make_outputs.sh", home);
+
+    const r = await job.done;
+    expect(r.code, `${shown(r)}\n--- agent ---\n${agent.stderr()}`).toBe(0);
+    expect(r.stdout).toContain(`wrote ${FILES} files\n`);
+    expect(r.stderr).toMatch(new RegExp(`^outputs: got ${FILES} files \\(50\\.0 MiB\\) into ${out.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`, "m"));
+
+    // What the agent unpacked: the code, none of what must stay here.
+    const unpacked = filesUnder(path.join(home, "lessor", "work"));
+    expect(unpacked).toEqual([".gitignore", "make_outputs.sh", "train.py"]);
+
+    // Byte-identical to what the command wrote.
+    const wrote = path.join(home, "lessor", "out");
+    const names = filesUnder(wrote);
+    expect(names).toHaveLength(FILES);
+    expect(filesUnder(out)).toEqual(names);
+    let total = 0;
+    for (const name of names) {
+      const theirs = readFileSync(path.join(wrote, name));
+      const ours = readFileSync(path.join(out, name));
+      expect(ours.equals(theirs), name).toBe(true);
+      total += ours.length;
+    }
+    expect(total).toBe(FILES * FILE_BYTES);
+    await agent.exited;
+
+    // The lease's artifacts, a page at a time and a directory of them.
+    const ls = await lessor(["--json", "artifacts", "ls", id, "--limit", "50"]);
+    expect(ls.code, shown(ls)).toBe(0);
+    const page = JSON.parse(ls.stdout);
+    expect(page.data).toHaveLength(50);
+    expect(page.next_cursor).toEqual(expect.any(String));
+    expect(page.data[0]).toMatchObject({ path: expect.stringMatching(/^batch-\d\/part-\d+\.bin$/), size: FILE_BYTES, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    const human = await lessor(["artifacts", "ls", id, "--limit", "5"]);
+    expect(human.stdout).toMatch(/^PATH +SIZE +SHA256 +CREATED$/m);
+    expect(human.stderr).toMatch(new RegExp(`^more: lessor artifacts ls ${id} --cursor \\S+$`, "m"));
+
+    const again = path.join(work, "again");
+    const got = await lessor(["artifacts", "get", id, "batch-3/", "-o", again]);
+    expect(got.code, shown(got)).toBe(0);
+    const batch = filesUnder(again);
+    expect(batch).toHaveLength(FILES / 10);
+    for (const name of batch) expect(readFileSync(path.join(again, name)).equals(readFileSync(path.join(wrote, name))), name).toBe(true);
+  });
+
+  it("a bundle over the server's limit is refused, exit 2, naming the limit, and no lease is made", async () => {
+    const big = path.join(work, "big");
+    mkdirSync(big, { recursive: true });
+    // Random bytes do not compress: a bundle over the limit.
+    writeFileSync(path.join(big, "weights.bin"), execFileSync("head", ["-c", String(UPLOAD_LIMIT + 1024 * 1024), "/dev/urandom"], { maxBuffer: 64 * 1024 * 1024 }));
+    const before = (await api("GET", "/v1/leases?limit=200", key)).json.data.length;
+    const r = await lessor(["run", "--json", "--gpu", "l4", "--workdir", big, "--", "echo never"]);
+    expect(r.code, shown(r)).toBe(2);
+    expect(r.stderr).toMatch(/^error: the workdir bundle is 5\.0 MiB, over lessor's limit of 4\.0 MiB for one upload; the largest entries of .+: weights\.bin 5\.0 MiB\. Leave more out with a \.lessorignore$/m);
+    expect(JSON.parse(r.stdout)).toMatchObject({ error: { code: "upload_too_large", details: { limit_bytes: UPLOAD_LIMIT } }, exit_code: 2 });
+    expect((await api("GET", "/v1/leases?limit=200", key)).json.data.length).toBe(before);
+  });
+});
