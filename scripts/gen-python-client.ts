@@ -351,7 +351,8 @@ function writeOperations(g: Generator, doc: Schema): { sync: string[]; async: st
       if (query.length) call.push(`query={${query.map((p) => `${pyString(p.name)}: ${p.py}`).join(", ")}}`);
       if (headers.length) call.push(`headers={${headers.map((p) => `${pyString(p.name)}: ${p.py}`).join(", ")}}`);
       if (bodyType) call.push(`body=body${bodyType === "str" ? ", text_body=True" : ""}`);
-      call.push(`response=${answer === "None" ? "type(None)" : answer}`);
+      // A union is no `type`: it is handed over as the type of its union, which decode reads with a TypeAdapter.
+      call.push(`response=${answer === "None" ? "type(None)" : answer.includes(" | ") ? `cast("type[${answer}]", ${answer})` : answer}`);
 
       const docLines = [`${method.toUpperCase()} ${route}: ${op.summary ?? ""}`.trimEnd()];
       const errors = errorLines(op);
@@ -396,7 +397,7 @@ export function pythonClientOf(doc: OpenAPI3): string {
 from __future__ import annotations
 
 from collections.abc import Awaitable, Mapping
-from typing import Annotated, Any, Literal, Protocol, TypeVar
+from typing import Annotated, Any, Literal, Protocol, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict, Field
 

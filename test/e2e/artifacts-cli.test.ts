@@ -1,9 +1,4 @@
 /**
- * PENDING: enabled at the merge of the server side of issue 29 (branch `data-cli` wrote it before
- * the routes existed). To enable: `git mv test/e2e/artifacts-cli.pending.ts
- * test/e2e/artifacts-cli.test.ts`. It is not named `*.test.ts` until then so that it neither runs
- * nor is skipped; tsc checks it all the same.
- *
  * End to end, data in and out (docs/artifacts.md): `lessor run --workdir REPO --out DIR` run as a
  * subprocess against a real `wrangler dev` (test/e2e/cli.test.ts's harness), with a real agent:
  * src/agent/agent.sh under /bin/sh on this machine, given the lease's token as

@@ -9,6 +9,7 @@ docs/python.md in lessor's repository has the workflows, the errors and how the 
 
 from ._async_client import AsyncClient, AsyncScratch
 from ._client import Client, Scratch
+from ._data import OutputsIncomplete
 from ._errors import (
     Conflict,
     Forbidden,
@@ -23,11 +24,12 @@ from ._errors import (
     Unauthenticated,
     Unreachable,
 )
-from ._generated import Deployment, Exec, GuardedLease, Lease, Quote, Spec
+from ._generated import Artifact, Deployment, Exec, GuardedLease, Lease, Quote, Spec, Upload
 from ._occupant import LogEnd
 from ._version import __version__
 
 __all__ = [
+    "Artifact",
     "AsyncClient",
     "AsyncScratch",
     "Client",
@@ -43,6 +45,7 @@ __all__ = [
     "LogEnd",
     "NoCapacity",
     "NotFound",
+    "OutputsIncomplete",
     "OverBudget",
     "Quote",
     "RateLimited",
@@ -51,5 +54,6 @@ __all__ = [
     "Spec",
     "Unauthenticated",
     "Unreachable",
+    "Upload",
     "__version__",
 ]

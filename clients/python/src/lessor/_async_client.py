@@ -6,16 +6,21 @@ what it does, and what they share that does no I/O is in _occupant.py and _trans
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
+import time
 from collections.abc import AsyncGenerator, AsyncIterator, Mapping, Sequence
 from contextlib import aclosing, asynccontextmanager
+from pathlib import Path
 from typing import Any, TextIO, TypeVar
 from urllib.parse import quote
 
 import httpx
 
-from ._errors import NotFound, Unreachable
+from ._data import PARTIAL_SUFFIX, Bundle, OutputsIncomplete, artifact_target, file_sha256, left_out_summary, pack_workdir
+from ._errors import LessorError, NotFound, Unreachable
 from ._generated import (
+    Artifact,
     AsyncApi,
     CreateLeaseForSpec,
     Deployment,
@@ -28,8 +33,25 @@ from ._generated import (
     Lease,
     Quote,
     QuoteRequest,
+    Upload,
 )
-from ._occupant import LEASE_ID, LogEnd, command_line, exit_code_of, machine_text, policy_of, released_early, spec_of
+from ._occupant import (
+    LEASE_ID,
+    OUTPUTS_POLL_S,
+    OUTPUTS_VERDICT_S,
+    LogEnd,
+    OutputsVerdict,
+    artifact_route,
+    bytes_text,
+    command_line,
+    exit_code_of,
+    incomplete_error,
+    machine_text,
+    policy_of,
+    released_early,
+    spec_of,
+    verdict_of,
+)
 from ._sse import Frame, SseParser
 from ._transport import (
     DEPLOYMENT_POLL_S,
@@ -159,13 +181,22 @@ class AsyncClient:
         image: str | None = None,
         end_on_interrupt: bool = False,
         out: TextIO | None = None,
+        workdir: str | os.PathLike[str] | None = None,
+        outputs: str | os.PathLike[str] | None = None,
         **spec: Any,
     ) -> int:
+        bundle = (await self.upload_workdir(workdir)).id if workdir is not None else None
         body = CreateLeaseForSpec(
             kind="job",
             spec=spec_of(gpu, spec),
             cmd=command_line(cmd),
-            **_given(name=name, env=dict(env) if env else None, image=image, policy=policy_of(ttl=ttl, max_runtime=max_runtime, max_inactivity=max_inactivity)),
+            **_given(
+                name=name,
+                env=dict(env) if env else None,
+                image=image,
+                workdir=bundle,
+                policy=policy_of(ttl=ttl, max_runtime=max_runtime, max_inactivity=max_inactivity),
+            ),
         )
         lease = await self.api.post_leases(body)
         note(f"lease {lease.id} ({machine_text(lease)}): following its output")
@@ -183,7 +214,10 @@ class AsyncClient:
             raise released_early(await self.api.get_leases_id(lease.id), "its command exited")
         if end.exit.signal is not None:
             note(f"the command was ended by SIG{end.exit.signal}")
-        return exit_code_of(end.exit)
+        code = exit_code_of(end.exit)
+        if outputs is not None:
+            await self._bring_outputs(lease.id, outputs, code)
+        return code
 
     @asynccontextmanager
     async def scratch(
@@ -218,6 +252,105 @@ class AsyncClient:
 
     async def _exec(self, lease_id: str, cmd: str | Sequence[str], timeout: str | None) -> Exec:
         return await self._exec_api.post_leases_id_exec(lease_id, ExecRequest(cmd=command_line(cmd), **_given(timeout=timeout)))
+
+    # --- data in and out (docs/artifacts.md): Client's, awaited --------------------------------
+
+    async def upload_workdir(self, directory: str | os.PathLike[str]) -> Upload:
+        bundle = await asyncio.to_thread(pack_workdir, directory)
+        try:
+            summary = left_out_summary(bundle.walk.left_out)
+            if summary:
+                note(summary)
+            note(f"workdir {directory}: {bundle.walk.files} files, sending {bytes_text(bundle.size)}")
+            headers = {"content-type": "application/gzip", "lessor-sha256": bundle.sha256, "content-length": str(bundle.size)}
+            try:
+                answer = await self._http.post("/v1/uploads", content=_chunks_of(bundle), headers=headers)
+            except httpx.TransportError as e:
+                raise unreachable(e, "POST /v1/uploads") from e
+            return decode(answer, Upload, "POST /v1/uploads")
+        finally:
+            bundle.remove()
+
+    async def artifacts(self, ref: str | Lease) -> list[Artifact]:
+        lease_id = await self.lease_id(ref)
+        found: list[Artifact] = []
+        cursor: str | None = None
+        while True:
+            page = await self.api.get_leases_id_artifacts(lease_id, limit=PAGE_LIMIT, cursor=cursor)
+            found.extend(page.data)
+            cursor = page.next_cursor
+            if not cursor:
+                return found
+
+    async def download(self, ref: str | Lease, directory: str | os.PathLike[str], path: str | None = None) -> list[Path]:
+        lease_id = await self.lease_id(ref)
+        wanted = [a for a in await self.artifacts(lease_id) if path is None or a.path == path or a.path.startswith(path.rstrip("/") + "/")]
+        if path is not None and not wanted:
+            raise NotFound("not_found", f"lease {lease_id} has no artifact at {path}", {"path": path})
+        got: list[Path] = []
+        failed: list[dict[str, Any]] = []
+        for artifact in wanted:
+            try:
+                got.append(await self._download_one(lease_id, directory, artifact))
+            except LessorError as e:
+                failed.append({"path": artifact.path, "code": e.code, "message": e.message})
+        note(f"outputs: got {len(got)} files ({bytes_text(sum(p.stat().st_size for p in got))}) into {directory}")
+        if failed:
+            raise incomplete_error([], failed, None)
+        return got
+
+    async def _download_one(self, lease_id: str, directory: str | os.PathLike[str], artifact: Artifact) -> Path:
+        target = artifact_target(directory, artifact.path)
+        if target.is_file() and file_sha256(target) == artifact.sha256:
+            return target
+        target.parent.mkdir(parents=True, exist_ok=True)
+        partial = target.with_name(target.name + PARTIAL_SUFFIX)
+        route = artifact_route(lease_id, artifact.path)
+        try:
+            async with self._http.stream("GET", route) as res:
+                if res.status_code >= 400:
+                    await res.aread()
+                    raise answer_error(res, f"GET {route}")
+                with partial.open("wb") as f:
+                    async for chunk in res.aiter_bytes():
+                        f.write(chunk)
+                sent = res.headers.get("lessor-sha256", artifact.sha256)
+        except httpx.TransportError as e:
+            raise unreachable(e, f"GET {route}") from e
+        digest = file_sha256(partial)
+        if digest != sent or digest != artifact.sha256:
+            partial.unlink(missing_ok=True)
+            raise LessorError("checksum_mismatch", f"{artifact.path}: its bytes do not match their SHA-256; not kept", {"path": artifact.path})
+        os.replace(partial, target)
+        return target
+
+    async def outputs_verdict(self, ref: str | Lease, *, wait_s: float = OUTPUTS_VERDICT_S) -> OutputsVerdict:
+        lease_id = await self.lease_id(ref)
+        deadline = time.monotonic() + wait_s
+        after = 0
+        while True:
+            page = await self.api.get_leases_id_events(lease_id, after=str(after))
+            found, after = verdict_of(page.data, after)
+            if found is not None:
+                return found
+            if page.next_after is not None:
+                continue
+            if page.released or time.monotonic() >= deadline:
+                return OutputsVerdict("unknown", [])
+            await asyncio.sleep(OUTPUTS_POLL_S)
+
+    async def _bring_outputs(self, lease_id: str, directory: str | os.PathLike[str], exit_code: int) -> None:
+        note(f"outputs: waiting for lessor to store them, then downloading them into {directory}")
+        verdict = await self.outputs_verdict(lease_id)
+        Path(directory).mkdir(parents=True, exist_ok=True)
+        try:
+            await self.download(lease_id, directory)
+        except OutputsIncomplete as e:
+            raise incomplete_error(verdict.missing, e.details.get("failed", []), exit_code) from None
+        if verdict.state == "unknown":
+            note("outputs: lessor has not said whether every output came back; what is listed was downloaded")
+        if verdict.missing:
+            raise incomplete_error(verdict.missing, [], exit_code)
 
     async def up(self, name: str, model: str, *, gpu: str | None = None, recreate: bool = False, wait: bool = True, **spec: Any) -> Deployment:
         config = DeploymentConfig(model=model, **_given(spec=spec_of(gpu, spec) if gpu is not None or spec else None))
@@ -301,3 +434,10 @@ class AsyncScratch:
 
     async def end(self) -> Lease:
         return await self._client.api.post_leases_id_end(self.id)
+
+
+async def _chunks_of(bundle: Bundle) -> AsyncIterator[bytes]:
+    """A bundle's bytes for an async request body, a MiB at a time."""
+    with bundle.path.open("rb") as f:
+        while chunk := await asyncio.to_thread(f.read, 1 << 20):
+            yield chunk

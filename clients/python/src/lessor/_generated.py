@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Mapping
-from typing import Annotated, Any, Literal, Protocol, TypeVar
+from typing import Annotated, Any, Literal, Protocol, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -2298,7 +2298,7 @@ class Api:
             415: unsupported_media_type
             429: rate_limited
         """
-        return self._call("PUT", "/v1/agent/artifacts/{path}", path={"path": path}, query={"upload_id": upload_id, "part": part}, headers={"lessor-lease-id": lessor_lease_id, "lessor-sha256": lessor_sha256, "content-length": content_length}, response=Artifact | ArtifactUpload)
+        return self._call("PUT", "/v1/agent/artifacts/{path}", path={"path": path}, query={"upload_id": upload_id, "part": part}, headers={"lessor-lease-id": lessor_lease_id, "lessor-sha256": lessor_sha256, "content-length": content_length}, response=cast("type[Artifact | ArtifactUpload]", Artifact | ArtifactUpload))
 
     def post_agent_artifacts_path(self, path: str, body: ArtifactFile | Mapping[str, Any], *, uploads: str | None = None, upload_id: str | None = None, complete: str | None = None, lessor_lease_id: str) -> Artifact | ArtifactUpload:
         """POST /v1/agent/artifacts/{path}: `?uploads`: begin a multipart upload of {size, sha256}; `?upload_id=&complete`: end it, the whole file's digest checked
@@ -2313,7 +2313,7 @@ class Api:
             415: unsupported_media_type
             429: rate_limited
         """
-        return self._call("POST", "/v1/agent/artifacts/{path}", path={"path": path}, query={"uploads": uploads, "upload_id": upload_id, "complete": complete}, headers={"lessor-lease-id": lessor_lease_id}, body=body, response=Artifact | ArtifactUpload)
+        return self._call("POST", "/v1/agent/artifacts/{path}", path={"path": path}, query={"uploads": uploads, "upload_id": upload_id, "complete": complete}, headers={"lessor-lease-id": lessor_lease_id}, body=body, response=cast("type[Artifact | ArtifactUpload]", Artifact | ArtifactUpload))
 
     def post_ingress_provider_token(self, provider: str, token: str, body: dict[str, Any] | Mapping[str, Any] | None = None) -> IngressAnswer:
         """POST /v1/ingress/{provider}/{token}: A provider's webhook: a hint that one of its machines changed; the lease holding it reads it back
@@ -3470,7 +3470,7 @@ class AsyncApi:
             415: unsupported_media_type
             429: rate_limited
         """
-        return await self._call("PUT", "/v1/agent/artifacts/{path}", path={"path": path}, query={"upload_id": upload_id, "part": part}, headers={"lessor-lease-id": lessor_lease_id, "lessor-sha256": lessor_sha256, "content-length": content_length}, response=Artifact | ArtifactUpload)
+        return await self._call("PUT", "/v1/agent/artifacts/{path}", path={"path": path}, query={"upload_id": upload_id, "part": part}, headers={"lessor-lease-id": lessor_lease_id, "lessor-sha256": lessor_sha256, "content-length": content_length}, response=cast("type[Artifact | ArtifactUpload]", Artifact | ArtifactUpload))
 
     async def post_agent_artifacts_path(self, path: str, body: ArtifactFile | Mapping[str, Any], *, uploads: str | None = None, upload_id: str | None = None, complete: str | None = None, lessor_lease_id: str) -> Artifact | ArtifactUpload:
         """POST /v1/agent/artifacts/{path}: `?uploads`: begin a multipart upload of {size, sha256}; `?upload_id=&complete`: end it, the whole file's digest checked
@@ -3485,7 +3485,7 @@ class AsyncApi:
             415: unsupported_media_type
             429: rate_limited
         """
-        return await self._call("POST", "/v1/agent/artifacts/{path}", path={"path": path}, query={"uploads": uploads, "upload_id": upload_id, "complete": complete}, headers={"lessor-lease-id": lessor_lease_id}, body=body, response=Artifact | ArtifactUpload)
+        return await self._call("POST", "/v1/agent/artifacts/{path}", path={"path": path}, query={"uploads": uploads, "upload_id": upload_id, "complete": complete}, headers={"lessor-lease-id": lessor_lease_id}, body=body, response=cast("type[Artifact | ArtifactUpload]", Artifact | ArtifactUpload))
 
     async def post_ingress_provider_token(self, provider: str, token: str, body: dict[str, Any] | Mapping[str, Any] | None = None) -> IngressAnswer:
         """POST /v1/ingress/{provider}/{token}: A provider's webhook: a hint that one of its machines changed; the lease holding it reads it back

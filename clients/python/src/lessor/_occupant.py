@@ -10,7 +10,9 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
+from urllib.parse import quote
 
+from ._data import OutputsIncomplete
 from ._errors import LeaseReleased
 from ._generated import Lease, LeaseExit, PolicyInput, Spec
 
@@ -93,3 +95,63 @@ def machine_text(lease: Lease) -> str:
     """``sim l40s x1, us-east, $0.79/h``: where the lease runs and what it costs, for the line a workflow prints."""
     offer = f" {lease.offer.gpu} x{lease.offer.gpu_count}, {lease.offer.region}" if lease.offer else ""
     return f"{lease.provider}{offer}, ${lease.hourly_usd:.2f}/h"
+
+
+# --- data in and out (docs/artifacts.md; the CLI's cli/artifacts.mjs) ---------------------------
+
+#: How long a run waits after its job's end for lessor's word on the outputs (the CLI's
+#: OUTPUTS_VERDICT_MS): the release waits for an upload up to 5 minutes, and a little more.
+OUTPUTS_VERDICT_S = 360.0
+OUTPUTS_POLL_S = 1.0
+
+
+@dataclass(frozen=True)
+class OutputsVerdict:
+    """What a lease's events say of its outputs: all ``uploaded``, ``incomplete`` (``missing`` names
+    what did not come back, the first 100), or ``unknown`` (neither said before the wait ended)."""
+
+    state: Literal["uploaded", "incomplete", "unknown"]
+    missing: list[str]
+
+
+def verdict_of(events: Sequence[Any], after: int) -> tuple[OutputsVerdict | None, int]:
+    """The verdict among one page of a lease's events, if it holds one, and the last seq read."""
+    for event in events:
+        after = max(after, event.seq)
+        if event.type == "outputs_uploaded":
+            return OutputsVerdict("uploaded", []), after
+        if event.type == "outputs_incomplete":
+            return OutputsVerdict("incomplete", list(event.detail.missing)), after
+    return None, after
+
+
+def artifact_route(lease_id: str, path: str) -> str:
+    """An artifact's route: each segment of its path percent-encoded on its own."""
+    return f"/v1/leases/{quote(lease_id, safe='')}/artifacts/" + "/".join(quote(s, safe="") for s in path.split("/"))
+
+
+def bytes_text(n: int) -> str:
+    """``1.5 MiB``: a size for a person (the CLI's bytesText)."""
+    size = float(n)
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if size < 1024 or unit == "GiB":
+            return f"{int(size)} B" if unit == "B" else f"{size:.1f} {unit}"
+        size /= 1024
+    return f"{n} B"
+
+
+def incomplete_error(missing: Sequence[str], failed: Sequence[Mapping[str, Any]], exit_code: int | None) -> OutputsIncomplete:
+    """The error of outputs that did not all come back: what the lease says is missing, and what
+    failed to download (its bytes did not match, or the download failed)."""
+    parts = []
+    if missing:
+        shown = ", ".join(missing[:10]) + (", ..." if len(missing) > 10 else "")
+        parts.append(f"{len(missing)} file{'' if len(missing) == 1 else 's'} the job left did not come back: {shown}")
+    if failed:
+        shown = ", ".join(f"{f['path']} ({f['code']})" for f in failed[:10]) + (", ..." if len(failed) > 10 else "")
+        parts.append(f"{len(failed)} did not download: {shown}")
+    return OutputsIncomplete(
+        "outputs_incomplete",
+        "outputs incomplete: " + "; and ".join(parts),
+        {"missing": list(missing), "failed": [dict(f) for f in failed], "exit_code": exit_code},
+    )
