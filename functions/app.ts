@@ -20,7 +20,7 @@ import { gatewayRoutes } from "./v1/gateway";
 import { ingressRoutes } from "./v1/ingress";
 import { keyRoutes } from "./v1/keys";
 import { leaseRoutes } from "./v1/leases";
-import { artifactRoutes } from "./v1/artifacts";
+import { uploadRoutes } from "./v1/uploads";
 import { machineRoutes } from "./v1/machines";
 import { meterRoutes } from "./v1/meter";
 import { budgetRoutes } from "./v1/budget";
@@ -213,7 +213,7 @@ export function createApp() {
   app.route("/v1", catalogRoutes);
   app.route("/v1", quoteRoutes);
   app.route("/v1", leaseRoutes);
-  app.route("/v1", artifactRoutes);
+  app.route("/v1", uploadRoutes);
   app.route("/v1", deploymentRoutes);
   app.route("/v1", machineRoutes);
   app.route("/v1", budgetRoutes);

@@ -2,6 +2,8 @@
 import { OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Principal } from "../src/auth/principal";
 import type { Env } from "../src/env";
+import type { Context } from "hono";
+import { checkPath, SHA256_HEX } from "../src/artifacts/limits";
 import { ApiError } from "../src/errors";
 
 export interface AppEnv {
@@ -97,3 +99,52 @@ export function jsonBody<T extends z.ZodType>(schema: T) {
 export function jsonResponse<T extends z.ZodType>(schema: T, description: string) {
   return { description, content: { "application/json": { schema } } };
 }
+
+// ---- raw bodies and artifact paths (docs/artifacts.md): a bundle's upload, the agent's files --
+
+export const SHA_HEADER = "lessor-sha256";
+
+export const ArtifactSchema = z
+  .object({
+    path: z.string(),
+    size: z.number().int(),
+    sha256: z.string(),
+    created_at: z.string(),
+    expires_at: z.string().nullable().describe("null until the lease's release"),
+  })
+  .openapi("Artifact");
+
+/** The headers of a raw body: its digest and its length, both required (R2 stores what it knows the length of). */
+export const RawHeaders = {
+  [SHA_HEADER]: z.string().regex(SHA256_HEX).openapi({ description: "the body's SHA-256, 64 hex digits" }),
+  "content-length": z.string().regex(/^[0-9]{1,15}$/),
+};
+
+/** A raw body's length and digest (the headers validated), at most `max` bytes (else `tooBig`). */
+export function rawBody(c: Context<AppEnv>, max: number, tooBig: (limit: number) => ApiError) {
+  const parsed = z.object(RawHeaders).safeParse({ [SHA_HEADER]: c.req.header(SHA_HEADER), "content-length": c.req.header("content-length") });
+  if (!parsed.success || c.req.header("transfer-encoding")) {
+    throw new ApiError(400, "invalid_request", "send Content-Length and Lessor-Sha256 (64 hex digits), and the body unchunked", {
+      issues: parsed.success ? [] : parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })),
+    });
+  }
+  const size = Number(parsed.data["content-length"]);
+  if (size > max) throw tooBig(max);
+  return { size, sha256: parsed.data[SHA_HEADER].toLowerCase(), body: c.req.raw.body ?? new Blob([]).stream() };
+}
+
+/** A request's `{path}`, from the URL (percent-decoded by Hono), validated (400 invalid_path). */
+export function pathParam(c: Context<AppEnv>): string {
+  return checkPath(c.req.param("path") ?? "");
+}
+
+/** Validates `value` against `schema` as a route's validator would (400 invalid_request). */
+export function parsed<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+  const r = schema.safeParse(value);
+  if (r.success) return r.data;
+  const issues = r.error.issues.map((i) => ({ path: i.path.join("."), code: i.code, message: i.message }));
+  throw new ApiError(400, "invalid_request", "the request does not match the schema", { issues });
+}
+
+/** A raw body in the OpenAPI document. */
+export const BINARY = z.string().openapi({ format: "binary" });

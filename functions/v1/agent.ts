@@ -15,10 +15,9 @@ import { LOG_CHUNK_MAX_BYTES, LOG_SEQ_MAX } from "../../src/occupant/logs";
 import { agentLimits } from "../../src/occupant/agent-budget";
 import { COMMAND_OUTPUT_MAX, MAX_WAIT_MS, type AgentAnswer, type AgentCall } from "../../src/occupant/occupant";
 import { ENROLL_NONCE, looksLikeEnrollToken, looksLikeLeaseToken } from "../../src/occupant/token";
-import { COMMON_ERRORS, errorResponse, jsonResponse, router, type AppEnv } from "../context";
+import { ArtifactSchema, COMMON_ERRORS, errorResponse, jsonResponse, parsed, pathParam, rawBody, RawHeaders, router, SHA_HEADER, type AppEnv } from "../context";
 import { checkPath, MANIFEST_MAX_FILES, MAX_PARTS, PART_SIZE, SHA256_HEX, storageLimits, tooLarge } from "../../src/artifacts/limits";
 import { completeMultipart, createMultipart, listParts, storeArtifact, storePart, workdirOf } from "../../src/artifacts/store";
-import { ArtifactSchema, parsed, pathParam, rawBody, RawHeaders, SHA_HEADER } from "./artifacts";
 import { bearerToken, refusedCredential } from "../middleware";
 
 const LEASE_ID = /^ls_[0-9a-z]{26}$/;

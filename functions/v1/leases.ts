@@ -23,10 +23,12 @@ import { LEASE_KINDS, parseDurationField, PolicyInputSchema } from "../../src/le
 import { LEASE_STATES } from "../../src/lease/state";
 import { EXEC_CMD_MAX_BYTES, EXEC_DEFAULT_TIMEOUT_MS, EXEC_MAX_WAIT_MS, ExecSchema, utf8Bytes, type ExecView } from "../../src/occupant/exec";
 import { LOG_RETENTION_MS, TAIL_MAX_LINES } from "../../src/occupant/logs";
-import { decodeCursor, DEFAULT_PAGE, pageOf, PageQuery, type Page } from "../../src/pagination";
+import { decodeCursor, DEFAULT_PAGE, encodeCursor, pageOf, PageQuery, type Page } from "../../src/pagination";
 import { slotted, streamClaim, type SlotRefusal } from "../../src/auth/stream-slots";
-import { BEARER, COMMON_ERRORS, errorResponse, IdParam, jsonResponse, router, STREAM_400, STREAM_429, type AppEnv } from "../context";
+import { ArtifactSchema, BEARER, BINARY, COMMON_ERRORS, errorResponse, IdParam, jsonResponse, pathParam, router, STREAM_400, STREAM_429, type AppEnv } from "../context";
 import { requireScope } from "../middleware";
+import { byteRange } from "../../src/artifacts/limits";
+import { deleteArtifact, findArtifact, leaseOfOrg, listArtifacts } from "../../src/artifacts/store";
 
 const LEASE_ID = /^ls_[0-9a-z]{26}$/;
 
@@ -452,5 +454,92 @@ app
       return c.json(exec, 200);
     },
   );
+
+// ---- a lease's artifacts (docs/artifacts.md "Artifacts: the outputs come back") ----------------
+// An artifact's `{path}` is the rest of the URL, slashes and all, which @hono/zod-openapi's `{x}`
+// cannot say: the two routes that take one are documented with `registerPath` and served by a Hono
+// route with a regex parameter, validated with the same schemas.
+
+const ArtifactPathParam = z.string().openapi({ param: { name: "path", in: "path" }, example: "checkpoints/model.pt", description: "the file's path under LESSOR_OUT (docs/artifacts.md \"Paths\")" });
+const ArtifactParams = z.object({ id: IdParam("ls").shape.id, path: ArtifactPathParam });
+
+/** The lease, when it is the caller's org's; 404 alike for another org's and a missing one (guarantee 8). */
+async function ownLease(c: Context<AppEnv>, id: string): Promise<void> {
+  if (!LEASE_ID.test(id) || !(await leaseOfOrg(c.env, c.var.principal.org_id, id))) throw notFound("lease", id);
+}
+
+app.openapi(
+  createRoute({
+    method: "get",
+    path: "/leases/{id}/artifacts",
+    summary: "A lease's artifacts, by path",
+    security: BEARER,
+    middleware: [requireScope("read")] as const,
+    request: { params: IdParam("ls"), query: z.object(PageQuery) },
+    responses: { 200: jsonResponse(z.object({ data: z.array(ArtifactSchema), next_cursor: z.string().nullable() }), "A page of artifacts"), ...COMMON_ERRORS },
+  }),
+  async (c) => {
+    const { id } = c.req.valid("param");
+    const { limit = DEFAULT_PAGE, cursor } = c.req.valid("query");
+    const after = decodeCursor(cursor);
+    await ownLease(c, id);
+    const rows = await listArtifacts(c.env, c.var.principal.org_id, id, after ? String(after.k) : null, limit + 1);
+    const data = rows.slice(0, limit);
+    const last = data[data.length - 1];
+    return c.json({ data, next_cursor: rows.length > limit && last ? encodeCursor({ k: last.path, id }) : null }, 200);
+  },
+);
+app.openAPIRegistry.registerPath({
+  method: "get",
+  path: "/leases/{id}/artifacts/{path}",
+  summary: "An artifact's bytes, streamed; `Range: bytes=a-b` answers 206",
+  security: BEARER,
+  request: { params: ArtifactParams, headers: z.object({ range: z.string().optional() }) },
+  responses: {
+    200: { description: "The bytes (Lessor-Sha256, ETag, Accept-Ranges)", content: { "application/octet-stream": { schema: BINARY } } },
+    206: { description: "The range asked for (Content-Range)", content: { "application/octet-stream": { schema: BINARY } } },
+    ...COMMON_ERRORS,
+    416: errorResponse("range_not_satisfiable: the range begins past the end (Content-Range: bytes */size)", ["range_not_satisfiable"]),
+  },
+});
+app.openAPIRegistry.registerPath({
+  method: "delete",
+  path: "/leases/{id}/artifacts/{path}",
+  summary: "Delete an artifact",
+  security: BEARER,
+  request: { params: ArtifactParams },
+  responses: { 204: { description: "Deleted" }, ...COMMON_ERRORS },
+});
+
+app.get("/leases/:id/artifacts/:path{[\\s\\S]+}", requireScope("read"), async (c) => {
+  const id = c.req.param("id");
+  const path = pathParam(c);
+  await ownLease(c, id);
+  const found = await findArtifact(c.env, c.var.principal.org_id, id, path);
+  if (!found) throw notFound("artifact", path);
+  const { artifact, key } = found;
+  const range = byteRange(c.req.header("range"), artifact.size);
+  if (range === "unsatisfiable") {
+    throw new ApiError(416, "range_not_satisfiable", `the artifact is ${artifact.size} bytes`, { size: artifact.size }, { "Content-Range": `bytes */${artifact.size}` });
+  }
+  const object = await c.env.ARTIFACTS.get(key, range ? { range: { offset: range.start, length: range.end - range.start + 1 } } : {});
+  if (!object) throw notFound("artifact", path);
+  const headers: Record<string, string> = {
+    "content-type": "application/octet-stream",
+    "lessor-sha256": artifact.sha256,
+    etag: `"${artifact.sha256}"`,
+    "accept-ranges": "bytes",
+  };
+  if (!range) return c.body(object.body, 200, { ...headers, "content-length": String(artifact.size) });
+  return c.body(object.body, 206, { ...headers, "content-length": String(range.end - range.start + 1), "content-range": `bytes ${range.start}-${range.end}/${artifact.size}` });
+});
+
+app.delete("/leases/:id/artifacts/:path{[\\s\\S]+}", requireScope("write"), async (c) => {
+  const id = c.req.param("id");
+  const path = pathParam(c);
+  await ownLease(c, id);
+  if (!(await deleteArtifact(c.env, c.var.principal.org_id, id, path, c.var.now))) throw notFound("artifact", path);
+  return c.body(null, 204);
+});
 
 export const leaseRoutes = app;

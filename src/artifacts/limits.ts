@@ -84,3 +84,21 @@ export function partSize(size: number, n: number): number {
 
 export const tooLarge = (code: "upload_too_large" | "file_too_large" | "lease_artifacts_full" | "payload_too_large", message: string, limit: number) =>
   new ApiError(413, code, message, { limit_bytes: limit });
+
+/**
+ * One `Range: bytes=a-b` (or `a-`, or `-n`) of an object of `size` bytes (RFC 9110 section 14.2):
+ * null (serve it whole) without one, for one this does not read (several ranges, another unit),
+ * and for an empty object; "unsatisfiable" when it begins past the end.
+ */
+export function byteRange(header: string | undefined, size: number): { start: number; end: number } | "unsatisfiable" | null {
+  const m = header ? /^bytes=(\d{0,15})-(\d{0,15})$/.exec(header.trim()) : null;
+  if (!m || (m[1] === "" && m[2] === "") || size === 0) return null;
+  if (m[1] === "") {
+    const n = Number(m[2]);
+    return n === 0 ? "unsatisfiable" : { start: Math.max(0, size - n), end: size - 1 };
+  }
+  const start = Number(m[1]);
+  const end = m[2] === "" ? size - 1 : Math.min(Number(m[2]), size - 1);
+  if (m[2] !== "" && Number(m[2]) < start) return null;
+  return start >= size ? "unsatisfiable" : { start, end };
+}

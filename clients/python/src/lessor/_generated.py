@@ -2808,34 +2808,6 @@ class Api:
         """
         return self._call("GET", "/v1/leases/{id}/exec/{exec_id}", path={"id": id, "exec_id": exec_id}, response=Exec)
 
-    def post_uploads(self, *, lessor_sha256: str, content_length: str) -> Upload:
-        """POST /v1/uploads: Upload a workdir bundle (tar.gz) for a job or scratch lease's `workdir`; 400 checksum_mismatch stores nothing
-
-        Errors, raised as LessorError (status: codes):
-            400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8
-            401: unauthenticated
-            403: insufficient_scope, bootstrap_disabled
-            404: not_found
-            409: storage_quota_exceeded
-            413: upload_too_large, payload_too_large
-            415: unsupported_media_type
-            429: rate_limited
-        """
-        return self._call("POST", "/v1/uploads", headers={"lessor-sha256": lessor_sha256, "content-length": content_length}, response=Upload)
-
-    def get_uploads_id(self, id: str) -> Upload:
-        """GET /v1/uploads/{id}: One workdir bundle
-
-        Errors, raised as LessorError (status: codes):
-            400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8
-            401: unauthenticated
-            403: insufficient_scope, bootstrap_disabled
-            404: not_found
-            413: payload_too_large
-            429: rate_limited
-        """
-        return self._call("GET", "/v1/uploads/{id}", path={"id": id}, response=Upload)
-
     def get_leases_id_artifacts(self, id: str, *, limit: int | None = None, cursor: str | None = None) -> GetLeasesIdArtifactsResponse:
         """GET /v1/leases/{id}/artifacts: A lease's artifacts, by path
 
@@ -2875,6 +2847,34 @@ class Api:
             429: rate_limited
         """
         return self._call("DELETE", "/v1/leases/{id}/artifacts/{path}", path={"id": id, "path": path}, response=type(None))
+
+    def post_uploads(self, *, lessor_sha256: str, content_length: str) -> Upload:
+        """POST /v1/uploads: Upload a workdir bundle (tar.gz) for a job or scratch lease's `workdir`; 400 checksum_mismatch stores nothing
+
+        Errors, raised as LessorError (status: codes):
+            400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8
+            401: unauthenticated
+            403: insufficient_scope, bootstrap_disabled
+            404: not_found
+            409: storage_quota_exceeded
+            413: upload_too_large, payload_too_large
+            415: unsupported_media_type
+            429: rate_limited
+        """
+        return self._call("POST", "/v1/uploads", headers={"lessor-sha256": lessor_sha256, "content-length": content_length}, response=Upload)
+
+    def get_uploads_id(self, id: str) -> Upload:
+        """GET /v1/uploads/{id}: One workdir bundle
+
+        Errors, raised as LessorError (status: codes):
+            400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8
+            401: unauthenticated
+            403: insufficient_scope, bootstrap_disabled
+            404: not_found
+            413: payload_too_large
+            429: rate_limited
+        """
+        return self._call("GET", "/v1/uploads/{id}", path={"id": id}, response=Upload)
 
     def get_deployments_name(self, name: str) -> Deployment:
         """GET /v1/deployments/{name}: A deployment and its lease's state
@@ -3980,34 +3980,6 @@ class AsyncApi:
         """
         return await self._call("GET", "/v1/leases/{id}/exec/{exec_id}", path={"id": id, "exec_id": exec_id}, response=Exec)
 
-    async def post_uploads(self, *, lessor_sha256: str, content_length: str) -> Upload:
-        """POST /v1/uploads: Upload a workdir bundle (tar.gz) for a job or scratch lease's `workdir`; 400 checksum_mismatch stores nothing
-
-        Errors, raised as LessorError (status: codes):
-            400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8
-            401: unauthenticated
-            403: insufficient_scope, bootstrap_disabled
-            404: not_found
-            409: storage_quota_exceeded
-            413: upload_too_large, payload_too_large
-            415: unsupported_media_type
-            429: rate_limited
-        """
-        return await self._call("POST", "/v1/uploads", headers={"lessor-sha256": lessor_sha256, "content-length": content_length}, response=Upload)
-
-    async def get_uploads_id(self, id: str) -> Upload:
-        """GET /v1/uploads/{id}: One workdir bundle
-
-        Errors, raised as LessorError (status: codes):
-            400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8
-            401: unauthenticated
-            403: insufficient_scope, bootstrap_disabled
-            404: not_found
-            413: payload_too_large
-            429: rate_limited
-        """
-        return await self._call("GET", "/v1/uploads/{id}", path={"id": id}, response=Upload)
-
     async def get_leases_id_artifacts(self, id: str, *, limit: int | None = None, cursor: str | None = None) -> GetLeasesIdArtifactsResponse:
         """GET /v1/leases/{id}/artifacts: A lease's artifacts, by path
 
@@ -4047,6 +4019,34 @@ class AsyncApi:
             429: rate_limited
         """
         return await self._call("DELETE", "/v1/leases/{id}/artifacts/{path}", path={"id": id, "path": path}, response=type(None))
+
+    async def post_uploads(self, *, lessor_sha256: str, content_length: str) -> Upload:
+        """POST /v1/uploads: Upload a workdir bundle (tar.gz) for a job or scratch lease's `workdir`; 400 checksum_mismatch stores nothing
+
+        Errors, raised as LessorError (status: codes):
+            400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8
+            401: unauthenticated
+            403: insufficient_scope, bootstrap_disabled
+            404: not_found
+            409: storage_quota_exceeded
+            413: upload_too_large, payload_too_large
+            415: unsupported_media_type
+            429: rate_limited
+        """
+        return await self._call("POST", "/v1/uploads", headers={"lessor-sha256": lessor_sha256, "content-length": content_length}, response=Upload)
+
+    async def get_uploads_id(self, id: str) -> Upload:
+        """GET /v1/uploads/{id}: One workdir bundle
+
+        Errors, raised as LessorError (status: codes):
+            400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8
+            401: unauthenticated
+            403: insufficient_scope, bootstrap_disabled
+            404: not_found
+            413: payload_too_large
+            429: rate_limited
+        """
+        return await self._call("GET", "/v1/uploads/{id}", path={"id": id}, response=Upload)
 
     async def get_deployments_name(self, name: str) -> Deployment:
         """GET /v1/deployments/{name}: A deployment and its lease's state
