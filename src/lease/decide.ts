@@ -406,7 +406,10 @@ export const NO_OUTPUTS_WAIT: readonly Reason[] = [
  */
 export function collectsOutputs(l: LeaseRecord, agent: AgentFacts, now: number): boolean {
   if (l.state !== "releasing" || l.kind === "deployment" || l.cmd === null || l.machine_id === null) return false;
-  if (l.machine_status !== "running" || (l.release_reason !== null && NO_OUTPUTS_WAIT.includes(l.release_reason))) return false;
+  // Last seen up (a booting machine's agent may run the command before lessor reads it running);
+  // that its agent is heard below is the proof it runs.
+  const down = l.machine_status === null || ["stopped", "error", "terminated"].includes(l.machine_status);
+  if (down || (l.release_reason !== null && NO_OUTPUTS_WAIT.includes(l.release_reason))) return false;
   const collects = thisSession(l, agent.collects_at);
   if (collects === null || exitOf(l, agent) !== null) return false;
   const heard = Math.max(collects, thisSession(l, agent.last_heartbeat_at) ?? 0);

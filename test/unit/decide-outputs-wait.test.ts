@@ -28,6 +28,8 @@ describe("collectsOutputs: which releases wait", () => {
     { name: "no command (a box)", l: releasing("user_end", { cmd: null }), agent: alive, waits: false },
     { name: "no machine", l: releasing("user_end", { machine_id: null }), agent: alive, waits: false },
     { name: "the machine was last seen stopped", l: releasing("user_end", { machine_status: "stopped" }), agent: alive, waits: false },
+    { name: "the machine was last seen in error", l: releasing("user_end", { machine_status: "error" }), agent: alive, waits: false },
+    { name: "a booting machine whose agent already runs the command", l: releasing("user_end", { machine_status: "starting" }), agent: alive, waits: true },
     { name: "an agent that never said it collects (the sim's, an older agent.sh)", l: releasing("user_end"), agent: { ...alive, collects_at: null }, waits: false },
     { name: "an agent that said so in a session before", l: releasing("user_end", { session_started_at: NOW - M }), agent: { ...alive, collects_at: NOW - 2 * M, last_heartbeat_at: NOW - 2 * M }, waits: false },
     { name: "an agent last heard just within heartbeat_grace", l: releasing("user_end"), agent: { ...alive, collects_at: NOW - 2 * M + 1, last_heartbeat_at: NOW - 3 * M }, waits: true },
