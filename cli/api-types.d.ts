@@ -2319,11 +2319,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Commands queued for the machine (exec, signal); waits up to `wait` seconds (at most 25) for one */
+        /** Commands queued for the machine (exec, signal, collect); waits up to `wait` seconds (at most 25) for one */
         get: {
             parameters: {
                 query?: {
                     wait?: number | null;
+                    /** @description `1`: this agent carries out `collect`, so a release waits for the outputs (docs/artifacts.md) */
+                    collect?: "0" | "1";
                 };
                 header: {
                     /** @description the lease the token was made for */
@@ -14374,8 +14376,11 @@ export interface components {
         };
         AgentCommand: {
             id: string;
-            /** @enum {string} */
-            kind: "exec" | "signal";
+            /**
+             * @description `exec` a command line, `signal` the command's process group, `collect` the outputs before a release (docs/artifacts.md)
+             * @enum {string}
+             */
+            kind: "exec" | "signal" | "collect";
             /**
              * @description for `signal`: what to send to the command's process group
              * @enum {string|null}
@@ -14743,6 +14748,7 @@ export interface components {
             inactivity_action?: "diagnose" | "terminate";
             /** @enum {string} */
             on_exit?: "release" | "stop" | "keep";
+            outputs_wait?: components["schemas"]["Duration"];
         };
         /** @description A lease: state, machine, offer, policy, deadlines and its estimate */
         Lease: {
@@ -14829,6 +14835,8 @@ export interface components {
             inactivity_action: "diagnose" | "terminate";
             /** @enum {string} */
             on_exit: "release" | "stop" | "keep";
+            /** @description how long a release waits for the command's outputs before it destroys the machine (docs/artifacts.md) */
+            outputs_wait: string;
         };
         ConfigWarning: {
             /** @enum {string} */
@@ -15351,6 +15359,24 @@ export interface components {
             /** @description ISO 8601, UTC */
             at: string;
             /** @enum {string} */
+            type: "outputs_requested";
+            /** @enum {string|null} */
+            from: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @enum {string|null} */
+            to: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @description why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons) */
+            reason: string | null;
+            detail: {
+                /** @description the `collect` queued for the agent */
+                command_id: string;
+                /** @description the bound: the release goes on then at the latest */
+                until: string;
+            };
+        } | {
+            seq: number;
+            /** @description ISO 8601, UTC */
+            at: string;
+            /** @enum {string} */
             type: "outputs_uploaded";
             /** @enum {string|null} */
             from: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
@@ -15380,6 +15406,8 @@ export interface components {
                 missing_count: number;
                 files: number;
                 bytes: number;
+                /** @description false: the release waited for the outputs and no manifest came */
+                manifest?: boolean;
             };
         };
         Exec: {
@@ -16154,6 +16182,29 @@ export interface components {
             /** @description ISO 8601, UTC */
             at: string;
             /** @enum {string} */
+            type: "outputs_requested";
+            /** @enum {string|null} */
+            from: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @enum {string|null} */
+            to: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @description why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons) */
+            reason: string | null;
+            detail: {
+                /** @description the `collect` queued for the agent */
+                command_id: string;
+                /** @description the bound: the release goes on then at the latest */
+                until: string;
+            };
+            /** @description the event's id in the org's log: pages and streams resume after it */
+            id: number;
+            /** @description the lease the event belongs to */
+            lease_id: string;
+        } | {
+            /** @description the event's id within its lease's own log */
+            seq: number;
+            /** @description ISO 8601, UTC */
+            at: string;
+            /** @enum {string} */
             type: "outputs_uploaded";
             /** @enum {string|null} */
             from: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
@@ -16188,6 +16239,8 @@ export interface components {
                 missing_count: number;
                 files: number;
                 bytes: number;
+                /** @description false: the release waited for the outputs and no manifest came */
+                manifest?: boolean;
             };
             /** @description the event's id in the org's log: pages and streams resume after it */
             id: number;

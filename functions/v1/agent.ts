@@ -14,6 +14,7 @@ import { MODEL_METRICS_MAX_BYTES } from "../../src/lease/model-metrics";
 import { LOG_CHUNK_MAX_BYTES, LOG_SEQ_MAX } from "../../src/occupant/logs";
 import { agentLimits } from "../../src/occupant/agent-budget";
 import { COMMAND_OUTPUT_MAX, MAX_WAIT_MS, type AgentAnswer, type AgentCall } from "../../src/occupant/occupant";
+import { COMMAND_KINDS } from "../../src/occupant/schema";
 import { ENROLL_NONCE, looksLikeEnrollToken, looksLikeLeaseToken } from "../../src/occupant/token";
 import { ArtifactSchema, COMMON_ERRORS, errorResponse, jsonResponse, parsed, pathParam, rawBody, RawHeaders, router, SHA_HEADER, type AppEnv } from "../context";
 import { checkPath, MANIFEST_MAX_FILES, MAX_PARTS, PART_SIZE, SHA256_HEX, storageLimits, tooLarge } from "../../src/artifacts/limits";
@@ -91,7 +92,7 @@ const ExitSchema = z
 const CommandSchema = z
   .object({
     id: z.string(),
-    kind: z.enum(["exec", "signal"]),
+    kind: z.enum(COMMAND_KINDS).describe("`exec` a command line, `signal` the command's process group, `collect` the outputs before a release (docs/artifacts.md)"),
     signal: z.enum(["TERM", "KILL"]).nullable().describe("for `signal`: what to send to the command's process group"),
     cmd_base64: z.string().nullable().describe("for `exec`: the command line, UTF-8, base64, for `sh -c`"),
   })
@@ -243,18 +244,22 @@ export const agentRoutes = router()
     createRoute({
       method: "get",
       path: "/agent/commands",
-      summary: `Commands queued for the machine (exec, signal); waits up to \`wait\` seconds (at most ${MAX_WAIT_MS / 1000}) for one`,
+      summary: `Commands queued for the machine (exec, signal, collect); waits up to \`wait\` seconds (at most ${MAX_WAIT_MS / 1000}) for one`,
       security: LEASE_TOKEN,
       middleware: [requireLeaseToken] as const,
       request: {
         headers: z.object(LeaseIdHeader),
-        query: z.object({ wait: z.coerce.number().int().min(0).max(MAX_WAIT_MS / 1000).optional() }),
+        query: z.object({
+          wait: z.coerce.number().int().min(0).max(MAX_WAIT_MS / 1000).optional(),
+          collect: z.enum(["0", "1"]).optional().describe("`1`: this agent carries out `collect`, so a release waits for the outputs (docs/artifacts.md)"),
+        }),
       },
       responses: { 200: jsonResponse(z.object({ commands: z.array(CommandSchema) }), "The commands due (maybe none)"), ...AGENT_ERRORS },
     }),
     async (c) => {
-      const wait = c.req.valid("query").wait ?? 0;
-      const { commands } = await agentCall(c, { op: "commands", wait_ms: wait * 1000 });
+      const query = c.req.valid("query");
+      const wait = query.wait ?? 0;
+      const { commands } = await agentCall(c, { op: "commands", wait_ms: wait * 1000, collect: query.collect === "1" });
       return c.json({ commands }, 200);
     },
   )

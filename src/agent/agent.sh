@@ -352,12 +352,15 @@ run_exec() {
 }
 
 # poll: long-polls for commands and carries each out once (lessor delivers one again when its
-# result did not arrive in time; the ids seen are remembered).
+# result did not arrive in time; the ids seen are remembered). With a command it says it can
+# collect the outputs (collect=1), so a release waits for them.
 poll() {
   role=poller
   api_max_time=$((poll_wait_s + 20))
+  poll_collect=
+  [ -z "$runner" ] || poll_collect='&collect=1'
   while :; do
-    api GET "/v1/agent/commands?wait=$poll_wait_s" "$dir/commands.json" || { sleep 5; continue; }
+    api GET "/v1/agent/commands?wait=$poll_wait_s$poll_collect" "$dir/commands.json" || { sleep 5; continue; }
     # One command a line (the answer ends without a newline, which `read` would not return).
     { tr '{' '\n' <"$dir/commands.json" && echo; } | while IFS= read -r line; do
       id=$(printf '%s\n' "$line" | field id)
@@ -370,6 +373,12 @@ poll() {
           if signal "$(printf '%s\n' "$line" | field signal)"; then sent=0; else sent=1; fi
           printf '{"exit_code":%d,"output":""}' "$sent" >"$dir/signal.json"
           api POST "/v1/agent/commands/$id" "$dir/signal.resp" -H "Content-Type: application/json" --data-binary @"$dir/signal.json" || true
+          ;;
+        collect)
+          # A release waits for the outputs: the command is ended (TERM now, KILL 10 s later, by
+          # the main loop), its outputs go up, and the main loop answers once they have.
+          date +%s >"$dir/collect.$id"
+          [ -f "$dir/status" ] || signal TERM || true
           ;;
       esac
     done
@@ -403,5 +412,16 @@ while :; do
     report_exit
     reported=1
   fi
+  # Each `collect` is answered once the outputs are up (or the agent runs no command).
+  for mark in "$dir"/collect.*; do
+    [ -f "$mark" ] || continue
+    if [ "$reported" = 1 ] || [ -z "$runner" ]; then
+      api POST "/v1/agent/commands/${mark##*/collect.}" "$dir/collected.out" -H "Content-Type: application/json" \
+        --data-binary '{"exit_code":0,"output":""}' || true
+      rm -f "$mark"
+    elif [ ! -f "$dir/status" ] && [ $((now - $(cat "$mark"))) -ge 10 ]; then
+      signal KILL || true
+    fi
+  done
   sleep 1
 done

@@ -6,7 +6,8 @@
 import { sessionBudgetDeadline } from "../billing/accrual";
 import { usdToMicros } from "../billing/money";
 import { rentedAboveReserved } from "./rent";
-import { hasMachine, inSession, NO_AGENT, NO_JOB_PROGRESS, type AgentFacts, type LeaseRecord, type Observation, type Reason } from "./state";
+import { OUTPUTS_WAIT_MS } from "./policy";
+import { hasMachine, inSession, NO_AGENT, NO_JOB_PROGRESS, type AgentFacts, type LeaseRecord, type Observation, type OutputsWait, type Reason } from "./state";
 
 /** What the policy can ask the run loop to do; a step that fails is recorded as `<action>_failed`. */
 export const STEP_ACTIONS = [
@@ -292,7 +293,13 @@ function commandRules(l: LeaseRecord, agent: AgentFacts, now: number, due: (c: C
  */
 export function deadlines(l: LeaseRecord, obs: Observation, now: number): Candidate[] {
   if (l.state === "released") return [];
-  if (l.state === "releasing") return [{ action: "release", reason: l.release_reason, at: now }];
+  if (l.state === "releasing") {
+    // A release waiting for the outputs goes on once the agent has them up, or at its bound,
+    // whatever the reason (a hard cap's too): the bound is the wait's own clock (docs/artifacts.md).
+    const w = l.outputs_wait;
+    const at = w && !outputsSettled(l, w, obs.agent ?? NO_AGENT) ? w.until : now;
+    return [{ action: "release", reason: l.release_reason, at }];
+  }
 
   const candidates = hardCapDeadlines(l);
   const due = (c: Candidate) => candidates.push(c);
@@ -378,6 +385,46 @@ export function deadlines(l: LeaseRecord, obs: Observation, now: number): Candid
       break;
   }
   return candidates;
+}
+
+/**
+ * Releases that have no machine, or no agent, to wait for: the machine is gone or failed, was never
+ * up, or is stopped. Everything else (a user's end, a hard cap, an idle timeout, a kill's release,
+ * a preemption) waits for the outputs when `collectsOutputs` says so.
+ */
+export const NO_OUTPUTS_WAIT: readonly Reason[] = [
+  "provider_lost", "host_failed", "boot_timeout", "no_capacity", "provider_refused", "quota_exceeded", "stop_failed", "stopped_ttl", "provider_stopped",
+];
+
+/**
+ * Whether a release (`l` releasing, its wait not yet decided) first has the agent collect the
+ * command's outputs (docs/artifacts.md): a job or scratch lease with a command, whose machine was
+ * last seen running, released for a reason that leaves a machine (`NO_OUTPUTS_WAIT`), whose agent
+ * said this session that it can collect (agent.sh, running a command, long-polls with
+ * `collect=1`) and was heard within `heartbeat_grace`, and whose command has not reported its exit
+ * (the agent uploads before it reports one, so those outputs are up already).
+ */
+export function collectsOutputs(l: LeaseRecord, agent: AgentFacts, now: number): boolean {
+  if (l.state !== "releasing" || l.kind === "deployment" || l.cmd === null || l.machine_id === null) return false;
+  // Last seen up (a booting machine's agent may run the command before lessor reads it running);
+  // that its agent is heard below is the proof it runs.
+  const down = l.machine_status === null || ["stopped", "error", "terminated"].includes(l.machine_status);
+  if (down || (l.release_reason !== null && NO_OUTPUTS_WAIT.includes(l.release_reason))) return false;
+  const collects = thisSession(l, agent.collects_at);
+  if (collects === null || exitOf(l, agent) !== null) return false;
+  const heard = Math.max(collects, thisSession(l, agent.last_heartbeat_at) ?? 0);
+  return now - heard < l.policy.heartbeat_grace;
+}
+
+/** The wait a release that collects begins at `now`: to `outputs_wait` later at most. */
+export function outputsWaitFrom(l: LeaseRecord, commandId: string, now: number): OutputsWait {
+  return { since: now, until: now + (l.policy.outputs_wait ?? OUTPUTS_WAIT_MS), command_id: commandId };
+}
+
+/** The outputs a release waits for are settled: the agent answered its `collect`, or reported the command's exit (after its uploads). */
+export function outputsSettled(l: LeaseRecord, w: OutputsWait, agent: AgentFacts): boolean {
+  const collected = agent.collected_at ?? null;
+  return (collected !== null && collected >= w.since) || exitOf(l, agent) !== null;
 }
 
 export function decide(l: LeaseRecord, obs: Observation, now: number): Decision {

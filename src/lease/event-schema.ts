@@ -92,12 +92,17 @@ export const LeaseEventSchema = z
     event(["stalled"], { silent_since: Time, silent_ms: z.number().int(), diagnostics_id: z.string().nullable() }),
     event(["diagnostics"], { command_id: z.string(), exit_code: z.number().int().nullable(), output: z.string().describe("process list and nvidia-smi, at most 8 KiB") }),
     event(["agent_silent"], { last_heartbeat_at: Time }),
+    event(["outputs_requested"], {
+      command_id: z.string().describe("the `collect` queued for the agent"),
+      until: Time.describe("the bound: the release goes on then at the latest"),
+    }),
     event(["outputs_uploaded"], { files: z.number().int(), bytes: z.number().int() }),
     event(["outputs_incomplete"], {
       missing: z.array(z.string()).describe("paths not stored, the first 100 (at most 8 KiB)"),
       missing_count: z.number().int(),
       files: z.number().int(),
       bytes: z.number().int(),
+      manifest: z.boolean().optional().describe("false: the release waited for the outputs and no manifest came"),
     }),
   ])
   .openapi("LeaseEvent", { description: "One transition of a lease, with its reason and the detail its type carries" });

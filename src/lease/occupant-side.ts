@@ -127,7 +127,8 @@ export class OccupantSide {
       return answer;
     }
     if (answer.ok && answer.op === "result" && answer.recorded) await this.#attachDiagnostics(answer.command.id);
-    else if (answer.ok && answer.op !== "commands") await this.#bringAlarmForward(agent);
+    // A `collect` answered ends a release's wait for the outputs (decide.ts `outputsSettled`).
+    if (answer.ok && answer.op !== "commands" && (answer.op !== "result" || answer.command.kind === "collect")) await this.#bringAlarmForward(agent);
     return answer;
   }
 
@@ -294,7 +295,13 @@ export class OccupantSide {
    */
   released(): void {
     this.#occupant?.released();
-    if (this.#occupant?.outputsPending()) this.#host.later(() => this.#outputsEvent());
+    if (this.#occupant?.outputsPending() || this.#waitedWithoutManifest()) this.#host.later(() => this.#outputsEvent());
+  }
+
+  /** The release waited for the outputs and no manifest came (it is told, as `outputs_incomplete`). */
+  #waitedWithoutManifest(): boolean {
+    const l = this.#store.load();
+    return !!l?.outputs_wait && this.occupant()?.outputs() === null;
   }
 
   /**
@@ -306,13 +313,16 @@ export class OccupantSide {
     await this.#host.exclusive(async () => {
       const l = this.#store.load();
       const agent = this.occupant();
-      const o = agent?.outputs(PATH_LIST.items);
-      if (!l || !agent || !o || (o.missing_count > 0 && l.state !== "released") || !agent.claimOutputsEvent()) return;
+      const waited = !!l?.outputs_wait && l.state === "released";
+      const o = agent?.outputs(PATH_LIST.items) ?? (waited ? null : undefined);
+      if (!l || !agent || o === undefined || (o !== null && o.missing_count > 0 && l.state !== "released") || !agent.claimOutputsEvent()) return;
       const now = Date.now();
       const effect =
-        o.missing_count === 0
-          ? { event: "outputs_uploaded", detail: { files: o.files, bytes: o.bytes } }
-          : { event: "outputs_incomplete", detail: { missing: boundedList(o.missing), missing_count: o.missing_count, files: o.files, bytes: o.bytes } };
+        o === null
+          ? { event: "outputs_incomplete", detail: { missing: [], missing_count: 0, files: 0, bytes: 0, manifest: false } }
+          : o.missing_count === 0
+            ? { event: "outputs_uploaded", detail: { files: o.files, bytes: o.bytes } }
+            : { event: "outputs_incomplete", detail: { missing: boundedList(o.missing), missing_count: o.missing_count, files: o.files, bytes: o.bytes } };
       this.#host.save(l, { ...l }, effect, now);
       await this.#host.finish(now);
     });

@@ -34,7 +34,17 @@ export interface Policy {
   inactivity_action: InactivityAction;
   /** What happens when the command exits: release the machine, stop it, or keep it. */
   on_exit: OnExit;
+  /**
+   * How long a release waits for the command's outputs (docs/artifacts.md) before it destroys the
+   * machine: at most OUTPUTS_WAIT_MAX_MS, never off, so no release waits unbounded. Absent on
+   * leases stored before it was kept: OUTPUTS_WAIT_MS.
+   */
+  outputs_wait: number;
 }
+
+/** The default `outputs_wait`, and the most a policy may set: a release is never held longer. */
+export const OUTPUTS_WAIT_MS = 5 * 60_000;
+export const OUTPUTS_WAIT_MAX_MS = 60 * 60_000;
 
 export const INACTIVITY_ACTIONS = ["diagnose", "terminate"] as const;
 export type InactivityAction = (typeof INACTIVITY_ACTIONS)[number];
@@ -51,6 +61,7 @@ const COMMON = {
   kill_grace: 10 * S,
   max_inactivity: null,
   inactivity_action: "diagnose",
+  outputs_wait: OUTPUTS_WAIT_MS,
 } as const;
 
 export const POLICY_DEFAULTS: Record<LeaseKind, Policy> = {
@@ -86,12 +97,13 @@ export const PolicyInputSchema = z
     max_inactivity: NullableDuration.optional(),
     inactivity_action: z.enum(INACTIVITY_ACTIONS).optional(),
     on_exit: z.enum(ON_EXIT).optional(),
+    outputs_wait: Duration.optional(),
   })
   .openapi("PolicyInput");
 export type PolicyInput = z.infer<typeof PolicyInputSchema>;
 
 const DURATION_FIELDS = [
-  "ttl", "idle_timeout", "max_lifetime", "stopped_ttl", "heartbeat_grace", "boot_timeout", "startup_timeout", "max_runtime", "kill_grace", "max_inactivity",
+  "ttl", "idle_timeout", "max_lifetime", "stopped_ttl", "heartbeat_grace", "boot_timeout", "startup_timeout", "max_runtime", "kill_grace", "max_inactivity", "outputs_wait",
 ] as const;
 
 export function parseDurationField(field: string, text: string): number {
@@ -114,6 +126,9 @@ export function resolvePolicy(kind: LeaseKind, input: PolicyInput = {}): Policy 
   if (input.max_session_usd !== undefined) policy.max_session_usd = input.max_session_usd;
   if (input.inactivity_action !== undefined) policy.inactivity_action = input.inactivity_action;
   if (input.on_exit !== undefined) policy.on_exit = input.on_exit;
+  if (policy.outputs_wait > OUTPUTS_WAIT_MAX_MS) {
+    throw badRequest("invalid_duration", `policy.outputs_wait: at most ${formatDuration(OUTPUTS_WAIT_MAX_MS)}`, { field: "policy.outputs_wait" });
+  }
   return policy;
 }
 
@@ -134,6 +149,7 @@ export function renderPolicy(p: Policy) {
     max_inactivity: d(p.max_inactivity),
     inactivity_action: p.inactivity_action,
     on_exit: p.on_exit,
+    outputs_wait: formatDuration(p.outputs_wait ?? OUTPUTS_WAIT_MS),
   };
 }
 

@@ -19,12 +19,12 @@ import type { Reservation } from "../billing/ceiling";
 import { ApiError } from "../errors";
 import type { Occupant } from "../occupant/occupant";
 import { enrollOpenUntil } from "../occupant/token";
-import { nextMove, type Decision } from "./decide";
+import { collectsOutputs, nextMove, outputsWaitFrom, type Decision } from "./decide";
 import { probeModelServer } from "./model-probe";
 import { DIAGNOSTICS_CMD } from "./command";
 import { excerpt, EXCERPTS } from "./excerpt";
 import {
-  agentSilent, markExited, markReady, markStopped, observed, released, releaseStarted, signalQueued, stalled, started,
+  agentSilent, markExited, markReady, markStopped, observed, outputsRequested, released, releaseStarted, signalQueued, stalled, started,
   stopFailed, stopIssued, stopRequested, type Effect, type Step,
 } from "./transitions";
 import { leasePrefix } from "./label";
@@ -332,6 +332,17 @@ export class LeaseRunner {
   async #release(l: LeaseRecord, provider: Provider, account: string, reason: Reason | null, now: number): Promise<void> {
     const begun = releaseStarted(l, reason, now, reason === "model_server_failed" ? this.#serverExit() : {});
     if (begun) l = this.step(l, begun, now);
+    if (l.outputs_wait === undefined) {
+      // Decided once, at the release's first run: the agent collects the outputs before the
+      // machine goes, and decide.ts holds the release until it has, or until the bound.
+      const queued = collectsOutputs(l, this.facts(), now) ? this.#host.occupant()!.queue({ kind: "collect" }, now) : null;
+      const decided = outputsRequested(l, queued === null ? null : outputsWaitFrom(l, queued.id, now));
+      l = this.save(l, decided.next, decided.effect, now);
+      if (queued) {
+        await this.commandQueued(l).catch(() => undefined);
+        return;
+      }
+    }
     const prefix = leasePrefix(this.#installation(), l.id);
     // The machine it knows goes first: every call before its destroy is time it bills.
     const ids = new Set<string>();

@@ -209,8 +209,21 @@ export interface LeaseFields {
    * when it was created (src/orgs/settings.ts). Absent: decide.ts `DEFAULT_MACHINE_ACTIVITY_MAX_MS`.
    */
   machine_activity_max?: number | null;
+  /**
+   * A release waiting for the command's outputs (decide.ts `collectsOutputs`, docs/artifacts.md):
+   * since when, the bound it waits to at most (`since` + `policy.outputs_wait`), and the `collect`
+   * command queued for the agent. null: the release decided not to wait; absent: not decided yet
+   * (a lease not releasing, or one whose release has not run).
+   */
+  outputs_wait?: OutputsWait | null;
   /** Bumped on every write; the D1 index keeps the version it last saw. */
   version: number;
+}
+
+export interface OutputsWait {
+  since: number;
+  until: number;
+  command_id: string;
 }
 
 /** The model a deployment's lease serves, and the key its model server requires. */
@@ -271,6 +284,13 @@ export interface AgentFacts {
    */
   metrics_read_at?: number | null;
   metrics_failed_at?: number | null;
+  /**
+   * When the agent last said it can collect the command's outputs (it long-polls with `collect=1`,
+   * docs/agent.md), and when it last answered a `collect` command (its outputs are uploaded or
+   * failed for good). Absent or null: never.
+   */
+  collects_at?: number | null;
+  collected_at?: number | null;
 }
 
 export const NO_AGENT: AgentFacts = { last_heartbeat_at: null, last_output_at: null, exit: null };

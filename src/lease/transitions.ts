@@ -14,7 +14,7 @@ import { hardCapDeadlines } from "./decide";
 import { following, nextOfferOf, reservationFor } from "./rent";
 import type { ConfigWarning } from "./config-check";
 import type { LeaseKind, Policy } from "./policy";
-import { hasMachine, NO_JOB_PROGRESS, TERMINAL_STATES, type JobProgress, type KillCause, type LeaseRecord, type MachinedLease, type LeaseState, type Reason, type ServedModel } from "./state";
+import { hasMachine, NO_JOB_PROGRESS, TERMINAL_STATES, type JobProgress, type KillCause, type LeaseRecord, type MachinedLease, type LeaseState, type OutputsWait, type Reason, type ServedModel } from "./state";
 
 /** An event to append beside a write (the object's `events` table). */
 export interface Effect {
@@ -313,6 +313,18 @@ export function preemption(l: LeaseRecord, by: string, now: number): Step | null
 /** The `release` action's first step: null when the lease is already releasing. */
 export function releaseStarted(l: LeaseRecord, reason: Reason | null, now: number, detail: Record<string, unknown> = {}): Step | null {
   return l.state === "releasing" ? null : beginRelease(l, reason, now, detail);
+}
+
+/**
+ * A release decided whether it waits for the outputs (decide.ts `collectsOutputs`): `wait`, the
+ * `collect` queued for the agent and the bound (event `outputs_requested`), or null, at once.
+ */
+export function outputsRequested(l: LeaseRecord, wait: OutputsWait | null): { next: LeaseRecord; effect: Effect | null } {
+  if (wait === null) return { next: { ...l, outputs_wait: null }, effect: null };
+  return {
+    next: { ...l, outputs_wait: wait },
+    effect: { event: "outputs_requested", detail: { command_id: wait.command_id, until: new Date(wait.until).toISOString() } },
+  };
 }
 
 /** Ready: the command starts now, and its rules begin afresh (docs/design.md "The command"). */

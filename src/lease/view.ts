@@ -93,6 +93,7 @@ export const PolicySchema = z
     max_inactivity: Shown.nullable(),
     inactivity_action: z.enum(INACTIVITY_ACTIONS),
     on_exit: z.enum(ON_EXIT),
+    outputs_wait: Shown.describe("how long a release waits for the command's outputs before it destroys the machine (docs/artifacts.md)"),
   })
   .openapi("Policy");
 

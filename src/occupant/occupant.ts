@@ -39,7 +39,8 @@ export type AgentCall =
   | { op: "enroll"; nonce: string }
   | { op: "log"; seq: number; data: Uint8Array }
   | { op: "exit"; code: number | null; signal: string | null }
-  | { op: "commands"; wait_ms: number }
+  /** `collect`: the agent can carry out `collect` (agent.sh running a command says so; docs/agent.md). */
+  | { op: "commands"; wait_ms: number; collect?: boolean }
   | { op: "result"; id: string; exit_code: number | null; output: string }
   /** The token is good and the lease not released: the agent may store bytes (src/artifacts/store.ts). */
   | { op: "storage" }
@@ -90,7 +91,7 @@ export interface CommandView {
   output: string | null;
 }
 
-export type NewCommand = { kind: "exec"; cmd: string } | { kind: "signal"; signal: CommandSignal };
+export type NewCommand = { kind: "exec"; cmd: string } | { kind: "signal"; signal: CommandSignal } | { kind: "collect" };
 
 /** A call refused: its status, stable code and message; a 429's details and Retry-After. */
 export type AgentRefusal = {
@@ -148,6 +149,8 @@ interface AgentRow {
   enroll_hash: string | null;
   enroll_open_until: number | null;
   enroll_nonce_hash: string | null;
+  collects_at: number | null;
+  collected_at: number | null;
 }
 
 interface CommandRow {
@@ -283,6 +286,8 @@ export class Occupant {
       case "exit":
         return this.#exit(call.code, call.signal, now);
       case "commands": {
+        // Heard: it can collect the outputs, so a release waits for them (decide.ts `collectsOutputs`).
+        if (call.collect) this.#sql.exec(`UPDATE agent SET collects_at = ? WHERE id = 1`, now);
         const commands = await this.#poll(Math.min(MAX_WAIT_MS, Math.max(0, call.wait_ms)));
         if (leaseState() === "released") return RELEASED;
         return { ok: true, op: "commands", commands };
@@ -418,6 +423,8 @@ export class Occupant {
     ).rowsWritten;
     const command = this.#commands(id)[0];
     if (!command) return { ok: false, status: 404, code: "not_found", message: `command ${id} was not found` };
+    // The outputs are uploaded (or failed for good): a release waiting for them goes on.
+    if (written > 0 && command.kind === "collect") this.#sql.exec(`UPDATE agent SET collected_at = ? WHERE id = 1`, now);
     if (written > 0) for (const wake of [...(this.#resultWaiters.get(id) ?? [])]) wake();
     return { ok: true, op: "result", recorded: written > 0, command };
   }
@@ -428,7 +435,7 @@ export class Occupant {
     const open = this.#sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM agent_commands WHERE state != 'done'`).one().n;
     if (open >= MAX_OPEN_COMMANDS) return null;
     const id = newId("cmd", now);
-    const arg = command.kind === "exec" ? command.cmd : command.signal;
+    const arg = command.kind === "exec" ? command.cmd : command.kind === "signal" ? command.signal : "";
     this.#sql.exec(
       `INSERT INTO agent_commands (id, n, kind, arg, state, created_at)
        VALUES (?, (SELECT COALESCE(MAX(n), 0) + 1 FROM agent_commands), ?, ?, 'queued', ?)`,
@@ -475,6 +482,8 @@ export class Occupant {
       last_heartbeat_at: a.last_heartbeat_at,
       last_output_at: a.last_output_at,
       exit: a.exit_at === null ? null : { code: a.exit_code, signal: a.exit_signal, at: a.exit_at },
+      collects_at: a.collects_at,
+      collected_at: a.collected_at,
     };
   }
 

@@ -6,8 +6,8 @@
  */
 import { setMeta } from "../object-meta";
 
-export const AGENT_SCHEMA_VERSION = 5;
-export const COMMAND_KINDS = ["exec", "signal"] as const;
+export const AGENT_SCHEMA_VERSION = 6;
+export const COMMAND_KINDS = ["exec", "signal", "collect"] as const;
 export const COMMAND_STATES = ["queued", "delivered", "done"] as const;
 
 const list = (values: readonly string[]) => values.map((v) => `'${v}'`).join(", ");
@@ -20,6 +20,23 @@ const OUTPUTS_TABLE = `
     stored INTEGER NOT NULL DEFAULT 0 CHECK (stored IN (0, 1))
   );
 `;
+
+const COMMANDS_TABLE = `
+  CREATE TABLE agent_commands (
+    id           TEXT PRIMARY KEY,
+    n            INTEGER NOT NULL UNIQUE,
+    kind         TEXT NOT NULL CHECK (kind IN (${list(COMMAND_KINDS)})),
+    arg          TEXT NOT NULL,
+    state        TEXT NOT NULL CHECK (state IN (${list(COMMAND_STATES)})),
+    created_at   INTEGER NOT NULL,
+    delivered_at INTEGER,
+    exit_code    INTEGER,
+    output       TEXT,
+    done_at      INTEGER,
+    CHECK ((state = 'done') = (done_at IS NOT NULL))
+  );
+`;
+const COMMANDS_INDEX = `CREATE INDEX agent_commands_open ON agent_commands (state, n) WHERE state != 'done';`;
 
 export function ensureAgentSchema(sql: SqlStorage): void {
   sql.exec(`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);
@@ -46,6 +63,8 @@ export function ensureAgentSchema(sql: SqlStorage): void {
         enroll_hash       TEXT CHECK (enroll_hash IS NULL OR length(enroll_hash) = 64),
         enroll_open_until INTEGER,
         enroll_nonce_hash TEXT CHECK (enroll_nonce_hash IS NULL OR length(enroll_nonce_hash) = 64),
+        collects_at       INTEGER,
+        collected_at      INTEGER,
         CHECK ((exit_at IS NULL) = (exit_code IS NULL AND exit_signal IS NULL))
       );
       INSERT INTO agent (id) VALUES (1);
@@ -54,20 +73,8 @@ export function ensureAgentSchema(sql: SqlStorage): void {
         at   INTEGER NOT NULL,
         data BLOB NOT NULL
       );
-      CREATE TABLE agent_commands (
-        id           TEXT PRIMARY KEY,
-        n            INTEGER NOT NULL UNIQUE,
-        kind         TEXT NOT NULL CHECK (kind IN (${list(COMMAND_KINDS)})),
-        arg          TEXT NOT NULL,
-        state        TEXT NOT NULL CHECK (state IN (${list(COMMAND_STATES)})),
-        created_at   INTEGER NOT NULL,
-        delivered_at INTEGER,
-        exit_code    INTEGER,
-        output       TEXT,
-        done_at      INTEGER,
-        CHECK ((state = 'done') = (done_at IS NOT NULL))
-      );
-      CREATE INDEX agent_commands_open ON agent_commands (state, n) WHERE state != 'done';
+${COMMANDS_TABLE}
+      ${COMMANDS_INDEX}
     `);
   }
   if (version < 5) {
@@ -98,6 +105,20 @@ export function ensureAgentSchema(sql: SqlStorage): void {
       ALTER TABLE agent ADD COLUMN enroll_hash TEXT CHECK (enroll_hash IS NULL OR length(enroll_hash) = 64);
       ALTER TABLE agent ADD COLUMN enroll_open_until INTEGER;
       ALTER TABLE agent ADD COLUMN enroll_nonce_hash TEXT CHECK (enroll_nonce_hash IS NULL OR length(enroll_nonce_hash) = 64);
+    `);
+  }
+  if (version >= 1 && version < 6) {
+    // The `collect` command (a release waits for the outputs, docs/artifacts.md): the kinds' CHECK
+    // is rebuilt with the table (SQLite alters no constraint), and the agent says it can collect.
+    sql.exec(`
+      ALTER TABLE agent ADD COLUMN collects_at INTEGER;
+      ALTER TABLE agent ADD COLUMN collected_at INTEGER;
+      ALTER TABLE agent_commands RENAME TO agent_commands_v5;
+      DROP INDEX IF EXISTS agent_commands_open;
+      ${COMMANDS_TABLE}
+      INSERT INTO agent_commands SELECT * FROM agent_commands_v5;
+      DROP TABLE agent_commands_v5;
+      ${COMMANDS_INDEX}
     `);
   }
   // Written only when it changes: every start of the object runs this.

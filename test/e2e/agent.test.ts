@@ -253,6 +253,66 @@ describe("agent.sh moves data in and out (docs/artifacts.md)", () => {
   });
 });
 
+describe("a release waits for the outputs (docs/artifacts.md)", () => {
+  const typesOf = async (id: string) => (await api("GET", `/v1/leases/${id}/events`, key)).json.data as { type: string; detail: any }[];
+
+  it("an end while the command runs: the agent TERMs it, its outputs come back, then the lease is released", async () => {
+    const lease = await leaseWithToken({ outputs_wait: "1m" });
+    const out = mkdtempSync(path.join(scratch, "out-"));
+    const cmd = `echo first >"$LESSOR_OUT/a.txt"; head -c 3000000 /dev/zero >"$LESSOR_OUT/b.bin"; trap 'echo late >"$LESSOR_OUT/late.txt"; exit 143' TERM; while :; do sleep 1; done`;
+    const agent = runAgent(server.base, lease, cmd, undefined, { LESSOR_OUT: path.join(out, "o") });
+    await until("the agent to heartbeat", async () => (await snapshot(lease.id)).last_heartbeat_at);
+    await until("the lease to be ready", async () => (await api("GET", `/v1/leases/${lease.id}`, key)).json.state === "ready");
+    await sleep(1_500); // its poller has said it collects
+    await release(lease.id);
+    await until("the lease to be released", async () => (await api("GET", `/v1/leases/${lease.id}`, key)).json.state === "released", 60_000).catch((e) => {
+      throw new Error(`${e}; ${agent.stderr()}`);
+    });
+    const events = await typesOf(lease.id);
+    const types = events.map((e) => e.type);
+    expect(types.indexOf("outputs_requested"), JSON.stringify(types)).toBeGreaterThan(-1);
+    expect(types.indexOf("outputs_uploaded")).toBeGreaterThan(types.indexOf("outputs_requested"));
+    expect(types.indexOf("released")).toBeGreaterThan(types.indexOf("outputs_uploaded"));
+    expect(events.find((e) => e.type === "outputs_uploaded")!.detail).toEqual({ files: 3, bytes: 6 + 3_000_000 + 5 });
+    const list = await api("GET", `/v1/leases/${lease.id}/artifacts`, key);
+    expect(list.json.data.map((a: { path: string }) => a.path)).toEqual(["a.txt", "b.bin", "late.txt"]);
+    expect((await snapshot(lease.id)).exit).toMatchObject({ code: null, signal: "TERM" });
+    expect(await Promise.race([agent.exited, sleep(30_000).then(() => "still running")])).toBe(0);
+  });
+
+  it("the machine killed mid-upload and never back: released at the bound, outputs_incomplete naming what is missing", async () => {
+    const lease = await leaseWithToken({ outputs_wait: "5s" });
+    let agent: Agent | null = null;
+    const proxy = await faultyProxy(server.base, (method, p, n) => {
+      if (method === "PUT" && p.endsWith("/big.bin") && n === 2 && agent) {
+        process.kill(-agent.child.pid!, "SIGKILL");
+        return "lose_request";
+      }
+      return "pass";
+    });
+    const out = mkdtempSync(path.join(scratch, "out-"));
+    const cmd = `echo a >"$LESSOR_OUT/a.txt"; yes 'lessor output line' | head -c 17000000 >"$LESSOR_OUT/big.bin"; echo z >"$LESSOR_OUT/z.txt"; sleep 2`;
+    try {
+      agent = runAgent(proxy.url, lease, cmd, mkdtempSync(path.join(scratch, "state-")), { LESSOR_OUT: path.join(out, "o") });
+      await Promise.race([agent.exited, sleep(90_000)]);
+      expect(proxy.seen.get("PUT /v1/agent/artifacts/big.bin")).toBe(2);
+    } finally {
+      await proxy.close();
+    }
+    const ended = Date.now();
+    await release(lease.id);
+    await until("the lease to be released", async () => (await api("GET", `/v1/leases/${lease.id}`, key)).json.state === "released", 60_000);
+    const events = await typesOf(lease.id);
+    const requested = events.find((e) => e.type === "outputs_requested");
+    expect(requested, JSON.stringify(events.map((e) => e.type))).toBeDefined();
+    expect(Date.now() - ended).toBeGreaterThanOrEqual(4_000);
+    const incomplete = await until("outputs_incomplete", async () => (await typesOf(lease.id)).find((e) => e.type === "outputs_incomplete"));
+    expect(incomplete.detail).toEqual({ missing: ["big.bin", "z.txt"], missing_count: 2, files: 3, bytes: 2 + 17_000_000 + 2 });
+    const list = await api("GET", `/v1/leases/${lease.id}/artifacts`, key);
+    expect(list.json.data.map((a: { path: string }) => a.path)).toEqual(["a.txt"]);
+  });
+});
+
 describe("agent.sh under /bin/sh against wrangler dev", () => {
   it("ships the command's output and exit 3, heartbeats, and exits 0 on 410 after release", async () => {
     const lease = await leaseWithToken();

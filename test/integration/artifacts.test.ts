@@ -11,7 +11,7 @@ import { PART_SIZE } from "../../src/artifacts/limits";
 import { runStorageRetention } from "../../src/artifacts/store";
 import { toHex } from "../../src/ids";
 import { BASE, BOOTSTRAP, call, checkAnswer, createKey, createOrg, expectError, json, refreshCatalog, type TestOrg } from "./helpers";
-import { createLease, events, fastSim, waitFor, waitForState } from "./lease-helpers";
+import { createLease, events, fastSim, getLease, waitFor, waitForState } from "./lease-helpers";
 
 let org: TestOrg;
 let key: string;
@@ -305,6 +305,69 @@ describe("outputs, retention and usage", () => {
     expect((await call("POST", `/v1/leases/${b.id}/end`, { key, body: {} })).status).toBe(200);
     const incomplete = await waitFor("outputs_incomplete", async () => (await events(key, b.id)).find((e) => e.type === "outputs_incomplete"));
     expect(incomplete.detail).toEqual({ missing: ["y.txt"], missing_count: 1, files: 2, bytes: 65 });
+  });
+
+  const manifestOf = (l: AgentLease, files: unknown[]) => send("PUT", "/v1/agent/outputs", { ...agentHeaders(l), "content-type": "application/json" }, JSON.stringify({ files }));
+  /** What agent.sh does while its command runs: heartbeats, and polls saying it can collect. */
+  const alive = async (l: AgentLease) => {
+    expect((await send("POST", "/v1/agent/heartbeat", agentHeaders(l))).status).toBe(200);
+    return json(await send("GET", "/v1/agent/commands?wait=0&collect=1", agentHeaders(l)));
+  };
+
+  it("an end while the agent uploads waits for the outputs: the collect comes, the files land, outputs_uploaded, then released", async () => {
+    const l = await agentLease({ policy: { on_exit: "keep", outputs_wait: "1m" } });
+    const [f, g] = [bytesOf(64, 3), bytesOf(128, 4)];
+    await alive(l);
+    await manifestOf(l, [{ path: "a.bin", size: 64, sha256: await sha(f) }, { path: "b.bin", size: 128, sha256: await sha(g) }]);
+    await putFile(l, "a.bin", f);
+    expect((await call("POST", `/v1/leases/${l.id}/end`, { key, body: {} })).status).toBe(200);
+    const requested = await waitFor("outputs_requested", async () => (await events(key, l.id)).find((e) => e.type === "outputs_requested"));
+    // The agent's next poll carries the collect; the release holds meanwhile.
+    const { commands } = await json(await send("GET", "/v1/agent/commands?wait=5&collect=1", agentHeaders(l)));
+    expect(commands).toEqual([{ id: requested.detail.command_id, kind: "collect", signal: null, cmd_base64: null }]);
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await getLease(key, l.id)).state).toBe("releasing");
+    expect((await getLease(key, l.id)).guard).toMatchObject({ action: "release", due: false, at: requested.detail.until });
+    expect((await putFile(l, "b.bin", g)).status).toBe(200);
+    const answered = await send("POST", `/v1/agent/commands/${requested.detail.command_id}`, { ...agentHeaders(l), "content-type": "application/json" }, JSON.stringify({ exit_code: 0, output: "" }));
+    expect(answered.status).toBe(200);
+    const released = await waitForState(key, l.id, "released");
+    expect(Date.parse(released.released_at)).toBeLessThan(Date.parse(requested.detail.until));
+    const types = (await events(key, l.id)).map((e) => e.type);
+    expect(types.indexOf("outputs_requested")).toBeLessThan(types.indexOf("outputs_uploaded"));
+    expect(types.indexOf("outputs_uploaded")).toBeLessThan(types.indexOf("released"));
+    expect(types).not.toContain("outputs_incomplete");
+    expect(new Uint8Array(await (await readArtifact(l.id, "b.bin")).arrayBuffer())).toEqual(g);
+  });
+
+  it("an end with an agent that never answers is released at the bound, outputs_incomplete naming what is missing", async () => {
+    const l = await agentLease({ policy: { on_exit: "keep", outputs_wait: "2s" } });
+    const f = bytesOf(64, 5);
+    await alive(l);
+    await manifestOf(l, [{ path: "done.bin", size: 64, sha256: await sha(f) }, { path: "lost.bin", size: 9, sha256: "b".repeat(64) }]);
+    await putFile(l, "done.bin", f);
+    expect((await call("POST", `/v1/leases/${l.id}/end`, { key, body: {} })).status).toBe(200);
+    const requested = await waitFor("outputs_requested", async () => (await events(key, l.id)).find((e) => e.type === "outputs_requested"));
+    const released = await waitForState(key, l.id, "released");
+    expect(Date.parse(released.released_at)).toBeGreaterThanOrEqual(Date.parse(requested.detail.until));
+    const incomplete = await waitFor("outputs_incomplete", async () => (await events(key, l.id)).find((e) => e.type === "outputs_incomplete"));
+    expect(incomplete.detail).toEqual({ missing: ["lost.bin"], missing_count: 1, files: 2, bytes: 73 });
+
+    // No manifest at all: the event says so.
+    const m = await agentLease({ policy: { on_exit: "keep", outputs_wait: "1s" } });
+    await alive(m);
+    expect((await call("POST", `/v1/leases/${m.id}/end`, { key, body: {} })).status).toBe(200);
+    await waitForState(key, m.id, "released");
+    const none = await waitFor("outputs_incomplete", async () => (await events(key, m.id)).find((e) => e.type === "outputs_incomplete"));
+    expect(none.detail).toEqual({ missing: [], missing_count: 0, files: 0, bytes: 0, manifest: false });
+  });
+
+  it("an agent that never said it collects (silent, or an older agent) is released at once, as before", async () => {
+    const l = await agentLease({ policy: { on_exit: "keep", outputs_wait: "1h" } });
+    expect((await send("POST", "/v1/agent/heartbeat", agentHeaders(l))).status).toBe(200);
+    expect((await call("POST", `/v1/leases/${l.id}/end`, { key, body: {} })).status).toBe(200);
+    await waitForState(key, l.id, "released", 5_000);
+    expect((await events(key, l.id)).map((e) => e.type)).not.toContain("outputs_requested");
   });
 
   it("deletes a released lease's artifacts after the org's retention, and bundles past their time, giving the bytes back", async () => {

@@ -67,6 +67,7 @@ const lease: S["Lease"] = {
     max_inactivity: null,
     inactivity_action: "diagnose",
     on_exit: "keep",
+    outputs_wait: "5m",
   },
   quote_id: null,
   reconcile_required: false,

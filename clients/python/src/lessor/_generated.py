@@ -177,7 +177,7 @@ class AgentExitReport(_Closed):
 
 class AgentCommand(_Open):
     id: str
-    kind: Literal["exec", "signal"]
+    kind: Literal["exec", "signal", "collect"] = Field(description="`exec` a command line, `signal` the command's process group, `collect` the outputs before a release (docs/artifacts.md)")
     signal: Literal["TERM", "KILL"] | None = Field(description="for `signal`: what to send to the command's process group")
     cmd_base64: str | None = Field(description="for `exec`: the command line, UTF-8, base64, for `sh -c`")
 
@@ -472,6 +472,7 @@ class PolicyInput(_Closed):
     max_inactivity: Duration | None = None
     inactivity_action: Literal["diagnose", "terminate"] | None = None
     on_exit: Literal["release", "stop", "keep"] | None = None
+    outputs_wait: Duration | None = None
 
 
 class QuoteRequest(_Closed):
@@ -502,6 +503,7 @@ class Policy(_Open):
     max_inactivity: str | None = Field(description="a duration: `90s`, `15m`, `2h`, `1d`")
     inactivity_action: Literal["diagnose", "terminate"]
     on_exit: Literal["release", "stop", "keep"]
+    outputs_wait: str = Field(description="how long a release waits for the command's outputs before it destroys the machine (docs/artifacts.md)")
 
 
 class ConfigWarning(_Open):
@@ -986,6 +988,21 @@ class LeaseEventAgentSilent(_Open):
     detail: LeaseEventAgentSilentDetail
 
 
+class LeaseEventOutputsRequestedDetail(_Closed):
+    command_id: str = Field(description="the `collect` queued for the agent")
+    until: str = Field(description="the bound: the release goes on then at the latest")
+
+
+class LeaseEventOutputsRequested(_Open):
+    seq: int
+    at: str = Field(description="ISO 8601, UTC")
+    type: Literal["outputs_requested"]
+    from_: Literal["pending", "provisioning", "booting", "ready", "stopping", "stopped", "starting", "releasing", "released"] | None = Field(alias="from")
+    to: Literal["pending", "provisioning", "booting", "ready", "stopping", "stopped", "starting", "releasing", "released"] | None
+    reason: str | None = Field(description="why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons)")
+    detail: LeaseEventOutputsRequestedDetail
+
+
 class LeaseEventOutputsUploadedDetail(_Closed):
     files: int
     bytes: int
@@ -1006,6 +1023,7 @@ class LeaseEventOutputsIncompleteDetail(_Closed):
     missing_count: int
     files: int
     bytes: int
+    manifest: bool | None = Field(None, description="false: the release waited for the outputs and no manifest came")
 
 
 class LeaseEventOutputsIncomplete(_Open):
@@ -1019,7 +1037,7 @@ class LeaseEventOutputsIncomplete(_Open):
 
 
 # One transition of a lease, with its reason and the detail its type carries
-LeaseEvent = Annotated[LeaseEventCreated | LeaseEventProvisioning | LeaseEventBudgetReserved | LeaseEventMachineCreated | LeaseEventMachineAdopted | LeaseEventCreateAmbiguous | LeaseEventMachineDestroyed | LeaseEventHostExcluded | LeaseEventReleaseRequested | LeaseEventStopRequested | LeaseEventStartRequested | LeaseEventExtended | LeaseEventLocked | LeaseEventReleased | LeaseEventBillingSettled | LeaseEventFailed | LeaseEventVariant17 | LeaseEventExited | LeaseEventKilledBy | LeaseEventStalled | LeaseEventDiagnostics | LeaseEventAgentSilent | LeaseEventOutputsUploaded | LeaseEventOutputsIncomplete, Field(discriminator="type")]
+LeaseEvent = Annotated[LeaseEventCreated | LeaseEventProvisioning | LeaseEventBudgetReserved | LeaseEventMachineCreated | LeaseEventMachineAdopted | LeaseEventCreateAmbiguous | LeaseEventMachineDestroyed | LeaseEventHostExcluded | LeaseEventReleaseRequested | LeaseEventStopRequested | LeaseEventStartRequested | LeaseEventExtended | LeaseEventLocked | LeaseEventReleased | LeaseEventBillingSettled | LeaseEventFailed | LeaseEventVariant17 | LeaseEventExited | LeaseEventKilledBy | LeaseEventStalled | LeaseEventDiagnostics | LeaseEventAgentSilent | LeaseEventOutputsRequested | LeaseEventOutputsUploaded | LeaseEventOutputsIncomplete, Field(discriminator="type")]
 
 
 class Exec(_Open):
@@ -1637,6 +1655,23 @@ class OrgEventAgentSilent(_Open):
     lease_id: str = Field(description="the lease the event belongs to")
 
 
+class OrgEventOutputsRequestedDetail(_Closed):
+    command_id: str = Field(description="the `collect` queued for the agent")
+    until: str = Field(description="the bound: the release goes on then at the latest")
+
+
+class OrgEventOutputsRequested(_Open):
+    seq: int = Field(description="the event's id within its lease's own log")
+    at: str = Field(description="ISO 8601, UTC")
+    type: Literal["outputs_requested"]
+    from_: Literal["pending", "provisioning", "booting", "ready", "stopping", "stopped", "starting", "releasing", "released"] | None = Field(alias="from")
+    to: Literal["pending", "provisioning", "booting", "ready", "stopping", "stopped", "starting", "releasing", "released"] | None
+    reason: str | None = Field(description="why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons)")
+    detail: OrgEventOutputsRequestedDetail
+    id: int = Field(description="the event's id in the org's log: pages and streams resume after it")
+    lease_id: str = Field(description="the lease the event belongs to")
+
+
 class OrgEventOutputsUploadedDetail(_Closed):
     files: int
     bytes: int
@@ -1659,6 +1694,7 @@ class OrgEventOutputsIncompleteDetail(_Closed):
     missing_count: int
     files: int
     bytes: int
+    manifest: bool | None = Field(None, description="false: the release waited for the outputs and no manifest came")
 
 
 class OrgEventOutputsIncomplete(_Open):
@@ -1674,7 +1710,7 @@ class OrgEventOutputsIncomplete(_Open):
 
 
 # A lease's event (as LeaseEvent, with the org log's id and the lease's id), or the org's own `webhook_disabled`
-OrgEvent = Annotated[OrgEventWebhookDisabled | OrgEventCreated | OrgEventProvisioning | OrgEventBudgetReserved | OrgEventMachineCreated | OrgEventMachineAdopted | OrgEventCreateAmbiguous | OrgEventMachineDestroyed | OrgEventHostExcluded | OrgEventReleaseRequested | OrgEventStopRequested | OrgEventStartRequested | OrgEventExtended | OrgEventLocked | OrgEventReleased | OrgEventBillingSettled | OrgEventFailed | OrgEventVariant18 | OrgEventExited | OrgEventKilledBy | OrgEventStalled | OrgEventDiagnostics | OrgEventAgentSilent | OrgEventOutputsUploaded | OrgEventOutputsIncomplete, Field(discriminator="type")]
+OrgEvent = Annotated[OrgEventWebhookDisabled | OrgEventCreated | OrgEventProvisioning | OrgEventBudgetReserved | OrgEventMachineCreated | OrgEventMachineAdopted | OrgEventCreateAmbiguous | OrgEventMachineDestroyed | OrgEventHostExcluded | OrgEventReleaseRequested | OrgEventStopRequested | OrgEventStartRequested | OrgEventExtended | OrgEventLocked | OrgEventReleased | OrgEventBillingSettled | OrgEventFailed | OrgEventVariant18 | OrgEventExited | OrgEventKilledBy | OrgEventStalled | OrgEventDiagnostics | OrgEventAgentSilent | OrgEventOutputsRequested | OrgEventOutputsUploaded | OrgEventOutputsIncomplete, Field(discriminator="type")]
 
 
 class Webhook(_Open):
@@ -1784,6 +1820,9 @@ class PostAgentLogsResponse(_Open):
 class PostAgentExitResponse(_Open):
     recorded: bool = Field(description="false: an earlier report was kept")
     exit: AgentExit
+
+
+GetAgentCommandsCollect = Literal["0", "1"]
 
 
 class GetAgentCommandsResponse(_Open):
@@ -2216,8 +2255,8 @@ class Api:
         """
         return self._call("POST", "/v1/agent/exit", headers={"lessor-lease-id": lessor_lease_id}, body=body, response=PostAgentExitResponse)
 
-    def get_agent_commands(self, *, wait: int | None = None, lessor_lease_id: str) -> GetAgentCommandsResponse:
-        """GET /v1/agent/commands: Commands queued for the machine (exec, signal); waits up to `wait` seconds (at most 25) for one
+    def get_agent_commands(self, *, wait: int | None = None, collect: GetAgentCommandsCollect | None = None, lessor_lease_id: str) -> GetAgentCommandsResponse:
+        """GET /v1/agent/commands: Commands queued for the machine (exec, signal, collect); waits up to `wait` seconds (at most 25) for one
 
         Errors, raised as LessorError (status: codes):
             400: invalid_request
@@ -2227,7 +2266,7 @@ class Api:
             415: unsupported_media_type
             429: rate_limited
         """
-        return self._call("GET", "/v1/agent/commands", query={"wait": wait}, headers={"lessor-lease-id": lessor_lease_id}, response=GetAgentCommandsResponse)
+        return self._call("GET", "/v1/agent/commands", query={"wait": wait, "collect": collect}, headers={"lessor-lease-id": lessor_lease_id}, response=GetAgentCommandsResponse)
 
     def post_agent_commands_id(self, id: str, body: AgentCommandResult | Mapping[str, Any], *, lessor_lease_id: str) -> PostAgentCommandsIdResponse:
         """POST /v1/agent/commands/{id}: The result of one command (the first result wins)
@@ -3388,8 +3427,8 @@ class AsyncApi:
         """
         return await self._call("POST", "/v1/agent/exit", headers={"lessor-lease-id": lessor_lease_id}, body=body, response=PostAgentExitResponse)
 
-    async def get_agent_commands(self, *, wait: int | None = None, lessor_lease_id: str) -> GetAgentCommandsResponse:
-        """GET /v1/agent/commands: Commands queued for the machine (exec, signal); waits up to `wait` seconds (at most 25) for one
+    async def get_agent_commands(self, *, wait: int | None = None, collect: GetAgentCommandsCollect | None = None, lessor_lease_id: str) -> GetAgentCommandsResponse:
+        """GET /v1/agent/commands: Commands queued for the machine (exec, signal, collect); waits up to `wait` seconds (at most 25) for one
 
         Errors, raised as LessorError (status: codes):
             400: invalid_request
@@ -3399,7 +3438,7 @@ class AsyncApi:
             415: unsupported_media_type
             429: rate_limited
         """
-        return await self._call("GET", "/v1/agent/commands", query={"wait": wait}, headers={"lessor-lease-id": lessor_lease_id}, response=GetAgentCommandsResponse)
+        return await self._call("GET", "/v1/agent/commands", query={"wait": wait, "collect": collect}, headers={"lessor-lease-id": lessor_lease_id}, response=GetAgentCommandsResponse)
 
     async def post_agent_commands_id(self, id: str, body: AgentCommandResult | Mapping[str, Any], *, lessor_lease_id: str) -> PostAgentCommandsIdResponse:
         """POST /v1/agent/commands/{id}: The result of one command (the first result wins)
@@ -4393,6 +4432,7 @@ __all__ = [
     "ErrorError",
     "Exec",
     "ExecRequest",
+    "GetAgentCommandsCollect",
     "GetAgentCommandsResponse",
     "GetAuthIssuersResponse",
     "GetCatalogGpusResponse",
@@ -4466,6 +4506,8 @@ __all__ = [
     "LeaseEventMachineDestroyedDetail",
     "LeaseEventOutputsIncomplete",
     "LeaseEventOutputsIncompleteDetail",
+    "LeaseEventOutputsRequested",
+    "LeaseEventOutputsRequestedDetail",
     "LeaseEventOutputsUploaded",
     "LeaseEventOutputsUploadedDetail",
     "LeaseEventProvisioning",
@@ -4526,6 +4568,8 @@ __all__ = [
     "OrgEventMachineDestroyedDetail",
     "OrgEventOutputsIncomplete",
     "OrgEventOutputsIncompleteDetail",
+    "OrgEventOutputsRequested",
+    "OrgEventOutputsRequestedDetail",
     "OrgEventOutputsUploaded",
     "OrgEventOutputsUploadedDetail",
     "OrgEventProvisioning",
