@@ -388,12 +388,15 @@ export function deadlines(l: LeaseRecord, obs: Observation, now: number): Candid
 }
 
 /**
- * Releases that have no machine, or no agent, to wait for: the machine is gone or failed, was never
- * up, or is stopped. Everything else (a user's end, a hard cap, an idle timeout, a kill's release,
- * a preemption) waits for the outputs when `collectsOutputs` says so.
+ * Releases that do not wait for the outputs: those with no machine, or no agent, to wait for (the
+ * machine is gone or failed, was never up, or is stopped), and the two caps that bound money and
+ * time absolutely, `budget_exceeded` and `max_lifetime` (guarantee 4: a wait would bill past the
+ * ceiling the reservation holds). Everything else (a user's end, the ttl, an idle timeout, a
+ * kill's release, a preemption) waits for them when `collectsOutputs` says so.
  */
 export const NO_OUTPUTS_WAIT: readonly Reason[] = [
   "provider_lost", "host_failed", "boot_timeout", "no_capacity", "provider_refused", "quota_exceeded", "stop_failed", "stopped_ttl", "provider_stopped",
+  "budget_exceeded", "max_lifetime",
 ];
 
 /**

@@ -19,8 +19,6 @@ describe("collectsOutputs: which releases wait", () => {
   const rows: { name: string; l: LeaseRecord; agent: AgentFacts; waits: boolean }[] = [
     { name: "a user's end, agent alive", l: releasing("user_end"), agent: alive, waits: true },
     { name: "ttl_expired", l: releasing("ttl_expired"), agent: alive, waits: true },
-    { name: "max_lifetime (a hard cap waits, bounded)", l: releasing("max_lifetime"), agent: alive, waits: true },
-    { name: "budget_exceeded (a hard cap waits, bounded)", l: releasing("budget_exceeded"), agent: alive, waits: true },
     { name: "idle_timeout", l: releasing("idle_timeout"), agent: alive, waits: true },
     { name: "a kill's release (max_runtime) before any exit", l: releasing("max_runtime"), agent: alive, waits: true },
     { name: "a scratch lease with a command", l: releasing("user_end", { kind: "scratch" }), agent: alive, waits: true },
@@ -44,7 +42,7 @@ describe("collectsOutputs: which releases wait", () => {
 });
 
 describe("a release waiting for the outputs: its bound is a deadline", () => {
-  const reasons: Reason[] = ["user_end", "ttl_expired", "max_lifetime", "budget_exceeded", "idle_timeout", "preempted"];
+  const reasons: Reason[] = ["user_end", "ttl_expired", "idle_timeout", "preempted"];
   it.each(reasons)("%s: waits until the bound, released at it", (reason) => {
     const l = releasing(reason);
     const waiting = { ...l, outputs_wait: outputsWaitFrom(l, "cmd_1", NOW) };
