@@ -904,6 +904,8 @@ export class SimCloud extends DurableObject<Env> {
     if (program !== null && row.workdir === "pending") {
       if (running) await this.#fetchWorkdir(row, access.lease_id, token);
       else sql.exec(`UPDATE machines SET workdir = NULL WHERE id = ?`, row.id);
+      // The run started when the fetch ended: what it printed at once is shipped in this pass, not the next.
+      now = Math.max(now, Date.now());
     }
 
     // The program's output since the last chunk lessor accepted, then its outputs, then its exit.
