@@ -201,6 +201,11 @@ export async function dropHold(env: Env, leaseId: string): Promise<void> {
 }
 
 /** The lease's bundle as the agent fetches it (`GET /v1/agent/workdir`); null: the lease has none. */
+/** Whether the lease holds a workdir bundle (the index `workdirOf` reads), without reading it. */
+export async function holdsWorkdir(env: Pick<Env, "DB">, leaseId: string): Promise<boolean> {
+  return (await env.DB.prepare(`SELECT 1 AS held FROM upload_holds WHERE lease_id = ? LIMIT 1`).bind(leaseId).first<{ held: number }>()) !== null;
+}
+
 export async function workdirOf(env: Env, orgId: string, leaseId: string): Promise<{ object: R2ObjectBody; upload: UploadRow } | null> {
   const row = await env.DB.prepare(
     `SELECT u.id, u.size, u.sha256, u.created_at, u.expires_at FROM upload_holds h JOIN uploads u ON u.id = h.upload_id WHERE h.lease_id = ? AND u.org_id = ?`,

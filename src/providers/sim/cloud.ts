@@ -79,6 +79,7 @@ import { parseScript, runScript, scriptErrorText, servingAt, type DeliveredSigna
 import { SIM_WORKDIR_FAILED_CODE, SIM_WORKDIR_LIMITS, SIM_WORKDIR_TRIES, simFileBytes } from "./files";
 import { readTar, TarError, type TarFile } from "./tar";
 import { PART_SIZE, partSize } from "../../artifacts/limits";
+import { holdsWorkdir } from "../../artifacts/store";
 import { publicUrl } from "../../config";
 import {
   bearerMatches,
@@ -1012,6 +1013,13 @@ export class SimCloud extends DurableObject<Env> {
    */
   async #fetchWorkdir(row: MachineRow, leaseId: string, token: string): Promise<void> {
     const sql = this.ctx.storage.sql;
+    // Most runs have no bundle: asked of the index the route reads, not with a request to the sim's
+    // own Worker, which would cost every run one, and under the chaos run's load made wrangler dev
+    // reset some of its clients' connections (docs/sim.md "Data in and out").
+    if (!(await holdsWorkdir(this.env, leaseId))) {
+      sql.exec(`UPDATE machines SET workdir = NULL, run_started_at = ? WHERE id = ?`, Date.now(), row.id);
+      return;
+    }
     const res = await this.#agentHttp(row, leaseId, token, "GET", "/v1/agent/workdir");
     const fail = (message: string) => sql.exec(`UPDATE machines SET workdir = 'failed', workdir_error = ?, run_started_at = ? WHERE id = ?`, message, Date.now(), row.id);
     if (!res.ok) {
