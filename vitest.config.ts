@@ -82,7 +82,7 @@ export default defineConfig(async () => {
             include: ["test/integration/**/*.test.ts"],
             // Lease tests wait for real alarms and the sim's real boot delays.
             testTimeout: 60_000,
-            setupFiles: ["./test/integration/apply-migrations.ts", "./test/integration/ingress-sink.ts", "./test/integration/dns-stub.ts"],
+            setupFiles: ["./test/integration/apply-migrations.ts", "./test/integration/ingress-sink.ts", "./test/integration/agent-routes.ts", "./test/integration/dns-stub.ts"],
             globalSetup: ["./test/support/stub-clouds-global-setup.ts"],
             // One file at a time: the stub clouds are one process shared by every file, and a
             // file that resets a provider's account must not wipe another file's machines.

@@ -130,3 +130,25 @@ export async function follow(path: string, onFrame: (frame: Frame) => void, sign
     await new Promise((r) => setTimeout(r, Math.min(10_000, 250 * 2 ** failures)));
   }
 }
+
+/**
+ * Saves an answer that needs the key (an artifact's bytes) as a file: a plain link cannot carry
+ * the Authorization header, so the bytes are fetched with it and handed to the browser through a
+ * Blob URL, revoked once the download has begun.
+ */
+export async function download(path: string, name: string): Promise<void> {
+  const key = storedKey();
+  const res = await fetch(path, { headers: key ? { authorization: `Bearer ${key}` } : {} });
+  if (!res.ok) {
+    await guard401(res);
+    throw await failureOf(res);
+  }
+  const url = URL.createObjectURL(await res.blob());
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}

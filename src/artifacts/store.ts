@@ -200,6 +200,11 @@ export async function dropHold(env: Env, leaseId: string): Promise<void> {
   await env.DB.prepare(`DELETE FROM upload_holds WHERE lease_id = ?`).bind(leaseId).run();
 }
 
+/** Whether the lease holds a workdir bundle (the index `workdirOf` reads), without reading it. */
+export async function holdsWorkdir(env: Pick<Env, "DB">, leaseId: string): Promise<boolean> {
+  return (await env.DB.prepare(`SELECT 1 AS held FROM upload_holds WHERE lease_id = ? LIMIT 1`).bind(leaseId).first<{ held: number }>()) !== null;
+}
+
 /** The lease's bundle as the agent fetches it (`GET /v1/agent/workdir`); null: the lease has none. */
 export async function workdirOf(env: Env, orgId: string, leaseId: string): Promise<{ object: R2ObjectBody; upload: UploadRow } | null> {
   const row = await env.DB.prepare(

@@ -39,14 +39,14 @@ const COUNTERS = ["worker_requests", "do_requests", "do_alarms", "do_wall_ms", "
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function read(server: Server, c: Client): Promise<Counts> {
+export async function read(server: Server, c: Client): Promise<Counts> {
   const m = await request(c, "GET", "/v1/meter", undefined, "bootstrap");
   const provider = Object.values(m.provider_calls as Record<string, number>).reduce((a, b) => a + b, 0);
   return { ...m, provider_calls: provider, cpu_ms: workerdCpuMs(server) };
 }
 
 /** after − before, less the one Worker request the `after` read made of itself. */
-function diff(after: Counts, before: Counts): Counts {
+export function diffCounts(after: Counts, before: Counts): Counts {
   const out = Object.fromEntries(COUNTERS.map((k) => [k, after[k] - before[k]])) as unknown as Counts;
   // The counts only grow within one isolate: a fall means wrangler reloaded the Worker (a source
   // file changed under it) and the phase cannot be priced.
@@ -110,7 +110,7 @@ export async function benchCost(server: Server, c: Client, log: (msg: string) =>
   await sleep(15_000);
   const t3 = await read(server, c);
   await waitState(c, lease.id, "released", 60_000);
-  const typicalPhases = { create_to_ready: diff(t1, t0), steady_minute: scale(diff(t2, t1), 1 / 2), end_to_released: diff(t3, t2) };
+  const typicalPhases = { create_to_ready: diffCounts(t1, t0), steady_minute: scale(diffCounts(t2, t1), 1 / 2), end_to_released: diffCounts(t3, t2) };
   const typical = sum([
     [typicalPhases.create_to_ready, 1],
     [typicalPhases.steady_minute, 10],
@@ -127,7 +127,7 @@ export async function benchCost(server: Server, c: Client, log: (msg: string) =>
   await sleep(MINUTE_MS + 30_000);
   const j3 = await read(server, c);
   await waitState(c, job.id, "released", 60_000);
-  const jobPhases = { create_to_running: diff(j1, j0), running_minute: diff(j2, j1), exit_to_released: diff(j3, j2) };
+  const jobPhases = { create_to_running: diffCounts(j1, j0), running_minute: diffCounts(j2, j1), exit_to_released: diffCounts(j3, j2) };
   const jobTotal = sum([
     [jobPhases.create_to_running, 1],
     // Its five minutes of running: about 20 s in the first phase, a minute in the last, four here.

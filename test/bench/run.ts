@@ -3,6 +3,7 @@
  * bench/results.json beside it. Not part of `npm test`: targets are for benchmarks, never for
  * timed assertions in tests.
  */
+import { benchData, dataRows } from "./data";
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -88,7 +89,9 @@ const HEADER = ["benchmark", "measure", "figure", "target", "met"];
  * server reached directly, against one server; `--only=first`: the bundle's size and the first
  * request on a fresh isolate, against a `wrangler dev` of its own; `--only=console`: the console's
  * 1,000-lease table in Chromium, against one server; `--only=reap`: the two reap latencies with
- * alarms (deadlines among the creates, then after them), against one server. Each leaves
+ * alarms (deadlines among the creates, then after them), against one server; `--only=data`: a
+ * 64 MiB file up through the agent routes in parts and down again, MB/s and the cost per GB
+ * moved (test/bench/data.ts), against one server. Each leaves
  * bench/results.json alone.
  */
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, "").split("=") as [string, string]));
@@ -100,11 +103,12 @@ async function runOnly<T>(name: string, run: (server: Server, c: Client, log: (m
   console.log(`\n${JSON.stringify(result, null, 2)}`);
   process.exit(0);
 }
-const ONLY = ["throughput", "occupant", "events", "ingress", "cost", "gateway", "first", "console", "reap"];
+const ONLY = ["throughput", "occupant", "events", "ingress", "cost", "gateway", "first", "console", "reap", "data"];
 if (args.has("only") && !ONLY.includes(args.get("only")!)) throw new Error(`--only: only ${ONLY.map((k) => `"${k}"`).join(", ")} are known`);
 if (args.get("only") === "occupant") await runOnly("occupant", benchOccupant, occupantRows);
 if (args.get("only") === "events") await runOnly("events", benchEvents, eventsRows);
 if (args.get("only") === "cost") await runOnly("cost", benchCost, costRows);
+if (args.get("only") === "data") await runOnly("data", benchData, dataRows);
 if (args.get("only") === "gateway") await runOnly("gateway", benchGateway, gatewayRows);
 if (args.get("only") === "console") await runOnly("console", benchConsole, consoleRows);
 if (args.get("only") === "first") {

@@ -8,13 +8,15 @@
  * and the command checks so itself. The command writes 50 MiB of outputs in 200 files; `--out`
  * brings every one back byte-identical to what the command wrote. Then `artifacts ls` pages and
  * `artifacts get` fetches a directory of them; a bundle over the server's limit is refused with
- * exit 2 before a lease is made.
+ * exit 2 before a lease is made. And the same `run --workdir --out` with the sim's own agent alone
+ * (docs/sim.md "Data in and out"): no agent.sh, the sim unpacks and uploads through the routes.
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { simFileBytes } from "../../src/providers/sim/files";
 import { bootstrapTokenFromDevVars, removeStateDir, repoRoot, runningServers, startServer, stopServer, type Server } from "./server";
 
 const NOWHERE = "http://127.0.0.1:9";
@@ -248,6 +250,20 @@ describe("lessor run --workdir --out against wrangler dev", () => {
     const batch = filesUnder(again);
     expect(batch).toHaveLength(FILES / 10);
     for (const name of batch) expect(readFileSync(path.join(again, name)).equals(readFileSync(path.join(wrote, name))), name).toBe(true);
+  });
+
+  it("with the sim's own agent alone: the workdir unpacked for `cat`, its `write`s (one in parts) back byte-identical", { timeout: 180_000 }, async () => {
+    const repo = path.join(work, "sim-repo");
+    mkdirSync(path.join(repo, "config"), { recursive: true });
+    writeFileSync(path.join(repo, "config", "train.yaml"), "lr: 0.1\nepochs: 3\n");
+    const out = path.join(work, "sim-out");
+    const big = 9 * 1024 * 1024;
+    const r = await lessor(["run", "--gpu", "l4", "--ttl", "10m", "--workdir", repo, "--out", out, "--", "cat config/train.yaml; write metrics.json 2K; write ckpt/model.bin 9M epoch-1"]);
+    expect(r.code, shown(r)).toBe(0);
+    expect(r.stdout).toContain("lr: 0.1\nepochs: 3\n");
+    expect(filesUnder(out)).toEqual(["ckpt/model.bin", "metrics.json"]);
+    expect(readFileSync(path.join(out, "metrics.json")).equals(Buffer.from(simFileBytes("metrics.json", 0, 2048)))).toBe(true);
+    expect(readFileSync(path.join(out, "ckpt", "model.bin")).equals(Buffer.from(simFileBytes("epoch-1", 0, big)))).toBe(true);
   });
 
   it("a bundle over the server's limit is refused, exit 2, naming the limit, and no lease is made", async () => {

@@ -4,13 +4,14 @@
  * through `npm start`'s own script. Each view is screenshotted into artifacts/console/ and checked
  * with axe: no serious or critical violation.
  */
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import AxeBuilder from "@axe-core/playwright";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiCall, bootstrapTokenFromDevVars, removeStateDir, repoRoot, startServer, stopServer, type Server } from "./server";
+import { simFileBytes } from "../../src/providers/sim/files";
 import { copiesOfFirstLease, leasesRenderMs, RENDER_TARGET_MS, tableDrawn } from "../support/console-render";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -151,6 +152,37 @@ describe("the console", () => {
 
     await page.getByRole("link", { name: "All leases" }).click();
     await page.locator("table.leases tbody tr", { hasText: "console-e2e" }).locator("td.state", { hasText: "released (user_end)" }).waitFor();
+  });
+
+  it("lists a job's artifacts with sizes, says when its outputs came back, and a download (with the key) yields their bytes", { timeout: 120_000 }, async () => {
+    // The sim's agent writes the outputs and uploads them through the agent routes (docs/sim.md "Data in and out").
+    const job = await apiCall(server, "POST", "/v1/leases", adminKey, {
+      kind: "job",
+      name: "console-artifacts",
+      spec: { gpu: "l40s:1" },
+      policy: { ttl: "30m" },
+      cmd: "echo training; write result.bin 3K s9; write ckpt/model.bin 100",
+    });
+    expect([201, 202], JSON.stringify(job.json)).toContain(job.status);
+    await page.goto(`${server.base}/console/#/leases/${job.json.id}`);
+    await page.getByRole("heading", { name: "console-artifacts" }).waitFor();
+    const uploaded = page.locator(".timeline li", { hasText: "outputs_uploaded" });
+    await uploaded.waitFor({ timeout: 60_000 });
+    expect(await uploaded.textContent()).toContain("2 files, 3.1 KiB uploaded");
+    // Read again when the event came: both files, with their sizes.
+    const rows = page.locator("table.artifacts tbody tr");
+    await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(2);
+    expect(await rows.nth(0).locator("td").nth(0).textContent()).toBe("ckpt/model.bin");
+    expect(await rows.nth(0).locator("td").nth(1).textContent()).toBe("100 B");
+    expect(await rows.nth(1).locator("td").nth(1).textContent()).toBe("3.0 KiB");
+    await shoot("lease-artifacts");
+    expect(await seriousViolations()).toEqual([]);
+
+    const saving = page.waitForEvent("download");
+    await page.getByRole("button", { name: "Download result.bin" }).click();
+    const saved = await saving;
+    expect(saved.suggestedFilename()).toBe("result.bin");
+    expect(readFileSync(await saved.path()).equals(Buffer.from(simFileBytes("s9", 0, 3072)))).toBe(true);
   });
 
   it("shows a deployment ready without a reload, its base_url and api_key to copy, and streams a chat through its gateway", { timeout: 180_000 }, async () => {

@@ -1,18 +1,22 @@
 /**
  * A lease: what it is and costs, its next deadline, its actions (each behind a confirmation that
- * says what happens and what it costs), its event timeline and log (both followed), exec for a
- * scratch lease, and its receipt once settled.
+ * says what happens and what it costs), its event timeline and log (both followed), its artifacts
+ * (read again when an outputs event comes), exec for a scratch lease, and its receipt once settled.
  */
 import type { ComponentChildren } from "preact";
 import { useCallback, useEffect, useState } from "preact/hooks";
 import { parseDuration } from "../../../src/duration-text";
-import { api, ApiFailure, call, follow, type GuardedLease, type Schemas } from "../api";
+import { api, ApiFailure, call, download, follow, type GuardedLease, type Schemas } from "../api";
+import { artifactUrl, bytesText, downloadName, outputsText } from "../artifacts";
 import { costOver, rate, time, usd } from "../format";
 import { costSoFar } from "../lease-facts";
 import { Confirm, ErrorNote, messageOf, useNow } from "../ui";
 import { CostSoFar, Deadline } from "./leases";
 
 type LeaseEvent = Schemas["LeaseEvent"];
+type Artifact = Schemas["Artifact"];
+/** The artifacts table shows this many; the rest are said, and the CLI fetches them all. */
+const ARTIFACTS_SHOWN = 200;
 type Action = "end" | "stop" | "start" | "extend" | "lock";
 const MAX_LOG_CHARS = 200_000;
 const EXEC_POLL_MS = 2_000;
@@ -97,9 +101,11 @@ export function LeaseView({ id }: { id: string }) {
             <time dateTime={e.at}>{new Date(e.at).toLocaleTimeString()}</time> <strong>{e.type}</strong>
             {e.from || e.to ? ` ${e.from ?? "—"} → ${e.to ?? "—"}` : ""}
             {e.reason ? ` (${e.reason})` : ""}
+            {outputsText(e) ? `: ${outputsText(e)}` : ""}
           </li>
         ))}
       </ol>
+      {lease.kind === "deployment" ? null : <Artifacts id={lease.id} version={events.filter((e) => e.type === "outputs_uploaded" || e.type === "outputs_incomplete").length} />}
       <Logs id={lease.id} />
       {lease.kind === "scratch" && lease.state === "ready" ? <Exec id={lease.id} /> : null}
     </section>
@@ -174,6 +180,60 @@ function Actions({ lease, now, onDone }: { lease: GuardedLease; now: number; onD
         </Confirm>
       ) : null}
     </div>
+  );
+}
+
+/** The lease's artifacts (`GET /v1/leases/:id/artifacts`), read again whenever `version` changes, each with a download. */
+function Artifacts({ id, version }: { id: string; version: number }) {
+  const [list, setList] = useState<{ data: Artifact[]; more: boolean } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    call(api.GET("/v1/leases/{id}/artifacts", { params: { path: { id }, query: { limit: ARTIFACTS_SHOWN } } })).then(
+      (page) => setList({ data: page.data, more: page.next_cursor !== null }),
+      (e) => setError(messageOf(e)),
+    );
+  }, [id, version]);
+  const save = (path: string) => download(artifactUrl(id, path), downloadName(path)).catch((e: unknown) => setError(messageOf(e)));
+  return (
+    <>
+      <h2>Artifacts</h2>
+      <ErrorNote error={error} />
+      {list === null ? null : list.data.length === 0 ? (
+        <p>No artifacts.</p>
+      ) : (
+        <table class="artifacts">
+          <caption>
+            {list.data.length}
+            {list.more ? "+" : ""} {list.data.length === 1 ? "file" : "files"}, {bytesText(list.data.reduce((n, a) => n + a.size, 0))}
+            {list.more ? ` shown; the rest with: lessor artifacts ls ${id}` : ""}
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Path</th>
+              <th scope="col">Size</th>
+              <th scope="col">Created</th>
+              <th scope="col">Download</th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.data.map((a) => (
+              <tr key={a.path}>
+                <td class="artifact-path">{a.path}</td>
+                <td>{bytesText(a.size)}</td>
+                <td>
+                  <time dateTime={a.created_at}>{time(a.created_at)}</time>
+                </td>
+                <td>
+                  <button type="button" onClick={() => void save(a.path)} aria-label={`Download ${a.path}`}>
+                    Download
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </>
   );
 }
 

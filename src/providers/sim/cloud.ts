@@ -75,7 +75,12 @@ import { simSigningSecret } from "../../ingress/sim-key";
 import { signedHeaders } from "../../webhooks/secrets";
 import { afterAttempt, SIM_WEBHOOK_BATCH, simWebhookBody, simWebhookTarget } from "./webhooks";
 import { generateSimOffers, simStartupS, type SimOffer } from "./offers";
-import { parseScript, runScript, scriptErrorText, servingAt, type DeliveredSignal, type ScriptProgram } from "./script";
+import { parseScript, runScript, scriptErrorText, servingAt, type DeliveredSignal, type ScriptFiles, type ScriptProgram, type ScriptRun, type ScriptWrite } from "./script";
+import { SIM_WORKDIR_FAILED_CODE, SIM_WORKDIR_LIMITS, SIM_WORKDIR_TRIES, simFileBytes } from "./files";
+import { readTar, TarError, type TarFile } from "./tar";
+import { PART_SIZE, partSize } from "../../artifacts/limits";
+import { holdsWorkdir } from "../../artifacts/store";
+import { publicUrl } from "../../config";
 import {
   bearerMatches,
   completionBody,
@@ -251,6 +256,33 @@ const MIGRATIONS: readonly (readonly string[])[] = [
     `ALTER TABLE machines ADD COLUMN agent_token TEXT`,
     `ALTER TABLE machines ADD COLUMN agent_nonce TEXT`,
   ],
+  [
+    // Data in and out (docs/sim.md "Data in and out"). `workdir`: NULL nothing to fetch, 'pending'
+    // the run waits for its bundle, 'ready' unpacked, 'failed' (workdir_error says why) the run
+    // failed without starting. `outputs`: NULL not begun, 'sent' the manifest is lessor's, 'done'.
+    `ALTER TABLE machines ADD COLUMN workdir TEXT CHECK (workdir IN ('pending', 'ready', 'failed'))`,
+    `ALTER TABLE machines ADD COLUMN workdir_tries INTEGER NOT NULL DEFAULT 0`,
+    `ALTER TABLE machines ADD COLUMN workdir_error TEXT`,
+    `ALTER TABLE machines ADD COLUMN outputs TEXT CHECK (outputs IN ('sent', 'done'))`,
+    // The run's workdir, one row a file (files.ts SIM_WORKDIR_LIMITS keeps a row under SQLite's 2 MB).
+    `CREATE TABLE machine_files (
+      machine_id TEXT NOT NULL,
+      path TEXT NOT NULL,
+      data BLOB NOT NULL,
+      PRIMARY KEY (machine_id, path)
+    )`,
+    // The run's outputs as its manifest named them, and how far each upload went.
+    `CREATE TABLE machine_outputs (
+      machine_id TEXT NOT NULL,
+      path TEXT NOT NULL,
+      size INTEGER NOT NULL CHECK (size >= 0),
+      seed TEXT NOT NULL,
+      sha256 TEXT NOT NULL,
+      upload_id TEXT,
+      state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'stored', 'refused')),
+      PRIMARY KEY (machine_id, path)
+    )`,
+  ],
 ];
 
 /** A `machines` row: the machine as the API answers it (machines.ts), and its clock. */
@@ -276,7 +308,13 @@ type MachineRow = { [K in keyof SimMachineJson]: SimMachineJson[K] } & {
   model_generation_tokens: number;
   agent_token: string | null;
   agent_nonce: string | null;
+  workdir: "pending" | "ready" | "failed" | null;
+  workdir_tries: number;
+  workdir_error: string | null;
+  outputs: "sent" | "done" | null;
 };
+
+type OutputRow = { machine_id: string; path: string; size: number; seed: string; sha256: string; upload_id: string | null; state: "pending" | "stored" | "refused" };
 
 type OutboxRow = { id: string; machine_id: string; status: SimStatus; at: number; attempts: number; next_at: number };
 
@@ -318,6 +356,31 @@ function portClosed(id: string, port: number): SimHttpError {
 
 /** The lease answered 410: it is released, and the agent stops acting for its machine. */
 class LeaseGone extends Error {}
+
+/** What agent.sh's `api` takes as a refusal for good (it says so and goes on); any other failure is tried again. */
+const REFUSED_FOR_GOOD = new Set([400, 404, 409, 413, 415, 416, 422]);
+
+/** A path under the agent routes: each segment URL-encoded, the slashes kept (as agent.sh's urlencode). */
+const artifactUrlPath = (path: string) => `/v1/agent/artifacts/${path.split("/").map(encodeURIComponent).join("/")}`;
+
+/** The SHA-256 of `bytes`, in hex. */
+async function sha256Hex(bytes: Uint8Array | ArrayBuffer): Promise<string> {
+  return [...new Uint8Array(await crypto.subtle.digest("SHA-256", bytes))].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** The SHA-256 of a `write`'s whole file, made and hashed a MiB at a time. */
+async function writeDigest(w: Pick<ScriptWrite, "seed" | "size">): Promise<string> {
+  const digest = new crypto.DigestStream("SHA-256");
+  const writer = digest.getWriter();
+  for (let at = 0; at < w.size; at += 1024 * 1024) await writer.write(simFileBytes(w.seed, at, Math.min(1024 * 1024, w.size - at)));
+  await writer.close();
+  return [...new Uint8Array(await digest.digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** The run of a machine whose workdir could not be had: agent.sh's `die`, said where its output goes. */
+function failedRun(message: string, at: number): ScriptRun {
+  return { output: [{ at, text: `lessor-agent: ${message}` }], writes: [], truncated: false, end: { code: SIM_WORKDIR_FAILED_CODE, signal: null, at } };
+}
 
 type IntervalRow = { machine_id: string; seq: number; status: SimInterval["status"]; from_ms: number; to_ms: number | null };
 
@@ -651,15 +714,22 @@ export class SimCloud extends DurableObject<Env> {
         live = row.cmd !== null;
         // A new run numbers its chunks from its start in milliseconds, above the run before's (agent.sh does the same),
         // and its agent enrolls again, as a new agent.sh process does.
+        // A run with lessor's agent fetches its workdir first (docs/sim.md "Data in and out"), as a new agent.sh does.
         sql.exec(
           `UPDATE machines SET run_started_at = ?, run_signals = '[]', log_seq = MAX(log_seq, ?), log_shipped = 0, log_cut = NULL, exit_reported = 0,
-             model_requests = 0, model_prompt_tokens = 0, model_generation_tokens = 0, agent_token = NULL WHERE id = ?`,
+             model_requests = 0, model_prompt_tokens = 0, model_generation_tokens = 0, agent_token = NULL,
+             workdir = ?, workdir_tries = 0, workdir_error = NULL, outputs = NULL WHERE id = ?`,
           live ? t.at : null,
           t.at,
+          live && agentOf(row) ? "pending" : null,
           id,
         );
+        sql.exec(`DELETE FROM machine_files WHERE machine_id = ?`, id);
+        sql.exec(`DELETE FROM machine_outputs WHERE machine_id = ?`, id);
         continue;
       }
+      // A destroyed machine's disk is gone.
+      if (t.status === "TERMINATED") sql.exec(`DELETE FROM machine_files WHERE machine_id = ?`, id);
       sql.exec(`UPDATE machine_execs SET killed_at = ? WHERE machine_id = ? AND killed_at IS NULL`, t.at, id);
       if (live) this.#signal(id, { signal: "KILL", at: t.at });
     }
@@ -778,6 +848,7 @@ export class SimCloud extends DurableObject<Env> {
           this.ctx.storage.transactionSync(() => {
             this.ctx.storage.sql.exec(`UPDATE machines SET agent_gone = 1 WHERE id = ?`, row.id);
             this.ctx.storage.sql.exec(`DELETE FROM machine_execs WHERE machine_id = ?`, row.id);
+            this.ctx.storage.sql.exec(`DELETE FROM machine_outputs WHERE machine_id = ?`, row.id);
           });
         } else if (this.#agentFailures.get(row.id) !== errorText(e)) {
           this.#agentFailures.set(row.id, errorText(e));
@@ -813,7 +884,7 @@ export class SimCloud extends DurableObject<Env> {
       const { commands } = await call({ op: "commands", wait_ms: 0 });
       for (const command of commands) {
         if (command.kind === "signal") {
-          const live = program !== null && row.exit_reported === 0 && runScript(program, row.run_started_at!, parseSignals(this.#row(row.id)!.run_signals), now).end === null;
+          const live = program !== null && row.exit_reported === 0 && this.#runOf(this.#row(row.id)!, program, now).end === null;
           if (live) this.#signal(row.id, { signal: command.signal!, at: now });
           // As agent.sh: 0 when the signal was sent, 1 when there was no process to send it to.
           await call({ op: "result", id: command.id, exit_code: live ? 0 : 1, output: "" });
@@ -830,10 +901,18 @@ export class SimCloud extends DurableObject<Env> {
       }
     }
 
-    // The program's output since the last chunk lessor accepted, then its exit.
-    if (program !== null && row.exit_reported === 0) {
+    // Data in: the workdir before the command starts (a machine stopped meanwhile never starts it).
+    if (program !== null && row.workdir === "pending") {
+      if (running) await this.#fetchWorkdir(row, access.lease_id, token);
+      else sql.exec(`UPDATE machines SET workdir = NULL WHERE id = ?`, row.id);
+      // The run started when the fetch ended: what it printed at once is shipped in this pass, not the next.
+      now = Math.max(now, Date.now());
+    }
+
+    // The program's output since the last chunk lessor accepted, then its outputs, then its exit.
+    if (program !== null && row.exit_reported === 0 && this.#row(row.id)!.workdir !== "pending") {
       const current = this.#row(row.id)!;
-      const run = runScript(program, current.run_started_at!, parseSignals(current.run_signals), now);
+      const run = this.#runOf(current, program, now);
       const lines = runLines(run);
       let { log_seq: seq, log_shipped: shipped, log_cut: cut } = current;
       while (shipped < lines.length) {
@@ -849,6 +928,8 @@ export class SimCloud extends DurableObject<Env> {
         sql.exec(`UPDATE machines SET log_seq = ?, log_shipped = ?, log_cut = NULL WHERE id = ?`, seq, shipped, row.id);
       }
       if (run.end) {
+        // As agent.sh: the outputs before the exit, since a job is released on its exit (docs/artifacts.md).
+        if (run.writes.length > 0 && current.outputs !== "done") await this.#uploadOutputs(current, access.lease_id, token, run.writes);
         await call({ op: "exit", code: run.end.code, signal: run.end.signal });
         sql.exec(`UPDATE machines SET exit_reported = 1 WHERE id = ?`, row.id);
       }
@@ -860,7 +941,7 @@ export class SimCloud extends DurableObject<Env> {
       // An exec stored after a stop that came while this pass waited on lessor dies with the machine too.
       const killedAt = exec.killed_at ?? (latest.status === "RUNNING" ? null : Math.max(exec.started_at, latest.status_since));
       const signals: DeliveredSignal[] = killedAt === null ? [] : [{ signal: "KILL", at: killedAt }];
-      const run = runScript(programOf(exec.cmd), exec.started_at, signals, now);
+      const run = runScript(programOf(exec.cmd), exec.started_at, signals, now, this.#filesOf(row.id));
       if (!run.end) continue;
       const answer = (await lease.agentCall(token, { op: "result", id: exec.command_id, ...execResult({ ...run, end: run.end }) })) as AgentAnswer;
       if (!answer.ok && answer.status === 410) throw new LeaseGone();
@@ -873,6 +954,166 @@ export class SimCloud extends DurableObject<Env> {
       await call(modelKeyOf(row) === null ? { op: "heartbeat" } : { op: "heartbeat", metrics: await this.#readMetrics(row) });
       sql.exec(`UPDATE machines SET heartbeat_at = ? WHERE id = ?`, now, row.id);
     }
+  }
+
+  // --- data in and out (docs/sim.md "Data in and out") -----------------------------------------
+
+  /** The run of a machine's `cmd` at `now`: the interpreter's, with its workdir, or the failure to get one. */
+  #runOf(row: MachineRow, program: ScriptProgram, now: number): ScriptRun {
+    if (row.workdir === "failed") return failedRun(row.workdir_error ?? "the workdir could not be had", row.run_started_at!);
+    if (row.workdir === "pending") return { output: [], writes: [], truncated: false, end: null };
+    return runScript(program, row.run_started_at!, parseSignals(row.run_signals), now, this.#filesOf(row.id));
+  }
+
+  /** The machine's workdir as `cat` reads it. */
+  #filesOf(id: string): ScriptFiles {
+    const sql = this.ctx.storage.sql;
+    return {
+      read: (path) => {
+        const found = sql.exec<{ data: ArrayBuffer }>(`SELECT data FROM machine_files WHERE machine_id = ? AND path = ?`, id, path).toArray()[0];
+        return found ? new Uint8Array(found.data) : null;
+      },
+    };
+  }
+
+  /** A call of the agent routes over HTTP, as agent.sh makes it: lessor's public URL, the lease token and the lease's id. */
+  async #agentHttp(row: MachineRow, leaseId: string, token: string, method: string, path: string, init: { body?: BodyInit; headers?: Record<string, string> } = {}): Promise<Response> {
+    const base = (JSON.parse(row.env!) as Record<string, string>).LESSOR_URL || publicUrl(this.env);
+    if (!base) throw new Error("no LESSOR_URL to reach lessor's agent routes");
+    const res = await fetch(`${base.replace(/\/+$/, "")}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, "lessor-lease-id": leaseId, ...init.headers },
+      ...(init.body === undefined ? {} : { body: init.body }),
+    });
+    if (res.status === 410) {
+      await res.body?.cancel();
+      throw new LeaseGone();
+    }
+    return res;
+  }
+
+  /** A refusal for good (REFUSED_FOR_GOOD) is said and passed over; any other failure is thrown, to be tried again next pass. */
+  async #answered(res: Response, what: string, { read = false } = {}): Promise<boolean> {
+    if (res.ok) {
+      if (!read) await res.body?.cancel();
+      return true;
+    }
+    const body = (await res.text()).slice(0, 300);
+    if (REFUSED_FOR_GOOD.has(res.status)) {
+      console.warn(`sim: ${what} refused (${res.status}): ${body}`);
+      return false;
+    }
+    throw new Error(`${what}: ${res.status} ${body}`);
+  }
+
+  /**
+   * `GET /v1/agent/workdir`, its digest checked as it streams, unpacked into the machine's files
+   * (files.ts limits); then the run starts. A bundle whose digest differs is fetched again, up to
+   * SIM_WORKDIR_TRIES; one that cannot be unpacked, or is refused, fails the run (agent.sh's `die`).
+   */
+  async #fetchWorkdir(row: MachineRow, leaseId: string, token: string): Promise<void> {
+    const sql = this.ctx.storage.sql;
+    // Most runs have no bundle: asked of the index the route reads, not with a request to the sim's
+    // own Worker, which would cost every run one, and under the chaos run's load made wrangler dev
+    // reset some of its clients' connections (docs/sim.md "Data in and out").
+    if (!(await holdsWorkdir(this.env, leaseId))) {
+      sql.exec(`UPDATE machines SET workdir = NULL, run_started_at = ? WHERE id = ?`, Date.now(), row.id);
+      return;
+    }
+    const res = await this.#agentHttp(row, leaseId, token, "GET", "/v1/agent/workdir");
+    const fail = (message: string) => sql.exec(`UPDATE machines SET workdir = 'failed', workdir_error = ?, run_started_at = ? WHERE id = ?`, message, Date.now(), row.id);
+    if (!res.ok) {
+      const body = await res.text();
+      if (res.status === 404 && body.includes("no_workdir")) {
+        sql.exec(`UPDATE machines SET workdir = NULL, run_started_at = ? WHERE id = ?`, Date.now(), row.id);
+        return;
+      }
+      if (REFUSED_FOR_GOOD.has(res.status) || res.status === 401) return void fail(`workdir refused (${res.status})`);
+      throw new Error(`workdir: ${res.status} ${body.slice(0, 300)}`);
+    }
+    const want = (res.headers.get("lessor-sha256") ?? "").toLowerCase();
+    const [forDigest, forTar] = res.body!.tee();
+    const digest = new crypto.DigestStream("SHA-256");
+    const digested = forDigest.pipeTo(digest).then(async () => [...new Uint8Array(await digest.digest)].map((b) => b.toString(16).padStart(2, "0")).join(""));
+    const files: TarFile[] | TarError = await readTar(forTar.pipeThrough(new DecompressionStream("gzip")), SIM_WORKDIR_LIMITS).catch((e: unknown) => {
+      if (e instanceof TarError) return e;
+      throw e;
+    });
+    if ((await digested) !== want) {
+      const tries = row.workdir_tries + 1;
+      sql.exec(`UPDATE machines SET workdir_tries = ? WHERE id = ?`, tries, row.id);
+      if (tries >= SIM_WORKDIR_TRIES) return void fail("the workdir's digest does not match Lessor-Sha256");
+      throw new Error("the workdir's digest does not match; fetching it again");
+    }
+    if (files instanceof TarError) return void fail(`cannot unpack the workdir: ${files.message}`);
+    this.ctx.storage.transactionSync(() => {
+      sql.exec(`DELETE FROM machine_files WHERE machine_id = ?`, row.id);
+      for (const f of files) sql.exec(`INSERT INTO machine_files (machine_id, path, data) VALUES (?, ?, ?)`, row.id, f.path, f.data);
+      sql.exec(`UPDATE machines SET workdir = 'ready', run_started_at = ? WHERE id = ?`, Date.now(), row.id);
+    });
+  }
+
+  /**
+   * The run's outputs as agent.sh uploads them: the manifest (`PUT /v1/agent/outputs`), then each
+   * file in path order, one PUT up to the part size and in parts above it, a multipart upload
+   * begun before continued from the parts lessor lists as stored. What is refused for good is
+   * passed over, as agent.sh passes it; anything else is tried again on the next pass.
+   */
+  async #uploadOutputs(row: MachineRow, leaseId: string, token: string, writes: readonly ScriptWrite[]): Promise<void> {
+    const sql = this.ctx.storage.sql;
+    if (row.outputs === null) {
+      const files = [...writes].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+      const digests = await Promise.all(files.map(writeDigest));
+      const manifest = { files: files.map((f, i) => ({ path: f.path, size: f.size, sha256: digests[i]! })) };
+      const res = await this.#agentHttp(row, leaseId, token, "PUT", "/v1/agent/outputs", { body: JSON.stringify(manifest), headers: { "content-type": "application/json" } });
+      await this.#answered(res, "the outputs' manifest");
+      this.ctx.storage.transactionSync(() => {
+        sql.exec(`DELETE FROM machine_outputs WHERE machine_id = ?`, row.id);
+        files.forEach((f, i) =>
+          sql.exec(`INSERT INTO machine_outputs (machine_id, path, size, seed, sha256) VALUES (?, ?, ?, ?, ?)`, row.id, f.path, f.size, f.seed, digests[i]!),
+        );
+        sql.exec(`UPDATE machines SET outputs = 'sent' WHERE id = ?`, row.id);
+      });
+    }
+    for (const o of sql.exec<OutputRow>(`SELECT * FROM machine_outputs WHERE machine_id = ? AND state = 'pending' ORDER BY path`, row.id).toArray()) {
+      const stored = await this.#uploadFile(row, leaseId, token, o);
+      sql.exec(`UPDATE machine_outputs SET state = ? WHERE machine_id = ? AND path = ?`, stored ? "stored" : "refused", row.id, o.path);
+    }
+    sql.exec(`UPDATE machines SET outputs = 'done' WHERE id = ?`, row.id);
+  }
+
+  /** One output file up; false: refused for good. */
+  async #uploadFile(row: MachineRow, leaseId: string, token: string, o: OutputRow): Promise<boolean> {
+    const url = artifactUrlPath(o.path);
+    const http = (method: string, query: string, init?: { body?: BodyInit; headers?: Record<string, string> }) => this.#agentHttp(row, leaseId, token, method, `${url}${query}`, init);
+    const bytes = { "content-type": "application/octet-stream" };
+    if (o.size <= PART_SIZE) {
+      const body = simFileBytes(o.seed, 0, o.size);
+      return this.#answered(await http("PUT", "", { body, headers: { ...bytes, "lessor-sha256": o.sha256 } }), o.path);
+    }
+    type Upload = { upload_id: string; parts: number; stored: { part: number }[] };
+    let upload: Upload | null = null;
+    if (o.upload_id !== null) {
+      const res = await http("GET", `?upload_id=${encodeURIComponent(o.upload_id)}`);
+      // An upload lessor no longer knows (aborted, or completed by a pass that was cut off) is begun again.
+      if (await this.#answered(res, `${o.path}: its upload`, { read: true })) upload = (await res.json()) as Upload;
+    }
+    if (upload === null) {
+      const res = await http("POST", "?uploads", { body: JSON.stringify({ size: o.size, sha256: o.sha256 }), headers: { "content-type": "application/json" } });
+      if (!(await this.#answered(res, o.path, { read: true }))) return false;
+      upload = (await res.json()) as Upload;
+      this.ctx.storage.sql.exec(`UPDATE machine_outputs SET upload_id = ? WHERE machine_id = ? AND path = ?`, upload.upload_id, row.id, o.path);
+    }
+    const id = encodeURIComponent(upload.upload_id);
+    const have = new Set(upload.stored.map((p) => p.part));
+    for (let n = 1; n <= upload.parts; n++) {
+      if (have.has(n)) continue;
+      const body = simFileBytes(o.seed, (n - 1) * PART_SIZE, partSize(o.size, n));
+      const res = await http("PUT", `?upload_id=${id}&part=${n}`, { body, headers: { ...bytes, "lessor-sha256": await sha256Hex(body) } });
+      if (!(await this.#answered(res, `${o.path}: part ${n}`))) return false;
+    }
+    const done = await http("POST", `?upload_id=${id}&complete`, { body: JSON.stringify({ size: o.size, sha256: o.sha256 }), headers: { "content-type": "application/json" } });
+    return this.#answered(done, `${o.path}: its completion`);
   }
 
   /** The machine's agent's first call: its lease token for the enrollment token, kept for its run. */
@@ -938,6 +1179,7 @@ export class SimCloud extends DurableObject<Env> {
     if (fresh === null || port !== MODEL_PORT) return null;
     const row = this.#observe(fresh, now);
     if (row.status !== "RUNNING" || row.cmd === null || row.run_started_at === null) return null;
+    if (row.workdir === "pending" || row.workdir === "failed") return null;
     if (!(JSON.parse(row.ports) as number[]).includes(port)) return null;
     const model = servingAt(programOf(row.cmd), row.run_started_at, parseSignals(row.run_signals), now);
     return model === null ? null : { row, model };
@@ -1172,6 +1414,8 @@ export class SimCloud extends DurableObject<Env> {
       sql.exec(`DELETE FROM machine_intervals`);
       sql.exec(`DELETE FROM machine_refusals`);
       sql.exec(`DELETE FROM machine_execs`);
+      sql.exec(`DELETE FROM machine_files`);
+      sql.exec(`DELETE FROM machine_outputs`);
       sql.exec(`DELETE FROM webhook_outbox`);
       sql.exec(`DELETE FROM machines`);
       this.#writeFaults(SIM_DEFAULT_FAULTS, true);

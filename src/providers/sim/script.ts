@@ -5,8 +5,11 @@
  *
  * The interpreter is a pure function of (program, start, signals delivered, now): no I/O and no
  * clock (STYLE.md rule 1). Asked again later with more time or more signals, it answers the same
- * prefix and more, so the sim can store only the program, its start and the signals.
+ * prefix and more, so the sim can store only the program, its start and the signals. `cat` reads
+ * the machine's workdir through a `ScriptFiles` the caller hands in; `write` only records what it
+ * wrote (files.ts makes the bytes), so the files never change when or how a run ends.
  */
+import { pathProblem } from "../../artifacts/limits";
 
 /** `lines N` prints at most this many lines, and a whole run records at most this many. */
 export const SCRIPT_MAX_LINES = 10_000;
@@ -14,6 +17,17 @@ export const SCRIPT_MAX_LINES = 10_000;
 export const SCRIPT_MAX_SLEEP_S = 30 * 86_400;
 /** An `echo`'s or `lines`'s text, and a `serve`'s model, hold at most this many characters. */
 export const SCRIPT_MAX_TEXT = 1_024;
+/** One `write` makes a file of at most this many bytes (1 GiB): the sim generates and hashes it in its own CPU time. */
+export const SCRIPT_MAX_WRITE_BYTES = 1024 ** 3;
+/** A run's outputs (the last `write` of each path) hold at most this many files... */
+export const SCRIPT_MAX_OUTPUT_FILES = 1_000;
+/** ...and this many bytes together (4 GiB): a write past either is refused, as a full disk refuses it. */
+export const SCRIPT_MAX_OUTPUT_BYTES = 4 * 1024 ** 3;
+/**
+ * `cat` prints a line of at most this many characters, the rest of a longer line dropped: a log
+ * chunk holds whole lines and is at most 1 MiB, and a file need not have newlines at all.
+ */
+export const SCRIPT_CAT_LINE_MAX = 4_096;
 
 export type ScriptStatement =
   | { op: "echo"; text: string }
@@ -22,7 +36,9 @@ export type ScriptStatement =
   | { op: "exit"; code: number }
   | { op: "hang" }
   | { op: "trap-term" }
-  | { op: "serve"; model: string };
+  | { op: "serve"; model: string }
+  | { op: "cat"; path: string }
+  | { op: "write"; path: string; size: number; seed: string };
 
 export type ScriptProgram = readonly ScriptStatement[];
 
@@ -35,10 +51,13 @@ export interface ScriptError {
 
 export type ParseResult = { ok: true; program: ScriptProgram } | { ok: false; error: ScriptError };
 
-const STATEMENTS = ["echo", "lines", "sleep", "exit", "hang", "trap-term", "serve"] as const;
+const STATEMENTS = ["echo", "lines", "sleep", "exit", "hang", "trap-term", "serve", "cat", "write"] as const;
 const INTEGER = /^\d+$/;
 const DECIMAL = /^\d+(\.\d+)?$/;
 const MODEL = /^[A-Za-z0-9][A-Za-z0-9._:/@-]*$/;
+/** A `write`'s size: bytes, or with K, M or G (KiB, MiB, GiB). */
+const SIZE = /^(\d+)([KMG]?)$/i;
+const SIZE_UNIT: Record<string, number> = { "": 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
 
 /** The error's position and message as one line: `line 2, column 5: ...`. */
 export function scriptErrorText(e: ScriptError): string {
@@ -106,6 +125,24 @@ function parseStatement(text: string): ScriptStatement | string {
       if (args.length !== 1 || !MODEL.test(m!) || m!.length > SCRIPT_MAX_TEXT) return `serve takes one model name${args.length === 0 ? "" : `, not ${quote(rest)}`}`;
       return { op: "serve", model: m! };
     }
+    case "cat": {
+      if (args.length !== 1) return `cat takes one path in the workdir${args.length === 0 ? "" : `, not ${quote(rest)}`}`;
+      const p = args[0]!.replace(/^(\.\/)+/, "");
+      const problem = pathProblem(p);
+      return problem === null ? { op: "cat", path: p } : `cat: ${problem}, not ${quote(args[0]!)}`;
+    }
+    case "write": {
+      const [p, size, seed] = args;
+      const usage = `write takes a path under $LESSOR_OUT, a size from 0 to ${SCRIPT_MAX_WRITE_BYTES} bytes (or with K, M, G) and a seed word`;
+      if (args.length < 2 || args.length > 3) return `${usage}${args.length === 0 ? "" : `, not ${quote(rest)}`}`;
+      const problem = pathProblem(p!);
+      if (problem !== null) return `write: ${problem}, not ${quote(p!)}`;
+      const m = SIZE.exec(size!);
+      const bytes = m ? Number(m[1]) * SIZE_UNIT[m[2]!.toLowerCase()]! : NaN;
+      if (!(bytes <= SCRIPT_MAX_WRITE_BYTES)) return `write: the size is from 0 to ${SCRIPT_MAX_WRITE_BYTES} bytes (or with K, M, G), not ${quote(size!)}`;
+      if (seed !== undefined && (!MODEL.test(seed) || seed.length > SCRIPT_MAX_TEXT)) return `write: the seed is one word of letters, digits and . _ : / @ -, not ${quote(seed)}`;
+      return { op: "write", path: p!, size: bytes, seed: seed ?? p! };
+    }
   }
   return `unknown statement ${quote(word)}; a statement is one of ${STATEMENTS.join(", ")}`;
 }
@@ -134,9 +171,24 @@ export interface ScriptEnd {
   at: number;
 }
 
+/** A file a `write` made under $LESSOR_OUT: its bytes are files.ts `simFileBytes(seed, ...)`. */
+export interface ScriptWrite {
+  path: string;
+  size: number;
+  seed: string;
+  at: number;
+}
+
+/** The workdir a run's `cat` reads: a file's bytes, or null when there is none. */
+export interface ScriptFiles {
+  read(path: string): Uint8Array | null;
+}
+
 export interface ScriptRun {
   /** Every line printed up to `now`, oldest first (at most SCRIPT_MAX_LINES). */
   output: OutputLine[];
+  /** The files written up to `now`, one per path (the last write of it), in the order first written. */
+  writes: ScriptWrite[];
   /** Lines were printed beyond SCRIPT_MAX_LINES and are not in `output`. */
   truncated: boolean;
   /** null: still running at `now`. */
@@ -152,9 +204,11 @@ export interface ScriptRun {
  * A TERM ends the run unless `trap-term` ran before it; a KILL always ends it. Signals delivered
  * after `now` are not yet delivered; signals after the end change nothing.
  */
-export function runScript(program: ScriptProgram, start: number, signals: readonly DeliveredSignal[], now: number): ScriptRun {
+export function runScript(program: ScriptProgram, start: number, signals: readonly DeliveredSignal[], now: number, files: ScriptFiles | null = null): ScriptRun {
   const output: OutputLine[] = [];
-  if (now < start) return { output, truncated: false, end: null };
+  const written = new Map<string, ScriptWrite>();
+  let writtenBytes = 0;
+  if (now < start) return { output, writes: [], truncated: false, end: null };
   let truncated = false;
   const print = (at: number, text: string) => {
     if (output.length < SCRIPT_MAX_LINES) output.push({ at, text });
@@ -171,7 +225,7 @@ export function runScript(program: ScriptProgram, start: number, signals: readon
     }
     return null;
   };
-  const ended = (end: ScriptEnd | null): ScriptRun => ({ output, truncated, end });
+  const ended = (end: ScriptEnd | null): ScriptRun => ({ output, writes: [...written.values()], truncated, end });
 
   let t = start;
   for (const s of program) {
@@ -200,11 +254,38 @@ export function runScript(program: ScriptProgram, start: number, signals: readon
       case "hang":
         t = Infinity;
         break;
+      case "cat": {
+        // As `cat` in sh: a missing file is said and the run goes on.
+        const data = files?.read(s.path) ?? null;
+        if (data === null) print(t, `cat: ${s.path}: No such file or directory`);
+        else for (const line of fileLines(data)) print(t, line);
+        break;
+      }
+      case "write": {
+        const before = written.get(s.path);
+        const bytes = writtenBytes - (before?.size ?? 0) + s.size;
+        if ((before === undefined && written.size >= SCRIPT_MAX_OUTPUT_FILES) || bytes > SCRIPT_MAX_OUTPUT_BYTES) {
+          print(t, `write: ${s.path}: No space left on device`);
+          break;
+        }
+        writtenBytes = bytes;
+        // A path written again keeps its place: what matters is its last content.
+        written.set(s.path, { path: s.path, size: s.size, seed: s.seed, at: t });
+        break;
+      }
     }
   }
   const bySignal = signalsBefore(t);
   if (bySignal) return ended(bySignal);
   return ended(t > now ? null : { code: 0, signal: null, at: t });
+}
+
+/** A file's lines as `cat` prints them: UTF-8 (bad bytes replaced), no last empty line, each cut to SCRIPT_CAT_LINE_MAX. */
+export function fileLines(data: Uint8Array): string[] {
+  if (data.byteLength === 0) return [];
+  const lines = new TextDecoder().decode(data).split("\n");
+  if (lines[lines.length - 1] === "") lines.pop();
+  return lines.map((l) => (l.length > SCRIPT_CAT_LINE_MAX ? l.slice(0, SCRIPT_CAT_LINE_MAX) : l));
 }
 
 /**
