@@ -194,6 +194,9 @@ const ingress = await benchIngress(log);
 log("cost: what a lease and a job cost the control plane");
 const cost = await withServer(BASE_ENV, async (server) => benchCost(server, await client(server), log));
 
+log("data: a bundle and outputs through the agent routes, up and down");
+const data = await withServer(BASE_ENV, async (server) => benchData(server, await client(server), log));
+
 log("gateway: a deployment's gateway beside its model server reached directly");
 const gateway = await withServer(BASE_ENV, async (server) => benchGateway(server, await client(server), log));
 
@@ -261,6 +264,7 @@ const results = {
   occupant,
   events,
   cost,
+  data,
   gateway,
   console: consoleRender,
   first_request: firstRequest,
@@ -309,6 +313,7 @@ const rows: string[][] = [
   ...eventsRows(events),
   ...ingressRows(ingress),
   ...costRows(cost),
+  ...dataRows(data),
   ...gatewayRows(gateway),
   ...consoleRows(consoleRender),
   ...firstRequestRows(firstRequest),
