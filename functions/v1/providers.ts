@@ -30,6 +30,7 @@ const CapabilitiesSchema = z.object({
   stop_ends_billing: z.boolean(),
   spot: z.boolean(),
   run_agent: z.boolean().describe("machines can be given an environment and a start command, so lessor's agent runs there; a lease with a cmd needs it"),
+  volumes: z.boolean().describe("sells volumes a machine mounts (docs/volumes.md)"),
 });
 
 const ProviderSchema = z

@@ -104,7 +104,7 @@ describe("parseScript refuses, saying where", () => {
 
 describe("runScript", () => {
   it("an empty script exits 0 at once", () => {
-    expect(run("", 0)).toEqual({ output: [], truncated: false, end: { code: 0, signal: null, at: T0 } });
+    expect(run("", 0)).toEqual({ output: [], writes: [], truncated: false, end: { code: 0, signal: null, at: T0 } });
   });
 
   it("runs off its end with exit 0, after its output", () => {
@@ -117,7 +117,7 @@ describe("runScript", () => {
   });
 
   it("has done nothing before it starts", () => {
-    expect(run("echo early", -1)).toEqual({ output: [], truncated: false, end: null });
+    expect(run("echo early", -1)).toEqual({ output: [], writes: [], truncated: false, end: null });
   });
 
   it("lines N prints N numbered lines at once", () => {
@@ -166,7 +166,7 @@ describe("runScript", () => {
 
   it("hang never ends and prints nothing", () => {
     const r = run("hang; echo never", 365 * 86_400_000);
-    expect(r).toEqual({ output: [], truncated: false, end: null });
+    expect(r).toEqual({ output: [], writes: [], truncated: false, end: null });
   });
 
   it("serve prints a ready line and never ends", () => {
@@ -249,5 +249,22 @@ describe("runScript", () => {
     expect(late.output.slice(0, early.output.length)).toEqual(early.output);
     expect(early.end).toBeNull();
     expect(late.end).toEqual({ code: 1, signal: null, at: T0 + 2000 });
+  });
+});
+
+describe("write and read (docs/sim.md \"Volumes\")", () => {
+  it("parse a path and text; refuse a relative path, a dot segment or a missing path", () => {
+    expect(program("write /data/a b c; read /data/a")).toEqual([
+      { op: "write", path: "/data/a", text: "b c" },
+      { op: "read", path: "/data/a" },
+    ]);
+    for (const bad of ["write data/a x", "read /data/../etc", "read", "write", "read /a b", "read /a//b"]) expect(parseScript(bad).ok, bad).toBe(false);
+  });
+
+  it("read prints what the machine had at the start or what the run wrote since; a missing file exits 1", () => {
+    const r = runScript(program("read /v/old; write /v/new n1; sleep 1; read /v/new; read /v/none; echo never"), T0, [], T0 + 5000, new Map([["/v/old", "o1"]]));
+    expect(r.output.map((l) => l.text)).toEqual(["o1", "n1", "read: /v/none: no such file"]);
+    expect(r.writes).toEqual([{ at: T0, path: "/v/new", text: "n1" }]);
+    expect(r.end).toEqual({ code: 1, signal: null, at: T0 + 1000 });
   });
 });

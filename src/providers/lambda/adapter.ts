@@ -103,6 +103,7 @@ export const LAMBDA_CAPABILITIES = declareCapabilities(["list_by_label", "run_ag
   webhooks: "The document's webhooks speak of support tickets, not of instances.",
   stop_ends_billing: "There is no stop.",
   spot: "The document sells no interruptible instances.",
+  volumes: "Filesystems exist (/file-systems); the adapter does not create or mount them yet.",
 });
 
 export class LambdaProvider implements Provider {

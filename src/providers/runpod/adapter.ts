@@ -161,6 +161,7 @@ export const RUNPOD_CAPABILITIES = declareCapabilities(["stop", "start", "list_b
   webhooks: "The document describes no signed webhooks for pods: ingress takes RunPod's only as an unsigned hint (docs/ingress.md).",
   stop_ends_billing: "A stop keeps the pod's disk (podAction), and the kept disk bills (RUNPOD_STOPPED_USD_PER_GB_HOUR).",
   spot: "CreatePodRequest has no interruptible/bid field in REST v2.",
+  volumes: "Network volumes exist (/networkvolumes); the adapter does not create or mount them yet.",
 });
 
 export class RunPodProvider implements Provider {

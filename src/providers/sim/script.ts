@@ -3,9 +3,10 @@
  * exec), so that a lease shows output, exit codes and signals without a real machine. The
  * language is documented in docs/sim.md; this file is its parser and a pure interpreter.
  *
- * The interpreter is a pure function of (program, start, signals delivered, now): no I/O and no
- * clock (STYLE.md rule 1). Asked again later with more time or more signals, it answers the same
- * prefix and more, so the sim can store only the program, its start and the signals.
+ * The interpreter is a pure function of (program, start, signals delivered, now, the files the
+ * machine had when the run began): no I/O and no clock (STYLE.md rule 1). Asked again later with
+ * more time or more signals, it answers the same prefix and more, so the sim can store only the
+ * program, its start and the signals; the files it writes it answers, for the sim to keep.
  */
 
 /** `lines N` prints at most this many lines, and a whole run records at most this many. */
@@ -14,6 +15,8 @@ export const SCRIPT_MAX_LINES = 10_000;
 export const SCRIPT_MAX_SLEEP_S = 30 * 86_400;
 /** An `echo`'s or `lines`'s text, and a `serve`'s model, hold at most this many characters. */
 export const SCRIPT_MAX_TEXT = 1_024;
+/** A `write`'s or `read`'s path holds at most this many characters. */
+export const SCRIPT_MAX_PATH = 256;
 
 export type ScriptStatement =
   | { op: "echo"; text: string }
@@ -22,7 +25,9 @@ export type ScriptStatement =
   | { op: "exit"; code: number }
   | { op: "hang" }
   | { op: "trap-term" }
-  | { op: "serve"; model: string };
+  | { op: "serve"; model: string }
+  | { op: "write"; path: string; text: string }
+  | { op: "read"; path: string };
 
 export type ScriptProgram = readonly ScriptStatement[];
 
@@ -35,7 +40,9 @@ export interface ScriptError {
 
 export type ParseResult = { ok: true; program: ScriptProgram } | { ok: false; error: ScriptError };
 
-const STATEMENTS = ["echo", "lines", "sleep", "exit", "hang", "trap-term", "serve"] as const;
+const STATEMENTS = ["echo", "lines", "sleep", "exit", "hang", "trap-term", "serve", "write", "read"] as const;
+/** An absolute path of letters, digits and `. _ - /`, with no `.` or `..` segment and no empty one. */
+const PATH = /^(\/[A-Za-z0-9_-][A-Za-z0-9._-]*)+$/;
 const INTEGER = /^\d+$/;
 const DECIMAL = /^\d+(\.\d+)?$/;
 const MODEL = /^[A-Za-z0-9][A-Za-z0-9._:/@-]*$/;
@@ -106,6 +113,15 @@ function parseStatement(text: string): ScriptStatement | string {
       if (args.length !== 1 || !MODEL.test(m!) || m!.length > SCRIPT_MAX_TEXT) return `serve takes one model name${args.length === 0 ? "" : `, not ${quote(rest)}`}`;
       return { op: "serve", model: m! };
     }
+    case "write":
+    case "read": {
+      const path = args[0];
+      const bad = path === undefined || path.length > SCRIPT_MAX_PATH || !PATH.test(path) || path.split("/").some((seg) => seg === "." || seg === "..");
+      if (bad) return `${word} takes an absolute path of letters, digits and . _ - /${path === undefined ? "" : `, not ${quote(path)}`}`;
+      if (word === "read") return args.length === 1 ? { op: "read", path } : "read takes one path";
+      const text = rest.slice(path.length).trim();
+      return textArg(text) ?? { op: "write", path, text };
+    }
   }
   return `unknown statement ${quote(word)}; a statement is one of ${STATEMENTS.join(", ")}`;
 }
@@ -134,9 +150,18 @@ export interface ScriptEnd {
   at: number;
 }
 
+/** A file the run wrote (`write`), in the order written. */
+export interface ScriptWrite {
+  at: number;
+  path: string;
+  text: string;
+}
+
 export interface ScriptRun {
   /** Every line printed up to `now`, oldest first (at most SCRIPT_MAX_LINES). */
   output: OutputLine[];
+  /** Every file written up to `now`, oldest first. */
+  writes: ScriptWrite[];
   /** Lines were printed beyond SCRIPT_MAX_LINES and are not in `output`. */
   truncated: boolean;
   /** null: still running at `now`. */
@@ -152,9 +177,18 @@ export interface ScriptRun {
  * A TERM ends the run unless `trap-term` ran before it; a KILL always ends it. Signals delivered
  * after `now` are not yet delivered; signals after the end change nothing.
  */
-export function runScript(program: ScriptProgram, start: number, signals: readonly DeliveredSignal[], now: number): ScriptRun {
+export function runScript(
+  program: ScriptProgram,
+  start: number,
+  signals: readonly DeliveredSignal[],
+  now: number,
+  files: ReadonlyMap<string, string> = new Map(),
+): ScriptRun {
   const output: OutputLine[] = [];
-  if (now < start) return { output, truncated: false, end: null };
+  const writes: ScriptWrite[] = [];
+  if (now < start) return { output, writes, truncated: false, end: null };
+  // What `read` sees: the files the machine had when the run began, and the run's own writes.
+  const seen = new Map(files);
   let truncated = false;
   const print = (at: number, text: string) => {
     if (output.length < SCRIPT_MAX_LINES) output.push({ at, text });
@@ -171,7 +205,7 @@ export function runScript(program: ScriptProgram, start: number, signals: readon
     }
     return null;
   };
-  const ended = (end: ScriptEnd | null): ScriptRun => ({ output, truncated, end });
+  const ended = (end: ScriptEnd | null): ScriptRun => ({ output, writes, truncated, end });
 
   let t = start;
   for (const s of program) {
@@ -200,6 +234,20 @@ export function runScript(program: ScriptProgram, start: number, signals: readon
       case "hang":
         t = Infinity;
         break;
+      case "write":
+        writes.push({ at: t, path: s.path, text: s.text });
+        seen.set(s.path, s.text);
+        break;
+      case "read": {
+        const text = seen.get(s.path);
+        if (text === undefined) {
+          // As `cat` of a missing file: a line on what is wrong, and code 1.
+          print(t, `read: ${s.path}: no such file`);
+          return ended({ code: 1, signal: null, at: t });
+        }
+        print(t, text);
+        break;
+      }
     }
   }
   const bySignal = signalsBefore(t);
