@@ -81,6 +81,7 @@ const lease: S["Lease"] = {
   released_at: null,
   warnings: [],
   env: [],
+  volumes: [],
   exit: null,
   billing: {
     status: "accruing",

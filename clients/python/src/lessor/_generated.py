@@ -235,6 +235,7 @@ class ProviderCapabilities(_Open):
     stop_ends_billing: bool
     spot: bool
     run_agent: bool = Field(description="machines can be given an environment and a start command, so lessor's agent runs there; a lease with a cmd needs it")
+    volumes: bool = Field(description="sells volumes a machine mounts (docs/volumes.md)")
 
 
 class ProviderOptionFieldsItem(_Open):
@@ -433,10 +434,16 @@ class PolicyInput(_Closed):
     on_exit: Literal["release", "stop", "keep"] | None = None
 
 
+class VolumeMount(_Closed):
+    name: str
+    path: str
+
+
 class QuoteRequest(_Closed):
     spec: Spec
     kind: Literal["deployment", "scratch", "job"] | None = "scratch"
     policy: PolicyInput | None = None
+    volumes: list[VolumeMount] | None = Field(None, description="volumes to mount; the lease is placed where they live (docs/volumes.md)")
 
 
 class LeaseMachine(_Open):
@@ -467,6 +474,11 @@ class ConfigWarning(_Open):
     code: Literal["stopped_disk_unbounded", "idle_timeout_unreachable", "mutable_image_tag", "ttl_shorter_than_boot"]
     field: str = Field(description="the request field it is about, as a path: `policy.stopped_ttl`, `image`")
     message: str
+
+
+class LeaseVolumesItem(_Open):
+    name: str
+    path: str
 
 
 class LeaseExit(_Open):
@@ -524,6 +536,7 @@ class Lease(_Open):
     released_at: str | None = Field(description="ISO 8601, UTC")
     warnings: list[ConfigWarning] = Field(description="the configuration check's warnings at create (`POST /v1/leases/validate` answers the same)")
     env: list[str] = Field(description="the names of the command's environment variables; values are never shown")
+    volumes: list[LeaseVolumesItem] = Field(description="the volumes it mounts, and where")
     exit: LeaseExit | None = Field(description="how the command ended, as the machine's agent reported it; null while it runs (or before it starts)")
     billing: LeaseBilling
 
@@ -539,6 +552,7 @@ class CreateLeaseForSpec(_Closed):
     cmd: str | None = Field(None, description="the command the machine's agent runs; required for a job")
     env: LeaseEnv | None = None
     name: str | None = Field(None, description="unique among the org's live leases; a released lease frees its name")
+    volumes: list[VolumeMount] | None = Field(None, description="volumes to mount; the lease is placed where they live (docs/volumes.md)")
     spec: Spec
 
 
@@ -549,6 +563,7 @@ class CreateLeaseForQuote(_Closed):
     cmd: str | None = Field(None, description="the command the machine's agent runs; required for a job")
     env: LeaseEnv | None = None
     name: str | None = Field(None, description="unique among the org's live leases; a released lease frees its name")
+    volumes: list[VolumeMount] | None = Field(None, description="volumes to mount; the lease is placed where they live (docs/volumes.md)")
     quote_id: str
 
 
@@ -978,6 +993,26 @@ class DeploymentConfig(_Closed):
     policy: PolicyInput | None = None
     image: str | None = Field(None, description="container image holding the model server (vLLM); pin it by digest (`@sha256:`)")
     engine_args: list[str] | None = Field(None, description="more arguments for the model server, each one word (`--max-model-len`, `8192`); passed quoted, never read by a shell")
+
+
+class Volume(_Open):
+    id: str
+    name: str
+    provider: str
+    region: str
+    size_gb: int
+    state: Literal["creating", "ready", "deleting"]
+    usd_per_gb_month: float | None = Field(description="null until the provider answered the create")
+    monthly_usd: float | None = Field(description="an estimate: size_gb times usd_per_gb_month")
+    mounted_by: list[str] = Field(description="the leases not released that mount it")
+    created_at: str
+
+
+class CreateVolume(_Closed):
+    name: str
+    size_gb: int
+    region: str | None = Field(None, description="default: the provider's region with the most offers")
+    provider: str | None = Field(None, description="default: the first the org may use that sells volumes")
 
 
 class Machine(_Open):
@@ -1792,6 +1827,11 @@ class GetDeploymentsResponse(_Open):
     next_cursor: str | None
 
 
+class GetVolumesResponse(_Open):
+    data: list[Volume]
+    next_cursor: str | None
+
+
 GetUsageGroupBy = Literal["provider", "gpu", "lease", "day"]
 
 
@@ -1854,6 +1894,7 @@ ERROR_CODES: frozenset[str] = frozenset({
     "provider_key_refused",
     "provider_keys_disabled",
     "provider_not_configured",
+    "provider_refused",
     "provider_unavailable",
     "quota_exceeded",
     "quote_drift",
@@ -1862,6 +1903,9 @@ ERROR_CODES: frozenset[str] = frozenset({
     "too_many_commands",
     "unauthenticated",
     "unsupported_media_type",
+    "volume_busy",
+    "volume_exists",
+    "volume_in_use",
 })
 
 
@@ -2350,7 +2394,7 @@ class Api:
             401: unauthenticated
             403: insufficient_scope, bootstrap_disabled
             404: not_found
-            409: no_capacity, provider_not_configured, idempotency_in_progress
+            409: no_capacity, provider_not_configured, volume_busy, idempotency_in_progress
             413: payload_too_large
             422: idempotency_mismatch
             429: rate_limited
@@ -2392,7 +2436,7 @@ class Api:
             402: over_budget
             403: insufficient_scope, bootstrap_disabled
             404: not_found
-            409: quote_expired, quote_drift, provider_not_configured, capability_missing, no_capacity, image_not_pinned, name_taken, quota_exceeded, idempotency_in_progress
+            409: quote_expired, quote_drift, provider_not_configured, capability_missing, no_capacity, volume_busy, image_not_pinned, name_taken, quota_exceeded, idempotency_in_progress
             413: payload_too_large
             422: idempotency_mismatch
             429: rate_limited
@@ -2408,7 +2452,7 @@ class Api:
             401: unauthenticated
             403: insufficient_scope, bootstrap_disabled
             404: not_found
-            409: quote_expired, quote_drift, provider_not_configured, capability_missing, no_capacity, image_not_pinned
+            409: quote_expired, quote_drift, provider_not_configured, capability_missing, no_capacity, volume_busy, image_not_pinned
             413: payload_too_large
             429: rate_limited
         """
@@ -2676,6 +2720,62 @@ class Api:
             429: rate_limited
         """
         return self._call("GET", "/v1/deployments/{name}/env", path={"name": name}, response=str)
+
+    def get_volumes(self, *, limit: int | None = None, cursor: str | None = None) -> GetVolumesResponse:
+        """GET /v1/volumes: List the org's volumes by name
+
+        Errors, raised as LessorError (status: codes):
+            400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8
+            401: unauthenticated
+            403: insufficient_scope, bootstrap_disabled
+            404: not_found
+            413: payload_too_large
+            429: rate_limited
+        """
+        return self._call("GET", "/v1/volumes", query={"limit": limit, "cursor": cursor}, response=GetVolumesResponse)
+
+    def post_volumes(self, body: CreateVolume | Mapping[str, Any]) -> Volume:
+        """POST /v1/volumes: Make a volume, or find the one of this name (idempotent by name)
+
+        Errors, raised as LessorError (status: codes):
+            400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8
+            401: unauthenticated
+            403: insufficient_scope, bootstrap_disabled
+            404: not_found
+            409: volume_exists, volume_busy, limit_reached, provider_not_configured, capability_missing, no_capacity, provider_refused
+            413: payload_too_large
+            429: rate_limited
+            503: provider_unavailable
+        """
+        return self._call("POST", "/v1/volumes", body=body, response=Volume)
+
+    def get_volumes_id(self, id: str) -> Volume:
+        """GET /v1/volumes/{id}: A volume
+
+        Errors, raised as LessorError (status: codes):
+            400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8
+            401: unauthenticated
+            403: insufficient_scope, bootstrap_disabled
+            404: not_found
+            413: payload_too_large
+            429: rate_limited
+        """
+        return self._call("GET", "/v1/volumes/{id}", path={"id": id}, response=Volume)
+
+    def delete_volumes_id(self, id: str) -> Volume:
+        """DELETE /v1/volumes/{id}: Delete a volume and its data
+
+        Errors, raised as LessorError (status: codes):
+            400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8
+            401: unauthenticated
+            403: insufficient_scope, bootstrap_disabled
+            404: not_found
+            409: volume_in_use, provider_refused
+            413: payload_too_large
+            429: rate_limited
+            503: provider_unavailable
+        """
+        return self._call("DELETE", "/v1/volumes/{id}", path={"id": id}, response=Volume)
 
     def get_machines(self) -> Machines:
         """GET /v1/machines: Every machine lessor's label marks in the org's provider accounts and the sim: its lease, or when the reconciler stops and destroys it as an orphan
@@ -3382,7 +3482,7 @@ class AsyncApi:
             401: unauthenticated
             403: insufficient_scope, bootstrap_disabled
             404: not_found
-            409: no_capacity, provider_not_configured, idempotency_in_progress
+            409: no_capacity, provider_not_configured, volume_busy, idempotency_in_progress
             413: payload_too_large
             422: idempotency_mismatch
             429: rate_limited
@@ -3424,7 +3524,7 @@ class AsyncApi:
             402: over_budget
             403: insufficient_scope, bootstrap_disabled
             404: not_found
-            409: quote_expired, quote_drift, provider_not_configured, capability_missing, no_capacity, image_not_pinned, name_taken, quota_exceeded, idempotency_in_progress
+            409: quote_expired, quote_drift, provider_not_configured, capability_missing, no_capacity, volume_busy, image_not_pinned, name_taken, quota_exceeded, idempotency_in_progress
             413: payload_too_large
             422: idempotency_mismatch
             429: rate_limited
@@ -3440,7 +3540,7 @@ class AsyncApi:
             401: unauthenticated
             403: insufficient_scope, bootstrap_disabled
             404: not_found
-            409: quote_expired, quote_drift, provider_not_configured, capability_missing, no_capacity, image_not_pinned
+            409: quote_expired, quote_drift, provider_not_configured, capability_missing, no_capacity, volume_busy, image_not_pinned
             413: payload_too_large
             429: rate_limited
         """
@@ -3709,6 +3809,62 @@ class AsyncApi:
         """
         return await self._call("GET", "/v1/deployments/{name}/env", path={"name": name}, response=str)
 
+    async def get_volumes(self, *, limit: int | None = None, cursor: str | None = None) -> GetVolumesResponse:
+        """GET /v1/volumes: List the org's volumes by name
+
+        Errors, raised as LessorError (status: codes):
+            400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8
+            401: unauthenticated
+            403: insufficient_scope, bootstrap_disabled
+            404: not_found
+            413: payload_too_large
+            429: rate_limited
+        """
+        return await self._call("GET", "/v1/volumes", query={"limit": limit, "cursor": cursor}, response=GetVolumesResponse)
+
+    async def post_volumes(self, body: CreateVolume | Mapping[str, Any]) -> Volume:
+        """POST /v1/volumes: Make a volume, or find the one of this name (idempotent by name)
+
+        Errors, raised as LessorError (status: codes):
+            400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8
+            401: unauthenticated
+            403: insufficient_scope, bootstrap_disabled
+            404: not_found
+            409: volume_exists, volume_busy, limit_reached, provider_not_configured, capability_missing, no_capacity, provider_refused
+            413: payload_too_large
+            429: rate_limited
+            503: provider_unavailable
+        """
+        return await self._call("POST", "/v1/volumes", body=body, response=Volume)
+
+    async def get_volumes_id(self, id: str) -> Volume:
+        """GET /v1/volumes/{id}: A volume
+
+        Errors, raised as LessorError (status: codes):
+            400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8
+            401: unauthenticated
+            403: insufficient_scope, bootstrap_disabled
+            404: not_found
+            413: payload_too_large
+            429: rate_limited
+        """
+        return await self._call("GET", "/v1/volumes/{id}", path={"id": id}, response=Volume)
+
+    async def delete_volumes_id(self, id: str) -> Volume:
+        """DELETE /v1/volumes/{id}: Delete a volume and its data
+
+        Errors, raised as LessorError (status: codes):
+            400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8
+            401: unauthenticated
+            403: insufficient_scope, bootstrap_disabled
+            404: not_found
+            409: volume_in_use, provider_refused
+            413: payload_too_large
+            429: rate_limited
+            503: provider_unavailable
+        """
+        return await self._call("DELETE", "/v1/volumes/{id}", path={"id": id}, response=Volume)
+
     async def get_machines(self) -> Machines:
         """GET /v1/machines: Every machine lessor's label marks in the org's provider accounts and the sim: its lease, or when the reconciler stops and destroys it as an orphan
 
@@ -3957,6 +4113,7 @@ __all__ = [
     "CreateLeaseForQuote",
     "CreateLeaseForSpec",
     "CreateOrg",
+    "CreateVolume",
     "CreateWebhook",
     "CreatedOrg",
     "CreatedOrgKey",
@@ -3991,6 +4148,7 @@ __all__ = [
     "GetReceiptsResponse",
     "GetReceiptsStatus",
     "GetUsageGroupBy",
+    "GetVolumesResponse",
     "GetWebhooksIdDeliveriesResponse",
     "GetWebhooksResponse",
     "GpuClass",
@@ -4054,6 +4212,7 @@ __all__ = [
     "LeaseEventVariant17Detail",
     "LeaseExit",
     "LeaseMachine",
+    "LeaseVolumesItem",
     "Machine",
     "MachineProvider",
     "MachineProviderVariant1",
@@ -4168,6 +4327,8 @@ __all__ = [
     "Usage",
     "UsageRow",
     "UsageTotals",
+    "Volume",
+    "VolumeMount",
     "Webhook",
     "WebhookDelivery",
     "WebhookWithSecret",
