@@ -126,9 +126,10 @@ export interface Volume {
   /** Where it lives: a machine elsewhere cannot mount it. */
   region: string;
   size_gb: number;
-  /** What it bills per GB a month, whether or not a machine mounts it. */
-  usd_per_gb_month: number;
-  created_at: number;
+  /** What it bills per GB a month, whether or not a machine mounts it; null where the provider states no price. */
+  usd_per_gb_month: number | null;
+  /** When it was made; null where the provider does not say. */
+  created_at: number | null;
 }
 
 export interface CreateVolumeInput {

@@ -222,7 +222,7 @@ async function finishCreate(db: Db, env: Env, row: VolumeRow, now: number, optio
       (await provider.createVolume!({ label: row.label, size_gb: row.size_gb, region: row.region }));
     const ready = await db
       .updateTable("volumes")
-      .set({ provider_volume_id: made.id, region: made.region, state: "ready", gb_month_micro_usd: usdToMicros(made.usd_per_gb_month), updated_at: now })
+      .set({ provider_volume_id: made.id, region: made.region, state: "ready", gb_month_micro_usd: made.usd_per_gb_month === null ? null : usdToMicros(made.usd_per_gb_month), updated_at: now })
       .where("id", "=", row.id)
       .returningAll()
       .executeTakeFirst();

@@ -4,11 +4,14 @@
  * refused while a live lease mounts it, and a file one job writes read by the next job's machine.
  */
 import { describe, expect, it } from "vitest";
-import { call, expectError, json } from "./helpers";
+import { call, expectError, json, type TestOrg } from "./helpers";
+import { endEverything } from "./deployment-helpers";
 import { createLease, getLease, leaseSuite, machinesOf, waitFor, waitForState } from "./lease-helpers";
 
 let key: string;
-leaseSuite((_o, k) => {
+let org: TestOrg;
+leaseSuite((o, k) => {
+  org = o;
   key = k;
 });
 
@@ -82,5 +85,19 @@ describe("volumes", () => {
     const [m2] = await machinesOf(second.id);
     expect(m1!.id).not.toBe(m2!.id);
     await waitFor("the volume free", async () => (await call("DELETE", `/v1/volumes/${v.id}`, { key })).status === 200);
+  });
+
+  it("a deployment mounts its volumes too, and they are part of its configuration", async () => {
+    const v = await makeVolume("weights");
+    const body = { model: "Qwen/Qwen2.5-0.5B-Instruct", volumes: [{ name: "weights", path: "/models" }] };
+    const res = await call("PUT", "/v1/deployments/with-weights", { key, body });
+    expect(res.status).toBe(202);
+    const lease = await getLease(key, (await json(res)).lease_id);
+    expect(lease.volumes).toEqual([{ name: "weights", path: "/models" }]);
+    expect(lease.offer.region.toLowerCase()).toBe(v.region.toLowerCase());
+    const moved = await call("PUT", "/v1/deployments/with-weights", { key, body: { ...body, volumes: [{ name: "weights", path: "/elsewhere" }] } });
+    await expectError(moved, 409, "config_changed");
+    await endEverything(org, key);
+    expect((await call("DELETE", `/v1/volumes/${v.id}`, { key })).status).toBe(200);
   });
 });
