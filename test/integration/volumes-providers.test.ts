@@ -31,6 +31,14 @@ const CASES: Array<{ provider: StubProvider; gpu: string; region: string; elsewh
     size_gb: 20,
     mounts: async (id) => (await providerGet("runpod", `/v2/pods/${id}`)).mounts.network.map((n: any) => n.path),
   },
+  {
+    provider: "lambda",
+    gpu: "l40s-lambda:1",
+    region: "us-west-1",
+    elsewhere: "us-east-1",
+    size_gb: 100,
+    mounts: async (id) => (await providerGet("lambda", `/api/v1/instances/${id}`)).data.file_system_mounts.map((n: any) => n.mount_point),
+  },
 ];
 
 describe.each(CASES)("a volume on $provider", ({ provider, gpu, region, elsewhere, size_gb, mounts }) => {
@@ -45,7 +53,8 @@ describe.each(CASES)("a volume on $provider", ({ provider, gpu, region, elsewher
     const volume = await json(made);
     expect(volume).toMatchObject({ provider, region, size_gb, state: "ready" });
 
-    const mount = [{ name, path: "/data" }];
+    // Under /data: Lambda mounts a filesystem only under /home, /lambda/nfs or /data.
+    const mount = [{ name, path: "/data/set" }];
     // Elsewhere: refused before anything is rented, naming the volume.
     const refused = await expectError(await call("POST", "/v1/leases", { key, body: { kind: "scratch", spec: { gpu, regions: [elsewhere] }, volumes: mount } }), 409, "no_capacity");
     expect(refused.details.volumes).toEqual([{ name, provider, region }]);
@@ -56,7 +65,7 @@ describe.each(CASES)("a volume on $provider", ({ provider, gpu, region, elsewher
     // Where the machine was created, as the provider answered it.
     const created = (await events(key, lease.id)).find((e) => e.type === "machine_created");
     expect(created?.detail.region).toBe(region);
-    expect(await mounts(created!.detail.machine_id)).toEqual(["/data"]);
+    expect(await mounts(created!.detail.machine_id)).toEqual(["/data/set"]);
 
     const busy = await expectError(await call("DELETE", `/v1/volumes/${volume.id}`, { key }), 409, "volume_in_use");
     expect(busy.details.leases).toEqual([lease.id]);
