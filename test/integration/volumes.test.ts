@@ -3,7 +3,10 @@
  * lease placed where the volume lives, a lease elsewhere refused naming the volume, a delete
  * refused while a live lease mounts it, and a file one job writes read by the next job's machine.
  */
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { runReconciler } from "../../src/lease/reaper";
+import { SimProvider } from "../../src/providers/sim/adapter";
 import { call, expectError, json, type TestOrg } from "./helpers";
 import { endEverything } from "./deployment-helpers";
 import { createLease, getLease, leaseSuite, machinesOf, waitFor, waitForState } from "./lease-helpers";
@@ -99,5 +102,22 @@ describe("volumes", () => {
     await expectError(moved, 409, "config_changed");
     await endEverything(org, key);
     expect((await call("DELETE", `/v1/volumes/${v.id}`, { key })).status).toBe(200);
+  });
+
+  it("the reconciler reports a labelled volume with no row, and a row whose volume is gone; it touches neither", async () => {
+    const sim = new SimProvider(env);
+    const stray = await sim.createVolume({ label: "lessor-dev-vol_0000000000strayvolume000000", size_gb: 1, region: (await makeVolume("probe")).region });
+    const kept = await makeVolume("kept");
+    const listed = await sim.listVolumes("lessor-dev-");
+    const behindOurBack = listed.find((v) => v.label.endsWith(kept.id))!;
+    await sim.deleteVolume(behindOurBack.id);
+    // Not ours by label: never listed, never touched.
+    const foreign = await sim.createVolume({ label: "someone-else", size_gb: 1, region: stray.region });
+    const reports = (await runReconciler(env, Date.now())) as Array<{ provider: string; volumes?: Record<string, number> }>;
+    const report = reports.find((r) => r.provider === "sim")!;
+    expect(report.volumes).toMatchObject({ volumes_unknown: 1, volumes_missing: 1 });
+    expect((await sim.listVolumes("")).map((v) => v.id)).toEqual(expect.arrayContaining([stray.id, foreign.id]));
+    expect((await json(await call("GET", `/v1/volumes/${kept.id}`, { key }))).state).toBe("ready");
+    for (const id of [stray.id, foreign.id]) await sim.deleteVolume(id);
   });
 });
