@@ -3,8 +3,12 @@
  * checkpoint to a volume, a second job on another machine reads it back; the volume cannot be
  * deleted while a lease mounts it, and can once none does.
  */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiCall, bootstrapTokenFromDevVars, removeStateDir, runningServers, startServer, stopServer, type Server } from "./server";
+import { apiCall, bootstrapTokenFromDevVars, removeStateDir, repoRoot, runningServers, startServer, stopServer, type Server } from "./server";
 
 let server: Server;
 let key: string;
@@ -16,7 +20,10 @@ beforeAll(async () => {
   key = org.json.key.secret;
 });
 
+const home = mkdtempSync(path.join(tmpdir(), "lessor-volumes-home-"));
+
 afterAll(async () => {
+  rmSync(home, { recursive: true, force: true });
   for (const s of server ? [server] : runningServers()) {
     await stopServer(s);
     removeStateDir(s);
@@ -72,5 +79,34 @@ describe("a volume on the sim", () => {
     await until("the scratch lease released", async () => (await api("GET", `/v1/leases/${held.json.id}`)).json.state === "released");
     expect((await api("DELETE", `/v1/volumes/${volume.id}`)).status).toBe(200);
     expect((await api("GET", "/v1/volumes")).json.data).toEqual([]);
+  });
+});
+
+/** `lessor ...args` as a user runs it, with a HOME of its own, the server's URL and the org's key. */
+function lessor(args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith("LESSOR_")) env[k] = v;
+  Object.assign(env, { HOME: home, NO_COLOR: "1", LESSOR_URL: server.base, LESSOR_API_KEY: key });
+  const r = spawnSync(process.execPath, [path.join(repoRoot, "cli", "bin", "lessor.mjs"), ...args], { env, encoding: "utf8", timeout: 120_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe("lessor volumes", () => {
+  it("create, ls, a job that writes with --volume and one that reads, rm", async () => {
+    const region = await until("an L4 offer", async () => (await api("GET", "/v1/catalog/offers?gpu=l4&provider=sim")).json.data?.[0]?.region);
+    const made = lessor(["volumes", "create", "cli-vol", "--size", "5", "--region", region]);
+    expect(made.code, made.stderr).toBe(0);
+    expect(made.stdout).toMatch(/name:\s+cli-vol/);
+    const ls = lessor(["volumes", "ls"]);
+    expect(ls.stdout).toMatch(/cli-vol\s+vol_[0-9a-z]+\s+sim\s/);
+    const wrote = lessor(["run", "--gpu", "l4", "--volume", "cli-vol:/v", "--", "write /v/f hello-from-cli"]);
+    expect(wrote.code, wrote.stderr).toBe(0);
+    const read = lessor(["run", "--gpu", "l4", "--volume", "cli-vol:/v", "--", "read /v/f"]);
+    expect(read.code, read.stderr).toBe(0);
+    expect(read.stdout).toBe("hello-from-cli\n");
+    const rm = lessor(["volumes", "rm", "cli-vol"]);
+    expect(rm.code, rm.stderr).toBe(0);
+    expect(rm.stdout).toMatch(/cli-vol \(vol_[0-9a-z]+\) deleted/);
+    expect(lessor(["volumes", "rm", "cli-vol"]).code).toBe(3);
   });
 });

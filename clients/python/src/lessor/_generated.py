@@ -993,6 +993,7 @@ class DeploymentConfig(_Closed):
     policy: PolicyInput | None = None
     image: str | None = Field(None, description="container image holding the model server (vLLM); pin it by digest (`@sha256:`)")
     engine_args: list[str] | None = Field(None, description="more arguments for the model server, each one word (`--max-model-len`, `8192`); passed quoted, never read by a shell")
+    volumes: list[VolumeMount] | None = Field(None, description="volumes to mount; the lease is placed where they live (docs/volumes.md)")
 
 
 class Volume(_Open):
@@ -2661,7 +2662,7 @@ class Api:
             402: over_budget
             403: insufficient_scope, bootstrap_disabled
             404: not_found
-            409: config_changed, deployment_busy, limit_reached, no_placement, provider_not_configured, capability_missing, no_capacity, image_not_pinned
+            409: config_changed, deployment_busy, limit_reached, no_placement, provider_not_configured, capability_missing, no_capacity, volume_busy, image_not_pinned
             413: payload_too_large
             429: rate_limited
             503: provider_keys_disabled, preemption_failed
@@ -3749,7 +3750,7 @@ class AsyncApi:
             402: over_budget
             403: insufficient_scope, bootstrap_disabled
             404: not_found
-            409: config_changed, deployment_busy, limit_reached, no_placement, provider_not_configured, capability_missing, no_capacity, image_not_pinned
+            409: config_changed, deployment_busy, limit_reached, no_placement, provider_not_configured, capability_missing, no_capacity, volume_busy, image_not_pinned
             413: payload_too_large
             429: rate_limited
             503: provider_keys_disabled, preemption_failed
