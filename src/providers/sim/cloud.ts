@@ -1205,8 +1205,14 @@ export class SimCloud extends DurableObject<Env> {
       alive_ms: (r.destroyed_at ?? now) - r.created_at,
       intervals: intervals.get(r.id) ?? [],
       refusals: refusals.get(r.id) ?? [],
+      volumes: (JSON.parse(r.volumes) as MountJson[]).map((m) => m.id),
     }));
-    return { now, machines };
+    const volumes = sql
+      .exec<VolumeRow>(`SELECT * FROM volumes WHERE label >= ? AND label < ? ORDER BY created_at, id`, prefix, `${prefix}\u{10FFFF}`)
+      .toArray()
+      .filter((v) => v.label.startsWith(prefix))
+      .map((v) => ({ id: v.id, label: v.label, region: v.region, size_gb: v.size_gb, created_at: v.created_at, deleted_at: v.deleted_at }));
+    return { now, machines, volumes };
   }
 
   #billing(params: URLSearchParams, now: number): Response {
