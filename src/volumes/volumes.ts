@@ -26,7 +26,7 @@ import { ApiError, conflict, notFound } from "../errors";
 import { newId } from "../ids";
 import { volumeLabel } from "../lease/label";
 import { LEASE_NAME } from "../lease/names";
-import { ProviderError, type Provider } from "../providers/contract";
+import { ProviderError, type CreateVolumeInput, type Provider, type Volume } from "../providers/contract";
 import { providerCapabilities, providerFor, usableProviderNames } from "../providers/registry";
 import { iso } from "../time";
 
@@ -219,7 +219,7 @@ async function finishCreate(db: Db, env: Env, row: VolumeRow, now: number, optio
     provider = await providerFor(env, db, row.org_id, row.provider);
     const made =
       (!options.fresh ? (await provider.listVolumes!(row.label)).find((v) => v.label === row.label) : undefined) ??
-      (await provider.createVolume!({ label: row.label, size_gb: row.size_gb, region: row.region }));
+      (await createRefusedForNow(provider, { label: row.label, size_gb: row.size_gb, region: row.region }));
     const ready = await db
       .updateTable("volumes")
       .set({ provider_volume_id: made.id, region: made.region, state: "ready", gb_month_micro_usd: made.usd_per_gb_month === null ? null : usdToMicros(made.usd_per_gb_month), updated_at: now })
@@ -232,6 +232,26 @@ async function finishCreate(db: Db, env: Env, row: VolumeRow, now: number, optio
     const unknown = e.kind === "ambiguous";
     if (!unknown) await db.deleteFrom("volumes").where("id", "=", row.id).where("state", "=", "creating").execute();
     throw providerRefusal(e, row.provider, unknown ? "its outcome is unknown; send the same request again to finish it" : "nothing was made");
+  }
+}
+
+/** Tries a create refused for now (a 429, or a 503 that did nothing) this many times in all. */
+const CREATE_TRIES = 4;
+const CREATE_WAIT_CAP_MS = 2_000;
+
+/**
+ * The create, sent again only after an answer that says nothing was made (`rate_limited` after
+ * its Retry-After, capped; `unavailable`), never after one whose outcome is unknown (`ambiguous`).
+ */
+async function createRefusedForNow(provider: Provider, input: CreateVolumeInput): Promise<Volume> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await provider.createVolume!(input);
+    } catch (e) {
+      const forNow = e instanceof ProviderError && (e.kind === "rate_limited" || e.kind === "unavailable");
+      if (!forNow || attempt >= CREATE_TRIES) throw e;
+      await new Promise((r) => setTimeout(r, Math.min(CREATE_WAIT_CAP_MS, e.retryAfterMs ?? 100 * 2 ** attempt)));
+    }
   }
 }
 
