@@ -13107,6 +13107,7 @@ export interface components {
             /** @description milliseconds since the epoch */
             now: number;
             machines: components["schemas"]["SimLedgerMachine"][];
+            volumes: components["schemas"]["SimLedgerVolume"][];
         };
         SimLedgerMachine: {
             id: string;
@@ -13139,6 +13140,18 @@ export interface components {
                 status: 429 | 503;
                 retry_after_ms: number | null;
             }[];
+            /** @description the volumes it mounts */
+            volumes: string[];
+        };
+        SimLedgerVolume: {
+            id: string;
+            label: string;
+            region: string;
+            size_gb: number;
+            /** @description milliseconds since the epoch */
+            created_at: number;
+            /** @description milliseconds since the epoch */
+            deleted_at: number | null;
         };
         SimFaults: {
             api_error_rate: number;

@@ -87,11 +87,22 @@ class SimLedgerMachine(_Open):
     alive_ms: int = Field(description="from create to destroy, or to `now` while alive")
     intervals: list[SimLedgerMachineIntervalsItem]
     refusals: list[SimLedgerMachineRefusalsItem] = Field(description="calls on the machine the sim refused with an injected fault, with the Retry-After it imposed")
+    volumes: list[str] = Field(description="the volumes it mounts")
+
+
+class SimLedgerVolume(_Open):
+    id: str
+    label: str
+    region: str
+    size_gb: int
+    created_at: int = Field(description="milliseconds since the epoch")
+    deleted_at: int | None = Field(description="milliseconds since the epoch")
 
 
 class SimLedger(_Open):
     now: int = Field(description="milliseconds since the epoch")
     machines: list[SimLedgerMachine]
+    volumes: list[SimLedgerVolume]
 
 
 class SimFaults(_Open):
@@ -4322,6 +4333,7 @@ __all__ = [
     "SimLedgerMachine",
     "SimLedgerMachineIntervalsItem",
     "SimLedgerMachineRefusalsItem",
+    "SimLedgerVolume",
     "SimMachine",
     "Spec",
     "UpdateWebhook",
