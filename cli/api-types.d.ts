@@ -4686,7 +4686,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description provider_in_use: live leases on this provider need the key to end their machines */
+                /** @description provider_in_use: live leases (or volumes) on this provider need the key to end their machines (or delete them) */
                 409: {
                     headers: {
                         [name: string]: unknown;

@@ -232,7 +232,7 @@ export const providerRoutes = router()
       request: { params: NameParam },
       responses: {
         200: jsonResponse(ProviderSchema, "The provider, no longer configured"),
-        409: errorResponse("provider_in_use: live leases on this provider need the key to end their machines", ["provider_in_use"]),
+        409: errorResponse("provider_in_use: live leases (or volumes) on this provider need the key to end their machines (or delete them)", ["provider_in_use"]),
         ...COMMON_ERRORS,
       },
     }),

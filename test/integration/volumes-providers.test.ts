@@ -45,7 +45,7 @@ describe.each(CASES)("a volume on $provider", ({ provider, gpu, region, elsewher
   const served = stubs?.providers.includes(provider) ?? false;
 
   it.skipIf(!served)("is made, mounted by a lease in its region only, kept while mounted, then deleted", async () => {
-    const { key } = await orgOnStubCloud(provider);
+    const { org, key } = await orgOnStubCloud(provider);
     const admin = stubCloudAdmin(stubs!.url, provider);
     const name = `data-${crypto.randomUUID().slice(0, 8)}`;
     const made = await call("POST", "/v1/volumes", { key, body: { name, size_gb, provider, region } });
@@ -71,6 +71,9 @@ describe.each(CASES)("a volume on $provider", ({ provider, gpu, region, elsewher
     expect(busy.details.leases).toEqual([lease.id]);
     expect((await call("POST", `/v1/leases/${lease.id}/end`, { key, body: {} })).status).toBe(200);
     await waitForState(key, lease.id, "released", 30_000);
+    // The provider's key stays while a volume there needs it.
+    const keyKept = await expectError(await call("DELETE", `/v1/providers/${provider}`, { key: org.adminKey }), 409, "provider_in_use");
+    expect(keyKept.details.volumes).toBe(1);
     expect((await call("DELETE", `/v1/volumes/${volume.id}`, { key })).status).toBe(200);
     expect((await call("GET", `/v1/volumes/${volume.id}`, { key })).status).toBe(404);
     expect((await admin.getViolations()).violations).toEqual([]);

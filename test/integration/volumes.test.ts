@@ -120,4 +120,16 @@ describe("volumes", () => {
     expect((await json(await call("GET", `/v1/volumes/${kept.id}`, { key }))).state).toBe("ready");
     for (const id of [stray.id, foreign.id]) await sim.deleteVolume(id);
   });
+
+  it("a lease made from a quote that named a volume mounts it where the quote placed it", async () => {
+    const v = await makeVolume("quoted");
+    const mount = [{ name: "quoted", path: "/data" }];
+    const quote = await json(await call("POST", "/v1/quotes", { key, body: { spec: SPEC, volumes: mount } }));
+    const lease = await createLease(key, { kind: "scratch", quote_id: quote.id, volumes: mount });
+    expect(lease.offer.region.toLowerCase()).toBe(v.region.toLowerCase());
+    expect(lease.volumes).toEqual(mount);
+    expect((await call("POST", `/v1/leases/${lease.id}/end`, { key, body: {} })).status).toBe(200);
+    await waitForState(key, lease.id, "released");
+    expect((await call("DELETE", `/v1/volumes/${v.id}`, { key })).status).toBe(200);
+  });
 });
