@@ -477,6 +477,50 @@ export async function keysRevoke(ctx, [id]) {
   ctx.print(k, () => `${k.id} (${k.name}) revoked`);
 }
 
+/** @param {Ctx} ctx @param {string[]} _args @param {Record<string, any>} f */
+export async function volumesLs(ctx, _args, f) {
+  const query = { limit: parseLimit("--limit", f.limit) ?? 200, cursor: f.cursor };
+  const doc = await call(ctx.api().GET("/v1/volumes", { params: { query } }));
+  const now = ctx.io.now();
+  ctx.print(doc, () =>
+    table(
+      ["NAME", "VOLUME", "PROVIDER", "REGION", "SIZE", "STATE", "MONTHLY", "MOUNTED BY", "CREATED"],
+      doc.data.map((v) => [v.name, v.id, v.provider, v.region, `${v.size_gb} GB`, v.state, v.monthly_usd === null ? "-" : `$${v.monthly_usd}`, v.mounted_by.join(", "), relative(v.created_at, now)]),
+    ),
+  );
+  morePages(ctx, doc.next_cursor, "volumes ls");
+}
+
+/** @param {Ctx} ctx @param {string[]} args @param {Record<string, any>} f */
+export async function volumesCreate(ctx, [name], f) {
+  const size = Number(f.size);
+  if (!Number.isInteger(size) || size < 1) throw usageError(`--size: "${f.size}" is not a whole number of GB`);
+  const body = { name: /** @type {string} */ (name), size_gb: size, ...(f.region ? { region: f.region } : {}), ...(f.provider ? { provider: f.provider } : {}) };
+  const v = await call(ctx.api().POST("/v1/volumes", { body }));
+  ctx.print(v, () => fields([["volume", v.id], ["name", v.name], ["provider", v.provider], ["region", v.region], ["size", `${v.size_gb} GB`], ["state", v.state], ["monthly", v.monthly_usd === null ? "-" : `$${v.monthly_usd}`]]));
+}
+
+/** A volume's id from its id or name (`vol_...` is taken as an id). @param {Ctx} ctx @param {string} ref */
+async function volumeIdOf(ctx, ref) {
+  if (/^vol_[0-9a-z]+$/.test(ref)) return ref;
+  /** @type {string | undefined} */
+  let cursor;
+  do {
+    const doc = await call(ctx.api().GET("/v1/volumes", { params: { query: { limit: 200, ...(cursor ? { cursor } : {}) } } }));
+    const found = doc.data.find((v) => v.name === ref);
+    if (found) return found.id;
+    cursor = doc.next_cursor ?? undefined;
+  } while (cursor);
+  throw new CliError(`no volume is named ${ref}`, EXIT.NOT_FOUND, { code: "not_found", details: { name: ref } });
+}
+
+/** @param {Ctx} ctx @param {string[]} args */
+export async function volumesRm(ctx, [ref]) {
+  const id = await volumeIdOf(ctx, /** @type {string} */ (ref));
+  const v = await call(ctx.api().DELETE("/v1/volumes/{id}", { params: { path: { id } } }));
+  ctx.print(v, () => `${v.name} (${v.id}) deleted`);
+}
+
 /** @param {Schemas["Provider"]} p @param {number} now */
 function verificationText(p, now) {
   const v = p.verification;

@@ -26,7 +26,7 @@ export const EXIT_CODE_TABLE = [
   [EXIT.OK, "ok"],
   [EXIT.UNEXPECTED, "unexpected: an internal error, an answer the CLI did not expect, the server not reachable"],
   [EXIT.USAGE, "usage or configuration: a bad flag or argument, no URL or key configured, a request the API refused as invalid"],
-  [EXIT.NOT_FOUND, "not found: no lease, key, receipt or provider by that id or name"],
+  [EXIT.NOT_FOUND, "not found: no lease, key, receipt, volume or provider by that id or name"],
   [EXIT.PROVIDER, "provider error: a provider refused a key or did not answer"],
   [EXIT.AUTH, "authentication or scope: the API key is not valid, or its scope does not allow the command"],
   [EXIT.NO_CAPACITY, "no capacity: no offer fits the request, or the model does not fit the machine asked for"],

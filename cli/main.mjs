@@ -148,6 +148,7 @@ export function buildProgram(io, act) {
       .requiredOption("--gpu <class>", "`class:count` (`l4`, `l40s:2`)")
       .option("--ttl <duration>", "end the lease after this long whatever happens: `30m`, `2h`")
       .option("--env <NAME=value>", "an environment variable for the command (repeatable; values are never shown)", collect, [])
+      .option("--volume <name:path>", "mount the org's volume `name` at `path` (repeatable); the lease runs where it lives", collect, [])
       .option("--name <name>", "a name for the lease")
       .option("--workdir <dir>", "pack this directory and unpack it on the machine as the command's working directory (never .git, .env*, .dev.vars, node_modules, __pycache__, nor what .gitignore and .lessorignore files match)");
 
@@ -284,6 +285,23 @@ export function buildProgram(io, act) {
     .addOption(new Option("--scope <scope>", "what it may do").choices(CHOICES.keyScope).makeOptionMandatory())
     .action(act("keysCreate"));
   keys.command("revoke").description("revoke a key").argument("<id>", "key id (`key_...`)").action(act("keysRevoke"));
+
+  const volumes = program.command("volumes").description("storage that outlives a lease (docs/volumes.md)");
+  volumes
+    .command("ls")
+    .description("list the org's volumes")
+    .option("--limit <n>", "volumes per page (default 200)")
+    .option("--cursor <cursor>", "the page after the one that printed this cursor")
+    .action(act("volumesLs"));
+  volumes
+    .command("create")
+    .description("make a volume, or find the one of this name")
+    .argument("<name>", "the volume's name")
+    .requiredOption("--size <gb>", "its size in GB")
+    .option("--region <region>", "where it lives (default: its provider's region with the most offers)")
+    .option("--provider <name>", "which provider (default: the first this org may use that sells volumes)")
+    .action(act("volumesCreate"));
+  volumes.command("rm").description("delete a volume and its data (refused while a live lease mounts it)").argument("<volume>", "volume name or id").action(act("volumesRm"));
 
   const providers = program.command("providers").description("the org's own provider keys");
   providers.command("ls").description("the providers, and whether this org has a working key for each").action(act("providersLs"));

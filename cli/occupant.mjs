@@ -73,6 +73,17 @@ function policyOf(f) {
 }
 
 /** `K=V` flags into the lease's env. @param {string[]} pairs */
+/** `--volume name:path` pairs as a lease's `volumes`. @param {string[]} pairs */
+function volumesOf(pairs) {
+  const volumes = pairs.map((pair) => {
+    const colon = pair.indexOf(":");
+    if (colon <= 0 || !pair.slice(colon + 1).startsWith("/")) throw usageError(`--volume: "${pair}" is not name:/path`);
+    return { name: pair.slice(0, colon), path: pair.slice(colon + 1) };
+  });
+  return volumes.length ? { volumes } : {};
+}
+
+/** @param {string[]} pairs */
 function envOf(pairs) {
   /** @type {Record<string, string>} */
   const env = {};
@@ -157,7 +168,7 @@ export async function run(ctx, words, f) {
   // Before anything is rented: a directory that cannot be written fails now, not after the job.
   const out = f.out === undefined ? null : await outDir(f.out, "--out");
   /** @type {Schemas["CreateLeaseForSpec"]} */
-  const body = { kind: "job", spec: { gpu: f.gpu }, cmd, ...(f.name ? { name: f.name } : {}), ...envOf(f.env ?? []), ...policyOf(f), ...(await workdirOf(ctx, f)) };
+  const body = { kind: "job", spec: { gpu: f.gpu }, cmd, ...(f.name ? { name: f.name } : {}), ...envOf(f.env ?? []), ...volumesOf(f.volume ?? []), ...policyOf(f), ...(await workdirOf(ctx, f)) };
   const lease = await call(ctx.api().POST("/v1/leases", { body }));
   ctx.note(`lease ${lease.id} (${machineText(lease)}): following its output; Ctrl-C ${f.rm ? "ends the lease" : "detaches"}`);
   const { interrupted, result: end } = await interruptible(ctx, (signal) => followLog(ctx, lease.id, signal));
@@ -241,7 +252,7 @@ const READY_POLL_MS = 1_000;
  */
 export async function scratchRun(ctx, _args, f) {
   /** @type {Schemas["CreateLeaseForSpec"]} */
-  const body = { kind: "scratch", spec: { gpu: f.gpu }, ...(f.name ? { name: f.name } : {}), ...envOf(f.env ?? []), ...policyOf(f), ...(await workdirOf(ctx, f)) };
+  const body = { kind: "scratch", spec: { gpu: f.gpu }, ...(f.name ? { name: f.name } : {}), ...envOf(f.env ?? []), ...volumesOf(f.volume ?? []), ...policyOf(f), ...(await workdirOf(ctx, f)) };
   const created = await call(ctx.api().POST("/v1/leases", { body }));
   ctx.note(`lease ${created.id} (${machineText(created)}): waiting for its machine; Ctrl-C stops waiting (the lease goes on)`);
   const { interrupted, result: lease } = await interruptible(ctx, async (signal) => {

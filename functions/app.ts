@@ -15,6 +15,7 @@ import { agentRoutes } from "./v1/agent";
 import { issuerRoutes } from "./v1/auth";
 import { catalogRoutes } from "./v1/catalog";
 import { deploymentRoutes } from "./v1/deployments";
+import { volumeRoutes } from "./v1/volumes";
 import { eventRoutes } from "./v1/events";
 import { gatewayRoutes } from "./v1/gateway";
 import { ingressRoutes } from "./v1/ingress";
@@ -215,6 +216,7 @@ export function createApp() {
   app.route("/v1", leaseRoutes);
   app.route("/v1", uploadRoutes);
   app.route("/v1", deploymentRoutes);
+  app.route("/v1", volumeRoutes);
   app.route("/v1", machineRoutes);
   app.route("/v1", budgetRoutes);
   app.route("/v1", quotaRoutes);

@@ -5,7 +5,7 @@
 const CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz";
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
-export type IdPrefix = "org" | "key" | "iss" | "qt" | "ls" | "ev" | "req" | "rc" | "cmd" | "wh" | "dlv" | "dp" | "upl" | "mpu" | "obj";
+export type IdPrefix = "org" | "key" | "iss" | "qt" | "ls" | "ev" | "req" | "rc" | "cmd" | "wh" | "dlv" | "dp" | "upl" | "mpu" | "obj" | "vol";
 
 /** The 10 characters of millisecond time an id begins with after its prefix. */
 function timePart(at: number): string {

@@ -1,6 +1,6 @@
 /**
  * The lessor console (docs/console.md): sign in with an API key, then Leases, a lease,
- * Deployments, a deployment, Catalog, Usage and Settings, routed by the URL's hash so that /console/ is the one page served.
+ * Deployments, a deployment, Volumes, Catalog, Usage and Settings, routed by the URL's hash so that /console/ is the one page served.
  */
 import "uplot/dist/uPlot.min.css";
 import "../styles.css";
@@ -14,10 +14,12 @@ import { LeaseView } from "./views/lease";
 import { LeasesView } from "./views/leases";
 import { SettingsView } from "./views/settings";
 import { UsageView } from "./views/usage";
+import { VolumesView } from "./views/volumes";
 
 const VIEWS = [
   { path: "leases", title: "Leases" },
   { path: "deployments", title: "Deployments" },
+  { path: "volumes", title: "Volumes" },
   { path: "catalog", title: "Catalog" },
   { path: "usage", title: "Usage" },
   { path: "settings", title: "Settings" },
@@ -107,6 +109,7 @@ function Shell() {
         {current.path === "leases" && !id ? <LeasesView /> : null}
         {current.path === "deployments" && id ? <DeploymentView name={decodeURIComponent(id)} key={id} /> : null}
         {current.path === "deployments" && !id ? <DeploymentsView /> : null}
+        {current.path === "volumes" ? <VolumesView /> : null}
         {current.path === "catalog" ? <CatalogView /> : null}
         {current.path === "usage" ? <UsageView /> : null}
         {current.path === "settings" ? <SettingsView /> : null}

@@ -38,8 +38,8 @@ const NameParam = z.object({
 const PUT_ERRORS = {
   402: errorResponse("over_budget: the deployment's lease would pass one of the org's caps; nothing was rented", ["over_budget"]),
   409: errorResponse(
-    `config_changed: the deployment runs another model, spec, image or engine_args (send ?recreate=true to replace its machine); deployment_busy: it was deleted while this request ran; limit_reached: ${MAX_DEPLOYMENTS} deployments already; ${NO_PLACEMENT_DOC}; provider_not_configured, capability_missing, no_capacity, image_not_pinned: its lease was refused (details as for POST /v1/leases)`,
-    ["config_changed", "deployment_busy", "limit_reached", "no_placement", "provider_not_configured", "capability_missing", "no_capacity", "image_not_pinned"],
+    `config_changed: the deployment runs another model, spec, image or engine_args (send ?recreate=true to replace its machine); deployment_busy: it was deleted while this request ran; limit_reached: ${MAX_DEPLOYMENTS} deployments already; ${NO_PLACEMENT_DOC}; provider_not_configured, capability_missing, no_capacity, volume_busy, image_not_pinned: its lease was refused (details as for POST /v1/leases)`,
+    ["config_changed", "deployment_busy", "limit_reached", "no_placement", "provider_not_configured", "capability_missing", "no_capacity", "volume_busy", "image_not_pinned"],
   ),
 } as const;
 

@@ -13,6 +13,7 @@ import { idempotent } from "../../src/idempotency";
 import { KILL_OUTCOMES, KILL_TIMEOUT_DEFAULT_MS, KILL_TIMEOUT_MAX_MS } from "../../src/lease/command";
 import { ConfigWarningSchema } from "../../src/lease/config-check";
 import { createLease, LeaseEnvSchema, validateLease } from "../../src/lease/create";
+import { MountsSchema } from "../../src/volumes/volumes";
 import type { ActResult, UserAction } from "../../src/lease/object";
 import { LeaseEventSchema, type LeaseEventBody, type LeaseEventPage } from "../../src/events/lease-events";
 import { answerEvents, eventAnswers, EventHeaders, EventQuery, resumeAfter, streamResponse, wantsStream, type EventsAnswer } from "../../src/events/follow";
@@ -40,6 +41,7 @@ const LeaseCommon = {
   env: LeaseEnvSchema.optional(),
   name: LeaseNameSchema.optional(),
   workdir: z.string().max(64).optional().describe("job and scratch: a bundle of POST /v1/uploads (`upl_...`), unpacked where the command runs"),
+  volumes: MountsSchema.optional(),
 };
 
 /** Exactly one of `spec` and `quote_id`: a lease for a spec, or for the offers a quote answered. */
@@ -59,8 +61,8 @@ const IDEMPOTENCY_422 = {
 } as const;
 /** What a create and a validate both refuse, before anything is rented. */
 const PLAN_409 =
-  "quote_expired; quote_drift: the offer's price rose beyond the quote's tolerance; provider_not_configured: the org cannot rent from the spec's or the quote's providers; capability_missing: a lease with a cmd, and no provider it may use runs lessor's agent (details: capabilities, providers); no_capacity: nothing fits (details name the constraint); image_not_pinned: the org requires images pinned by digest (PUT /v1/org/settings `require_image_digest`) and the image is not, or none is named (details: field)";
-const PLAN_CODES = ["quote_expired", "quote_drift", "provider_not_configured", "capability_missing", "no_capacity", "image_not_pinned"] as const;
+  "quote_expired; quote_drift: the offer's price rose beyond the quote's tolerance; provider_not_configured: the org cannot rent from the spec's or the quote's providers; capability_missing: a lease with a cmd, and no provider it may use runs lessor's agent (details: capabilities, providers); no_capacity: nothing fits (details name the constraint, and the volumes where it mounts some); volume_busy: a volume it mounts is being made or deleted; image_not_pinned: the org requires images pinned by digest (PUT /v1/org/settings `require_image_digest`) and the image is not, or none is named (details: field)";
+const PLAN_CODES = ["quote_expired", "quote_drift", "provider_not_configured", "capability_missing", "no_capacity", "volume_busy", "image_not_pinned"] as const;
 const CREATE_ERRORS = {
   409: errorResponse(
     `${PLAN_409}; name_taken: a live lease of the org has this name (details: lease_id); quota_exceeded: the lease's GPUs would pass the org's GPU quota and no scratch lease could be displaced for it (details: quota, limit, held, requested); idempotency_in_progress: a request with this Idempotency-Key is still running`,

@@ -30,6 +30,7 @@ const CapabilitiesSchema = z.object({
   stop_ends_billing: z.boolean(),
   spot: z.boolean(),
   run_agent: z.boolean().describe("machines can be given an environment and a start command, so lessor's agent runs there; a lease with a cmd needs it"),
+  volumes: z.boolean().describe("sells volumes a machine mounts (docs/volumes.md)"),
 });
 
 const ProviderSchema = z
@@ -231,7 +232,7 @@ export const providerRoutes = router()
       request: { params: NameParam },
       responses: {
         200: jsonResponse(ProviderSchema, "The provider, no longer configured"),
-        409: errorResponse("provider_in_use: live leases on this provider need the key to end their machines", ["provider_in_use"]),
+        409: errorResponse("provider_in_use: live leases (or volumes) on this provider need the key to end their machines (or delete them)", ["provider_in_use"]),
         ...COMMON_ERRORS,
       },
     }),

@@ -69,8 +69,8 @@ export const quoteRoutes = router()
       responses: {
         201: jsonResponse(QuoteSchema, "The quote"),
         409: errorResponse(
-          "no_capacity: nothing fits; details name the constraint. provider_not_configured: the spec names only providers this org has no working key for. idempotency_in_progress: a request with this Idempotency-Key is still running",
-          ["no_capacity", "provider_not_configured", "idempotency_in_progress"],
+          "no_capacity: nothing fits; details name the constraint (and the volumes, where it names some). provider_not_configured: the spec names only providers this org has no working key for. volume_busy: a volume it names is being made or deleted. idempotency_in_progress: a request with this Idempotency-Key is still running",
+          ["no_capacity", "provider_not_configured", "volume_busy", "idempotency_in_progress"],
         ),
         422: errorResponse("idempotency_mismatch: this Idempotency-Key was used with a different body", ["idempotency_mismatch"]),
         ...COMMON_ERRORS,

@@ -91,8 +91,14 @@ const LedgerSchema = z
           refusals: z
             .array(z.object({ at: Ms, status: z.union([z.literal(429), z.literal(503)]), retry_after_ms: z.number().int().nullable() }))
             .describe("calls on the machine the sim refused with an injected fault, with the Retry-After it imposed"),
+          volumes: z.array(z.string()).describe("the volumes it mounts"),
         })
         .openapi("SimLedgerMachine"),
+    ),
+    volumes: z.array(
+      z
+        .object({ id: z.string(), label: z.string(), region: z.string(), size_gb: z.number().int(), created_at: Ms, deleted_at: Ms.nullable() })
+        .openapi("SimLedgerVolume"),
     ),
   })
   .openapi("SimLedger");

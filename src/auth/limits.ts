@@ -22,6 +22,8 @@ export const MAX_ISSUERS = 10;
 export const MAX_WEBHOOK_ENDPOINTS = 20;
 /** Deployments (docs/deployments.md): each is a row until it is deleted, whatever its lease. */
 export const MAX_DEPLOYMENTS = 100;
+/** Volumes (docs/volumes.md): each is a row until it is deleted. */
+export const MAX_VOLUMES = 100;
 
 export const ORG_LIMITS = {
   api_keys: MAX_LIVE_API_KEYS,
@@ -29,6 +31,7 @@ export const ORG_LIMITS = {
   issuers: MAX_ISSUERS,
   webhook_endpoints: MAX_WEBHOOK_ENDPOINTS,
   deployments: MAX_DEPLOYMENTS,
+  volumes: MAX_VOLUMES,
 } as const;
 export type OrgLimit = keyof typeof ORG_LIMITS;
 
@@ -38,6 +41,7 @@ const WHAT: Record<OrgLimit, string> = {
   issuers: "trusted issuers",
   webhook_endpoints: "webhook endpoints",
   deployments: "deployments",
+  volumes: "volumes",
 };
 
 export function limitReached(limit: OrgLimit): ApiError {

@@ -29,6 +29,7 @@ import { defaultImageMinCuda } from "../providers/registry";
 import { offerRetriesMicros, priced, QUOTE_DRIFT_TOLERANCE } from "../lease/rent";
 import { readBadHosts, rememberedBadHosts, type BadHosts } from "./bad-hosts";
 import { BAD_HOSTS, constraintsOf, MAX_STARTUP, OFFER_AGE, selectOffer, staleCandidates, startupCandidates, type Constraint, type Placement, type Selection } from "./selector";
+import { boundToVolumes, MountsSchema, resolveMounts, withVolumesNamed } from "../volumes/volumes";
 import { assertSpecAsksForSomething, parseGpuToken, SpecSchema, type GpuToken, type Spec } from "./spec";
 
 /** How long a quote may be used to lease (docs/design.md: five minutes). */
@@ -39,6 +40,7 @@ export const QuoteRequestSchema = z
     spec: SpecSchema,
     kind: z.enum(LEASE_KINDS).default("scratch").optional(),
     policy: PolicyInputSchema.optional(),
+    volumes: MountsSchema.optional(),
   })
   .openapi("QuoteRequest");
 
@@ -134,8 +136,13 @@ export async function chooseOffers(db: Db, spec: Spec, providers: readonly strin
  * alongside the providers when not, so no slower).
  */
 export async function quoteFor(db: Db, env: Env, orgId: string, req: QuoteRequest, now: number): Promise<Quote> {
-  const [providers, badHosts] = await Promise.all([providersForSpec(env, db, orgId, req.spec), rememberedBadHosts(db, orgId, now)]);
-  return createQuote(db, orgId, req, providers, badHosts, creationCaps(env).quotes, now);
+  // Volumes bind the spec to where they live, and the quote's spec says so (docs/volumes.md).
+  const volumes = req.volumes?.length ? await resolveMounts(db, orgId, req.volumes) : [];
+  const spec = boundToVolumes(req.spec, volumes);
+  const [providers, badHosts] = await Promise.all([providersForSpec(env, db, orgId, spec), rememberedBadHosts(db, orgId, now)]);
+  return createQuote(db, orgId, { ...req, spec }, providers, badHosts, creationCaps(env).quotes, now).catch((e: unknown) => {
+    throw withVolumesNamed(e, volumes);
+  });
 }
 
 async function createQuote(db: Db, orgId: string, req: QuoteRequest, providers: readonly string[], remembered: BadHosts, cap: number, now: number) {

@@ -176,6 +176,30 @@ export interface DeploymentsTable {
   updated_at: number;
 }
 
+/** Storage that outlives a lease (migrations/0028, docs/volumes.md); one row per (org, name). */
+export interface VolumesTable {
+  id: string;
+  org_id: string;
+  name: string;
+  provider: string;
+  region: string;
+  size_gb: number;
+  label: string;
+  provider_volume_id: string | null;
+  state: "creating" | "ready" | "deleting";
+  gb_month_micro_usd: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A lease that mounts a volume (migrations/0028). */
+export interface VolumeMountsTable {
+  volume_id: string;
+  lease_id: string;
+  path: string;
+  created_at: number;
+}
+
 export interface SweepLocksTable {
   name: string;
   holder: string;
@@ -322,6 +346,8 @@ export interface Database {
   provider_keys: ProviderKeysTable;
   webhook_endpoints: WebhookEndpointsTable;
   deployments: DeploymentsTable;
+  volumes: VolumesTable;
+  volume_mounts: VolumeMountsTable;
 }
 
 export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;

@@ -10,6 +10,7 @@ import { parseGpuToken, SpecSchema, type Spec } from "../catalog/spec";
 import { badRequest } from "../errors";
 import { sha256Hex } from "../ids";
 import { PolicyInputSchema, type PolicyInput } from "../lease/policy";
+import { MountsSchema, type MountRequest } from "../volumes/volumes";
 
 /** A model id as a model server lists it (`org/name`, a tag after `:` or `@`), at most 200 characters. */
 export const MODEL_ID = /^[A-Za-z0-9][A-Za-z0-9._:/@-]{0,199}$/;
@@ -32,6 +33,7 @@ export const DeploymentConfigSchema = z
       .max(ENGINE_ARGS_MAX)
       .optional()
       .describe("more arguments for the model server, each one word (`--max-model-len`, `8192`); passed quoted, never read by a shell"),
+    volumes: MountsSchema.optional(),
   })
   .openapi("DeploymentConfig");
 
@@ -44,6 +46,8 @@ export interface StoredConfig {
   policy: PolicyInput | null;
   image: string | null;
   engine_args: string[];
+  /** The volumes its machine mounts (docs/volumes.md); absent: none, as in configurations stored before volumes. */
+  volumes?: MountRequest[];
 }
 
 /**
@@ -54,7 +58,7 @@ export interface StoredConfig {
 export function storedConfig(c: DeploymentConfig): StoredConfig {
   const model = findModel(c.model);
   if (!model) throw badRequest("unknown_model", `"${c.model}" is not in the model catalog (GET /v1/catalog/models)`, { field: "model" });
-  return { model: model.id, spec: c.spec ? checkedSpec(model, c.spec) : defaultSpec(model), policy: c.policy ?? null, image: c.image ?? null, engine_args: c.engine_args ?? [] };
+  return { model: model.id, spec: c.spec ? checkedSpec(model, c.spec) : defaultSpec(model), policy: c.policy ?? null, image: c.image ?? null, engine_args: c.engine_args ?? [], ...(c.volumes?.length ? { volumes: c.volumes } : {}) };
 }
 
 function checkedSpec(model: Model, spec: Spec): Spec {
@@ -80,7 +84,10 @@ function canonical(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** The fingerprint of what makes the machine: model, spec, image and engine arguments (not the policy). */
+/**
+ * The fingerprint of what makes the machine: model, spec, image, engine arguments and volumes (not
+ * the policy). A configuration without volumes has the fingerprint it had before there were any.
+ */
 export function configFingerprint(c: StoredConfig): Promise<string> {
-  return sha256Hex(canonical({ model: c.model, spec: c.spec, image: c.image, engine_args: c.engine_args }));
+  return sha256Hex(canonical({ model: c.model, spec: c.spec, image: c.image, engine_args: c.engine_args, ...(c.volumes?.length ? { volumes: c.volumes } : {}) }));
 }

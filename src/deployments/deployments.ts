@@ -115,6 +115,7 @@ async function startLease(db: Db, env: Env, row: DeploymentRow, config: StoredCo
     spec: config.spec,
     ...(config.policy ? { policy: config.policy } : {}),
     ...(config.image ? { image: config.image } : {}),
+    ...(config.volumes?.length ? { volumes: config.volumes } : {}),
     model: { id: config.model, key: newDeploymentKey(), engine_args: config.engine_args },
   };
   const lease = await createLease(db, env, row.org_id, { ...input, name: row.name }, now).catch((e: unknown) => {

@@ -34,6 +34,7 @@ import { gpusOf } from "./quota";
 import { resolvePolicy, type LeaseKind, type Policy, type PolicyInput } from "./policy";
 import type { ServedModel } from "./state";
 import type { LeaseView } from "./view";
+import { boundToVolumes, mountVolumes, resolveMounts, unmountVolumes, withVolumesNamed, type LeaseVolume, type MountRequest } from "../volumes/volumes";
 
 /** A lease's environment: at most this many variables, each value at most ENV_VALUE_MAX_BYTES. */
 export const ENV_MAX_NAMES = 64;
@@ -65,6 +66,8 @@ interface LeaseRequestCommon {
   id?: string;
   /** Job and scratch: a bundle (`upl_...`) the agent unpacks before the command (docs/artifacts.md). */
   workdir?: string;
+  /** The org's volumes it mounts (src/volumes/volumes.ts): it is placed where they live. */
+  volumes?: MountRequest[];
 }
 
 /** Exactly one of `spec` and `quote_id`: a lease for a spec, or for the offers a quote answered. */
@@ -78,6 +81,7 @@ interface LeasePlan {
   warnings: ConfigWarning[];
   /** The org's settings, where the request needed them (`settingsFor`). */
   settings: OrgSettings | null;
+  volumes: LeaseVolume[];
 }
 
 /**
@@ -122,7 +126,7 @@ function requirePinnedImage(settings: OrgSettings | null, image: string | undefi
 async function planLease(db: Db, env: Env, orgId: string, req: LeaseRequest, now: number): Promise<LeasePlan> {
   if (req.kind === "job" && req.cmd === undefined) throw badRequest("cmd_required", "a job needs a `cmd`: the command it runs", { field: "cmd" });
   if (req.kind === "deployment" && req.workdir !== undefined) throw badRequest("invalid_request", "a deployment takes no workdir", { field: "workdir" });
-  const settings = await settingsFor(db, orgId, req);
+  const [settings, volumes] = await Promise.all([settingsFor(db, orgId, req), resolveMounts(db, orgId, req.volumes ?? [])]);
   requirePinnedImage(settings, req.image);
   let offers: Offer[];
   let policyInput = req.policy ?? {};
@@ -133,22 +137,30 @@ async function planLease(db: Db, env: Env, orgId: string, req: LeaseRequest, now
   if ("quote_id" in req) {
     const [used, badHosts] = await Promise.all([offersOfQuote(env, db, orgId, req.quote_id, now), badHostsOf(db, orgId, now)]);
     const able = providersWithCapabilities([...new Set(used.offers.map((o) => o.provider))], needed, providerCapabilities);
-    offers = withoutBadHosts(used.offers.filter((o) => able.includes(o.provider)), badHosts);
-    spec = used.quote.spec;
+    spec = boundToVolumes(used.quote.spec, volumes);
+    // Only the quote's offers where the volumes live (the spec bound to them says where).
+    const there = used.offers.filter((o) => volumes.length === 0 || (o.provider === spec!.providers![0] && o.region.toLowerCase() === spec!.regions![0]));
+    if (there.length === 0) throw withVolumesNamed(noCapacity({ ok: false, constraint: "regions", candidates_before: used.offers.length }, used.offers, []), volumes);
+    offers = withoutBadHosts(there.filter((o) => able.includes(o.provider)), badHosts);
     policyInput = { ttl: used.quote.policy.ttl, max_lifetime: used.quote.policy.max_lifetime, ...policyInput };
   } else {
-    spec = req.spec;
-    const [usable, badHosts] = await Promise.all([providersForSpec(env, db, orgId, req.spec, { fresh: true }), badHostsOf(db, orgId, now)]);
+    // A lease that mounts volumes runs only where they live (src/volumes/volumes.ts).
+    const bound = boundToVolumes(req.spec, volumes);
+    spec = bound;
+    const [usable, badHosts] = await Promise.all([providersForSpec(env, db, orgId, bound, { fresh: true }), badHostsOf(db, orgId, now)]);
     // Judged first among the providers the spec names, so that naming only incapable ones says so.
-    const named = req.spec.providers?.map((p) => p.toLowerCase());
+    const named = bound.providers?.map((p) => p.toLowerCase());
     if (named) providersWithCapabilities(usable.filter((p) => named.includes(p)), needed, providerCapabilities);
     const providers = providersWithCapabilities(usable, needed, providerCapabilities);
-    const selection = await chooseOffers(db, req.spec, providers, now, { placement: placementFor(resolvePolicy(req.kind, policyInput), req.image ?? null), badHosts });
+    const placement = placementFor(resolvePolicy(req.kind, policyInput), req.image ?? null);
+    const selection = await chooseOffers(db, bound, providers, now, { placement, badHosts }).catch((e: unknown) => {
+      throw withVolumesNamed(e, volumes);
+    });
     offers = [selection.chosen, ...selection.fallbacks];
   }
   const policy = resolvePolicy(req.kind, policyInput);
   const providers = [...new Set(offers.map((o) => o.provider))].map((name) => ({ name, capabilities: providerCapabilities(name) }));
-  return { offers, spec, policy, settings, warnings: configWarnings({ policy, image: req.image ?? null, providers }) };
+  return { offers, spec, policy, settings, volumes, warnings: configWarnings({ policy, image: req.image ?? null, providers }) };
 }
 
 /** `POST /v1/leases/validate`: the warnings a create with this body would carry; nothing is rented. */
@@ -157,7 +169,7 @@ export async function validateLease(db: Db, env: Env, orgId: string, req: LeaseR
 }
 
 export async function createLease(db: Db, env: Env, orgId: string, req: LeaseRequest, now: number): Promise<LeaseView> {
-  const { offers, spec, policy, warnings, settings } = await planLease(db, env, orgId, req, now);
+  const { offers, spec, policy, warnings, settings, volumes } = await planLease(db, env, orgId, req, now);
   const id = req.id ?? newId("ls", now);
   const stub = env.LEASE.get(env.LEASE.idFromName(id));
   // The name first: of two creates with one name, the loser reserves nothing (src/lease/names.ts).
@@ -171,6 +183,8 @@ export async function createLease(db: Db, env: Env, orgId: string, req: LeaseReq
       await holdUpload(env, orgId, req.workdir, id, now);
       held = true;
     }
+    // Mounted before anything is reserved: a volume being deleted refuses the lease (volume_busy).
+    await mountVolumes(env.DB, db, id, volumes, now);
     // Budget admission, before the lease's object exists: a refused lease rents nothing. A quote's
     // offer counts at the most it may be rented for, its price drift included (rent.ts `priced`).
     const first = priced(offers[0]!, "quote_id" in req ? QUOTE_DRIFT_TOLERANCE : 0);
@@ -204,12 +218,13 @@ export async function createLease(db: Db, env: Env, orgId: string, req: LeaseReq
       warnings,
       reserved,
       held_gpus: gpus,
+      ...(volumes.length > 0 ? { volumes } : {}),
       now,
     });
   } catch (e) {
     // A lease never made gives back its name, budget and GPUs; one that may exist keeps them, so nothing is held twice.
-    if ((claim || reservedBudget || held) && (await stub.view(orgId).then((made) => made === null, () => false))) {
-      await Promise.all([claim && freeLeaseName(db, claim), reservedBudget && dropReservation(db, id), dropGpuHold(db, id), held && dropHold(env, id)]);
+    if ((claim || reservedBudget || held || volumes.length > 0) && (await stub.view(orgId).then((made) => made === null, () => false))) {
+      await Promise.all([claim && freeLeaseName(db, claim), reservedBudget && dropReservation(db, id), dropGpuHold(db, id), held && dropHold(env, id), volumes.length > 0 && unmountVolumes(db, id)]);
     }
     throw e;
   }

@@ -27,6 +27,23 @@ export function machineLabel(installation: string, leaseId: string, attempt: num
   return `${leasePrefix(installation, leaseId)}a${attempt}`;
 }
 
+/**
+ * A volume's label, `lessor-<installation>-<volume id>` (docs/volumes.md): listing by the
+ * installation's prefix finds this installation's volumes as it finds its machines, and a volume's
+ * own label finds it after a create whose outcome was unknown.
+ */
+export function volumeLabel(installation: string, volumeId: string): string {
+  return `${installationPrefix(installation)}${volumeId}`;
+}
+
+/** The volume id of one of this installation's volume labels; null for anyone else's. */
+export function parseVolumeLabel(installation: string, label: string): string | null {
+  const prefix = installationPrefix(installation);
+  if (!label.startsWith(prefix)) return null;
+  const m = /^(vol_[0-9a-z]+)$/.exec(label.slice(prefix.length));
+  return m ? m[1]! : null;
+}
+
 /** The lease and attempt of one of this installation's labels; null for anyone else's. */
 export function parseLabel(installation: string, label: string): { leaseId: string; attempt: number } | null {
   const prefix = installationPrefix(installation);

@@ -23,6 +23,7 @@ import { providerAccounts, type ProviderAccount } from "../providers/registry";
 import { dueLeases } from "./index-repo";
 import { installationPrefix, parseLabel } from "./label";
 import { MACHINE_STATES } from "./state";
+import { sweepVolumes, type VolumeSweepReport } from "../volumes/sweep";
 
 /** What the reconciler knows of an orphan: its machine's status now, and what the `orphans` table holds. */
 export interface OrphanSeen {
@@ -168,6 +169,8 @@ export interface ReconcileReport {
   orphans_stopped: number;
   orphans_destroyed: number;
   leases_poked: number;
+  /** Where the provider sells volumes: what the volume sweep found (src/volumes/sweep.ts). */
+  volumes?: VolumeSweepReport;
   error?: string;
 }
 
@@ -179,6 +182,7 @@ export async function runReconciler(env: Env, now: number) {
       const report: ReconcileReport = { provider: account.provider.name, account: account.account, machines: 0, orphans_stopped: 0, orphans_destroyed: 0, leases_poked: 0 };
       try {
         await reconcileAccount(env, account, now, report);
+        if (account.provider.capabilities.volumes) report.volumes = await sweepVolumes(env, database(env.DB), account, now);
       } catch (e) {
         report.error = e instanceof Error ? e.message : String(e);
       }

@@ -259,6 +259,7 @@ export class LeaseRunner {
         ...(l.model
           ? { cmd: l.cmd ?? modelServerCommand(offer.provider, { model: l.model.id, engine_args: l.model.engine_args }), env: { ...l.env, LESSOR_MODEL_KEY: l.model.key }, ports: [MODEL_PORT] }
           : { cmd: l.cmd ?? undefined, env: l.env ?? undefined }),
+        ...(l.volumes?.length ? { volumes: l.volumes.map((v) => ({ id: v.provider_volume_id, path: v.path })) } : {}),
       });
       after = this.step(before, created(before, m, offer, provider.name, account, now), now);
     } catch (e) {

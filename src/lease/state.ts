@@ -6,6 +6,7 @@
  *
  * `failed` is never a place to leave a machine: it is the reason of a release.
  */
+import type { LeaseVolume } from "../volumes/volumes";
 import type { LeaseBilling } from "../billing/accrual";
 import type { Reservation } from "../billing/ceiling";
 import type { Offer } from "../catalog/offer";
@@ -157,6 +158,8 @@ export interface LeaseFields {
    * was kept: their chosen offer's.
    */
   held_gpus?: number | null;
+  /** The org's volumes each of its machines mounts, and where (src/volumes/volumes.ts); absent: none. */
+  volumes?: LeaseVolume[];
   /** The estimate (accrual) and the billing status beside the state (src/lease/billing.ts). */
   billing: LeaseBilling;
   /** A create's outcome is unknown: list by label before anything is created (guarantee 2). */

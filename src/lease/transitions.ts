@@ -4,6 +4,7 @@
  * is passed in): decide.ts says what falls due, these say what the record becomes, and the lease's
  * object only stores the result and calls the provider (its run loop, runner.ts).
  */
+import type { LeaseVolume } from "../volumes/volumes";
 import type { Offer } from "../catalog/offer";
 import type { Spec } from "../catalog/spec";
 import { newBilling } from "../billing/accrual";
@@ -139,6 +140,8 @@ export interface LeaseInit {
   reserved: Reservation | null;
   /** What admission held under the org's GPU quota (src/lease/quota-repo.ts); absent: its chosen offer's. */
   held_gpus?: number;
+  /** The volumes its machines mount (src/volumes/volumes.ts). */
+  volumes?: LeaseVolume[];
   now: number;
 }
 
@@ -172,6 +175,7 @@ export function newLease(init: LeaseInit, canStop: (provider: string) => boolean
       billing: newBilling(),
       reserved: init.reserved,
       ...(init.held_gpus === undefined ? {} : { held_gpus: init.held_gpus }),
+      ...(init.volumes?.length ? { volumes: init.volumes } : {}),
       reconcile_required: false,
       retry_at: null,
       created_at: init.now,

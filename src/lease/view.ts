@@ -46,6 +46,7 @@ export function renderLease(l: LeaseRecord, now: number = Date.now()) {
     warnings: storedWarnings(l.warnings),
     // Names only: the values may be secrets (docs/design.md "The command").
     env: Object.keys(l.env ?? {}).sort(),
+    volumes: (l.volumes ?? []).map((v) => ({ name: v.name, path: v.path })),
     exit: l.job?.exit ? { code: l.job.exit.code, signal: l.job.exit.signal, at: iso(l.job.exit.at)! } : null,
     billing: renderBilling(l, now),
   };
@@ -146,6 +147,7 @@ export const LeaseSchema = z
     released_at: Time.nullable(),
     warnings: z.array(ConfigWarningSchema).describe("the configuration check's warnings at create (`POST /v1/leases/validate` answers the same)"),
     env: z.array(z.string()).describe("the names of the command's environment variables; values are never shown"),
+    volumes: z.array(z.object({ name: z.string(), path: z.string() })).optional().describe("the volumes it mounts, and where (absent in a list row stored before volumes)"),
     exit: z
       .object({ code: z.number().int().nullable(), signal: z.string().nullable(), at: Time })
       .nullable()

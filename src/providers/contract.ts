@@ -31,6 +31,11 @@ export interface ProviderCapabilities {
    * (src/providers/agent-start.ts). A lease with a `cmd` is never placed where it is false.
    */
   run_agent: boolean;
+  /**
+   * Whether the provider sells storage that outlives a machine (a volume), which a machine mounts
+   * at create (docs/volumes.md). The adapter then implements the volume methods below.
+   */
+  volumes: boolean;
 }
 
 export type CapabilityName = keyof ProviderCapabilities;
@@ -44,6 +49,7 @@ const CAPABILITY_NAMES = [
   "stop_ends_billing",
   "spot",
   "run_agent",
+  "volumes",
 ] as const satisfies readonly CapabilityName[];
 // Every capability is in the list: a new one left out fails to compile here.
 const _everyCapabilityListed: Exclude<CapabilityName, (typeof CAPABILITY_NAMES)[number]> extends never ? true : never = true;
@@ -101,6 +107,36 @@ export interface CreateMachineInput {
    * and answers it from `endpoint`.
    */
   ports?: number[];
+  /** Volumes to mount (the provider's volume ids), each at a path; only where `capabilities.volumes`. */
+  volumes?: VolumeMount[];
+}
+
+/** One volume a machine mounts: the provider's id for it, and where the machine sees it. */
+export interface VolumeMount {
+  id: string;
+  path: string;
+}
+
+/** One volume as the provider reports it now. */
+export interface Volume {
+  /** The provider's id for the volume. */
+  id: string;
+  /** The deterministic label lessor gave it at create (src/lease/label.ts `volumeLabel`). */
+  label: string;
+  /** Where it lives: a machine elsewhere cannot mount it. */
+  region: string;
+  size_gb: number;
+  /** What it bills per GB a month, whether or not a machine mounts it; null where the provider states no price. */
+  usd_per_gb_month: number | null;
+  /** When it was made; null where the provider does not say. */
+  created_at: number | null;
+}
+
+export interface CreateVolumeInput {
+  /** Deterministic: listing by it finds the volume after an unknown outcome. */
+  label: string;
+  size_gb: number;
+  region: string;
 }
 
 /** The port a deployment's model server listens on, on every provider. */
@@ -144,6 +180,18 @@ export interface Provider {
    * Vast) measures its lag back from it, and reports only windows final by then.
    */
   listBillingRecords?(window: { from: number; to: number }): Promise<BillingListing>;
+  /**
+   * A new volume (where `capabilities.volumes`). Never retried; `ambiguous` when the outcome is
+   * unknown (the caller lists by label), `refused` when the provider said no for good.
+   */
+  createVolume?(input: CreateVolumeInput): Promise<Volume>;
+  /** Every volume whose label starts with `prefix` (where `capabilities.volumes`). */
+  listVolumes?(prefix: string): Promise<Volume[]>;
+  /**
+   * Deletes the volume and its data (where `capabilities.volumes`); success when it is already
+   * gone. One a machine still mounts is `refused` and nothing is deleted.
+   */
+  deleteVolume?(id: string): Promise<void>;
   /**
    * Told that a command (an exec, a signal) waits for this machine's agent. A real machine's agent
    * long-polls for commands and needs nothing; the sim, which plays every machine's agent in

@@ -52,6 +52,11 @@ export async function assertNotInUse(db: Db, orgId: string, name: string): Promi
       live_leases: Number(live.n),
     });
   }
+  // A volume bills until it is deleted, and only the key can delete it (docs/volumes.md).
+  const volumes = await db.selectFrom("volumes").select(({ fn }) => fn.countAll<number>().as("n")).where("org_id", "=", orgId).where("provider", "=", name).executeTakeFirstOrThrow();
+  if (Number(volumes.n) > 0) {
+    throw new ApiError(409, "provider_in_use", `${Number(volumes.n)} volume(s) on ${name} need this key to be deleted; delete them first`, { live_leases: 0, volumes: Number(volumes.n) });
+  }
 }
 
 /** A refusal is the provider saying no to these credentials; anything else says nothing about them. */

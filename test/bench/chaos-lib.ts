@@ -20,7 +20,13 @@
  * - leases whose D1 index row disagrees with their object;
  * - labelled machines alive at the end (no lease is left to own them);
  * - lessor answers with a 5xx (or no answer at all) (guarantee 12);
- * - leases not released by the deadline.
+ * - leases not released by the deadline;
+ * - volumes deleted while a machine mounted them (from the ledger: a machine alive at the
+ *   volume's deletion that mounts it); the run mounts volumes on some leases and tries to delete
+ *   them while leases live (docs/volumes.md);
+ * - labelled volumes left at the end: the run deletes every volume it made once its leases are
+ *   released, so each labelled volume the cloud still holds is one lessor lost track of (no row)
+ *   or could not delete.
  */
 import { Agent } from "undici";
 import { maxAliveAtOnce, type SimRefusal } from "../../src/providers/sim/machines";
@@ -144,7 +150,19 @@ export interface ChaosRaw {
   leases: Record<string, any>;
   events: Record<string, any[]>;
   index: Record<string, any>;
-  ledger: { now: number; machines: LedgerMachine[] };
+  ledger: { now: number; machines: LedgerMachine[]; volumes?: LedgerVolume[] };
+  /** lessor's volume rows once every lease was released, before the run deleted them (labels by id). */
+  volumes?: Array<{ id: string; name: string }>;
+  /** What the final delete of each volume answered, by volume id. */
+  volume_deletes?: Record<string, number>;
+}
+
+/** A volume in the sim's ledger. */
+export interface LedgerVolume {
+  id: string;
+  label: string;
+  created_at: number;
+  deleted_at: number | null;
 }
 
 export interface ChaosResult {
@@ -172,6 +190,8 @@ export interface LedgerMachine {
   intervals: LedgerInterval[];
   /** Calls on the machine the cloud refused with an injected fault (absent: none recorded). */
   refusals?: SimRefusal[];
+  /** The volumes it mounts (absent: none recorded). */
+  volumes?: string[];
 }
 
 export const CHECKS = {
@@ -183,6 +203,8 @@ export const CHECKS = {
   leftover: "labelled machines with no lease left at the end",
   fiveXx: "lessor 5xx answers (or no answer)",
   notReleased: "leases not released by the deadline",
+  volumeMounted: "volumes deleted while a machine mounted them",
+  volumeLeft: "labelled volumes left at the end (unknown to lessor, or not deletable)",
 } as const;
 
 /**
@@ -366,7 +388,11 @@ function pickWeighted<K extends string>(rand: () => number, weights: Partial<Rec
 const int = (rand: () => number, lo: number, hi: number) => lo + Math.floor(rand() * (hi - lo + 1));
 
 /** A short policy: mostly a ttl of 5-25 s; some leases without a ttl end by idling and stopped_ttl. */
-function randomLease(rand: () => number, gpus: string[]) {
+/** How often a lease mounts its GPU's volume (volumes.ts), and how often an action tries to delete a volume. */
+const VOLUME_MOUNT_RATE = 0.25;
+const VOLUME_DELETE_RATE = 0.02;
+
+function randomLease(rand: () => number, gpus: string[], volumeOf: (gpu: string) => string | undefined = () => undefined) {
   const kindRoll = rand();
   const kind = kindRoll < 0.7 ? "scratch" : kindRoll < 0.85 ? "job" : "deployment";
   const gpu = gpus[Math.floor(rand() * gpus.length)]!;
@@ -384,7 +410,8 @@ function randomLease(rand: () => number, gpus: string[]) {
     policy.idle_timeout = `${int(rand, 3, 8)}s`;
   }
   // A job needs its command; `hang` keeps it running (and so in use) until a hard cap ends it.
-  return { kind, spec: { gpu }, policy, ...(kind === "job" ? { cmd: "hang" } : {}) };
+  const volume = rand() < VOLUME_MOUNT_RATE ? volumeOf(gpu) : undefined;
+  return { kind, spec: { gpu }, policy, ...(kind === "job" ? { cmd: "hang" } : {}), ...(volume ? { volumes: [{ name: volume, path: "/data" }] } : {}) };
 }
 
 export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
@@ -426,6 +453,26 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
   if (gpus.length === 0) throw new Error(`none of ${wanted.join(", ")} has offers`);
   log(`chaos: seed ${options.seed}, ${options.leases} leases over ${gpus.join(", ")}; faults ${JSON.stringify(faults)}`);
 
+  // A volume per GPU, in the region with the most of its offers; some leases mount it.
+  const volumeNames = new Map<string, string>();
+  for (const [i, gpu] of gpus.entries()) {
+    const offers = (await api.read(`/v1/catalog/offers?gpu=${encodeURIComponent(gpu.split(":")[0]!)}&provider=sim&limit=200`)).data as Array<{ region: string }>;
+    const counts = new Map<string, number>();
+    for (const o of offers) counts.set(o.region, (counts.get(o.region) ?? 0) + 1);
+    const region = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
+    if (!region) continue;
+    const name = `chaos-vol-${i}`;
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      const made = await api.call("POST", "/v1/volumes", { name, size_gb: 10, region });
+      if (made.status === 200 || made.status === 201) {
+        volumeNames.set(gpu, name);
+        break;
+      }
+      await sleep(500);
+    }
+  }
+  log(`chaos: volumes ${JSON.stringify(Object.fromEntries(volumeNames))}`);
+
   const leases: Tracked[] = [];
   const createRefused: Record<string, number> = {};
   const actions: Record<string, Record<string, number>> = {};
@@ -434,7 +481,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
   const createPhase = (async () => {
     const inflight = new Set<Promise<void>>();
     for (let n = 0; n < options.leases; n++) {
-      const body = randomLease(rand, gpus);
+      const body = randomLease(rand, gpus, (gpu) => volumeNames.get(gpu));
       while (inflight.size >= createConcurrency) await Promise.race(inflight);
       const p = (async () => {
         // The Idempotency-Key makes a create whose answer was lost safe to send again.
@@ -475,6 +522,20 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     const inflight = new Set<Promise<void>>();
     while (Date.now() < createsDoneAt + actionTailMs && Date.now() < deadline) {
       const live = leases.filter((l) => l.state !== "released");
+      if (volumeNames.size > 0 && inflight.size < actionConcurrency && rand() < VOLUME_DELETE_RATE) {
+        // A user deleting a volume, mounted or not: refused while a live lease mounts it; made again when it went.
+        const names = [...volumeNames.values()];
+        const name = names[Math.floor(rand() * names.length)]!;
+        const p = (async () => {
+          const found = ((await api.read("/v1/volumes?limit=200")).data as Array<{ id: string; name: string; region: string }>).find((v) => v.name === name);
+          if (!found) return;
+          const res = await api.call("DELETE", `/v1/volumes/${found.id}`);
+          actions.volume_delete ??= {};
+          bump(actions.volume_delete, res.status === 409 ? `409 ${res.json?.error?.code}` : String(res.status || "no answer"));
+          if (res.status === 200) await api.call("POST", "/v1/volumes", { name, size_gb: 10, region: found.region });
+        })().finally(() => inflight.delete(p));
+        inflight.add(p);
+      }
       if (live.length > 0 && inflight.size < actionConcurrency) {
         const lease = live[Math.floor(rand() * live.length)]!;
         const weights = ACTION_WEIGHTS[lease.state] ?? ACTION_WEIGHTS.other!;
@@ -573,10 +634,22 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     events[l.id] = (await api.read(`/v1/leases/${l.id}/events`)).data;
   });
   index = await listIndex();
+  // Every lease is released: every volume can go, and does.
+  const volumeRows = (await api.read("/v1/volumes?limit=200")).data as Array<{ id: string; name: string }>;
+  const volumeDeletes: Record<string, number> = {};
+  for (const v of volumeRows) {
+    let res = await api.call("DELETE", `/v1/volumes/${v.id}`);
+    // The sim's injected 503s and 429s: a user sends the delete again.
+    for (let attempt = 1; attempt < 5 && (res.status === 503 || res.status === 429); attempt++) {
+      await sleep(1000);
+      res = await api.call("DELETE", `/v1/volumes/${v.id}`);
+    }
+    volumeDeletes[v.id] = res.status;
+  }
   const ledger = (await boot.read(`/v1/sim/ledger?label_prefix=${encodeURIComponent(labelPrefix)}`)) as ChaosRaw["ledger"];
   const tVerified = Date.now();
 
-  const raw: ChaosRaw = { leases: objects, events, index: Object.fromEntries(index), ledger };
+  const raw: ChaosRaw = { leases: objects, events, index: Object.fromEntries(index), ledger, volumes: volumeRows, volume_deletes: volumeDeletes };
   // Finished: every lease's object (the one writer of the lease) says released.
   const finished = leases.every((l) => objects[l.id]?.state === "released");
   const judged = judge({ leases, raw, labelPrefix, toleranceMs });
@@ -798,6 +871,21 @@ export function judge(input: { leases: Array<Pick<Tracked, "id">>; raw: ChaosRaw
     if (m.status !== "TERMINATED") v.leftover.push(`${m.id} ${m.label}: ${m.status} at the end; no lease of this run`);
   }
 
+  // Volumes: none deleted while a machine that mounts it was alive; none labelled left at the end.
+  const volumeMounted: string[] = [];
+  const volumeLeft: string[] = [];
+  const known = new Set((raw.volumes ?? []).map((r) => r.id));
+  for (const vol of raw.ledger.volumes ?? []) {
+    if (vol.deleted_at !== null) {
+      const holders = raw.ledger.machines.filter((m) => (m.volumes ?? []).includes(vol.id) && m.created_at <= vol.deleted_at! && (m.destroyed_at === null || m.destroyed_at > vol.deleted_at!));
+      for (const m of holders) volumeMounted.push(`${vol.id} ${vol.label}: deleted at ${clock(vol.deleted_at)} while ${m.id} ${m.label} mounted it (${m.destroyed_at ? `destroyed ${clock(m.destroyed_at)}` : "still alive"})`);
+    } else {
+      const id = vol.label.startsWith(`${labelPrefix}vol_`) ? vol.label.slice(labelPrefix.length) : null;
+      const why = id !== null && known.has(id) ? `lessor's delete answered ${raw.volume_deletes?.[id] ?? "nothing"}` : "no row in lessor";
+      volumeLeft.push(`${vol.id} ${vol.label}: not deleted at the end; ${why}`);
+    }
+  }
+
   const row = (check: string, list: string[], count = list.length, detail?: string): Violation => ({
     check,
     count,
@@ -812,6 +900,8 @@ export function judge(input: { leases: Array<Pick<Tracked, "id">>; raw: ChaosRaw
     row(CHECKS.index, v.index),
     row(CHECKS.leftover, v.leftover),
     row(CHECKS.notReleased, v.notReleased),
+    row(CHECKS.volumeMounted, volumeMounted),
+    row(CHECKS.volumeLeft, volumeLeft),
   ];
   const ms = raw.ledger.machines.filter((m) => leaseOfLabel(labelPrefix, m.label));
   return {

@@ -3,7 +3,7 @@
  * check, and each kind of violation is counted by its own check and no other.
  */
 import { describe, expect, it } from "vitest";
-import { CHECKS, judge, type ChaosRaw, type LedgerMachine } from "../bench/chaos-lib";
+import { CHECKS, judge, type ChaosRaw, type LedgerMachine, type LedgerVolume } from "../bench/chaos-lib";
 
 const T = Date.parse("2026-11-30T12:00:00.000Z");
 const at = (ms: number) => new Date(T + ms).toISOString();
@@ -47,14 +47,22 @@ function machine(over: Partial<LedgerMachine> = {}): LedgerMachine {
   };
 }
 
-function run(parts: { lease?: Record<string, unknown>; events?: any[]; machines?: LedgerMachine[]; index?: Record<string, unknown> | null }) {
+function run(parts: {
+  lease?: Record<string, unknown>;
+  events?: any[];
+  machines?: LedgerMachine[];
+  index?: Record<string, unknown> | null;
+  volumes?: LedgerVolume[];
+  rows?: Array<{ id: string; name: string }>;
+}) {
   const view = { ...lease(parts.lease), guard: { action: "none" } };
   const { guard: _g, ...indexCopy } = view;
   const raw: ChaosRaw = {
     leases: { [ID]: view },
     events: { [ID]: parts.events ?? CLEAN_EVENTS },
     index: parts.index === null ? {} : { [ID]: parts.index ?? indexCopy },
-    ledger: { now: T + 60_000, machines: parts.machines ?? [machine()] },
+    ledger: { now: T + 60_000, machines: parts.machines ?? [machine()], volumes: parts.volumes ?? [] },
+    volumes: parts.rows ?? [],
   };
   const { violations } = judge({ leases: [{ id: ID }], raw, labelPrefix: PREFIX, toleranceMs: 2_000 });
   return Object.fromEntries(violations.filter((v) => v.count > 0).map((v) => [v.check, v.count]));
@@ -139,5 +147,16 @@ describe("the chaos judge", () => {
       [CHECKS.leftover]: 1,
       [CHECKS.notReleased]: 1,
     });
+  });
+
+  it("counts a volume deleted while a machine that mounts it was alive, and one left at the end", () => {
+    const vol = (over: Partial<LedgerVolume> = {}): LedgerVolume => ({ id: "sim-v-1", label: `${PREFIX}vol_01m8p0000000000000000000aa`, created_at: T, deleted_at: T + 20_000, ...over });
+    // Deleted after the machine was destroyed: fine.
+    expect(run({ machines: [machine({ volumes: ["sim-v-1"] })], volumes: [vol()] })).toEqual({});
+    // Deleted while it ran.
+    expect(run({ machines: [machine({ volumes: ["sim-v-1"] })], volumes: [vol({ deleted_at: T + 2_000 })] })).toEqual({ [CHECKS.volumeMounted]: 1 });
+    // Not deleted at the end, with a row and without one.
+    expect(run({ volumes: [vol({ deleted_at: null })], rows: [{ id: "vol_01m8p0000000000000000000aa", name: "a" }] })).toEqual({ [CHECKS.volumeLeft]: 1 });
+    expect(run({ volumes: [vol({ deleted_at: null })] })).toEqual({ [CHECKS.volumeLeft]: 1 });
   });
 });

@@ -82,6 +82,7 @@ const lease: S["Lease"] = {
   released_at: null,
   warnings: [],
   env: [],
+  volumes: [],
   exit: null,
   billing: {
     status: "accruing",
@@ -401,7 +402,7 @@ describe("money and admin commands", () => {
       needs_key: true,
       configured: true,
       usable: true,
-      capabilities: { stop: true, start: true, list_by_label: true, billing_records: true, webhooks: false, stop_ends_billing: false, spot: true, run_agent: true },
+      capabilities: { stop: true, start: true, list_by_label: true, billing_records: true, webhooks: false, stop_ends_billing: false, spot: true, run_agent: true, volumes: true },
       options: {},
       option_fields: [],
       updated_at: at(0),

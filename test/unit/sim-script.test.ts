@@ -251,3 +251,20 @@ describe("runScript", () => {
     expect(late.end).toEqual({ code: 1, signal: null, at: T0 + 2000 });
   });
 });
+
+describe("save and read (docs/sim.md \"Volumes\")", () => {
+  it("parse a path and text; refuse a relative path, a dot segment or a missing path", () => {
+    expect(program("save /data/a b c; read /data/a")).toEqual([
+      { op: "save", path: "/data/a", text: "b c" },
+      { op: "read", path: "/data/a" },
+    ]);
+    for (const bad of ["save data/a x", "read /data/../etc", "read", "save", "read /a b", "read /a//b"]) expect(parseScript(bad).ok, bad).toBe(false);
+  });
+
+  it("read prints what the machine had at the start or what the run wrote since; a missing file exits 1", () => {
+    const r = runScript(program("read /v/old; save /v/new n1; sleep 1; read /v/new; read /v/none; echo never"), T0, [], T0 + 5000, null, new Map([["/v/old", "o1"]]));
+    expect(r.output.map((l) => l.text)).toEqual(["o1", "n1", "read: /v/none: no such file"]);
+    expect(r.saves).toEqual([{ at: T0, path: "/v/new", text: "n1" }]);
+    expect(r.end).toEqual({ code: 1, signal: null, at: T0 + 1000 });
+  });
+});

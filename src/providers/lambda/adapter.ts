@@ -17,12 +17,14 @@ import {
   normalizedStatus,
   ProviderError,
   type CreateMachineInput,
+  type CreateVolumeInput,
   type Machine,
   type MachineEndpoint,
   type MachineStatus,
   type OfferListing,
   type Provider,
   type ProviderCapabilities,
+  type Volume,
 } from "../contract";
 import { agentUserData, withSecretsRedacted } from "../agent-start";
 import { isRecord, num, ProviderHttp, publicEndpoint, retryAfterMs, str, usd, type HttpAnswer, type HttpProviderOptions } from "../http";
@@ -96,7 +98,7 @@ export function lambdaOfferId(region: string, instanceType: string): string {
 }
 
 /** What this provider can do (contract.ts); the same for every account. */
-export const LAMBDA_CAPABILITIES = declareCapabilities(["list_by_label", "run_agent"], {
+export const LAMBDA_CAPABILITIES = declareCapabilities(["list_by_label", "run_agent", "volumes"], {
   stop: "Lambda has no stop: an instance runs until terminated, and the core destroys where it would stop.",
   start: "Lambda has no start: a terminated instance does not come back.",
   billing_records: "The document has no billing or usage records.",
@@ -183,6 +185,9 @@ export class LambdaProvider implements Provider {
     // Lambda has no environment field: the environment and the start line travel in `user_data`.
     const userData = agentUserData(input, this.name);
     if (userData !== null) body.user_data = userData;
+    // Each filesystem at its own path (RequestedFilesystemMountEntry: under /home, /lambda/nfs or
+    // /data); Lambda refuses another path, or a filesystem of another region, and nothing launches.
+    if (input.volumes && input.volumes.length > 0) body.file_system_mounts = input.volumes.map((v) => ({ file_system_id: v.id, mount_point: v.path }));
     const path = "/api/v1/instance-operations/launch";
     let answer: HttpAnswer;
     try {
@@ -241,6 +246,43 @@ export class LambdaProvider implements Provider {
     if (data === null) return null;
     const machine = this.#machine(data);
     return machine.status === "terminated" ? null : machine;
+  }
+
+  /**
+   * A filesystem (`POST /api/v1/filesystems`) in `region`, named after the label (a filesystem's
+   * name allows no `_`: lambdaFilesystemName). Lambda's filesystems have no size and the document
+   * states no price: `size_gb` is lessor's own figure, `usd_per_gb_month` null. Never retried.
+   */
+  async createVolume(input: CreateVolumeInput): Promise<Volume> {
+    const path = "/api/v1/filesystems";
+    let answer: HttpAnswer;
+    try {
+      answer = await this.#http.send("POST", path, { body: { name: lambdaFilesystemName(input.label), region: input.region } });
+    } catch (e) {
+      throw new ProviderError(this.name, "ambiguous", `lambda: create filesystem ${input.label}: ${(e as Error).message}, outcome unknown`);
+    }
+    const data = isRecord(answer.body) ? answer.body.data : null;
+    if (answer.status === 200 && isFilesystem(data)) return lambdaVolume(data, input.size_gb);
+    if (answer.status >= 500 || answer.status === 408 || answer.status === 200) {
+      throw new ProviderError(this.name, "ambiguous", `lambda: create filesystem ${input.label}: ${answer.status}, outcome unknown`);
+    }
+    throw this.#error(`POST ${path}`, answer, true);
+  }
+
+  /** `GET /api/v1/file-systems` (the document's path for the list) has no filter: filtered by name here. */
+  async listVolumes(prefix: string): Promise<Volume[]> {
+    const body = await this.#read("GET", "/api/v1/file-systems");
+    const all = isRecord(body) && Array.isArray(body.data) ? body.data : [];
+    const wanted = lambdaFilesystemName(prefix);
+    return all.filter(isFilesystem).filter((f) => f.name.startsWith(wanted)).map((f) => lambdaVolume(f, 0));
+  }
+
+  /** `DELETE /api/v1/filesystems/{id}`: refused while mounted (`filesystems/filesystem-in-use`); 404 is gone already. */
+  async deleteVolume(id: string): Promise<void> {
+    const path = `/api/v1/filesystems/${encodeURIComponent(id)}`;
+    const answer = await this.#http.retrying(() => this.#sendRead("DELETE", path));
+    if (answer.status === 200 || answer.status === 404) return;
+    throw this.#error(`DELETE ${path}`, answer, answer.status === 400);
   }
 
   /** The account's SSH keys: proves the key works and that the launch's SSH key name exists. */
@@ -345,6 +387,45 @@ export class LambdaProvider implements Provider {
     if (answer.status === 404) return new ProviderError(this.name, "not_found", message);
     return new ProviderError(this.name, "unavailable", message);
   }
+}
+
+/** A Filesystem of the document, as far as lessor reads it. */
+interface LambdaFilesystem {
+  id: string;
+  name: string;
+  region: { name: string };
+  created: string;
+  bytes_used?: number;
+}
+
+function isFilesystem(x: unknown): x is LambdaFilesystem {
+  return isRecord(x) && typeof x.id === "string" && typeof x.name === "string" && isRecord(x.region) && typeof x.region.name === "string";
+}
+
+/**
+ * A label as a filesystem's name, which must match `^[a-zA-Z]+[0-9a-zA-Z-]*$`: the volume id's
+ * `_` becomes `-` (`lessor-dev-vol-01...`), and back (lessor's labels have no other `_`, and
+ * installation ids no `-`, so the volume part is always the last `-vol-`).
+ */
+export function lambdaFilesystemName(label: string): string {
+  return label.replace(/_/g, "-");
+}
+
+function labelOfFilesystem(name: string): string {
+  const at = name.lastIndexOf("-vol-");
+  return at < 0 ? name : `${name.slice(0, at)}-vol_${name.slice(at + 5)}`;
+}
+
+function lambdaVolume(f: LambdaFilesystem, sizeGb: number): Volume {
+  const created = Date.parse(f.created);
+  return {
+    id: f.id,
+    label: labelOfFilesystem(f.name),
+    region: f.region.name.toLowerCase(),
+    size_gb: sizeGb || Math.ceil((num(f.bytes_used) ?? 0) / 1e9),
+    usd_per_gb_month: null,
+    created_at: Number.isNaN(created) ? null : created,
+  };
 }
 
 function isInstance(x: unknown): x is LambdaInstance {

@@ -16,12 +16,14 @@ import {
   type BillingListing,
   type BillingRecord,
   type CreateMachineInput,
+  type CreateVolumeInput,
   type Machine,
   type MachineEndpoint,
   type MachineStatus,
   type OfferListing,
   type Provider,
   type ProviderCapabilities,
+  type Volume,
 } from "../contract";
 import { agentEnv, shellArgs, startScript, withSecretsRedacted } from "../agent-start";
 import { isRecord, num, ProviderHttp, publicEndpoint, retryAfterMs, str, usd, type HttpAnswer, type HttpProviderOptions } from "../http";
@@ -157,7 +159,7 @@ export function parseRunpodOfferId(id: string): { cloud: Cloud; dataCenterId: st
 }
 
 /** What this provider can do (contract.ts); the same for every account. */
-export const RUNPOD_CAPABILITIES = declareCapabilities(["stop", "start", "list_by_label", "billing_records", "run_agent"], {
+export const RUNPOD_CAPABILITIES = declareCapabilities(["stop", "start", "list_by_label", "billing_records", "run_agent", "volumes"], {
   webhooks: "The document describes no signed webhooks for pods: ingress takes RunPod's only as an unsigned hint (docs/ingress.md).",
   stop_ends_billing: "A stop keeps the pod's disk (podAction), and the kept disk bills (RUNPOD_STOPPED_USD_PER_GB_HOUR).",
   spot: "CreatePodRequest has no interruptible/bid field in REST v2.",
@@ -264,6 +266,11 @@ export class RunPodProvider implements Provider {
     if (input.ports && input.ports.length > 0) body.ports = input.ports.map(runpodHttpPort);
     const script = startScript(input);
     if (script) body.args = shellArgs(script);
+    if (input.volumes && input.volumes.length > 0) {
+      // PodMounts.network holds at most one NetworkMount ("maxItems is 1 today"); the volume must be in the pod's data center.
+      if (input.volumes.length > 1) throw new ProviderError(this.name, "refused", `runpod: a pod mounts at most one network volume, not ${input.volumes.length}`);
+      body.mounts = { network: input.volumes.map((v) => ({ volumeId: v.id, path: v.path })) };
+    }
     let answer: HttpAnswer;
     try {
       answer = await this.#http.send("POST", "/v2/pods", { body });
@@ -279,6 +286,43 @@ export class RunPodProvider implements Provider {
       throw new ProviderError(this.name, "ambiguous", `runpod: create ${input.label}: ${answer.status}, outcome unknown`);
     }
     throw this.#error("POST /v2/pods", answer, true);
+  }
+
+  /**
+   * A network volume (`POST /v2/network-volumes`) named by its label ("not required to be unique",
+   * so the label is lessor's to keep unique) in the data center `region` names (RunPod's ids are
+   * upper case, lessor's regions lower case). Never retried: a 5xx, a 408 or a dropped connection
+   * leaves the outcome unknown. The document states no price: `usd_per_gb_month` is null, and what
+   * the volume cost comes from GET /v2/billing/networkvolumes.
+   */
+  async createVolume(input: CreateVolumeInput): Promise<Volume> {
+    const body = { name: input.label, size: input.size_gb, dataCenter: input.region.toUpperCase() };
+    let answer: HttpAnswer;
+    try {
+      answer = await this.#http.send("POST", VOLUMES_PATH, { body });
+    } catch (e) {
+      throw new ProviderError(this.name, "ambiguous", `runpod: create volume ${input.label}: ${(e as Error).message}, outcome unknown`);
+    }
+    if ((answer.status === 200 || answer.status === 201) && isNetworkVolume(answer.body)) return runpodVolume(answer.body);
+    if (answer.status >= 500 || answer.status === 408 || answer.status === 200 || answer.status === 201) {
+      throw new ProviderError(this.name, "ambiguous", `runpod: create volume ${input.label}: ${answer.status}, outcome unknown`);
+    }
+    throw this.#error(`POST ${VOLUMES_PATH}`, answer, true);
+  }
+
+  /** `GET /v2/network-volumes` has no name filter: the account's volumes, filtered by label here. */
+  async listVolumes(prefix: string): Promise<Volume[]> {
+    const body = await this.#read("GET", VOLUMES_PATH);
+    const volumes = isRecord(body) && Array.isArray(body.networkVolumes) ? body.networkVolumes : [];
+    return volumes.filter(isNetworkVolume).filter((v) => v.name.startsWith(prefix)).map(runpodVolume);
+  }
+
+  /** `DELETE /v2/network-volumes/{id}` ("permanently deletes ... and releases its storage"); 404 is gone already. */
+  async deleteVolume(id: string): Promise<void> {
+    const path = `${VOLUMES_PATH}/${encodeURIComponent(id)}`;
+    const answer = await this.#http.retrying(() => this.#sendRead("DELETE", path));
+    if (answer.status === 204 || answer.status === 200 || answer.status === 404) return;
+    throw this.#error(`DELETE ${path}`, answer, answer.status === 400 || answer.status === 409);
   }
 
   /**
@@ -473,6 +517,24 @@ function runpodHttpPort(port: number): string {
 /** Where RunPod's HTTP proxy publishes a pod's port. */
 export function runpodProxyUrl(podId: string, port: number): string {
   return `https://${podId}-${port}.proxy.runpod.net`;
+}
+
+const VOLUMES_PATH = "/v2/network-volumes";
+
+/** A NetworkVolume of the document: id, name, size (GB) and dataCenter are required. */
+interface NetworkVolumeJson {
+  id: string;
+  name: string;
+  size: number;
+  dataCenter: string;
+}
+
+function isNetworkVolume(x: unknown): x is NetworkVolumeJson {
+  return isRecord(x) && typeof x.id === "string" && typeof x.name === "string" && typeof x.size === "number" && typeof x.dataCenter === "string";
+}
+
+function runpodVolume(v: NetworkVolumeJson): Volume {
+  return { id: v.id, label: v.name, region: v.dataCenter.toLowerCase(), size_gb: v.size, usd_per_gb_month: null, created_at: null };
 }
 
 function podPath(id: string): string {

@@ -14,6 +14,8 @@ import {
   ProviderError,
   type BillingListing,
   type CreateMachineInput,
+  type CreateVolumeInput,
+  type Volume,
   type Machine,
   type MachineEndpoint,
   type MachineStatus,
@@ -68,7 +70,7 @@ function simStub(env: Env) {
 }
 
 /** What this provider can do (contract.ts); the same for every account. */
-export const SIM_CAPABILITIES = declareCapabilities(["stop", "start", "list_by_label", "billing_records", "webhooks", "spot", "run_agent"], {
+export const SIM_CAPABILITIES = declareCapabilities(["stop", "start", "list_by_label", "billing_records", "webhooks", "spot", "run_agent", "volumes"], {
   stop_ends_billing: "A stopped machine keeps its disk, and the disk bills at its own price (disk_price_per_hour).",
 });
 
@@ -123,6 +125,7 @@ export class SimProvider implements Provider {
       cmd: input.cmd ?? null,
       env: Object.keys(env).length > 0 ? env : null,
       ports: input.ports ?? [],
+      ...(input.volumes?.length ? { volumes: input.volumes } : {}),
     };
     let answer: HttpAnswer;
     try {
@@ -169,6 +172,32 @@ export class SimProvider implements Provider {
     const answer = await this.#http.retrying(() => this.#sendRead("DELETE", machinePath(id)));
     if (answer.status === 200 || answer.status === 404) return;
     throw this.#error("DELETE", machinePath(id), answer);
+  }
+
+  /** Never retried: a 5xx other than 503 leaves the outcome unknown, for the caller to list by label. */
+  async createVolume(input: CreateVolumeInput): Promise<Volume> {
+    let answer: HttpAnswer;
+    try {
+      answer = await this.#http.send("POST", "/v1/volumes", { body: { label: input.label, size_gb: input.size_gb, region: input.region } });
+    } catch (e) {
+      throw new ProviderError(this.name, "ambiguous", `sim: create volume ${input.label}: ${errorText(e)}`);
+    }
+    if (answer.status === 201 && isVolumeJson(answer.body)) return volumeOf(answer.body);
+    if (answer.status >= 500 && answer.status !== 503) throw new ProviderError(this.name, "ambiguous", `sim: create volume ${input.label}: ${answer.status}, outcome unknown`);
+    throw this.#error("POST", "/v1/volumes", answer);
+  }
+
+  async listVolumes(prefix: string): Promise<Volume[]> {
+    const path = `/v1/volumes?label_prefix=${encodeURIComponent(prefix)}`;
+    const body = await this.#http.retrying(() => this.#expect<{ volumes: SimVolumeJson[] }>("GET", path));
+    return body.volumes.filter((v) => v.label.startsWith(prefix)).map(volumeOf);
+  }
+
+  async deleteVolume(id: string): Promise<void> {
+    const path = `/v1/volumes/${encodeURIComponent(id)}`;
+    const answer = await this.#http.retrying(() => this.#sendRead("DELETE", path));
+    if (answer.status === 200 || answer.status === 404) return;
+    throw this.#error("DELETE", path, answer);
   }
 
   /**
@@ -268,8 +297,9 @@ export class SimProvider implements Provider {
     if (answer.status === 401 || answer.status === 403) return new ProviderError(this.name, "auth", message);
     if (answer.status === 404) return new ProviderError(this.name, "not_found", message);
     if (answer.status === 409 && code === "no_capacity") return new ProviderError(this.name, "no_capacity", message);
-    // The machine's cmd is not in the sim's command language: no retry changes that. Its words say where.
-    if (answer.status === 400 && code === "invalid_cmd") {
+    // The machine's cmd is not in the sim's command language, a volume it mounts is gone or
+    // elsewhere, a volume still mounted: no retry changes that. Its words say where.
+    if ((answer.status === 400 && (code === "invalid_cmd" || code === "invalid_volume" || code === "invalid_region")) || (answer.status === 409 && code === "volume_in_use")) {
       const words = (answer.body as { error?: { message?: unknown } } | null)?.error?.message;
       return new ProviderError(this.name, "refused", typeof words === "string" ? `${message}: ${words}` : message);
     }
@@ -279,6 +309,24 @@ export class SimProvider implements Provider {
 
 function machinePath(id: string): string {
   return `/v1/machines/${encodeURIComponent(id)}`;
+}
+
+/** A volume as the sim answers it (cloud.ts `#createVolume`). */
+interface SimVolumeJson {
+  id: string;
+  label: string;
+  region: string;
+  size_gb: number;
+  price_per_gb_month: number;
+  created_at: number;
+}
+
+function isVolumeJson(body: unknown): body is SimVolumeJson {
+  return typeof body === "object" && body !== null && typeof (body as SimVolumeJson).id === "string" && typeof (body as SimVolumeJson).region === "string";
+}
+
+function volumeOf(v: SimVolumeJson): Volume {
+  return { id: v.id, label: v.label, region: v.region, size_gb: v.size_gb, usd_per_gb_month: v.price_per_gb_month, created_at: v.created_at };
 }
 
 function isMachineJson(body: unknown): body is SimMachineJson {

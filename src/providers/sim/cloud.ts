@@ -14,8 +14,9 @@
  *   GET|PUT /v1/config              {offers, seed}: the market's size and seed
  *   GET|PUT /v1/faults              fault rates, delays and the PRNG seed (faults.ts)
  *   POST /v1/reset                  forget every machine and reset the faults
- *   POST /v1/machines               {label, offer_id, image?, cmd?, env?, ports?} -> 201 machine; a `cmd` that is not
- *                                   in the sim's command language (script.ts) -> 400 invalid_cmd
+ *   POST /v1/machines               {label, offer_id, image?, cmd?, env?, ports?, volumes?} -> 201 machine; a `cmd` that is not
+ *                                   in the sim's command language (script.ts) -> 400 invalid_cmd;
+ *                                   a volume gone or in another region than the offer -> 400 invalid_volume
  *   * /v1/machines/:id/ports/:port/...
  *                                   a request to a port the machine serves: its model server on
  *                                   8000 (model-server.ts, docs/sim.md "The model server"); 502
@@ -31,6 +32,10 @@
  *   POST /v1/operator/machines/:id/{start,stop,destroy}
  *                                   what a person does in a provider's console, behind lessor's
  *                                   back: the same transitions, never refused by injected faults
+ *   POST /v1/volumes                {label, size_gb, region} -> 201 volume (docs/sim.md "Volumes")
+ *   GET /v1/volumes?label_prefix=   {volumes}: every volume not deleted whose label starts so
+ *   DELETE /v1/volumes/:id          deleted with its files; 409 volume_in_use while a machine not
+ *                                   TERMINATED mounts it; a deleted or unknown one is 404
  *   GET /v1/ledger?label_prefix=    every machine's life, interval by interval
  *   GET /v1/billing?from=&to=       {now, complete_through, window_ms, records}: hourly records for
  *                                   closed, published windows (window length, publishing delay and
@@ -75,7 +80,7 @@ import { simSigningSecret } from "../../ingress/sim-key";
 import { signedHeaders } from "../../webhooks/secrets";
 import { afterAttempt, SIM_WEBHOOK_BATCH, simWebhookBody, simWebhookTarget } from "./webhooks";
 import { generateSimOffers, simStartupS, type SimOffer } from "./offers";
-import { parseScript, runScript, scriptErrorText, servingAt, type DeliveredSignal, type ScriptFiles, type ScriptProgram, type ScriptRun, type ScriptWrite } from "./script";
+import { parseScript, runScript, scriptErrorText, servingAt, type DeliveredSignal, type ScriptFiles, type ScriptProgram, type ScriptRun, type ScriptSave, type ScriptWrite } from "./script";
 import { SIM_WORKDIR_FAILED_CODE, SIM_WORKDIR_LIMITS, SIM_WORKDIR_TRIES, simFileBytes } from "./files";
 import { readTar, TarError, type TarFile } from "./tar";
 import { PART_SIZE, partSize } from "../../artifacts/limits";
@@ -283,7 +288,41 @@ const MIGRATIONS: readonly (readonly string[])[] = [
       PRIMARY KEY (machine_id, path)
     )`,
   ],
+  [
+    // Volumes (docs/sim.md "Volumes"): storage bound to a region that outlives the machines that
+    // mount it, the files written to it, and what each machine mounts where.
+    `CREATE TABLE volumes (
+      id TEXT PRIMARY KEY,
+      label TEXT NOT NULL,
+      region TEXT NOT NULL,
+      size_gb INTEGER NOT NULL CHECK (size_gb >= 1),
+      price_per_gb_month REAL NOT NULL CHECK (price_per_gb_month >= 0),
+      created_at INTEGER NOT NULL,
+      deleted_at INTEGER
+    )`,
+    `CREATE TABLE volume_writes (
+      volume_id TEXT NOT NULL REFERENCES volumes (id),
+      run TEXT NOT NULL,
+      seq INTEGER NOT NULL CHECK (seq >= 0),
+      path TEXT NOT NULL,
+      data TEXT NOT NULL,
+      at INTEGER NOT NULL,
+      PRIMARY KEY (volume_id, run, seq)
+    )`,
+    `ALTER TABLE machines ADD COLUMN volumes TEXT NOT NULL DEFAULT '[]' CHECK (json_type(volumes) = 'array')`,
+  ],
 ];
+
+/** What a sim volume bills a GB a month (docs/sim.md "Volumes"). */
+export const SIM_VOLUME_USD_PER_GB_MONTH = 0.1;
+/** A machine mounts at most this many volumes; a volume holds at most this many GB. */
+const MAX_MOUNTS = 8;
+const MAX_VOLUME_GB = 100_000;
+
+/** A `volumes` row as the API answers it. */
+type VolumeRow = { id: string; label: string; region: string; size_gb: number; price_per_gb_month: number; created_at: number; deleted_at: number | null };
+/** One mount of a machine: a volume at a path. */
+type MountJson = { id: string; path: string };
 
 /** A `machines` row: the machine as the API answers it (machines.ts), and its clock. */
 type MachineRow = { [K in keyof SimMachineJson]: SimMachineJson[K] } & {
@@ -312,6 +351,7 @@ type MachineRow = { [K in keyof SimMachineJson]: SimMachineJson[K] } & {
   workdir_tries: number;
   workdir_error: string | null;
   outputs: "sent" | "done" | null;
+  volumes: string;
 };
 
 type OutputRow = { machine_id: string; path: string; size: number; seed: string; sha256: string; upload_id: string | null; state: "pending" | "stored" | "refused" };
@@ -379,7 +419,7 @@ async function writeDigest(w: Pick<ScriptWrite, "seed" | "size">): Promise<strin
 
 /** The run of a machine whose workdir could not be had: agent.sh's `die`, said where its output goes. */
 function failedRun(message: string, at: number): ScriptRun {
-  return { output: [{ at, text: `lessor-agent: ${message}` }], writes: [], truncated: false, end: { code: SIM_WORKDIR_FAILED_CODE, signal: null, at } };
+  return { output: [{ at, text: `lessor-agent: ${message}` }], writes: [], saves: [], truncated: false, end: { code: SIM_WORKDIR_FAILED_CODE, signal: null, at } };
 }
 
 type IntervalRow = { machine_id: string; seq: number; status: SimInterval["status"]; from_ms: number; to_ms: number | null };
@@ -512,7 +552,16 @@ export class SimCloud extends DurableObject<Env> {
       case "GET /v1/machines":
         this.#gate(`list:${url.searchParams.get("label_prefix") ?? ""}`);
         return json({ machines: this.#list(url.searchParams.get("label_prefix") ?? "", Date.now()) });
+      case "POST /v1/volumes":
+        return this.#createVolume(request);
+      case "GET /v1/volumes": {
+        const prefix = url.searchParams.get("label_prefix") ?? "";
+        this.#gate(`volumes:${prefix}`);
+        return json({ volumes: this.#volumes().filter((v) => v.label.startsWith(prefix)) });
+      }
     }
+    const vol = /^\/v1\/volumes\/([^/]+)$/.exec(url.pathname);
+    if (vol && request.method === "DELETE") return this.#deleteVolume(decodeURIComponent(vol[1]!));
     const op = /^\/v1\/operator\/machines\/([^/]+)\/(stop|start|destroy)$/.exec(url.pathname);
     if (op && request.method === "POST") {
       const id = decodeURIComponent(op[1]!);
@@ -553,7 +602,7 @@ export class SimCloud extends DurableObject<Env> {
     // Everything below is synchronous, so no other request interleaves with this create.
     const faults = this.#gate(`create:${String((body as { label?: unknown } | null)?.label ?? "")}`);
     if (typeof body !== "object" || body === null || Array.isArray(body)) throw badRequest("body must be a JSON object");
-    const { label, offer_id, image, cmd, env, ports } = body as Record<string, unknown>;
+    const { label, offer_id, image, cmd, env, ports, volumes } = body as Record<string, unknown>;
     if (typeof label !== "string" || label.length === 0 || label.length > MAX_LABEL) throw badRequest(`label must be a string of 1..${MAX_LABEL} characters`);
     if (typeof offer_id !== "string" || offer_id.length === 0) throw badRequest("offer_id must be a string");
     if (image !== undefined && image !== null && (typeof image !== "string" || image.length > MAX_TEXT)) throw badRequest(`image must be a string of at most ${MAX_TEXT} characters`);
@@ -562,6 +611,7 @@ export class SimCloud extends DurableObject<Env> {
     const portsJson = ports === undefined || ports === null ? "[]" : simPortsJson(ports);
     const offer = this.#marketOf(config).byId.get(offer_id);
     if (!offer) throw new SimHttpError(404, "offer_not_found", `no offer ${offer_id}`);
+    const volumesJson = volumes === undefined || volumes === null ? "[]" : this.#mountsJson(volumes, offer.region);
     if (this.#chance(faults.no_capacity_rate)) throw new SimHttpError(409, "no_capacity", `no capacity left for ${offer_id}`);
 
     const now = Date.now();
@@ -580,8 +630,8 @@ export class SimCloud extends DurableObject<Env> {
     this.ctx.storage.transactionSync(() => {
       sql.exec(
         `INSERT INTO machines (id, label, offer_id, host_id, region, gpu_name, num_gpus, price_per_hour, disk_price_per_hour,
-           image, cmd, env, ports, created_at, status, status_since, provision_ms, boot_ms, boot_fails, vanish_after_ms, vanish_at, destroyed_at, vanished)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PROVISIONING', ?, ?, ?, ?, ?, NULL, NULL, 0)`,
+           image, cmd, env, ports, volumes, created_at, status, status_since, provision_ms, boot_ms, boot_fails, vanish_after_ms, vanish_at, destroyed_at, vanished)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PROVISIONING', ?, ?, ?, ?, ?, NULL, NULL, 0)`,
         id,
         label,
         offer.offer_id,
@@ -595,6 +645,7 @@ export class SimCloud extends DurableObject<Env> {
         (cmd as string | undefined) ?? null,
         envJson,
         portsJson,
+        volumesJson,
         now,
         now,
         clock.provision_ms,
@@ -611,6 +662,99 @@ export class SimCloud extends DurableObject<Env> {
       throw new SimHttpError(gateway, gateway === 502 ? "bad_gateway" : "gateway_timeout", "sim: upstream timed out");
     }
     return json(machine, 201);
+  }
+
+  // --- volumes (docs/sim.md "Volumes") ---------------------------------------------------------
+
+  #volumes(): VolumeRow[] {
+    return this.ctx.storage.sql.exec<VolumeRow>(`SELECT * FROM volumes WHERE deleted_at IS NULL ORDER BY created_at, id`).toArray();
+  }
+
+  async #createVolume(request: Request): Promise<Response> {
+    const body = await readJson(request);
+    this.#gate(`volume:${String((body as { label?: unknown } | null)?.label ?? "")}`);
+    if (typeof body !== "object" || body === null || Array.isArray(body)) throw badRequest("body must be a JSON object");
+    const { label, size_gb, region } = body as Record<string, unknown>;
+    if (typeof label !== "string" || label.length === 0 || label.length > MAX_LABEL) throw badRequest(`label must be a string of 1..${MAX_LABEL} characters`);
+    if (!Number.isSafeInteger(size_gb) || (size_gb as number) < 1 || (size_gb as number) > MAX_VOLUME_GB) throw badRequest(`size_gb must be a whole number from 1 to ${MAX_VOLUME_GB}`);
+    const regions = new Set(this.#marketOf(await this.#config()).offers.map((o) => o.region));
+    if (typeof region !== "string" || !regions.has(region)) throw new SimHttpError(400, "invalid_region", `no region ${JSON.stringify(region)}; the sim's are ${[...regions].sort().join(", ")}`);
+    const row: VolumeRow = { id: `sim-v-${randomHex(6)}`, label, region, size_gb: size_gb as number, price_per_gb_month: SIM_VOLUME_USD_PER_GB_MONTH, created_at: Date.now(), deleted_at: null };
+    this.ctx.storage.sql.exec(
+      `INSERT INTO volumes (id, label, region, size_gb, price_per_gb_month, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+      row.id, row.label, row.region, row.size_gb, row.price_per_gb_month, row.created_at,
+    );
+    return json(row, 201);
+  }
+
+  /** Deletes a volume and its files, unless a machine that is not TERMINATED mounts it. */
+  #deleteVolume(id: string): Response {
+    this.#gate(`volume:${id}`);
+    const sql = this.ctx.storage.sql;
+    const volume = sql.exec<VolumeRow>(`SELECT * FROM volumes WHERE id = ? AND deleted_at IS NULL`, id).toArray()[0];
+    if (!volume) throw new SimHttpError(404, "volume_not_found", `no volume ${id}`);
+    const now = Date.now();
+    const mounting = this.#mountingMachines(id, now);
+    if (mounting.length > 0) throw new SimHttpError(409, "volume_in_use", `volume ${id} is mounted by ${mounting.join(", ")}`);
+    this.ctx.storage.transactionSync(() => {
+      sql.exec(`DELETE FROM volume_writes WHERE volume_id = ?`, id);
+      sql.exec(`UPDATE volumes SET deleted_at = ? WHERE id = ?`, now, id);
+    });
+    return json({ ...volume, deleted_at: now });
+  }
+
+  /** The machines not TERMINATED at `now` (by their clock) that mount volume `id`. */
+  #mountingMachines(id: string, now: number): string[] {
+    const rows = this.ctx.storage.sql
+      .exec<MachineRow>(`SELECT m.* FROM machines m, json_each(m.volumes) j WHERE m.status != 'TERMINATED' AND json_extract(j.value, '$.id') = ?`, id)
+      .toArray();
+    return rows.filter((r) => advance(clockOf(r), now).clock.status !== "TERMINATED").map((r) => r.id);
+  }
+
+  /** A create's `volumes` as stored: each a live volume in the offer's region, at its own absolute path; or 400. */
+  #mountsJson(volumes: unknown, region: string): string {
+    const ok =
+      Array.isArray(volumes) &&
+      volumes.length <= MAX_MOUNTS &&
+      volumes.every((v) => typeof v === "object" && v !== null && typeof v.id === "string" && typeof v.path === "string" && MOUNT_PATH.test(v.path));
+    if (!ok) throw badRequest(`volumes must be a list of at most ${MAX_MOUNTS} {id, path}, each path absolute`);
+    const mounts = volumes as MountJson[];
+    if (new Set(mounts.map((m) => m.id)).size !== mounts.length || new Set(mounts.map((m) => m.path)).size !== mounts.length) throw badRequest("volumes: each volume and each path at most once");
+    for (const m of mounts) {
+      const v = this.ctx.storage.sql.exec<VolumeRow>(`SELECT * FROM volumes WHERE id = ? AND deleted_at IS NULL`, m.id).toArray()[0];
+      if (!v) throw new SimHttpError(400, "invalid_volume", `no volume ${m.id}`);
+      if (v.region !== region) throw new SimHttpError(400, "invalid_volume", `volume ${m.id} is in ${v.region}, the offer in ${region}: a machine mounts only volumes of its own region`);
+    }
+    return JSON.stringify(mounts.map((m) => ({ id: m.id, path: m.path })));
+  }
+
+  /**
+   * The files a run sees when it begins at `at`: each mounted volume's files as last written at or
+   * before then, under the mount's path (a run sees what was written before it began, and its own).
+   */
+  #filesAt(row: Pick<MachineRow, "volumes">, at: number): Map<string, string> {
+    const files = new Map<string, string>();
+    for (const m of JSON.parse(row.volumes) as MountJson[]) {
+      const writes = this.ctx.storage.sql
+        .exec<{ path: string; data: string }>(`SELECT path, data FROM volume_writes WHERE volume_id = ? AND at <= ? ORDER BY at, run, seq`, m.id, at)
+        .toArray();
+      for (const w of writes) files.set(`${m.path}${w.path}`, w.data);
+    }
+    return files;
+  }
+
+  /** Keeps what a run wrote under its machine's mounts (each write once, by its run and number); the rest was on the machine's own disk. */
+  #keepWrites(row: Pick<MachineRow, "id" | "run_started_at" | "volumes">, run: string, writes: readonly ScriptSave[]): void {
+    const mounts = JSON.parse(row.volumes) as MountJson[];
+    if (mounts.length === 0) return;
+    writes.forEach((w, seq) => {
+      const m = mounts.find((x) => w.path.startsWith(`${x.path}/`));
+      if (!m) return;
+      this.ctx.storage.sql.exec(
+        `INSERT OR IGNORE INTO volume_writes (volume_id, run, seq, path, data, at) SELECT ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM volumes WHERE id = ? AND deleted_at IS NULL)`,
+        m.id, run, seq, w.path.slice(m.path.length), w.text, w.at, m.id,
+      );
+    });
   }
 
   /** One machine's route: gate, observe the clock, act, persist, answer the machine (or 404/409). */
@@ -913,6 +1057,7 @@ export class SimCloud extends DurableObject<Env> {
     if (program !== null && row.exit_reported === 0 && this.#row(row.id)!.workdir !== "pending") {
       const current = this.#row(row.id)!;
       const run = this.#runOf(current, program, now);
+      this.#keepWrites(current, runKey(current), run.saves);
       const lines = runLines(run);
       let { log_seq: seq, log_shipped: shipped, log_cut: cut } = current;
       while (shipped < lines.length) {
@@ -941,7 +1086,8 @@ export class SimCloud extends DurableObject<Env> {
       // An exec stored after a stop that came while this pass waited on lessor dies with the machine too.
       const killedAt = exec.killed_at ?? (latest.status === "RUNNING" ? null : Math.max(exec.started_at, latest.status_since));
       const signals: DeliveredSignal[] = killedAt === null ? [] : [{ signal: "KILL", at: killedAt }];
-      const run = runScript(programOf(exec.cmd), exec.started_at, signals, now, this.#filesOf(row.id));
+      const run = runScript(programOf(exec.cmd), exec.started_at, signals, now, this.#filesOf(row.id), this.#filesAt(latest, exec.started_at));
+      this.#keepWrites(latest, `${exec.command_id}`, run.saves);
       if (!run.end) continue;
       const answer = (await lease.agentCall(token, { op: "result", id: exec.command_id, ...execResult({ ...run, end: run.end }) })) as AgentAnswer;
       if (!answer.ok && answer.status === 410) throw new LeaseGone();
@@ -961,8 +1107,8 @@ export class SimCloud extends DurableObject<Env> {
   /** The run of a machine's `cmd` at `now`: the interpreter's, with its workdir, or the failure to get one. */
   #runOf(row: MachineRow, program: ScriptProgram, now: number): ScriptRun {
     if (row.workdir === "failed") return failedRun(row.workdir_error ?? "the workdir could not be had", row.run_started_at!);
-    if (row.workdir === "pending") return { output: [], writes: [], truncated: false, end: null };
-    return runScript(program, row.run_started_at!, parseSignals(row.run_signals), now, this.#filesOf(row.id));
+    if (row.workdir === "pending") return { output: [], writes: [], saves: [], truncated: false, end: null };
+    return runScript(program, row.run_started_at!, parseSignals(row.run_signals), now, this.#filesOf(row.id), this.#filesAt(row, row.run_started_at!));
   }
 
   /** The machine's workdir as `cat` reads it. */
@@ -1301,8 +1447,14 @@ export class SimCloud extends DurableObject<Env> {
       alive_ms: (r.destroyed_at ?? now) - r.created_at,
       intervals: intervals.get(r.id) ?? [],
       refusals: refusals.get(r.id) ?? [],
+      volumes: (JSON.parse(r.volumes) as MountJson[]).map((m) => m.id),
     }));
-    return { now, machines };
+    const volumes = sql
+      .exec<VolumeRow>(`SELECT * FROM volumes WHERE label >= ? AND label < ? ORDER BY created_at, id`, prefix, `${prefix}\u{10FFFF}`)
+      .toArray()
+      .filter((v) => v.label.startsWith(prefix))
+      .map((v) => ({ id: v.id, label: v.label, region: v.region, size_gb: v.size_gb, created_at: v.created_at, deleted_at: v.deleted_at }));
+    return { now, machines, volumes };
   }
 
   #billing(params: URLSearchParams, now: number): Response {
@@ -1418,6 +1570,8 @@ export class SimCloud extends DurableObject<Env> {
       sql.exec(`DELETE FROM machine_outputs`);
       sql.exec(`DELETE FROM webhook_outbox`);
       sql.exec(`DELETE FROM machines`);
+      sql.exec(`DELETE FROM volume_writes`);
+      sql.exec(`DELETE FROM volumes`);
       this.#writeFaults(SIM_DEFAULT_FAULTS, true);
     });
   }
@@ -1564,6 +1718,9 @@ function checkCmd(cmd: unknown): void {
   const parsed = parseScript(cmd);
   if (!parsed.ok) throw new SimHttpError(400, "invalid_cmd", `cmd: ${scriptErrorText(parsed.error)}`);
 }
+
+/** Where a machine mounts a volume: an absolute path, as the command language writes one (script.ts). */
+const MOUNT_PATH = /^(\/[A-Za-z0-9_-][A-Za-z0-9._-]*)+$/;
 
 function badRequest(message: string): SimHttpError {
   return new SimHttpError(400, "invalid_request", message);

@@ -286,6 +286,18 @@ export interface SimLedgerMachine {
   intervals: SimInterval[];
   /** Calls on this machine the sim refused with an injected fault, oldest first. */
   refusals: SimRefusal[];
+  /** The volumes it mounts (their ids). */
+  volumes: string[];
+}
+
+/** One volume's life (docs/sim.md "Volumes"). */
+export interface SimLedgerVolume {
+  id: string;
+  label: string;
+  region: string;
+  size_gb: number;
+  created_at: number;
+  deleted_at: number | null;
 }
 
 /** A call the sim refused (injected 503, or 429 with the Retry-After it imposed). */
@@ -298,6 +310,8 @@ export interface SimRefusal {
 export interface SimLedger {
   now: number;
   machines: SimLedgerMachine[];
+  /** Volumes whose label starts with the prefix asked, deleted ones included. */
+  volumes: SimLedgerVolume[];
 }
 
 /**

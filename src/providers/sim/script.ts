@@ -7,7 +7,9 @@
  * clock (STYLE.md rule 1). Asked again later with more time or more signals, it answers the same
  * prefix and more, so the sim can store only the program, its start and the signals. `cat` reads
  * the machine's workdir through a `ScriptFiles` the caller hands in; `write` only records what it
- * wrote (files.ts makes the bytes), so the files never change when or how a run ends.
+ * wrote (files.ts makes the bytes), so the files never change when or how a run ends. `save` and
+ * `read` use the files of the machine's volumes as they were when the run began, handed in as a map,
+ * and the run's own saves; the saves are answered, for the sim to keep.
  */
 import { pathProblem } from "../../artifacts/limits";
 
@@ -28,6 +30,8 @@ export const SCRIPT_MAX_OUTPUT_BYTES = 4 * 1024 ** 3;
  * chunk holds whole lines and is at most 1 MiB, and a file need not have newlines at all.
  */
 export const SCRIPT_CAT_LINE_MAX = 4_096;
+/** A `save`'s or `read`'s path holds at most this many characters. */
+export const SCRIPT_MAX_PATH = 256;
 
 export type ScriptStatement =
   | { op: "echo"; text: string }
@@ -38,7 +42,9 @@ export type ScriptStatement =
   | { op: "trap-term" }
   | { op: "serve"; model: string }
   | { op: "cat"; path: string }
-  | { op: "write"; path: string; size: number; seed: string };
+  | { op: "write"; path: string; size: number; seed: string }
+  | { op: "save"; path: string; text: string }
+  | { op: "read"; path: string };
 
 export type ScriptProgram = readonly ScriptStatement[];
 
@@ -51,7 +57,9 @@ export interface ScriptError {
 
 export type ParseResult = { ok: true; program: ScriptProgram } | { ok: false; error: ScriptError };
 
-const STATEMENTS = ["echo", "lines", "sleep", "exit", "hang", "trap-term", "serve", "cat", "write"] as const;
+const STATEMENTS = ["echo", "lines", "sleep", "exit", "hang", "trap-term", "serve", "cat", "write", "save", "read"] as const;
+/** An absolute path of letters, digits and `. _ - /`, with no `.` or `..` segment and no empty one. */
+const ABSOLUTE_PATH = /^(\/[A-Za-z0-9_-][A-Za-z0-9._-]*)+$/;
 const INTEGER = /^\d+$/;
 const DECIMAL = /^\d+(\.\d+)?$/;
 const MODEL = /^[A-Za-z0-9][A-Za-z0-9._:/@-]*$/;
@@ -143,6 +151,15 @@ function parseStatement(text: string): ScriptStatement | string {
       if (seed !== undefined && (!MODEL.test(seed) || seed.length > SCRIPT_MAX_TEXT)) return `write: the seed is one word of letters, digits and . _ : / @ -, not ${quote(seed)}`;
       return { op: "write", path: p!, size: bytes, seed: seed ?? p! };
     }
+    case "save":
+    case "read": {
+      const path = args[0];
+      const bad = path === undefined || path.length > SCRIPT_MAX_PATH || !ABSOLUTE_PATH.test(path) || path.split("/").some((seg) => seg === "." || seg === "..");
+      if (bad) return `${word} takes an absolute path of letters, digits and . _ - /${path === undefined ? "" : `, not ${quote(path)}`}`;
+      if (word === "read") return args.length === 1 ? { op: "read", path } : "read takes one path";
+      const text = rest.slice(path.length).trim();
+      return textArg(text) ?? { op: "save", path, text };
+    }
   }
   return `unknown statement ${quote(word)}; a statement is one of ${STATEMENTS.join(", ")}`;
 }
@@ -184,11 +201,20 @@ export interface ScriptFiles {
   read(path: string): Uint8Array | null;
 }
 
+/** A line a `save` put in a file at an absolute path (a volume's, docs/volumes.md), in the order saved. */
+export interface ScriptSave {
+  at: number;
+  path: string;
+  text: string;
+}
+
 export interface ScriptRun {
   /** Every line printed up to `now`, oldest first (at most SCRIPT_MAX_LINES). */
   output: OutputLine[];
   /** The files written up to `now`, one per path (the last write of it), in the order first written. */
   writes: ScriptWrite[];
+  /** Every file saved up to `now`, oldest first. */
+  saves: ScriptSave[];
   /** Lines were printed beyond SCRIPT_MAX_LINES and are not in `output`. */
   truncated: boolean;
   /** null: still running at `now`. */
@@ -204,11 +230,21 @@ export interface ScriptRun {
  * A TERM ends the run unless `trap-term` ran before it; a KILL always ends it. Signals delivered
  * after `now` are not yet delivered; signals after the end change nothing.
  */
-export function runScript(program: ScriptProgram, start: number, signals: readonly DeliveredSignal[], now: number, files: ScriptFiles | null = null): ScriptRun {
+export function runScript(
+  program: ScriptProgram,
+  start: number,
+  signals: readonly DeliveredSignal[],
+  now: number,
+  files: ScriptFiles | null = null,
+  volumeFiles: ReadonlyMap<string, string> = new Map(),
+): ScriptRun {
   const output: OutputLine[] = [];
   const written = new Map<string, ScriptWrite>();
   let writtenBytes = 0;
-  if (now < start) return { output, writes: [], truncated: false, end: null };
+  const saves: ScriptSave[] = [];
+  if (now < start) return { output, writes: [], saves, truncated: false, end: null };
+  // What `read` sees: the volumes' files when the run began, and the run's own saves.
+  const seen = new Map(volumeFiles);
   let truncated = false;
   const print = (at: number, text: string) => {
     if (output.length < SCRIPT_MAX_LINES) output.push({ at, text });
@@ -225,7 +261,7 @@ export function runScript(program: ScriptProgram, start: number, signals: readon
     }
     return null;
   };
-  const ended = (end: ScriptEnd | null): ScriptRun => ({ output, writes: [...written.values()], truncated, end });
+  const ended = (end: ScriptEnd | null): ScriptRun => ({ output, writes: [...written.values()], saves, truncated, end });
 
   let t = start;
   for (const s of program) {
@@ -271,6 +307,20 @@ export function runScript(program: ScriptProgram, start: number, signals: readon
         writtenBytes = bytes;
         // A path written again keeps its place: what matters is its last content.
         written.set(s.path, { path: s.path, size: s.size, seed: s.seed, at: t });
+        break;
+      }
+      case "save":
+        saves.push({ at: t, path: s.path, text: s.text });
+        seen.set(s.path, s.text);
+        break;
+      case "read": {
+        const text = seen.get(s.path);
+        if (text === undefined) {
+          // As `cat` of a missing file: a line on what is wrong, and code 1.
+          print(t, `read: ${s.path}: no such file`);
+          return ended({ code: 1, signal: null, at: t });
+        }
+        print(t, text);
         break;
       }
     }

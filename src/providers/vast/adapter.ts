@@ -134,6 +134,7 @@ interface VastInstance {
 export const VAST_CAPABILITIES = declareCapabilities(["stop", "start", "list_by_label", "billing_records", "webhooks", "run_agent"], {
   stop_ends_billing: "A stopped instance keeps its disk, and the disk keeps billing.",
   spot: "Interruptible (bid) instances exist, but lessor's create carries no bid price yet: only on-demand offers are listed.",
+  volumes: "A Vast volume is rented from a volume offer on one host and carries no label lessor could find it by after an unknown outcome; not built (docs/providers.md).",
 });
 
 export class VastProvider implements Provider {

@@ -285,9 +285,11 @@ export class StubCloudCore<X = unknown> {
           alive_ms: (m.clock.destroyed_at ?? now) - m.created_at,
           refusals: [],
           intervals: m.intervals.map((i) => ({ ...i })),
+          // A dialect keeps its provider's volumes itself (read through the provider's own API).
+          volumes: [],
         }),
       );
-    return { now, machines };
+    return { now, machines, volumes: [] };
   }
 
   /** How the cloud bills: window length, publishing delay and markup are fault settings, as the sim's. */

@@ -62,6 +62,19 @@ interface InstanceExtra {
   region: string;
   ssh_key_names: string[];
   tags: Array<{ key: string; value: string }>;
+  mounts: Array<{ file_system_id: string; mount_point: string }>;
+}
+
+/** A Filesystem as the document has it. */
+interface Filesystem {
+  id: string;
+  name: string;
+  mount_point: string;
+  created: string;
+  created_by: { id: string; email: string; status: "active" };
+  is_in_use: boolean;
+  region: { name: string; description: string };
+  bytes_used: number;
 }
 
 /** The launch's `user_data` limit as the document states it ("cannot exceed 1MB"), read as 2^20 bytes. */
@@ -90,6 +103,8 @@ export class LambdaDialect implements Dialect {
   readonly injected: InjectedCreate[] = [];
   /** A status word shown instead of the instance's own (a test's `terminating` that stalls, an `unhealthy` or `preempted` VM). */
   readonly statusOverride = new Map<string, string>();
+  /** The account's filesystems, by id (kept across the admin reset, as storage outlives machines). */
+  readonly filesystems = new Map<string, Filesystem>();
 
   /** Forgets what tests set on this dialect beyond the core (the admin reset calls it). */
   clearTestHooks(): void {
@@ -128,6 +143,12 @@ export class LambdaDialect implements Dialect {
       }
       case "terminateInstance":
         return this.#terminate((call.body as { instance_ids: string[] }).instance_ids);
+      case "listFilesystems":
+        return refusal(this.core.gate("volumes:"), WORDS) ?? { status: 200, body: { data: [...this.filesystems.values()].map((f) => this.#fs(f)) } };
+      case "createFilesystem":
+        return this.#createFilesystem(call.body as { name: string; region: string });
+      case "filesystemDelete":
+        return this.#deleteFilesystem(String(call.params.id));
       case "listSSHKeys":
         // The account's one registered key (the adapter's verify() looks for its configured name).
         return { status: 200, body: { data: [{ id: "5f1c0ffee5f1c0ffee5f1c0ffee5f1c0", name: STUB_LAMBDA_SSH_KEY_NAME, public_key: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIStubStubStubStubStubStubStubStubStubStubStub lessor-stub" }] } };
@@ -141,6 +162,36 @@ export class LambdaDialect implements Dialect {
     const json = instanceJson(m);
     const status = this.statusOverride.get(m.id);
     return status ? { ...json, status } : json;
+  }
+
+  /** A filesystem with `is_in_use` as it is now: mounted by an instance not terminated. */
+  #fs(f: Filesystem): Filesystem {
+    return { ...f, is_in_use: this.core.list().some((m) => m.extra.mounts.some((x) => x.file_system_id === f.id)) };
+  }
+
+  #createFilesystem(body: { name: string; region: string }): StubAnswer {
+    const gated = refusal(this.core.gate(`volume:${body.name}`), WORDS);
+    if (gated) return gated;
+    if (!Object.hasOwn(LAMBDA_REGIONS, body.region)) return { status: 400, body: { error: { code: "global/invalid-parameters", message: `Region ${body.region} does not exist.` } } };
+    if ([...this.filesystems.values()].some((f) => f.name === body.name)) return { status: 400, body: { error: { code: "global/duplicate", message: "A filesystem with this name already exists." } } };
+    const id = crypto.randomUUID().replace(/-/g, "");
+    const f: Filesystem = {
+      id, name: body.name, mount_point: `/lambda/nfs/${body.name}`, created: new Date(this.core.now()).toISOString(),
+      created_by: { id: "u0", email: "stub@lessor.invalid", status: "active" }, is_in_use: false, region: regionJson(body.region), bytes_used: 0,
+    };
+    this.filesystems.set(id, f);
+    return { status: 200, body: { data: f } };
+  }
+
+  #deleteFilesystem(id: string): StubAnswer {
+    const gated = refusal(this.core.gate(`volume:${id}`), WORDS);
+    if (gated) return gated;
+    const f = this.filesystems.get(id);
+    if (!f) return { status: 404, body: { error: { code: "global/object-does-not-exist", message: "Filesystem was not found." } } };
+    // "The filesystem must not be mounted to any running instances at the time of deletion."
+    if (this.#fs(f).is_in_use) return { status: 400, body: { error: { code: "filesystems/filesystem-in-use", message: "Filesystem is in use." } } };
+    this.filesystems.delete(id);
+    return { status: 200, body: { data: { deleted_ids: [id] } } };
   }
 
   #launch(body: Record<string, any>): StubAnswer {
@@ -158,6 +209,14 @@ export class LambdaDialect implements Dialect {
     }
     const badUserData = typeof body.user_data === "string" ? userDataProblem(body.user_data) : null;
     if (badUserData) return { status: 400, body: { error: { code: "global/invalid-parameters", message: badUserData } } };
+    const mounts: InstanceExtra["mounts"] = body.file_system_mounts ?? [];
+    for (const m of mounts) {
+      const f = this.filesystems.get(m.file_system_id);
+      if (!f) return { status: 404, body: { error: { code: "global/object-does-not-exist", message: "Filesystem was not found." } } };
+      if (f.region.name !== body.region_name) {
+        return { status: 400, body: { error: { code: "instance-operations/launch/file-system-in-wrong-region", message: `Filesystem ${f.name} is in ${f.region.name}.` } } };
+      }
+    }
     const capacity = { status: 400, body: { error: { code: "instance-operations/launch/insufficient-capacity", message: "Not enough capacity to fulfill launch request." } } };
     if (!type.regions.includes(body.region_name)) return capacity;
     const offerId = `${body.region_name}:${type.name}`;
@@ -171,7 +230,7 @@ export class LambdaDialect implements Dialect {
       // Nothing bills after a terminate and there is no stopped state: no disk is kept.
       disk_price_per_hour: 0,
     };
-    const outcome = this.core.create({ label: body.name ?? "", offer, cmd: body.user_data ?? null, extra: { type, region: body.region_name, ssh_key_names: keys, tags: body.tags ?? [] } });
+    const outcome = this.core.create({ label: body.name ?? "", offer, cmd: body.user_data ?? null, extra: { type, region: body.region_name, ssh_key_names: keys, tags: body.tags ?? [], mounts } });
     if (outcome.kind === "no_capacity") return capacity;
     if (outcome.kind === "ambiguous") return ambiguous(outcome.answer, WORDS);
     return { status: 200, body: { data: { instance_ids: [outcome.machine.id] } } };
@@ -225,7 +284,8 @@ function instanceJson(m: CoreMachine<InstanceExtra>) {
     name: m.label,
     status: STATUS[m.clock.status],
     ssh_key_names: x.ssh_key_names,
-    file_system_names: [],
+    file_system_names: x.mounts.map((f) => f.file_system_id),
+    file_system_mounts: x.mounts,
     region: regionJson(x.region),
     instance_type: typeJson(x.type),
     actions: { migrate: { available: false }, rebuild: up, restart: up, cold_reboot: up, terminate: { available: true } },

@@ -106,7 +106,16 @@ interface PodExtra {
   args: string;
   env: Record<string, string>;
   ports: string[];
-  mounts: { persistent?: { size: number; path: string } };
+  mounts: { persistent?: { size: number; path: string }; network?: Array<{ volumeId: string; path: string }> };
+}
+
+/** A NetworkVolume as the document has it. */
+interface NetworkVolume {
+  id: string;
+  name: string;
+  size: number;
+  dataCenter: string;
+  type: "STANDARD" | "HIGH_PERFORMANCE";
 }
 
 export class RunPodDialect implements Dialect {
@@ -128,6 +137,10 @@ export class RunPodDialect implements Dialect {
    * offset in a start time, a record without a pod id, a bucket still in progress. Null: the core's.
    */
   billingRecords: RunPodBillingRecord[] | null = null;
+
+  /** The account's network volumes, by id (kept across the admin reset's machines, as storage outlives them). */
+  readonly volumes = new Map<string, NetworkVolume>();
+  #volumeSeq = 0;
 
   constructor(options: { now?: () => number } = {}) {
     // RunPod's ids are short lowercase words ("7h9k2m4n6p"); a per-server tag keeps them unique across runs.
@@ -167,6 +180,16 @@ export class RunPodDialect implements Dialect {
         return this.#onPod(id, (m) => this.#action(m, (call.body as { action: string }).action));
       case "listPodBilling":
         return this.#billing(call.query);
+      case "listNetworkVolumes":
+        return refusal(this.core.gate("volumes:"), WORDS) ?? { status: 200, body: { networkVolumes: [...this.volumes.values()] } };
+      case "createNetworkVolume":
+        return this.#createVolume(call.body as Record<string, any>);
+      case "deleteNetworkVolume": {
+        const gated = refusal(this.core.gate(`volume:${id}`), WORDS);
+        if (gated) return gated;
+        // The document: "Permanently deletes a network volume and releases its storage"; it names no refusal while mounted.
+        return this.volumes.delete(id) ? { status: 204 } : runpodProblem(404, "network volume not found");
+      }
       default:
         // The document has it; the stub does not serve it. Loud: the server records a violation.
         throw new Error(`the stub does not serve ${call.operationId}`);
@@ -209,7 +232,10 @@ export class RunPodDialect implements Dialect {
     const text = JSON.stringify(body);
     const n = this.misplaced.findIndex((x) => x.match === undefined || text.includes(x.match));
     const elsewhere = n < 0 ? undefined : this.misplaced.splice(n, 1)[0]!.dataCenterId;
-    const dc = elsewhere ?? wanted.find((d) => availability(gpu, cloud, count, d) !== "NONE");
+    const network = body.mounts?.network as PodExtra["mounts"]["network"];
+    // A NetworkMount names "an existing NetworkVolume in the same data center as the pod".
+    const volumeDc = network?.length ? this.volumes.get(network[0]!.volumeId)?.dataCenter : undefined;
+    const dc = elsewhere ?? wanted.find((d) => (volumeDc === undefined || d === volumeDc) && availability(gpu, cloud, count, d) !== "NONE");
     if (!dc) return null;
     const persistent = body.mounts?.persistent as PodExtra["mounts"]["persistent"];
     const offerId = runpodOfferId(cloud, dc, count, gpu.id);
@@ -233,9 +259,21 @@ export class RunPodDialect implements Dialect {
         args: body.args ?? "",
         env: body.env ?? {},
         ports: body.ports ?? [],
-        mounts: persistent ? { persistent } : {},
+        mounts: { ...(persistent ? { persistent } : {}), ...(network?.length ? { network } : {}) },
       },
     };
+  }
+
+  // --- network volumes ------------------------------------------------------------------------
+
+  #createVolume(body: Record<string, any>): StubAnswer {
+    const gated = refusal(this.core.gate(`volume:${body.name}`), WORDS);
+    if (gated) return gated;
+    if (!Object.hasOwn(RUNPOD_DATA_CENTERS, body.dataCenter)) return runpodProblem(400, `unknown data center ${body.dataCenter}`);
+    const id = `nv${(++this.#volumeSeq).toString(36).padStart(8, "0")}`;
+    const volume: NetworkVolume = { id, name: body.name, size: body.size, dataCenter: body.dataCenter, type: body.type ?? "STANDARD" };
+    this.volumes.set(id, volume);
+    return { status: 201, body: volume };
   }
 
   // --- pods -----------------------------------------------------------------------------------
@@ -245,6 +283,8 @@ export class RunPodDialect implements Dialect {
     if (gated) return gated;
     const injected = takeInjected(this.injected, body);
     if (injected) return injected;
+    const network = (body.mounts?.network ?? []) as Array<{ volumeId: string }>;
+    if (network.some((n) => !this.volumes.has(n.volumeId))) return runpodProblem(400, "network volume not found");
     const resolved = this.#offer(body);
     if (!resolved) return runpodProblem(400, NO_INSTANCES);
     const outcome = this.core.create({ label: body.name, offer: resolved.offer, image: body.image, cmd: body.args ?? null, extra: resolved.extra });

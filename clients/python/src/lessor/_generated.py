@@ -87,11 +87,22 @@ class SimLedgerMachine(_Open):
     alive_ms: int = Field(description="from create to destroy, or to `now` while alive")
     intervals: list[SimLedgerMachineIntervalsItem]
     refusals: list[SimLedgerMachineRefusalsItem] = Field(description="calls on the machine the sim refused with an injected fault, with the Retry-After it imposed")
+    volumes: list[str] = Field(description="the volumes it mounts")
+
+
+class SimLedgerVolume(_Open):
+    id: str
+    label: str
+    region: str
+    size_gb: int
+    created_at: int = Field(description="milliseconds since the epoch")
+    deleted_at: int | None = Field(description="milliseconds since the epoch")
 
 
 class SimLedger(_Open):
     now: int = Field(description="milliseconds since the epoch")
     machines: list[SimLedgerMachine]
+    volumes: list[SimLedgerVolume]
 
 
 class SimFaults(_Open):
@@ -276,6 +287,7 @@ class ProviderCapabilities(_Open):
     stop_ends_billing: bool
     spot: bool
     run_agent: bool = Field(description="machines can be given an environment and a start command, so lessor's agent runs there; a lease with a cmd needs it")
+    volumes: bool = Field(description="sells volumes a machine mounts (docs/volumes.md)")
 
 
 class ProviderOptionFieldsItem(_Open):
@@ -475,10 +487,16 @@ class PolicyInput(_Closed):
     outputs_wait: Duration | None = None
 
 
+class VolumeMount(_Closed):
+    name: str
+    path: str
+
+
 class QuoteRequest(_Closed):
     spec: Spec
     kind: Literal["deployment", "scratch", "job"] | None = "scratch"
     policy: PolicyInput | None = None
+    volumes: list[VolumeMount] | None = Field(None, description="volumes to mount; the lease is placed where they live (docs/volumes.md)")
 
 
 class LeaseMachine(_Open):
@@ -510,6 +528,11 @@ class ConfigWarning(_Open):
     code: Literal["stopped_disk_unbounded", "idle_timeout_unreachable", "mutable_image_tag", "ttl_shorter_than_boot"]
     field: str = Field(description="the request field it is about, as a path: `policy.stopped_ttl`, `image`")
     message: str
+
+
+class LeaseVolumesItem(_Open):
+    name: str
+    path: str
 
 
 class LeaseExit(_Open):
@@ -567,6 +590,7 @@ class Lease(_Open):
     released_at: str | None = Field(description="ISO 8601, UTC")
     warnings: list[ConfigWarning] = Field(description="the configuration check's warnings at create (`POST /v1/leases/validate` answers the same)")
     env: list[str] = Field(description="the names of the command's environment variables; values are never shown")
+    volumes: list[LeaseVolumesItem] | None = Field(None, description="the volumes it mounts, and where (absent in a list row stored before volumes)")
     exit: LeaseExit | None = Field(description="how the command ended, as the machine's agent reported it; null while it runs (or before it starts)")
     billing: LeaseBilling
 
@@ -583,6 +607,7 @@ class CreateLeaseForSpec(_Closed):
     env: LeaseEnv | None = None
     name: str | None = Field(None, description="unique among the org's live leases; a released lease frees its name")
     workdir: str | None = Field(None, description="job and scratch: a bundle of POST /v1/uploads (`upl_...`), unpacked where the command runs")
+    volumes: list[VolumeMount] | None = Field(None, description="volumes to mount; the lease is placed where they live (docs/volumes.md)")
     spec: Spec
 
 
@@ -594,6 +619,7 @@ class CreateLeaseForQuote(_Closed):
     env: LeaseEnv | None = None
     name: str | None = Field(None, description="unique among the org's live leases; a released lease frees its name")
     workdir: str | None = Field(None, description="job and scratch: a bundle of POST /v1/uploads (`upl_...`), unpacked where the command runs")
+    volumes: list[VolumeMount] | None = Field(None, description="volumes to mount; the lease is placed where they live (docs/volumes.md)")
     quote_id: str
 
 
@@ -1079,6 +1105,27 @@ class DeploymentConfig(_Closed):
     policy: PolicyInput | None = None
     image: str | None = Field(None, description="container image holding the model server (vLLM); pin it by digest (`@sha256:`)")
     engine_args: list[str] | None = Field(None, description="more arguments for the model server, each one word (`--max-model-len`, `8192`); passed quoted, never read by a shell")
+    volumes: list[VolumeMount] | None = Field(None, description="volumes to mount; the lease is placed where they live (docs/volumes.md)")
+
+
+class Volume(_Open):
+    id: str
+    name: str
+    provider: str
+    region: str
+    size_gb: int
+    state: Literal["creating", "ready", "deleting"]
+    usd_per_gb_month: float | None = Field(description="null until the provider answered the create")
+    monthly_usd: float | None = Field(description="an estimate: size_gb times usd_per_gb_month")
+    mounted_by: list[str] = Field(description="the leases not released that mount it")
+    created_at: str
+
+
+class CreateVolume(_Closed):
+    name: str
+    size_gb: int
+    region: str | None = Field(None, description="default: the provider's region with the most offers")
+    provider: str | None = Field(None, description="default: the first the org may use that sells volumes")
 
 
 class Machine(_Open):
@@ -1962,6 +2009,11 @@ class GetDeploymentsResponse(_Open):
     next_cursor: str | None
 
 
+class GetVolumesResponse(_Open):
+    data: list[Volume]
+    next_cursor: str | None
+
+
 GetUsageGroupBy = Literal["provider", "gpu", "lease", "day"]
 
 
@@ -2031,6 +2083,7 @@ ERROR_CODES: frozenset[str] = frozenset({
     "provider_key_refused",
     "provider_keys_disabled",
     "provider_not_configured",
+    "provider_refused",
     "provider_unavailable",
     "quota_exceeded",
     "quote_drift",
@@ -2042,6 +2095,9 @@ ERROR_CODES: frozenset[str] = frozenset({
     "unauthenticated",
     "unsupported_media_type",
     "upload_too_large",
+    "volume_busy",
+    "volume_exists",
+    "volume_in_use",
 })
 
 
@@ -2602,7 +2658,7 @@ class Api:
             401: unauthenticated
             403: insufficient_scope, bootstrap_disabled
             404: not_found
-            409: no_capacity, provider_not_configured, idempotency_in_progress
+            409: no_capacity, provider_not_configured, volume_busy, idempotency_in_progress
             413: payload_too_large
             422: idempotency_mismatch
             429: rate_limited
@@ -2644,7 +2700,7 @@ class Api:
             402: over_budget
             403: insufficient_scope, bootstrap_disabled
             404: not_found
-            409: quote_expired, quote_drift, provider_not_configured, capability_missing, no_capacity, image_not_pinned, name_taken, quota_exceeded, idempotency_in_progress
+            409: quote_expired, quote_drift, provider_not_configured, capability_missing, no_capacity, volume_busy, image_not_pinned, name_taken, quota_exceeded, idempotency_in_progress
             413: payload_too_large
             422: idempotency_mismatch
             429: rate_limited
@@ -2660,7 +2716,7 @@ class Api:
             401: unauthenticated
             403: insufficient_scope, bootstrap_disabled
             404: not_found
-            409: quote_expired, quote_drift, provider_not_configured, capability_missing, no_capacity, image_not_pinned
+            409: quote_expired, quote_drift, provider_not_configured, capability_missing, no_capacity, volume_busy, image_not_pinned
             413: payload_too_large
             429: rate_limited
         """
@@ -2937,7 +2993,7 @@ class Api:
             402: over_budget
             403: insufficient_scope, bootstrap_disabled
             404: not_found
-            409: config_changed, deployment_busy, limit_reached, no_placement, provider_not_configured, capability_missing, no_capacity, image_not_pinned
+            409: config_changed, deployment_busy, limit_reached, no_placement, provider_not_configured, capability_missing, no_capacity, volume_busy, image_not_pinned
             413: payload_too_large
             429: rate_limited
             503: provider_keys_disabled, preemption_failed
@@ -2996,6 +3052,62 @@ class Api:
             429: rate_limited
         """
         return self._call("GET", "/v1/deployments/{name}/env", path={"name": name}, response=str)
+
+    def get_volumes(self, *, limit: int | None = None, cursor: str | None = None) -> GetVolumesResponse:
+        """GET /v1/volumes: List the org's volumes by name
+
+        Errors, raised as LessorError (status: codes):
+            400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8
+            401: unauthenticated
+            403: insufficient_scope, bootstrap_disabled
+            404: not_found
+            413: payload_too_large
+            429: rate_limited
+        """
+        return self._call("GET", "/v1/volumes", query={"limit": limit, "cursor": cursor}, response=GetVolumesResponse)
+
+    def post_volumes(self, body: CreateVolume | Mapping[str, Any]) -> Volume:
+        """POST /v1/volumes: Make a volume, or find the one of this name (idempotent by name)
+
+        Errors, raised as LessorError (status: codes):
+            400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8
+            401: unauthenticated
+            403: insufficient_scope, bootstrap_disabled
+            404: not_found
+            409: volume_exists, volume_busy, limit_reached, provider_not_configured, capability_missing, no_capacity, provider_refused
+            413: payload_too_large
+            429: rate_limited
+            503: provider_unavailable
+        """
+        return self._call("POST", "/v1/volumes", body=body, response=Volume)
+
+    def get_volumes_id(self, id: str) -> Volume:
+        """GET /v1/volumes/{id}: A volume
+
+        Errors, raised as LessorError (status: codes):
+            400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8
+            401: unauthenticated
+            403: insufficient_scope, bootstrap_disabled
+            404: not_found
+            413: payload_too_large
+            429: rate_limited
+        """
+        return self._call("GET", "/v1/volumes/{id}", path={"id": id}, response=Volume)
+
+    def delete_volumes_id(self, id: str) -> Volume:
+        """DELETE /v1/volumes/{id}: Delete a volume and its data
+
+        Errors, raised as LessorError (status: codes):
+            400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8
+            401: unauthenticated
+            403: insufficient_scope, bootstrap_disabled
+            404: not_found
+            409: volume_in_use, provider_refused
+            413: payload_too_large
+            429: rate_limited
+            503: provider_unavailable
+        """
+        return self._call("DELETE", "/v1/volumes/{id}", path={"id": id}, response=Volume)
 
     def get_machines(self) -> Machines:
         """GET /v1/machines: Every machine lessor's label marks in the org's provider accounts and the sim: its lease, or when the reconciler stops and destroys it as an orphan
@@ -3774,7 +3886,7 @@ class AsyncApi:
             401: unauthenticated
             403: insufficient_scope, bootstrap_disabled
             404: not_found
-            409: no_capacity, provider_not_configured, idempotency_in_progress
+            409: no_capacity, provider_not_configured, volume_busy, idempotency_in_progress
             413: payload_too_large
             422: idempotency_mismatch
             429: rate_limited
@@ -3816,7 +3928,7 @@ class AsyncApi:
             402: over_budget
             403: insufficient_scope, bootstrap_disabled
             404: not_found
-            409: quote_expired, quote_drift, provider_not_configured, capability_missing, no_capacity, image_not_pinned, name_taken, quota_exceeded, idempotency_in_progress
+            409: quote_expired, quote_drift, provider_not_configured, capability_missing, no_capacity, volume_busy, image_not_pinned, name_taken, quota_exceeded, idempotency_in_progress
             413: payload_too_large
             422: idempotency_mismatch
             429: rate_limited
@@ -3832,7 +3944,7 @@ class AsyncApi:
             401: unauthenticated
             403: insufficient_scope, bootstrap_disabled
             404: not_found
-            409: quote_expired, quote_drift, provider_not_configured, capability_missing, no_capacity, image_not_pinned
+            409: quote_expired, quote_drift, provider_not_configured, capability_missing, no_capacity, volume_busy, image_not_pinned
             413: payload_too_large
             429: rate_limited
         """
@@ -4109,7 +4221,7 @@ class AsyncApi:
             402: over_budget
             403: insufficient_scope, bootstrap_disabled
             404: not_found
-            409: config_changed, deployment_busy, limit_reached, no_placement, provider_not_configured, capability_missing, no_capacity, image_not_pinned
+            409: config_changed, deployment_busy, limit_reached, no_placement, provider_not_configured, capability_missing, no_capacity, volume_busy, image_not_pinned
             413: payload_too_large
             429: rate_limited
             503: provider_keys_disabled, preemption_failed
@@ -4168,6 +4280,62 @@ class AsyncApi:
             429: rate_limited
         """
         return await self._call("GET", "/v1/deployments/{name}/env", path={"name": name}, response=str)
+
+    async def get_volumes(self, *, limit: int | None = None, cursor: str | None = None) -> GetVolumesResponse:
+        """GET /v1/volumes: List the org's volumes by name
+
+        Errors, raised as LessorError (status: codes):
+            400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8
+            401: unauthenticated
+            403: insufficient_scope, bootstrap_disabled
+            404: not_found
+            413: payload_too_large
+            429: rate_limited
+        """
+        return await self._call("GET", "/v1/volumes", query={"limit": limit, "cursor": cursor}, response=GetVolumesResponse)
+
+    async def post_volumes(self, body: CreateVolume | Mapping[str, Any]) -> Volume:
+        """POST /v1/volumes: Make a volume, or find the one of this name (idempotent by name)
+
+        Errors, raised as LessorError (status: codes):
+            400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8
+            401: unauthenticated
+            403: insufficient_scope, bootstrap_disabled
+            404: not_found
+            409: volume_exists, volume_busy, limit_reached, provider_not_configured, capability_missing, no_capacity, provider_refused
+            413: payload_too_large
+            429: rate_limited
+            503: provider_unavailable
+        """
+        return await self._call("POST", "/v1/volumes", body=body, response=Volume)
+
+    async def get_volumes_id(self, id: str) -> Volume:
+        """GET /v1/volumes/{id}: A volume
+
+        Errors, raised as LessorError (status: codes):
+            400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8
+            401: unauthenticated
+            403: insufficient_scope, bootstrap_disabled
+            404: not_found
+            413: payload_too_large
+            429: rate_limited
+        """
+        return await self._call("GET", "/v1/volumes/{id}", path={"id": id}, response=Volume)
+
+    async def delete_volumes_id(self, id: str) -> Volume:
+        """DELETE /v1/volumes/{id}: Delete a volume and its data
+
+        Errors, raised as LessorError (status: codes):
+            400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8
+            401: unauthenticated
+            403: insufficient_scope, bootstrap_disabled
+            404: not_found
+            409: volume_in_use, provider_refused
+            413: payload_too_large
+            429: rate_limited
+            503: provider_unavailable
+        """
+        return await self._call("DELETE", "/v1/volumes/{id}", path={"id": id}, response=Volume)
 
     async def get_machines(self) -> Machines:
         """GET /v1/machines: Every machine lessor's label marks in the org's provider accounts and the sim: its lease, or when the reconciler stops and destroys it as an orphan
@@ -4421,6 +4589,7 @@ __all__ = [
     "CreateLeaseForQuote",
     "CreateLeaseForSpec",
     "CreateOrg",
+    "CreateVolume",
     "CreateWebhook",
     "CreatedOrg",
     "CreatedOrgKey",
@@ -4457,6 +4626,7 @@ __all__ = [
     "GetReceiptsResponse",
     "GetReceiptsStatus",
     "GetUsageGroupBy",
+    "GetVolumesResponse",
     "GetWebhooksIdDeliveriesResponse",
     "GetWebhooksResponse",
     "GpuClass",
@@ -4526,6 +4696,7 @@ __all__ = [
     "LeaseEventVariant17Detail",
     "LeaseExit",
     "LeaseMachine",
+    "LeaseVolumesItem",
     "Machine",
     "MachineProvider",
     "MachineProviderVariant1",
@@ -4643,6 +4814,7 @@ __all__ = [
     "SimLedgerMachine",
     "SimLedgerMachineIntervalsItem",
     "SimLedgerMachineRefusalsItem",
+    "SimLedgerVolume",
     "SimMachine",
     "Spec",
     "UpdateWebhook",
@@ -4650,6 +4822,8 @@ __all__ = [
     "Usage",
     "UsageRow",
     "UsageTotals",
+    "Volume",
+    "VolumeMount",
     "Webhook",
     "WebhookDelivery",
     "WebhookWithSecret",
