@@ -104,7 +104,7 @@ describe("parseScript refuses, saying where", () => {
 
 describe("runScript", () => {
   it("an empty script exits 0 at once", () => {
-    expect(run("", 0)).toEqual({ output: [], writes: [], truncated: false, end: { code: 0, signal: null, at: T0 } });
+    expect(run("", 0)).toEqual({ output: [], writes: [], saves: [], truncated: false, end: { code: 0, signal: null, at: T0 } });
   });
 
   it("runs off its end with exit 0, after its output", () => {
@@ -117,7 +117,7 @@ describe("runScript", () => {
   });
 
   it("has done nothing before it starts", () => {
-    expect(run("echo early", -1)).toEqual({ output: [], writes: [], truncated: false, end: null });
+    expect(run("echo early", -1)).toEqual({ output: [], writes: [], saves: [], truncated: false, end: null });
   });
 
   it("lines N prints N numbered lines at once", () => {
@@ -166,7 +166,7 @@ describe("runScript", () => {
 
   it("hang never ends and prints nothing", () => {
     const r = run("hang; echo never", 365 * 86_400_000);
-    expect(r).toEqual({ output: [], writes: [], truncated: false, end: null });
+    expect(r).toEqual({ output: [], writes: [], saves: [], truncated: false, end: null });
   });
 
   it("serve prints a ready line and never ends", () => {
