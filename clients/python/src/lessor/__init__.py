@@ -24,7 +24,7 @@ from ._errors import (
     Unauthenticated,
     Unreachable,
 )
-from ._generated import Artifact, Deployment, Exec, GuardedLease, Lease, Quote, Spec, Upload
+from ._generated import Artifact, Deployment, Exec, GuardedLease, Lease, Quote, Spec, Upload, Volume
 from ._occupant import LogEnd
 from ._version import __version__
 
@@ -55,5 +55,6 @@ __all__ = [
     "Unauthenticated",
     "Unreachable",
     "Upload",
+    "Volume",
     "__version__",
 ]

@@ -23,6 +23,7 @@ from ._generated import (
     Artifact,
     AsyncApi,
     CreateLeaseForSpec,
+    CreateVolume,
     Deployment,
     DeploymentConfig,
     Exec,
@@ -34,6 +35,7 @@ from ._generated import (
     Quote,
     QuoteRequest,
     Upload,
+    Volume,
 )
 from ._occupant import (
     LEASE_ID,
@@ -47,6 +49,7 @@ from ._occupant import (
     exit_code_of,
     incomplete_error,
     machine_text,
+    mounts_of,
     policy_of,
     released_early,
     spec_of,
@@ -183,6 +186,7 @@ class AsyncClient:
         out: TextIO | None = None,
         workdir: str | os.PathLike[str] | None = None,
         outputs: str | os.PathLike[str] | None = None,
+        volumes: Mapping[str, str] | None = None,
         **spec: Any,
     ) -> int:
         bundle = (await self.upload_workdir(workdir)).id if workdir is not None else None
@@ -195,6 +199,7 @@ class AsyncClient:
                 env=dict(env) if env else None,
                 image=image,
                 workdir=bundle,
+                volumes=mounts_of(volumes),
                 policy=policy_of(ttl=ttl, max_runtime=max_runtime, max_inactivity=max_inactivity),
             ),
         )
@@ -228,10 +233,13 @@ class AsyncClient:
         env: Mapping[str, str] | None = None,
         ttl: str | None = None,
         image: str | None = None,
+        volumes: Mapping[str, str] | None = None,
         **spec: Any,
     ) -> AsyncIterator[AsyncScratch]:
         body = CreateLeaseForSpec(
-            kind="scratch", spec=spec_of(gpu, spec), **_given(name=name, env=dict(env) if env else None, image=image, policy=policy_of(ttl=ttl))
+            kind="scratch",
+            spec=spec_of(gpu, spec),
+            **_given(name=name, env=dict(env) if env else None, image=image, volumes=mounts_of(volumes), policy=policy_of(ttl=ttl)),
         )
         lease = await self.api.post_leases(body)
         note(f"lease {lease.id} ({machine_text(lease)}): waiting for its machine")
@@ -252,6 +260,39 @@ class AsyncClient:
 
     async def _exec(self, lease_id: str, cmd: str | Sequence[str], timeout: str | None) -> Exec:
         return await self._exec_api.post_leases_id_exec(lease_id, ExecRequest(cmd=command_line(cmd), **_given(timeout=timeout)))
+
+    # --- volumes (docs/volumes.md) -------------------------------------------------------------
+
+    async def volume(self, name: str, size_gb: int, *, region: str | None = None, provider: str | None = None) -> Volume:
+        """Makes the volume ``name`` (``size_gb`` GB, where ``region``/``provider`` say), or finds the
+        org's volume of that name: storage that outlives a lease. A lease mounts it with
+        ``volumes={name: "/path"}`` and is placed where it lives."""
+        return await self.api.post_volumes(CreateVolume(name=name, size_gb=size_gb, **_given(region=region, provider=provider)))
+
+    async def volumes(self) -> list[Volume]:
+        """The org's volumes, by name: every page."""
+        found: list[Volume] = []
+        cursor: str | None = None
+        while True:
+            page = await self.api.get_volumes(limit=PAGE_LIMIT, cursor=cursor)
+            found.extend(page.data)
+            cursor = page.next_cursor
+            if not cursor:
+                return found
+
+    async def delete_volume(self, ref: str | Volume) -> Volume:
+        """Deletes a volume (its id, its name, or a Volume) and its data; Conflict ``volume_in_use``
+        while a lease that mounts it is not released."""
+        if isinstance(ref, Volume):
+            volume_id = ref.id
+        elif ref.startswith("vol_"):
+            volume_id = ref
+        else:
+            found = next((v for v in await self.volumes() if v.name == ref), None)
+            if found is None:
+                raise NotFound("not_found", f"no volume is named {ref}", {"name": ref})
+            volume_id = found.id
+        return await self.api.delete_volumes_id(volume_id)
 
     # --- data in and out (docs/artifacts.md): Client's, awaited --------------------------------
 

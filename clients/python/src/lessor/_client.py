@@ -24,6 +24,7 @@ from ._generated import (
     Api,
     Artifact,
     CreateLeaseForSpec,
+    CreateVolume,
     Deployment,
     DeploymentConfig,
     Exec,
@@ -35,6 +36,7 @@ from ._generated import (
     Quote,
     QuoteRequest,
     Upload,
+    Volume,
 )
 from ._occupant import (
     LEASE_ID,
@@ -48,6 +50,7 @@ from ._occupant import (
     exit_code_of,
     incomplete_error,
     machine_text,
+    mounts_of,
     policy_of,
     released_early,
     spec_of,
@@ -207,6 +210,7 @@ class Client:
         out: TextIO | None = None,
         workdir: str | os.PathLike[str] | None = None,
         outputs: str | os.PathLike[str] | None = None,
+        volumes: Mapping[str, str] | None = None,
         **spec: Any,
     ) -> int:
         """Runs ``cmd`` as a job on a new machine, streams its output to ``out`` (stdout), and answers
@@ -232,6 +236,7 @@ class Client:
                 env=dict(env) if env else None,
                 image=image,
                 workdir=bundle,
+                volumes=mounts_of(volumes),
                 policy=policy_of(ttl=ttl, max_runtime=max_runtime, max_inactivity=max_inactivity),
             ),
         )
@@ -264,6 +269,7 @@ class Client:
         env: Mapping[str, str] | None = None,
         ttl: str | None = None,
         image: str | None = None,
+        volumes: Mapping[str, str] | None = None,
         **spec: Any,
     ) -> Iterator[Scratch]:
         """A scratch session: ``with client.scratch("l4") as box: box.exec("nvidia-smi")``.
@@ -272,7 +278,9 @@ class Client:
         happened inside (an error, an interrupt). ``ttl`` caps it (the kind's default is 4h).
         """
         body = CreateLeaseForSpec(
-            kind="scratch", spec=spec_of(gpu, spec), **_given(name=name, env=dict(env) if env else None, image=image, policy=policy_of(ttl=ttl))
+            kind="scratch",
+            spec=spec_of(gpu, spec),
+            **_given(name=name, env=dict(env) if env else None, image=image, volumes=mounts_of(volumes), policy=policy_of(ttl=ttl)),
         )
         lease = self.api.post_leases(body)
         note(f"lease {lease.id} ({machine_text(lease)}): waiting for its machine")
@@ -293,6 +301,39 @@ class Client:
 
     def _exec(self, lease_id: str, cmd: str | Sequence[str], timeout: str | None) -> Exec:
         return self._exec_api.post_leases_id_exec(lease_id, ExecRequest(cmd=command_line(cmd), **_given(timeout=timeout)))
+
+    # --- volumes (docs/volumes.md) -------------------------------------------------------------
+
+    def volume(self, name: str, size_gb: int, *, region: str | None = None, provider: str | None = None) -> Volume:
+        """Makes the volume ``name`` (``size_gb`` GB, where ``region``/``provider`` say), or finds the
+        org's volume of that name: storage that outlives a lease. A lease mounts it with
+        ``volumes={name: "/path"}`` and is placed where it lives."""
+        return self.api.post_volumes(CreateVolume(name=name, size_gb=size_gb, **_given(region=region, provider=provider)))
+
+    def volumes(self) -> list[Volume]:
+        """The org's volumes, by name: every page."""
+        found: list[Volume] = []
+        cursor: str | None = None
+        while True:
+            page = self.api.get_volumes(limit=PAGE_LIMIT, cursor=cursor)
+            found.extend(page.data)
+            cursor = page.next_cursor
+            if not cursor:
+                return found
+
+    def delete_volume(self, ref: str | Volume) -> Volume:
+        """Deletes a volume (its id, its name, or a Volume) and its data; Conflict ``volume_in_use``
+        while a lease that mounts it is not released."""
+        if isinstance(ref, Volume):
+            volume_id = ref.id
+        elif ref.startswith("vol_"):
+            volume_id = ref
+        else:
+            found = next((v for v in self.volumes() if v.name == ref), None)
+            if found is None:
+                raise NotFound("not_found", f"no volume is named {ref}", {"name": ref})
+            volume_id = found.id
+        return self.api.delete_volumes_id(volume_id)
 
     # --- data in and out (docs/artifacts.md) ---------------------------------------------------
 

@@ -14,7 +14,7 @@ from urllib.parse import quote
 
 from ._data import OutputsIncomplete
 from ._errors import LeaseReleased
-from ._generated import Lease, LeaseExit, PolicyInput, Spec
+from ._generated import Lease, LeaseExit, PolicyInput, Spec, VolumeMount
 
 #: A lease id as the API makes them; anything else is looked up as a lease's name.
 LEASE_ID = re.compile(r"^ls_[0-9a-z]{26}$")
@@ -58,6 +58,11 @@ def command_line(cmd: str | Sequence[str]) -> str:
 def spec_of(gpu: str | None, spec: Mapping[str, Any]) -> Spec:
     """The lease's spec: ``gpu`` and the other Spec fields given by name (a misspelt one is refused here)."""
     return Spec.model_validate({**({"gpu": gpu} if gpu is not None else {}), **spec})
+
+
+def mounts_of(volumes: Mapping[str, str] | None) -> list[VolumeMount] | None:
+    """The volumes a lease mounts, from ``{"name": "/mount/path"}``; None when none is given."""
+    return [VolumeMount(name=name, path=path) for name, path in volumes.items()] if volumes else None
 
 
 def policy_of(**fields: str | None) -> PolicyInput | None:
