@@ -122,8 +122,10 @@ describe("GET /v1/meter", () => {
     expect(phases.heartbeat).toEqual({ d1: 0, object: expect.any(Number) });
     expect(phases.heartbeat.object).toBeLessThanOrEqual(2);
     // Two events (releasing, released), two index writes, the reservation settled. Before: 11 and 22.
+    // The release's one decision whether to wait for the command's outputs (docs/artifacts.md) is one
+    // record write more (12 before it); folding it into the release's first write is left to do.
     expect(phases.end_to_released.d1).toBeLessThanOrEqual(9);
-    expect(phases.end_to_released.object).toBeLessThanOrEqual(12);
+    expect(phases.end_to_released.object).toBeLessThanOrEqual(13);
   });
 });
 
