@@ -219,3 +219,17 @@ def test_outputs_that_did_not_come_back_raise_outputs_incomplete_naming_them() -
     assert isinstance(error, OutputsIncomplete) and error.code == "outputs_incomplete"
     assert error.details == {"missing": ["a.bin", "b/c.bin"], "failed": [{"path": "d.bin", "code": "checksum_mismatch"}], "exit_code": 0}
     assert "a.bin, b/c.bin" in error.message and "d.bin (checksum_mismatch)" in error.message
+
+
+def test_a_download_is_kept_only_when_its_bytes_match_every_digest(tmp_path: Path) -> None:
+    from lessor._data import keep_download
+
+    right = hashlib.sha256(b"weights").hexdigest()
+    partial, target = tmp_path / "w.bin.lessor-partial", tmp_path / "w.bin"
+    partial.write_bytes(b"weights")
+    with pytest.raises(LessorError) as bad:
+        keep_download(partial, target, "w.bin", right, "0" * 64)
+    assert bad.value.code == "checksum_mismatch" and not partial.exists() and not target.exists()
+    partial.write_bytes(b"weights")
+    assert keep_download(partial, target, "w.bin", right, right) == target
+    assert target.read_bytes() == b"weights" and not partial.exists()

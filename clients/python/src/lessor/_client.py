@@ -18,7 +18,7 @@ from urllib.parse import quote
 
 import httpx
 
-from ._data import PARTIAL_SUFFIX, OutputsIncomplete, artifact_target, file_sha256, left_out_summary, pack_workdir
+from ._data import PARTIAL_SUFFIX, OutputsIncomplete, artifact_target, file_sha256, keep_download, left_out_summary, pack_workdir
 from ._errors import LessorError, NotFound, Unreachable
 from ._generated import (
     Api,
@@ -409,12 +409,7 @@ class Client:
                 sent = res.headers.get("lessor-sha256", artifact.sha256)
         except httpx.TransportError as e:
             raise unreachable(e, f"GET {route}") from e
-        digest = file_sha256(partial)
-        if digest != sent or digest != artifact.sha256:
-            partial.unlink(missing_ok=True)
-            raise LessorError("checksum_mismatch", f"{artifact.path}: its bytes do not match their SHA-256; not kept", {"path": artifact.path})
-        os.replace(partial, target)
-        return target
+        return keep_download(partial, target, artifact.path, sent, artifact.sha256)
 
     def outputs_verdict(self, ref: str | Lease, *, wait_s: float = OUTPUTS_VERDICT_S) -> OutputsVerdict:
         """What the lease's events say of its outputs: ``uploaded``, ``incomplete`` (with what is

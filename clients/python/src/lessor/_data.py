@@ -217,6 +217,17 @@ def file_sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
+def keep_download(partial: Path, target: Path, path: str, *digests: str) -> Path:
+    """A finished download renamed into place when its bytes match every digest given (the list's,
+    the answer's ``Lessor-Sha256``); else removed, and LessorError ``checksum_mismatch``."""
+    digest = file_sha256(partial)
+    if any(digest != d for d in digests):
+        partial.unlink(missing_ok=True)
+        raise LessorError("checksum_mismatch", f"{path}: its bytes do not match their SHA-256; not kept", {"path": path})
+    os.replace(partial, target)
+    return target
+
+
 class OutputsIncomplete(LessorError):
     """Some of what a job left in ``$LESSOR_OUT`` did not come back: the lease's ``outputs_incomplete``
     (``details.missing``), or a download whose bytes did not match their SHA-256 (``details.failed``).
