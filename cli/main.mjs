@@ -150,6 +150,7 @@ export function buildProgram(io, act) {
       .option("--env <NAME=value>", "an environment variable for the command (repeatable; values are never shown)", collect, [])
       .option("--volume <name:path>", "mount the org's volume `name` at `path` (repeatable); the lease runs where it lives", collect, [])
       .option("--name <name>", "a name for the lease")
+      .option("--outputs-wait <duration>", "how long ending the lease waits for the command's $LESSOR_OUT to upload before the machine is destroyed (default 5m, at most 1h)")
       .option("--workdir <dir>", "pack this directory and unpack it on the machine as the command's working directory (never .git, .env*, .dev.vars, node_modules, __pycache__, nor what .gitignore and .lessorignore files match)");
 
   leaseFlags(program.command("run"))

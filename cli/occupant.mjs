@@ -69,6 +69,7 @@ function policyOf(f) {
   if (f.ttl) policy.ttl = f.ttl;
   if (f.maxRuntime) policy.max_runtime = f.maxRuntime;
   if (f.maxInactivity) policy.max_inactivity = f.maxInactivity;
+  if (f.outputsWait) policy.outputs_wait = f.outputsWait;
   return Object.keys(policy).length ? { policy } : {};
 }
 
@@ -185,7 +186,7 @@ export async function run(ctx, words, f) {
     // What a job released early (its ttl, a lost host) left is still worth having.
     if (out) {
       await bringOutputs(ctx, lease.id, out, { deadlineMs: 0 }).then(
-        (o) => o.error && ctx.note(`outputs: ${o.error.message}`),
+        (o) => o.error && ctx.note(o.error.message.startsWith("outputs") ? o.error.message : `outputs: ${o.error.message}`),
         (e) => ctx.note(`outputs: ${e instanceof Error ? e.message : String(e)}`),
       );
     }

@@ -11,11 +11,10 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { createServer, type IncomingMessage, type Server as HttpServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { faultyProxy } from "./faulty-proxy";
 import { bootstrapTokenFromDevVars, removeStateDir, repoRoot, runningServers, startServer, stopServer, type Server } from "./server";
 
 let server: Server;
@@ -139,52 +138,6 @@ const printed = (count: number) => Array.from({ length: count }, (_, i) => `line
 
 async function release(id: string) {
   expect((await api("POST", `/v1/leases/${id}/end`, key, {})).status).toBe(200);
-}
-
-type Fault = "pass" | "lose_request" | "lose_answer";
-
-/**
- * A proxy in front of lessor that loses requests: `lose_request` answers 503 without passing the
- * request on; `lose_answer` passes it on, lets lessor act, and then drops the connection, so the
- * agent cannot tell whether it arrived.
- */
-async function faultyProxy(target: string, fault: (method: string, path: string, n: number) => Fault) {
-  const seen = new Map<string, number>();
-  const injected: Record<string, number> = {};
-  const readBody = async (req: IncomingMessage) => {
-    const parts: Buffer[] = [];
-    for await (const p of req) parts.push(p as Buffer);
-    return Buffer.concat(parts);
-  };
-  const proxy: HttpServer = createServer(async (req, res) => {
-    const body = await readBody(req);
-    const route = `${req.method} ${(req.url ?? "").split("?")[0]}`;
-    const n = (seen.get(route) ?? 0) + 1;
-    seen.set(route, n);
-    const f = fault(req.method ?? "GET", (req.url ?? "").split("?")[0]!, n);
-    if (f !== "pass") injected[`${f} ${route}`] = (injected[`${f} ${route}`] ?? 0) + 1;
-    if (f === "lose_request") return void res.writeHead(503, { "content-type": "text/plain" }).end("injected");
-    const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(req.headers)) {
-      if (typeof v === "string" && !["host", "connection", "content-length", "transfer-encoding", "expect"].includes(k)) headers[k] = v;
-    }
-    try {
-      const upstream = await fetch(`${target}${req.url}`, { method: req.method, headers, body: body.length > 0 ? body : undefined });
-      const answer = Buffer.from(await upstream.arrayBuffer());
-      if (f === "lose_answer") return void req.socket.destroy();
-      const sha = upstream.headers.get("lessor-sha256");
-      res.writeHead(upstream.status, { "content-type": upstream.headers.get("content-type") ?? "application/octet-stream", ...(sha ? { "lessor-sha256": sha } : {}) }).end(answer);
-    } catch {
-      req.socket.destroy();
-    }
-  });
-  await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
-    injected,
-    seen,
-    close: () => new Promise<void>((resolve) => proxy.close(() => resolve())),
-  };
 }
 
 describe("agent.sh moves data in and out (docs/artifacts.md)", () => {

@@ -6,7 +6,10 @@
  * rotation), running a real shell command. The repository directory holds `.git` (a real one),
  * `.env` files and `node_modules`: the working directory the agent unpacks holds none of them,
  * and the command checks so itself. The command writes 50 MiB of outputs in 200 files; `--out`
- * brings every one back byte-identical to what the command wrote. Then `artifacts ls` pages and
+ * brings every one back byte-identical to what the command wrote. A second run loses its machine
+ * mid-upload (the agent killed at its 120th file, through test/e2e/faulty-proxy.ts): `lessor end`
+ * waits `--outputs-wait`, and every output is then in `--out` or named by `outputs_incomplete`.
+ * Then `artifacts ls` pages and
  * `artifacts get` fetches a directory of them; a bundle over the server's limit is refused with
  * exit 2 before a lease is made. And the same `run --workdir --out` with the sim's own agent alone
  * (docs/sim.md "Data in and out"): no agent.sh, the sim unpacks and uploads through the routes.
@@ -17,6 +20,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { simFileBytes } from "../../src/providers/sim/files";
+import { faultyProxy } from "./faulty-proxy";
 import { bootstrapTokenFromDevVars, removeStateDir, repoRoot, runningServers, startServer, stopServer, type Server } from "./server";
 
 const NOWHERE = "http://127.0.0.1:9";
@@ -109,13 +113,13 @@ async function api(method: string, route: string, bearer: string, body?: unknown
 }
 
 /** agent.sh on this machine for the lease, with its token, running `cmd` with HOME at `home`. */
-function runAgent(lease: { id: string; token: string }, cmd: string, home: string) {
+function runAgent(lease: { id: string; token: string }, cmd: string, home: string, url = server.base) {
   const child = spawn("/bin/sh", [path.join(repoRoot, "src/agent/agent.sh")], {
     env: {
       PATH: process.env.PATH ?? "/usr/bin:/bin",
       HOME: home,
       TMPDIR: home,
-      LESSOR_URL: server.base,
+      LESSOR_URL: url,
       LESSOR_LEASE_ID: lease.id,
       LESSOR_LEASE_TOKEN: lease.token,
       LESSOR_CMD: cmd,
@@ -136,6 +140,19 @@ function runAgent(lease: { id: string; token: string }, cmd: string, home: strin
     }),
   );
   return { child, exited, stderr: () => err };
+}
+
+/** Once the lease's machine is ready, a token for the test's agent to take the sim's agent's place. */
+async function agentToken(id: string): Promise<string> {
+  for (let i = 0; ; i++) {
+    const lease = await api("GET", `/v1/leases/${id}`, key);
+    if (lease.json.state === "ready") break;
+    if (i >= 300) throw new Error(`lease ${id} not ready: ${lease.json.state}`);
+    await sleep(200);
+  }
+  const minted = await api("POST", `/v1/sim/leases/${id}/agent-token`, bootstrapTokenFromDevVars());
+  expect(minted.status, JSON.stringify(minted.json)).toBe(201);
+  return minted.json.token;
 }
 
 /** Every file under `dir`, relative and `/`-separated, sorted. */
@@ -162,8 +179,8 @@ echo "wrote ${FILES} files"
 `;
 
 /** A repository directory: code, and what must never leave this machine. */
-function repository(): string {
-  const repo = path.join(work, "repo");
+function repository(name = "repo"): string {
+  const repo = path.join(work, name);
   mkdirSync(path.join(repo, "node_modules", "left-pad"), { recursive: true });
   mkdirSync(path.join(repo, "__pycache__"), { recursive: true });
   writeFileSync(path.join(repo, "train.py"), "print('train')\n");
@@ -197,17 +214,10 @@ describe("lessor run --workdir --out against wrangler dev", () => {
     expect(job.out.stderr).toMatch(/^workdir .+: 3 files, .+; sending [\d.]+ (B|KiB) \(gzip, sha256 [0-9a-f]{12}\)$/m);
 
     // The machine is ready: the test's agent takes its place with the lease's token.
-    for (let i = 0; ; i++) {
-      const lease = await api("GET", `/v1/leases/${id}`, key);
-      if (lease.json.state === "ready") break;
-      if (i >= 300) throw new Error(`lease ${id} not ready: ${lease.json.state}`);
-      await sleep(200);
-    }
-    const minted = await api("POST", `/v1/sim/leases/${id}/agent-token`, bootstrapTokenFromDevVars());
-    expect(minted.status, JSON.stringify(minted.json)).toBe(201);
+    const token = await agentToken(id);
     const home = path.join(work, "agent-home");
     mkdirSync(home, { recursive: true });
-    const agent = runAgent({ id, token: minted.json.token }, "sh make_outputs.sh", home);
+    const agent = runAgent({ id, token }, "sh make_outputs.sh", home);
 
     const r = await job.done;
     expect(r.code, `${shown(r)}\n--- agent ---\n${agent.stderr()}`).toBe(0);
@@ -250,6 +260,63 @@ describe("lessor run --workdir --out against wrangler dev", () => {
     const batch = filesUnder(again);
     expect(batch).toHaveLength(FILES / 10);
     for (const name of batch) expect(readFileSync(path.join(again, name)).equals(readFileSync(path.join(wrote, name))), name).toBe(true);
+  });
+
+  it("the machine killed mid-upload: `lessor end` waits --outputs-wait, then every output is in ./out or named missing", { timeout: 300_000 }, async () => {
+    const repo = repository("repo-killed");
+    const out = path.join(work, "out-killed");
+    const job = started(["run", "--gpu", "l4", "--ttl", "20m", "--outputs-wait", "5s", "--workdir", repo, "--out", out, "--", "hang"]);
+    await job.until(/lease (ls_[0-9a-z]{26})/, "stderr");
+    const id = /lease (ls_[0-9a-z]{26})/.exec(job.out.stderr)![1]!;
+    expect((await api("GET", `/v1/leases/${id}`, key)).json.policy.outputs_wait).toBe("5s");
+    const token = await agentToken(id);
+    const home = path.join(work, "agent-home-killed");
+    mkdirSync(home, { recursive: true });
+
+    // The machine dies (its agent killed, the request in flight lost) at the 120th output's upload.
+    let agent: ReturnType<typeof runAgent> | null = null;
+    let puts = 0;
+    const proxy = await faultyProxy(server.base, (method, p) => {
+      if (method !== "PUT" || !p.startsWith("/v1/agent/artifacts/")) return "pass";
+      puts += 1;
+      if (puts < 120) return "pass";
+      if (agent) process.kill(-agent.child.pid!, "SIGKILL");
+      return "lose_request";
+    });
+    let ended: number;
+    try {
+      agent = runAgent({ id, token }, "sh make_outputs.sh", home, proxy.url);
+      expect(await Promise.race([agent.exited, sleep(120_000).then(() => "still running")]), agent.stderr()).toBe(null);
+      expect(puts).toBe(120);
+      // The user ends the lease; the release waits for outputs that never come, up to 5 s.
+      ended = Date.now();
+      const end = await lessor(["end", id]);
+      expect(end.code, shown(end)).toBe(0);
+    } finally {
+      await proxy.close();
+    }
+
+    const r = await job.done;
+    expect(Date.now() - ended).toBeGreaterThanOrEqual(4_000);
+    const wrote = filesUnder(path.join(home, "lessor", "out"));
+    expect(wrote).toHaveLength(FILES);
+    const events = (await api("GET", `/v1/leases/${id}/events?limit=200`, key)).json.data as { type: string; detail: any }[];
+    const types = events.map((e) => e.type);
+    expect(types, JSON.stringify(types)).toContain("outputs_requested");
+    const incomplete = events.find((e) => e.type === "outputs_incomplete");
+    expect(incomplete, JSON.stringify(types)).toBeDefined();
+    const got = filesUnder(out);
+    const missing: string[] = incomplete!.detail.missing;
+    expect(incomplete!.detail).toMatchObject({ missing_count: missing.length, files: FILES, bytes: FILES * FILE_BYTES });
+    // Every file the command wrote is either back, byte-identical, or named missing; never both.
+    expect([...got, ...missing].sort()).toEqual(wrote);
+    expect(got.length).toBe(119);
+    for (const name of got) expect(readFileSync(path.join(out, name)).equals(readFileSync(path.join(home, "lessor", "out", name))), name).toBe(true);
+    // The CLI says what came back and what did not, and that the command never exited.
+    expect(r.code, shown(r)).toBe(1);
+    expect(r.stderr).toContain(`outputs: got 119 files (29.8 MiB) into ${out}\n`);
+    expect(r.stderr).toMatch(new RegExp(`^outputs incomplete: ${FILES - 119} files the job left did not come back: batch-\\d/part-\\d+\\.bin, `, "m"));
+    expect(r.stderr).toContain(`error: lease ${id} was released (user_end) before its command exited\n`);
   });
 
   it("with the sim's own agent alone: the workdir unpacked for `cat`, its `write`s (one in parts) back byte-identical", { timeout: 180_000 }, async () => {
