@@ -15364,6 +15364,8 @@ export interface components {
                 compute_usd: number;
                 /** @description the egress estimate: the bandwidth allowance at the offer's per-GB prices until the hard cap (0 where the provider bills no bandwidth) */
                 bandwidth_usd: number;
+                /** @description what a release at the ttl may bill past it while it waits for the command's outputs: the rate (compute and bandwidth) for up to policy.outputs_wait, but not past max_lifetime; 0 for a deployment, or when max_lifetime ends the lease first (its release never waits) */
+                outputs_wait_usd: number;
                 /** @description what the kept disk may bill while stopped: the offer's stopped_hourly_usd for up to stopped_ttl (0 where a stop ends billing); null: no stopped_ttl ends it */
                 stopped_disk_usd: number | null;
                 /** @description what replacing failed hosts may add (up to host_attempts - 1 of them): under a ttl, each one's rounding up to its provider's billing increment; under max_lifetime, which a replacement begins afresh, each failed boot's boot_timeout and a minute to destroy it, rounded up to the increment */

@@ -280,17 +280,19 @@ export async function status(ctx, [ref]) {
 }
 
 /**
- * A quote's ceiling in words: its total and its basis, with the stopped disk, what replacing
+ * A quote's ceiling in words: its total and its basis, with the stopped disk, what a release at the
+ * ttl may bill while it waits for the command's outputs, what replacing
  * failed hosts may add and the price drift a lease made from it may rent at, where they count; or
  * why there is none.
  * @param {Schemas["Quote"]} q
  */
 function ceilingText(q) {
   if (q.ceiling_parts === null) return "none: no ttl or max_lifetime caps the cost";
-  const { stopped_disk_usd: disk, retries_usd: retries, drift_usd: drift } = q.ceiling_parts;
+  const { stopped_disk_usd: disk, outputs_wait_usd: wait = 0, retries_usd: retries, drift_usd: drift } = q.ceiling_parts;
   if (disk === null) return "none: a stopped machine's disk bills, and no stopped_ttl ends it";
   const parts = [
     disk > 0 ? `${money(disk)} of it stopped disk` : null,
+    wait > 0 ? `${money(wait)} waiting for outputs` : null,
     retries > 0 ? `${money(retries)} replaced hosts` : null,
     drift > 0 ? `${money(drift)} price drift` : null,
   ].filter((p) => p !== null);

@@ -39,6 +39,9 @@ const QuoteSchema = z
       .object({
         compute_usd: z.number().describe("the machine's rate until the hard cap"),
         bandwidth_usd: z.number().describe("the egress estimate: the bandwidth allowance at the offer's per-GB prices until the hard cap (0 where the provider bills no bandwidth)"),
+        outputs_wait_usd: z
+          .number()
+          .describe("what a release at the ttl may bill past it while it waits for the command's outputs: the rate (compute and bandwidth) for up to policy.outputs_wait, but not past max_lifetime; 0 for a deployment, or when max_lifetime ends the lease first (its release never waits)"),
         stopped_disk_usd: z.number().nullable().describe("what the kept disk may bill while stopped: the offer's stopped_hourly_usd for up to stopped_ttl (0 where a stop ends billing); null: no stopped_ttl ends it"),
         retries_usd: z
           .number()

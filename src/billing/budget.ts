@@ -116,7 +116,8 @@ export function ceilingMicros(hourlyUsd: number, policy: Pick<Policy, "ttl" | "m
 /**
  * What a new lease asks for at admission: its rate from now to its hard end, by month, and what
  * its disk may bill while stopped (ceiling.ts `stoppedDiskMicros`; absent: nothing), and what
- * replacing failed hosts may add (ceiling.ts `retriesMicros`; absent: nothing).
+ * replacing failed hosts may add (ceiling.ts `retriesMicros`; absent: nothing), and the outputs
+ * wait of a release at the ttl (policy.ts `outputsWaitMs`; absent: nothing).
  */
 export function admissionReservation(
   hourlyUsd: number,
@@ -124,6 +125,7 @@ export function admissionReservation(
   now: number,
   stoppedDiskMicroUsd: number | null = 0,
   retriesMicroUsd = 0,
+  outputsWaitMs = 0,
 ): Reservation {
   return worstCase(
     {
@@ -134,6 +136,7 @@ export function admissionReservation(
       session_start: now,
       stopped_disk_micro_usd: stoppedDiskMicroUsd,
       retries_micro_usd: retriesMicroUsd,
+      outputs_wait_ms: outputsWaitMs,
     },
     now,
   );

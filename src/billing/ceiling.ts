@@ -4,7 +4,8 @@
  *
  * The worst case of a lease at a moment is what it has accrued so far (its accrual's segments)
  * plus what it could still bill: its rate from now until its hard end, the earlier of its ttl
- * deadline and its session's start plus `max_lifetime`. Neither cap: no ceiling (`unbounded`).
+ * deadline (plus the wait a ttl release may hold the machine for the command's outputs) and its
+ * session's start plus `max_lifetime`. Neither cap: no ceiling (`unbounded`).
  * Beside the compute, it holds what the machine's kept disk may bill while stopped
  * (`stoppedDiskMicros`: the offer's stopped rate for up to `stopped_ttl`), counted in the month the
  * reservation is made; a stopped disk that bills with no `stopped_ttl` to end it is no ceiling
@@ -43,6 +44,12 @@ export interface WorstCaseInput {
   stopped_disk_micro_usd?: number | null;
   /** What replacing failed hosts may add (`retriesMicros`). Absent: nothing. */
   retries_micro_usd?: number;
+  /**
+   * How long a release at the ttl may keep billing while it waits for the command's outputs
+   * (policy.ts `outputsWaitMs`): the ttl's hard end moves this much later. A `max_lifetime`
+   * release never waits. Absent: nothing.
+   */
+  outputs_wait_ms?: number;
 }
 
 /**
@@ -109,8 +116,9 @@ function add(months: Record<string, number>, month: string, micros: number) {
 }
 
 /** The hard end of a session that began at `sessionStart`: null when nothing caps it. */
-export function hardEnd(input: Pick<WorstCaseInput, "ttl_deadline" | "max_lifetime">, sessionStart: number): number | null {
-  const ends = [input.ttl_deadline, input.max_lifetime === null ? null : sessionStart + input.max_lifetime].filter((x): x is number => x !== null);
+export function hardEnd(input: Pick<WorstCaseInput, "ttl_deadline" | "max_lifetime" | "outputs_wait_ms">, sessionStart: number): number | null {
+  const ttlEnd = input.ttl_deadline === null ? null : input.ttl_deadline + (input.outputs_wait_ms ?? 0);
+  const ends = [ttlEnd, input.max_lifetime === null ? null : sessionStart + input.max_lifetime].filter((x): x is number => x !== null);
   return ends.length === 0 ? null : Math.min(...ends);
 }
 

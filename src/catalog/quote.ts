@@ -18,7 +18,7 @@ import { formatDuration } from "../duration";
 import { ApiError } from "../errors";
 import { idFloor, newId } from "../ids";
 import { capReached, creationCaps, CREATION_WINDOW_MS, retryAfterS } from "../db/creation-caps";
-import { cappedDurationMs, LEASE_KINDS, PolicyInputSchema, resolvePolicy, type LeaseKind, type Policy } from "../lease/policy";
+import { cappedDurationMs, outputsWaitMs, ttlWaitMs, LEASE_KINDS, PolicyInputSchema, resolvePolicy, type LeaseKind, type Policy } from "../lease/policy";
 import { providersForSpec } from "./eligible-providers";
 import { candidateOffers, catalogGeneration, fittingOffers, offerSnapshots, renderOffer, type Narrowing } from "./offers-repo";
 import { OFFER_MAX_AGE_MS, type Offer } from "./offer";
@@ -237,6 +237,9 @@ function renderQuote(spec: Spec, kind: LeaseKind, caps: Policy, selection: Extra
   // allowance (src/billing/bandwidth.ts), and part of the ceiling the lease is admitted under.
   const bandwidth = bandwidthHourlyUsd(selection.chosen);
   const hours = capped ? capped.ms / 3_600_000 : null;
+  // A release at the ttl may hold the machine past it for the command's outputs (policy.ts
+  // `ttlWaitMs`), and admission reserves that too.
+  const waitHours = ttlWaitMs(caps, outputsWaitMs(kind, caps)) / 3_600_000;
   // What the kept disk may bill while stopped (src/billing/ceiling.ts), the same figure admission reserves.
   const stoppedMicros = stoppedDiskMicros(selection.chosen.stopped_hourly_usd, caps.stopped_ttl);
   const stopped = stoppedMicros === null ? null : microsToUsd(stoppedMicros);
@@ -245,7 +248,7 @@ function renderQuote(spec: Spec, kind: LeaseKind, caps: Policy, selection: Extra
   // A lease made from the quote may rent its offer up to QUOTE_DRIFT_TOLERANCE above its price, and
   // admission reserves that too (rent.ts `priced`): the rise of the compute and of the retries.
   const drifted = priced(selection.chosen, QUOTE_DRIFT_TOLERANCE);
-  const drift = hours === null ? 0 : (drifted.hourly_usd - hourly) * hours + microsToUsd(offerRetriesMicros(drifted, caps)) - retries;
+  const drift = hours === null ? 0 : (drifted.hourly_usd - hourly) * (hours + waitHours) + microsToUsd(offerRetriesMicros(drifted, caps)) - retries;
   const quote = {
     id: newId("qt", now),
     created_at: new Date(now).toISOString(),
@@ -266,11 +269,18 @@ function renderQuote(spec: Spec, kind: LeaseKind, caps: Policy, selection: Extra
       parts: { compute_usd: hourly, bandwidth_usd: bandwidth },
       bandwidth_gb_per_hour: { ...BANDWIDTH_GB_PER_HOUR },
     },
-    ceiling_usd: hours === null || stopped === null ? null : usd((hourly + bandwidth) * hours + stopped + retries + drift),
+    ceiling_usd: hours === null || stopped === null ? null : usd((hourly + bandwidth) * (hours + waitHours) + stopped + retries + drift),
     ceiling_parts:
       hours === null
         ? null
-        : { compute_usd: usd(hourly * hours), bandwidth_usd: usd(bandwidth * hours), stopped_disk_usd: stopped, retries_usd: usd(retries), drift_usd: usd(drift) },
+        : {
+            compute_usd: usd(hourly * hours),
+            bandwidth_usd: usd(bandwidth * hours),
+            outputs_wait_usd: usd((hourly + bandwidth) * waitHours),
+            stopped_disk_usd: stopped,
+            retries_usd: usd(retries),
+            drift_usd: usd(drift),
+          },
     ceiling_basis: capped ? capped.basis : null,
   };
   return quote;

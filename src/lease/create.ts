@@ -31,7 +31,7 @@ import { dropGpuHold, holdGpus, restoreGpuHolds } from "./quota-repo";
 import { failureOf } from "./retry";
 import { offerRetriesMicros, priced, QUOTE_DRIFT_TOLERANCE } from "./rent";
 import { gpusOf } from "./quota";
-import { resolvePolicy, type LeaseKind, type Policy, type PolicyInput } from "./policy";
+import { outputsWaitMs, resolvePolicy, type LeaseKind, type Policy, type PolicyInput } from "./policy";
 import type { ServedModel } from "./state";
 import type { LeaseView } from "./view";
 import { boundToVolumes, mountVolumes, resolveMounts, unmountVolumes, withVolumesNamed, type LeaseVolume, type MountRequest } from "../volumes/volumes";
@@ -188,7 +188,7 @@ export async function createLease(db: Db, env: Env, orgId: string, req: LeaseReq
     // Budget admission, before the lease's object exists: a refused lease rents nothing. A quote's
     // offer counts at the most it may be rented for, its price drift included (rent.ts `priced`).
     const first = priced(offers[0]!, "quote_id" in req ? QUOTE_DRIFT_TOLERANCE : 0);
-    const reserved = admissionReservation(reservedHourlyUsd(first), policy, now, stoppedDiskMicros(first.stopped_hourly_usd, policy.stopped_ttl), offerRetriesMicros(first, policy));
+    const reserved = admissionReservation(reservedHourlyUsd(first), policy, now, stoppedDiskMicros(first.stopped_hourly_usd, policy.stopped_ttl), offerRetriesMicros(first, policy), outputsWaitMs(req.kind, policy));
     await reserveBudget(env.DB, db, { lease_id: id, org_id: orgId, need: reserved }, now, creationCaps(env).leases);
     reservedBudget = true;
     // The GPU quota last: what it displaces is released only for a lease every other cap admitted.

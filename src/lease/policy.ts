@@ -153,6 +153,25 @@ export function renderPolicy(p: Policy) {
   };
 }
 
+/**
+ * How long a release at the lease's ttl may hold its machine for the command's outputs
+ * (docs/artifacts.md): the policy's `outputs_wait` for a job or a scratch session, nothing for a
+ * deployment, which has no outputs. Its money is reserved with the rest (src/billing/ceiling.ts).
+ */
+export function outputsWaitMs(kind: LeaseKind, p: Pick<Policy, "outputs_wait">): number {
+  return kind === "deployment" ? 0 : (p.outputs_wait ?? OUTPUTS_WAIT_MS);
+}
+
+/**
+ * What a release at the ttl may bill past it while it waits for the outputs: the wait, but no
+ * later than `max_lifetime`, whose release never waits. Zero when no ttl ends the lease first.
+ */
+export function ttlWaitMs(p: Pick<Policy, "ttl" | "max_lifetime">, waitMs: number): number {
+  const capped = cappedDurationMs(p);
+  if (capped === null || capped.basis !== "ttl") return 0;
+  return p.max_lifetime === null ? waitMs : Math.max(0, Math.min(p.ttl! + waitMs, p.max_lifetime) - p.ttl!);
+}
+
 /** The longest a lease under this policy can bill for in one session, or null when uncapped. */
 export function cappedDurationMs(p: Pick<Policy, "ttl" | "max_lifetime">): { ms: number; basis: "ttl" | "max_lifetime" } | null {
   const { ttl, max_lifetime } = p;

@@ -8,7 +8,7 @@ import { fitsIn, replacing, retriesMicros, stoppedDiskMicros, worstCase, type Re
 import { usdToMicros } from "../billing/money";
 import type { Offer } from "../catalog/offer";
 import { billingIncrementMs } from "../providers/registry";
-import { cappedDurationMs, type Policy } from "./policy";
+import { cappedDurationMs, outputsWaitMs, type Policy } from "./policy";
 import { inSession, type LeaseRecord } from "./state";
 
 /** An action that can raise a lease's worst-case cost. */
@@ -89,6 +89,8 @@ export function worstCaseAfter(l: LeaseRecord, action: CostlyAction, now: number
     max_lifetime: l.policy.max_lifetime,
     stopped_disk_micro_usd: stoppedDiskMicros(offer?.stopped_hourly_usd, l.policy.stopped_ttl),
     retries_micro_usd: offer ? offerRetriesMicros(offer, l.policy) : 0,
+    // A release at the ttl may hold the machine for the command's outputs (policy.ts `outputsWaitMs`).
+    outputs_wait_ms: outputsWaitMs(l.kind, l.policy),
   };
   // The rate reserved is the machine's and the bandwidth allowance at its offer's prices
   // (src/billing/bandwidth.ts), as at admission.

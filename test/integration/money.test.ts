@@ -81,9 +81,10 @@ describe("Money 1: every action that can raise a lease's worst case is admitted 
     const after = await getLease(writer, lease.id);
     expect(after.ttl_expires_at).toBe(before.ttl_expires_at);
     expect((await events(writer, lease.id)).filter((x) => x.type === "extended")).toHaveLength(1);
-    // The budget shows what the lease holds: its two hours, not the refused year.
+    // The budget shows what the lease holds: its two hours (and the 5 minutes its ttl's release
+    // may wait for the outputs), not the refused year.
     const budget = await json(await call("GET", "/v1/budget", { key: org.adminKey }));
-    expect(budget.month_committed_usd).toBeLessThanOrEqual(ready.hourly_usd * 2 + 0.01);
+    expect(budget.month_committed_usd).toBeLessThanOrEqual(ready.hourly_usd * (2 + 5 / 60) + 0.01);
     await call("POST", `/v1/leases/${lease.id}/end`, { key: writer });
   });
 
@@ -177,8 +178,11 @@ describe("Money 5: what is rented never costs more than what was reserved", () =
   it("a lease made from a quote reserves the price drift the quote allows", async () => {
     const body = { spec: { gpu: "l4:1", providers: ["sim"] }, policy: { ttl: "1h", max_lifetime: null, stopped_ttl: "1m" } };
     const quote = await json(await call("POST", "/v1/quotes", { key: writer, body }));
-    expect(quote.ceiling_parts.drift_usd).toBeCloseTo(quote.hourly_usd * 0.05, 4);
-    expect(quote.ceiling_usd).toBeCloseTo(quote.ceiling_parts.compute_usd + quote.ceiling_parts.stopped_disk_usd + quote.ceiling_parts.retries_usd + quote.ceiling_parts.drift_usd, 3);
+    // The drift is on the hour and on the 5 minutes a ttl release may wait for the outputs.
+    expect(quote.ceiling_parts.outputs_wait_usd).toBeCloseTo(quote.hourly_usd / 12, 4);
+    expect(quote.ceiling_parts.drift_usd).toBeCloseTo(quote.hourly_usd * 0.05 * (1 + 1 / 12), 4);
+    const p = quote.ceiling_parts;
+    expect(quote.ceiling_usd).toBeCloseTo(p.compute_usd + p.bandwidth_usd + p.outputs_wait_usd + p.stopped_disk_usd + p.retries_usd + p.drift_usd, 3);
     // Room for the quote's ceiling without its drift, not with it.
     await call("PUT", "/v1/budget", { key: org.adminKey, body: { monthly_usd: Math.round((quote.ceiling_usd - quote.ceiling_parts.drift_usd / 2) * 1e6) / 1e6 } });
     // (A quote keeps only its ttl and max_lifetime: the lease names its stopped_ttl again.)

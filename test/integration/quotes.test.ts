@@ -36,13 +36,23 @@ describe("POST /v1/quotes", () => {
     // Two hours of compute, and the kept disk's stopped rate for the default stopped_ttl (24 h).
     expect(q.offer.stopped_hourly_usd).toBeGreaterThan(0);
     const stoppedDisk = Math.round(q.offer.stopped_hourly_usd * 24 * 1e6) / 1e6;
-    // A lease made from the quote may rent it up to 5% above its price, and admission reserves that too.
-    expect(q.ceiling_usd).toBeCloseTo(q.hourly_usd * 2 * 1.05 + stoppedDisk, 3);
+    // A release at the ttl may hold the machine 5 minutes more for the command's outputs
+    // (policy.outputs_wait). A lease made from the quote may rent it up to 5% above its price, and
+    // admission reserves both.
+    const hours = 2 + 5 / 60;
+    expect(q.ceiling_usd).toBeCloseTo(q.hourly_usd * hours * 1.05 + stoppedDisk, 3);
     expect(q.ceiling_basis).toBe("ttl");
     // Bandwidth is its own part, at a stated allowance: the sim bills none.
     expect(q.estimate).toEqual({ label: "estimate", hourly_usd: q.hourly_usd, parts: { compute_usd: q.hourly_usd, bandwidth_usd: 0 }, bandwidth_gb_per_hour: { down: 10, up: 2 } });
     // Under a ttl, replaced hosts bill inside its hours; only their rounding is extra, and the sim bills by the millisecond.
-    expect(q.ceiling_parts).toEqual({ compute_usd: q.hourly_usd * 2, bandwidth_usd: 0, stopped_disk_usd: stoppedDisk, retries_usd: 0, drift_usd: expect.closeTo(q.hourly_usd * 2 * 0.05, 4) });
+    expect(q.ceiling_parts).toEqual({
+      compute_usd: q.hourly_usd * 2,
+      bandwidth_usd: 0,
+      outputs_wait_usd: expect.closeTo(q.hourly_usd / 12, 4),
+      stopped_disk_usd: stoppedDisk,
+      retries_usd: 0,
+      drift_usd: expect.closeTo(q.hourly_usd * hours * 0.05, 4),
+    });
     expect(q.policy).toEqual({ ttl: "2h", max_lifetime: "1d" });
     expect(q.fallbacks.length).toBeGreaterThan(0);
     expect(q.fallbacks.length).toBeLessThanOrEqual(3);
@@ -83,7 +93,7 @@ describe("POST /v1/quotes", () => {
   it("the stopped disk is counted for the stopped_ttl asked for, nothing without a stop's billing, and no ceiling where nothing ends it", async () => {
     const short = await json(await quote({ spec: { gpu: "l40s:1" }, policy: { ttl: "2h", stopped_ttl: "1h" } }));
     expect(short.ceiling_parts.stopped_disk_usd).toBeCloseTo(short.offer.stopped_hourly_usd, 6);
-    expect(short.ceiling_usd).toBeCloseTo(short.ceiling_parts.compute_usd + short.offer.stopped_hourly_usd + short.ceiling_parts.drift_usd, 3);
+    expect(short.ceiling_usd).toBeCloseTo(short.ceiling_parts.compute_usd + short.ceiling_parts.outputs_wait_usd + short.offer.stopped_hourly_usd + short.ceiling_parts.drift_usd, 3);
     const unbounded = await json(await quote({ spec: { gpu: "l40s:1" }, policy: { ttl: "2h", stopped_ttl: null } }));
     expect(unbounded.ceiling_parts.stopped_disk_usd).toBeNull();
     expect(unbounded.ceiling_usd).toBeNull();

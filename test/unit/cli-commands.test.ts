@@ -304,8 +304,8 @@ describe("catalog commands", () => {
       candidates: 4,
       hourly_usd: 0.92,
       estimate: { label: "estimate", hourly_usd: 0.93, parts: { compute_usd: 0.92, bandwidth_usd: 0.01 }, bandwidth_gb_per_hour: { down: 1, up: 1 } },
-      ceiling_usd: 2.08,
-      ceiling_parts: { compute_usd: 1.84, bandwidth_usd: 0.02, stopped_disk_usd: 0.22, retries_usd: 0, drift_usd: 0 },
+      ceiling_usd: 2.16,
+      ceiling_parts: { compute_usd: 1.84, bandwidth_usd: 0.02, outputs_wait_usd: 0.08, stopped_disk_usd: 0.22, retries_usd: 0, drift_usd: 0 },
       ceiling_basis: "ttl",
     };
     const seen = fakeApi({ "POST /v1/quotes": quote });
@@ -316,7 +316,7 @@ describe("catalog commands", () => {
         "quote:     qt_1 (expires in 5 min)",
         "offer:     sim l40s x1, us-east (sim:h1-g1)",
         "rate:      $0.93/h (compute $0.92, bandwidth $0.01)",
-        "ceiling:   $2.08 (by ttl; $0.22 of it stopped disk)",
+        "ceiling:   $2.16 (by ttl; $0.22 of it stopped disk; $0.08 waiting for outputs)",
         "policy:    ttl 2h, max lifetime 1d",
         "fallbacks: 1 (of 4 offers that fit)",
         "",

@@ -29,6 +29,9 @@ const offer = (id: string, provider: string, host: string, hourly: number): Offe
   memory_gb: 32, disk_gb: 100, region: "us", host_id: host, hourly_usd: hourly, availability: "high", spot: false,
 });
 
+/** A ttl release's wait for the outputs (the default outputs_wait, 5 minutes) at `microsPerHour`. */
+const outputsWaitMicros = (microsPerHour: number) => Math.round(microsPerHour / 12);
+
 function lease(state: LeaseState, patch: Partial<LeaseRecord> = {}): LeaseRecord {
   return {
     id: "ls_test", org_id: "org_test", kind: "scratch", state, state_since: T0,
@@ -112,9 +115,11 @@ describe("what the kept disk may bill while stopped (ceiling.ts)", () => {
     // And what replacing hosts may add: the sim bills by the millisecond, so a micro-dollar or two.
     const retries = offerRetriesMicros(l.offers[0]!, l.policy);
     expect(retries).toBe(2);
-    expect(totalOf(held.reserved)).toBe(8_000_000 + 1_200_000 + retries);
+    // The ttl's release may hold the machine 5 minutes more for the outputs (policy.outputs_wait).
+    const wait = outputsWaitMicros(2_000_000);
+    expect(totalOf(held.reserved)).toBe(8_000_000 + wait + 1_200_000 + retries);
     expect(reservationFor(held, { kind: "rent", offer: withDisk(offer("c", "sim", "h3", 1), 0.05) }, now)).toBeNull();
-    expect(totalOf(reservationFor(held, { kind: "rent", offer: withDisk(offer("a", "sim", "h3", 2), 0.1) }, now)!)).toBe(8_000_000 + 2_400_000 + retries);
+    expect(totalOf(reservationFor(held, { kind: "rent", offer: withDisk(offer("a", "sim", "h3", 2), 0.1) }, now)!)).toBe(8_000_000 + wait + 2_400_000 + retries);
   });
 });
 
@@ -166,7 +171,7 @@ describe("what an action needs reserved first (rent.ts)", () => {
 
   it("extend: by more than the lease holds asks again; a stopped lease asks nothing until it starts", () => {
     const l = held(lease("ready", { session_started_at: now, policy: { ...POLICY_DEFAULTS.scratch, ttl: 4 * H, max_lifetime: null }, ttl_deadline: now + 4 * H }));
-    expect(reservationFor(l, { kind: "extend", ttl_deadline: now + 5 * H }, now)?.months).toEqual({ "2026-12": 10_000_000 + offerRetriesMicros(l.offers[0]!, l.policy) });
+    expect(reservationFor(l, { kind: "extend", ttl_deadline: now + 5 * H }, now)?.months).toEqual({ "2026-12": 10_000_000 + outputsWaitMicros(2_000_000) + offerRetriesMicros(l.offers[0]!, l.policy) });
     // max_lifetime caps what an extension can add.
     const capped = held(lease("ready", { session_started_at: now, ttl_deadline: now + 4 * H, policy: { ...POLICY_DEFAULTS.scratch, ttl: 4 * H, max_lifetime: 4 * H } }));
     expect(reservationFor(capped, { kind: "extend", ttl_deadline: now + 366 * 24 * H }, now)).toBeNull();
@@ -208,7 +213,7 @@ describe("what an action needs reserved first (rent.ts)", () => {
     expect(rentedAboveReserved(pricier)).toBe(true);
     const need = rentedReservation(pricier, now)!;
     expect(need.hourly_micro_usd).toBe(2_640_000);
-    expect(totalOf(need)).toBe(4 * 2_640_000 + offerRetriesMicros(vast, l.policy));
+    expect(totalOf(need)).toBe(4 * 2_640_000 + outputsWaitMicros(2_640_000) + offerRetriesMicros(vast, l.policy));
     // A lease stored before it kept what it holds re-reserves on its next costly action instead.
     expect(rentedAboveReserved({ ...pricier, reserved: undefined })).toBe(false);
     // decide: due before the lease goes on (not marked ready), and not while the rate is held.

@@ -82,7 +82,8 @@ describe("rentPlan: which offer next, or why the lease is released", () => {
     expect(rentPlan(provisioning({ attempt: 0, offer_index: 2 }), T0)).toMatchObject({ release: { next: { release_reason: "no_capacity" } } });
   });
   it("a dearer fallback than what the lease holds asks for a reservation; the same offer does not", () => {
-    const reserved = { hourly_micro_usd: 2_000_000, unbounded: false, months: { "2026-11": 8_000_000 } };
+    // Four hours at $2, and the 5 minutes a ttl release may wait for the outputs.
+    const reserved = { hourly_micro_usd: 2_000_000, unbounded: false, months: { "2026-11": 8_000_000 + 166_667 } };
     const on = (i: number) => rentPlan(provisioning({ offer_index: i, reserved }), T0);
     expect("offer" in on(0) && on(0)).toMatchObject({ reserve: null });
     const dearer = on(1);

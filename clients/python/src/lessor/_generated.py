@@ -447,6 +447,7 @@ class QuoteCeilingParts(_Open):
 
     compute_usd: float = Field(description="the machine's rate until the hard cap")
     bandwidth_usd: float = Field(description="the egress estimate: the bandwidth allowance at the offer's per-GB prices until the hard cap (0 where the provider bills no bandwidth)")
+    outputs_wait_usd: float = Field(description="what a release at the ttl may bill past it while it waits for the command's outputs: the rate (compute and bandwidth) for up to policy.outputs_wait, but not past max_lifetime; 0 for a deployment, or when max_lifetime ends the lease first (its release never waits)")
     stopped_disk_usd: float | None = Field(description="what the kept disk may bill while stopped: the offer's stopped_hourly_usd for up to stopped_ttl (0 where a stop ends billing); null: no stopped_ttl ends it")
     retries_usd: float = Field(description="what replacing failed hosts may add (up to host_attempts - 1 of them): under a ttl, each one's rounding up to its provider's billing increment; under max_lifetime, which a replacement begins afresh, each failed boot's boot_timeout and a minute to destroy it, rounded up to the increment")
     drift_usd: float = Field(description="the 5% price rise a lease made from this quote may rent at (more is quote_drift), on the compute and retries")
