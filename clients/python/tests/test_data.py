@@ -144,7 +144,7 @@ def test_run_ships_the_workdir_and_brings_the_outputs_back(client: Client, serve
     def job() -> None:
         try:
             # The sim's machine runs `hang` (its own command language); the real work is agent.sh's.
-            result["code"] = client.run("l4", "hang", name="py-data", ttl="20m", workdir=repo, outputs=out, out=io.StringIO())
+            result["code"] = client.run("l4", "hang", name="py-data", ttl="20m", outputs_wait="2m", workdir=repo, outputs=out, out=io.StringIO())
         except BaseException as e:  # noqa: B902 - handed to the test's thread
             result["error"] = e
 
@@ -159,6 +159,7 @@ def test_run_ships_the_workdir_and_brings_the_outputs_back(client: Client, serve
             break
         time.sleep(0.3)
     assert lease_id, "the job's lease was never ready"
+    assert client.api.get_leases_id(lease_id).policy.outputs_wait == "2m"
 
     token = os.environ["LESSOR_TEST_BOOTSTRAP_TOKEN"]
     minted = httpx.post(f"{server_url}/v1/sim/leases/{lease_id}/agent-token", headers={"authorization": f"Bearer {token}"})

@@ -181,6 +181,7 @@ class AsyncClient:
         ttl: str | None = None,
         max_runtime: str | None = None,
         max_inactivity: str | None = None,
+        outputs_wait: str | None = None,
         image: str | None = None,
         end_on_interrupt: bool = False,
         out: TextIO | None = None,
@@ -200,7 +201,7 @@ class AsyncClient:
                 image=image,
                 workdir=bundle,
                 volumes=mounts_of(volumes),
-                policy=policy_of(ttl=ttl, max_runtime=max_runtime, max_inactivity=max_inactivity),
+                policy=policy_of(ttl=ttl, max_runtime=max_runtime, max_inactivity=max_inactivity, outputs_wait=outputs_wait),
             ),
         )
         lease = await self.api.post_leases(body)

@@ -205,6 +205,7 @@ class Client:
         ttl: str | None = None,
         max_runtime: str | None = None,
         max_inactivity: str | None = None,
+        outputs_wait: str | None = None,
         image: str | None = None,
         end_on_interrupt: bool = False,
         out: TextIO | None = None,
@@ -219,7 +220,8 @@ class Client:
         ``workdir`` (a directory) is packed and unpacked on the machine as the command's working
         directory (``upload_workdir``); ``outputs`` (a directory) receives what the command left in
         ``$LESSOR_OUT`` once the job has ended (``download``), and OutputsIncomplete is raised when
-        some of it did not come back (docs/artifacts.md).
+        some of it did not come back (docs/artifacts.md). ``outputs_wait`` bounds how long ending the
+        lease waits for those uploads before the machine is destroyed (default ``"5m"``).
 
         ``cmd`` is a shell line (``"python train.py --epochs 3"``) or a list of words. An interrupt
         (Ctrl-C, a notebook's stop) detaches: the job goes on, and ``follow_logs``/``end`` reach it;
@@ -237,7 +239,7 @@ class Client:
                 image=image,
                 workdir=bundle,
                 volumes=mounts_of(volumes),
-                policy=policy_of(ttl=ttl, max_runtime=max_runtime, max_inactivity=max_inactivity),
+                policy=policy_of(ttl=ttl, max_runtime=max_runtime, max_inactivity=max_inactivity, outputs_wait=outputs_wait),
             ),
         )
         lease = self.api.post_leases(body)
