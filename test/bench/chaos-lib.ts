@@ -493,7 +493,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
             return;
           }
           if (res.status !== 0 && res.status < 500) {
-            bump(createRefused, `${res.status} ${res.json?.error?.code ?? ""}`.trim());
+            // A lease bound to a volume's region may find no machine there, or its volume deleted
+            // by the run's own deletes: told apart, as the one refusal the workload itself causes.
+            bump(createRefused, `${res.status} ${res.json?.error?.code ?? ""}${body.volumes ? " (volume)" : ""}`.trim());
             return;
           }
           await sleep(500);

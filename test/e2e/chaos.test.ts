@@ -67,9 +67,14 @@ it(
     const checks = result.violations.map((v) => v.check);
     for (const check of Object.values(CHECKS)) expect(checks).toContain(check);
     // ...the workload did what it is for...
-    expect(result.stats.leases_created).toBe(LEASES);
+    // Every lease is created but one that mounts a volume, whose region may have no machine free
+    // then (409 no_capacity) or whose volume the run's deletes took (404): those are refused.
+    const refused = Object.entries(result.stats.create_refused);
+    expect(refused.filter(([why]) => !/^(409 no_capacity|404 not_found) \(volume\)$/.test(why)), table).toEqual([]);
+    expect(result.stats.leases_created + refused.reduce((n, [, count]) => n + count, 0)).toBe(LEASES);
+    expect(result.stats.leases_created).toBeGreaterThanOrEqual(LEASES * 0.8);
     // Every lease rented a machine, but one its user ended before the machine was made.
-    expect(result.stats.machines_created).toBeGreaterThanOrEqual(LEASES - (result.stats.releases_by_reason.user_end ?? 0));
+    expect(result.stats.machines_created).toBeGreaterThanOrEqual(result.stats.leases_created - (result.stats.releases_by_reason.user_end ?? 0));
     // ...and nothing was violated.
     expect(result.finished, table).toBe(true);
     expect(
