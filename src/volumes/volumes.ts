@@ -29,6 +29,7 @@ import { LEASE_NAME } from "../lease/names";
 import { ProviderError, type CreateVolumeInput, type Provider, type Volume } from "../providers/contract";
 import { providerCapabilities, providerFor, usableProviderNames } from "../providers/registry";
 import { iso } from "../time";
+import { idleSince } from "./idle";
 
 export type VolumeRow = VolumesTable;
 
@@ -77,7 +78,9 @@ export interface LeaseVolume {
   path: string;
 }
 
-export function renderVolume(row: VolumeRow, mountedBy: readonly string[]) {
+/** `lastRelease`: the latest release of a lease that mounted it (src/volumes/idle.ts `lastReleases`). */
+export function renderVolume(row: VolumeRow, mountedBy: readonly string[], lastRelease: number | null) {
+  const idle = idleSince(row, mountedBy, lastRelease);
   const perGbMonth = row.gb_month_micro_usd === null ? null : microsToUsd(row.gb_month_micro_usd);
   return {
     id: row.id,
@@ -89,6 +92,7 @@ export function renderVolume(row: VolumeRow, mountedBy: readonly string[]) {
     usd_per_gb_month: perGbMonth,
     monthly_usd: perGbMonth === null ? null : Math.round(perGbMonth * row.size_gb * 10_000) / 10_000,
     mounted_by: [...mountedBy],
+    idle_since: idle === null ? null : iso(idle)!,
     created_at: iso(row.created_at)!,
   };
 }
