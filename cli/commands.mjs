@@ -395,10 +395,11 @@ export async function receipts(ctx, _args, f) {
     doc.data.length === 0
       ? "no receipts"
       : table(
-          ["RECEIPT", "LEASE", "PROVIDER", "GPU", "STATUS", "ACTUAL", "ESTIMATE", "DIFFERENCE", "CREATED"],
+          ["RECEIPT", "LEASE/VOLUME", "PROVIDER", "GPU", "STATUS", "ACTUAL", "ESTIMATE", "DIFFERENCE", "CREATED"],
           doc.data.map((r) => [
             r.id,
-            r.lease_id,
+            // A volume's receipt bills its storage for one period (docs/billing.md "Volumes").
+            r.lease_id ?? r.volume_id ?? "-",
             r.provider,
             r.gpu ?? "-",
             r.status,
