@@ -105,8 +105,10 @@ async function writeVolumeReceipt(db: Db, bill: VolumeBill, now: number): Promis
     .selectFrom("billing_records")
     .select(["record_id", "machine_id", "window_start", "window_end", "amount_micro_usd", "components"])
     .where("volume_id", "=", bill.volume_id)
-    .where("window_start", ">=", period.start)
     .where("window_start", "<", period.end)
+    // A record is the period's its window begins in; the first period also takes the window the
+    // volume was made in, which began before it.
+    .where((eb) => (period.start === bill.billed_from ? eb("window_end", ">", period.start) : eb("window_start", ">=", period.start)))
     .orderBy("window_start")
     .orderBy("record_id")
     .execute();
