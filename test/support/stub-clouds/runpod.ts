@@ -137,6 +137,8 @@ export class RunPodDialect implements Dialect {
    * offset in a start time, a record without a pod id, a bucket still in progress. Null: the core's.
    */
   billingRecords: RunPodBillingRecord[] | null = null;
+  /** Test hook: the records GET /v2/billing/networkvolumes answers instead of the volumes' own, whatever the range asked. */
+  volumeBillingRecords: RunPodVolumeBillingRecord[] | null = null;
 
   /** The account's network volumes, by id (kept across the admin reset's machines, as storage outlives them). */
   readonly volumes = new Map<string, NetworkVolume>();
@@ -155,6 +157,7 @@ export class RunPodDialect implements Dialect {
     this.injected.length = 0;
     this.misplaced.length = 0;
     this.billingRecords = null;
+    this.volumeBillingRecords = null;
   }
 
   refuse(_op: Operation): StubAnswer {
@@ -370,8 +373,8 @@ export class RunPodDialect implements Dialect {
     const { markup } = this.core.billingOptions;
     const published = billingCompleteThrough(now, this.core.billingOptions);
     const only = typeof query.networkVolumeId === "string" ? query.networkVolumeId : null;
-    const records: RunPodVolumeBillingRecord[] = [];
-    for (const [id, v] of this.volumeLives) {
+    const records: RunPodVolumeBillingRecord[] = this.volumeBillingRecords ? [...this.volumeBillingRecords] : [];
+    for (const [id, v] of this.volumeBillingRecords ? [] : this.volumeLives) {
       if (only !== null && id !== only) continue;
       const until = Math.min(v.deleted_at ?? now, now);
       for (let a = Math.max(v.created_at, start); a < Math.min(until, end); ) {
