@@ -66,7 +66,7 @@ export interface AccountReport {
   complete_through: string | null;
   /** Of the records stored by this run: for machines no lease owns. */
   unattributed: { records: number; amount_usd: number };
-  /** Of the records stored by this run: for a lease whose receipt was already written. */
+  /** Of the records stored by this run: for a lease (or a volume's period) whose receipt was already written. */
   after_receipt: number;
   error?: string;
 }
@@ -162,7 +162,16 @@ async function fetchAccount(env: Env, db: Db, { account, provider }: BillingAcco
       .where("r.provider", "=", name)
       .where("r.fetched_at", "=", now)
       .executeTakeFirst();
-    report.after_receipt = Number(late?.n ?? 0);
+    // ...or for a volume's period whose receipt was already written (src/billing/volume-receipts.ts).
+    const lateVolume = await db
+      .selectFrom("billing_records as r")
+      .innerJoin("volume_bills as vb", "vb.volume_id", "r.volume_id")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("r.provider", "=", name)
+      .where("r.fetched_at", "=", now)
+      .whereRef("r.window_start", "<", "vb.settled_through")
+      .executeTakeFirst();
+    report.after_receipt = Number(late?.n ?? 0) + Number(lateVolume?.n ?? 0);
     if (report.unattributed.records > 0) {
       console.log(JSON.stringify({ msg: "billing records for machines no lease owns (or volumes no volume of lessor's is)", provider: name, account, ...report.unattributed }));
     }
