@@ -485,8 +485,20 @@ export async function volumesLs(ctx, _args, f) {
   const now = ctx.io.now();
   ctx.print(doc, () =>
     table(
-      ["NAME", "VOLUME", "PROVIDER", "REGION", "SIZE", "STATE", "MONTHLY", "MOUNTED BY", "CREATED"],
-      doc.data.map((v) => [v.name, v.id, v.provider, v.region, `${v.size_gb} GB`, v.state, v.monthly_usd === null ? "-" : `$${v.monthly_usd}`, v.mounted_by.join(", "), relative(v.created_at, now)]),
+      ["NAME", "VOLUME", "PROVIDER", "REGION", "SIZE", "STATE", "MONTHLY", "MOUNTED BY", "IDLE SINCE", "CREATED"],
+      doc.data.map((v) => [
+        v.name,
+        v.id,
+        v.provider,
+        v.region,
+        `${v.size_gb} GB`,
+        v.state,
+        v.monthly_usd === null ? "-" : `$${v.monthly_usd}`,
+        v.mounted_by.join(", "),
+        // The org's volume_idle_ttl counts from here (docs/volumes.md "Idle volumes").
+        v.idle_since === null ? "-" : relative(v.idle_since, now),
+        relative(v.created_at, now),
+      ]),
     ),
   );
   morePages(ctx, doc.next_cursor, "volumes ls");
