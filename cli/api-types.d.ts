@@ -11806,6 +11806,27 @@ export interface paths {
                         };
                     };
                 };
+                /** @description over_budget: what the volume bills to the month's end, or its rate, would pass one of the org's caps (details: cap, limit_usd, committed_usd, requested_usd) */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "over_budget";
+                                /** @description for people; a 5xx says only to quote the request_id */
+                                message: string;
+                                /** @description what the code's description names; empty on a 5xx */
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                            request_id: string;
+                        };
+                    };
+                };
                 /** @description insufficient_scope: the credential's scope does not allow this; bootstrap_disabled: no bootstrap token is configured */
                 403: {
                     headers: {
@@ -13165,6 +13186,8 @@ export interface paths {
                 query?: {
                     status?: "settled" | "disputed";
                     lease_id?: string;
+                    /** @description a volume's receipts, one a period */
+                    volume_id?: string;
                     limit?: number;
                     cursor?: string;
                 };
@@ -15137,11 +15160,25 @@ export interface components {
             machine_activity_max: string;
             /** @description how long a released lease's artifacts are kept; default 30d */
             artifact_retention: string;
+            /** @description how long a volume may go with no live lease mounting it before it is reported (or deleted: volume_idle_action); null, the default: never */
+            volume_idle_ttl: string | null;
+            /**
+             * @description what becomes of a volume idle for volume_idle_ttl: `report` (the default: logged by the cron, and its idle_since shows it) or `delete` (as DELETE /v1/volumes/:id, never while a lease mounts it)
+             * @enum {string}
+             */
+            volume_idle_action: "report" | "delete";
         };
         OrgSettingsUpdate: {
             require_image_digest?: boolean;
             machine_activity_max?: components["schemas"]["Duration"];
             artifact_retention?: components["schemas"]["Duration"];
+            /**
+             * @description null: never
+             * @example 2h
+             */
+            volume_idle_ttl?: string;
+            /** @enum {string} */
+            volume_idle_action?: "report" | "delete";
         };
         /**
          * @description a duration: `90s`, `15m`, `2h`, `1d`; at most 366 days
@@ -16192,6 +16229,8 @@ export interface components {
             monthly_usd: number | null;
             /** @description the leases not released that mount it */
             mounted_by: string[];
+            /** @description null while a lease not released mounts it; else since when no lease has: the last release of one that mounted it, or its creation (the org's volume_idle_ttl counts from here) */
+            idle_since: string | null;
             created_at: string;
         };
         CreateVolume: {
@@ -16308,12 +16347,13 @@ export interface components {
                 actual_usd: number;
                 disputed_usd: number;
                 leases: number;
+                volumes: number;
                 /** @description bundles and artifacts kept over the range, in R2's unit (docs/artifacts.md) */
                 storage_gb_month: number;
             };
         };
         UsageRow: {
-            /** @description the provider, GPU class, lease id or day (YYYY-MM-DD) of the group */
+            /** @description the provider, GPU class (`volume` for volumes' storage), lease id (or a volume's id) or day (YYYY-MM-DD) of the group */
             key: string;
             /** @description lessor's estimate: rate times billable time, never a bill */
             estimate_usd: number;
@@ -16322,19 +16362,24 @@ export interface components {
             /** @description the part of actual_usd on leases whose receipt is disputed */
             disputed_usd: number;
             leases: number;
-            /** @description grouped by lease: the lease's provider */
+            /** @description volumes whose storage the group counts */
+            volumes: number;
+            /** @description grouped by lease: the lease's (or volume's) provider */
             provider?: string;
-            /** @description grouped by lease: the GPU class it ran on */
+            /** @description grouped by lease: the GPU class it ran on (`volume` for a volume) */
             gpu?: string | null;
             /** @description grouped by lease: accruing, awaiting_windows, settled, disputed or none */
             billing_status?: string;
         };
-        /** @description A lease's actual cost from the provider's records for closed windows, its parts and windows, and the estimate beside it */
+        /** @description A lease's actual cost (or a volume's storage for one period) from the provider's records for closed windows, its parts and windows, and the estimate beside it */
         Receipt: {
             id: string;
-            lease_id: string;
+            /** @description the lease it bills; null for a volume's receipt */
+            lease_id: string | null;
+            /** @description the volume whose storage it bills, for one period (billed_from to released_at); null for a lease's */
+            volume_id: string | null;
             provider: string;
-            /** @description the GPU class the lease ran on */
+            /** @description the GPU class the lease ran on; null for a volume's */
             gpu: string | null;
             /**
              * @description disputed: the provider's records differ from the estimate by more than the tolerance
@@ -16343,10 +16388,10 @@ export interface components {
             status: "settled" | "disputed";
             /** @description the sum of the provider's billing records */
             actual_usd: number;
-            /** @description lessor's estimate for the same time */
-            estimate_usd: number;
-            /** @description actual_usd minus estimate_usd */
-            difference_usd: number;
+            /** @description lessor's estimate for the same time; null for a volume whose provider states no price */
+            estimate_usd: number | null;
+            /** @description actual_usd minus estimate_usd; null where there is no estimate */
+            difference_usd: number | null;
             /** @description actual_usd by part (compute, disk, bandwidth, ...), as the provider's records name them */
             components: {
                 [key: string]: number;
@@ -16362,9 +16407,9 @@ export interface components {
                 window_end: string;
                 amount_usd: number;
             }[];
-            /** @description ISO 8601, UTC */
+            /** @description a lease's first billed moment; the start of a volume's period */
             billed_from: string | null;
-            /** @description ISO 8601, UTC */
+            /** @description a lease's release; the end of a volume's period */
             released_at: string;
             /** @description ISO 8601, UTC */
             created_at: string;

@@ -397,10 +397,11 @@ export async function receipts(ctx, _args, f) {
     doc.data.length === 0
       ? "no receipts"
       : table(
-          ["RECEIPT", "LEASE", "PROVIDER", "GPU", "STATUS", "ACTUAL", "ESTIMATE", "DIFFERENCE", "CREATED"],
+          ["RECEIPT", "LEASE/VOLUME", "PROVIDER", "GPU", "STATUS", "ACTUAL", "ESTIMATE", "DIFFERENCE", "CREATED"],
           doc.data.map((r) => [
             r.id,
-            r.lease_id,
+            // A volume's receipt bills its storage for one period (docs/billing.md "Volumes").
+            r.lease_id ?? r.volume_id ?? "-",
             r.provider,
             r.gpu ?? "-",
             r.status,
@@ -486,8 +487,20 @@ export async function volumesLs(ctx, _args, f) {
   const now = ctx.io.now();
   ctx.print(doc, () =>
     table(
-      ["NAME", "VOLUME", "PROVIDER", "REGION", "SIZE", "STATE", "MONTHLY", "MOUNTED BY", "CREATED"],
-      doc.data.map((v) => [v.name, v.id, v.provider, v.region, `${v.size_gb} GB`, v.state, v.monthly_usd === null ? "-" : `$${v.monthly_usd}`, v.mounted_by.join(", "), relative(v.created_at, now)]),
+      ["NAME", "VOLUME", "PROVIDER", "REGION", "SIZE", "STATE", "MONTHLY", "MOUNTED BY", "IDLE SINCE", "CREATED"],
+      doc.data.map((v) => [
+        v.name,
+        v.id,
+        v.provider,
+        v.region,
+        `${v.size_gb} GB`,
+        v.state,
+        v.monthly_usd === null ? "-" : `$${v.monthly_usd}`,
+        v.mounted_by.join(", "),
+        // The org's volume_idle_ttl counts from here (docs/volumes.md "Idle volumes").
+        v.idle_since === null ? "-" : relative(v.idle_since, now),
+        relative(v.created_at, now),
+      ]),
     ),
   );
   morePages(ctx, doc.next_cursor, "volumes ls");

@@ -10,7 +10,7 @@ import { creationCaps } from "./db/creation-caps";
 import { retentionOwners, retentionPlan, runRetention } from "./db/retention";
 import type { Env } from "./env";
 import { errorText } from "./errors";
-import { runBackstop, runReconciler } from "./lease/reaper";
+import { runBackstop, runReconciler, runVolumeIdleSweep } from "./lease/reaper";
 
 /** Runs one isolated step: its failure is logged and reported, never thrown into the steps after it. */
 async function isolated(step: string, run: () => Promise<unknown>): Promise<unknown> {
@@ -39,5 +39,7 @@ export async function runSweeps(env: Env, scheduledTime: number) {
   });
   // Bundles and artifacts past their time, from R2 and D1, their bytes given back (docs/artifacts.md).
   const storage = await isolated("storage", () => runStorageRetention(env, Date.now()));
-  return { backstop, reconcile, refresh, billing, retention, storage };
+  // Volumes no lease has mounted for their org's volume_idle_ttl: reported, or deleted where asked (docs/volumes.md).
+  const volumes_idle = await isolated("volumes_idle", () => runVolumeIdleSweep(env, Date.now()));
+  return { backstop, reconcile, refresh, billing, retention, storage, volumes_idle };
 }

@@ -18,13 +18,14 @@ const Time = z.string().describe("ISO 8601, UTC");
 const ReceiptSchema = z
   .object({
     id: z.string(),
-    lease_id: z.string(),
+    lease_id: z.string().nullable().describe("the lease it bills; null for a volume's receipt"),
+    volume_id: z.string().nullable().describe("the volume whose storage it bills, for one period (billed_from to released_at); null for a lease's"),
     provider: z.string(),
-    gpu: z.string().nullable().describe("the GPU class the lease ran on"),
+    gpu: z.string().nullable().describe("the GPU class the lease ran on; null for a volume's"),
     status: z.enum(["settled", "disputed"]).describe("disputed: the provider's records differ from the estimate by more than the tolerance"),
     actual_usd: z.number().describe("the sum of the provider's billing records"),
-    estimate_usd: z.number().describe("lessor's estimate for the same time"),
-    difference_usd: z.number().describe("actual_usd minus estimate_usd"),
+    estimate_usd: z.number().nullable().describe("lessor's estimate for the same time; null for a volume whose provider states no price"),
+    difference_usd: z.number().nullable().describe("actual_usd minus estimate_usd; null where there is no estimate"),
     components: z.record(z.string(), z.number()).describe("actual_usd by part (compute, disk, bandwidth, ...), as the provider's records name them"),
     window_count: z.number().int(),
     windows: z
@@ -39,12 +40,12 @@ const ReceiptSchema = z
       )
       .optional()
       .describe("every billing record the receipt sums; in the answer for one receipt only, never in lists"),
-    billed_from: Time.nullable(),
-    released_at: Time,
+    billed_from: Time.nullable().describe("a lease's first billed moment; the start of a volume's period"),
+    released_at: Time.describe("a lease's release; the end of a volume's period"),
     created_at: Time,
   })
   .openapi("Receipt", {
-    description: "A lease's actual cost from the provider's records for closed windows, its parts and windows, and the estimate beside it",
+    description: "A lease's actual cost (or a volume's storage for one period) from the provider's records for closed windows, its parts and windows, and the estimate beside it",
   });
 
 sameShape<z.infer<typeof ReceiptSchema>, ReturnType<typeof renderReceipt>>(true);
@@ -61,6 +62,7 @@ export const receiptRoutes = router()
         query: z.object({
           status: z.enum(["settled", "disputed"]).optional(),
           lease_id: z.string().max(64).optional(),
+          volume_id: z.string().max(64).optional().describe("a volume's receipts, one a period"),
           ...PageQuery,
         }),
       },
@@ -70,8 +72,8 @@ export const receiptRoutes = router()
       },
     }),
     async (c) => {
-      const { status, lease_id, limit = DEFAULT_PAGE, cursor } = c.req.valid("query");
-      const rows = await listReceipts(database(c.env.DB), c.var.principal.org_id, { status, lease_id, after: decodeCursor(cursor), limit });
+      const { status, lease_id, volume_id, limit = DEFAULT_PAGE, cursor } = c.req.valid("query");
+      const rows = await listReceipts(database(c.env.DB), c.var.principal.org_id, { status, lease_id, volume_id, after: decodeCursor(cursor), limit });
       return c.json(pageOf(rows, limit, (r) => ({ k: r.id, id: r.id }), (r) => renderReceipt(r, false)), 200);
     },
   )

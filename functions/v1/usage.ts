@@ -9,13 +9,14 @@ import { sameShape } from "../../src/same-shape";
 
 const UsageRowSchema = z
   .object({
-    key: z.string().describe("the provider, GPU class, lease id or day (YYYY-MM-DD) of the group"),
+    key: z.string().describe("the provider, GPU class (`volume` for volumes' storage), lease id (or a volume's id) or day (YYYY-MM-DD) of the group"),
     estimate_usd: z.number().describe("lessor's estimate: rate times billable time, never a bill"),
     actual_usd: z.number().describe("the providers' own billing records fetched so far"),
     disputed_usd: z.number().describe("the part of actual_usd on leases whose receipt is disputed"),
     leases: z.number().int(),
-    provider: z.string().optional().describe("grouped by lease: the lease's provider"),
-    gpu: z.string().nullable().optional().describe("grouped by lease: the GPU class it ran on"),
+    volumes: z.number().int().describe("volumes whose storage the group counts"),
+    provider: z.string().optional().describe("grouped by lease: the lease's (or volume's) provider"),
+    gpu: z.string().nullable().optional().describe("grouped by lease: the GPU class it ran on (`volume` for a volume)"),
     billing_status: z.string().optional().describe("grouped by lease: accruing, awaiting_windows, settled, disputed or none"),
   })
   .openapi("UsageRow");
@@ -31,6 +32,7 @@ const UsageSchema = z
       actual_usd: z.number(),
       disputed_usd: z.number(),
       leases: z.number().int(),
+      volumes: z.number().int(),
       storage_gb_month: z.number().describe("bundles and artifacts kept over the range, in R2's unit (docs/artifacts.md)"),
     }),
   })

@@ -8,6 +8,7 @@ import { MAX_VOLUMES } from "../../src/auth/limits";
 import { database } from "../../src/db";
 import { notFound } from "../../src/errors";
 import { decodeCursor, DEFAULT_PAGE, pageOf, PageQuery } from "../../src/pagination";
+import { lastReleases } from "../../src/volumes/idle";
 import { CreateVolumeSchema, deleteVolume, listVolumes, mountedBy, putVolume, renderVolume, volumeById, type VolumeRow } from "../../src/volumes/volumes";
 import { BEARER, COMMON_ERRORS, errorResponse, IdParam, jsonBody, jsonResponse, router, type AppEnv } from "../context";
 import { requireScope } from "../middleware";
@@ -23,6 +24,10 @@ const VolumeSchema = z
     usd_per_gb_month: z.number().nullable().describe("null until the provider answered the create"),
     monthly_usd: z.number().nullable().describe("an estimate: size_gb times usd_per_gb_month"),
     mounted_by: z.array(z.string()).describe("the leases not released that mount it"),
+    idle_since: z
+      .string()
+      .nullable()
+      .describe("null while a lease not released mounts it; else since when no lease has: the last release of one that mounted it, or its creation (the org's volume_idle_ttl counts from here)"),
     created_at: z.string(),
   })
   .openapi("Volume");
@@ -30,8 +35,10 @@ const VolumeSchema = z
 const PROVIDER_503 = errorResponse("provider_unavailable: the provider did not answer; send the request again (Retry-After)", ["provider_unavailable"]);
 
 async function answer(c: Context<AppEnv>, rows: readonly VolumeRow[]) {
-  const mounts = await mountedBy(database(c.env.DB), rows.map((r) => r.id), c.var.now);
-  return rows.map((r) => renderVolume(r, mounts.get(r.id) ?? []));
+  const db = database(c.env.DB);
+  const ids = rows.map((r) => r.id);
+  const [mounts, released] = await Promise.all([mountedBy(db, ids, c.var.now), lastReleases(db, ids)]);
+  return rows.map((r) => renderVolume(r, mounts.get(r.id) ?? [], released.get(r.id) ?? null));
 }
 
 export const volumeRoutes = router()
@@ -47,6 +54,7 @@ export const volumeRoutes = router()
         200: jsonResponse(VolumeSchema, "The volume of this name, found"),
         201: jsonResponse(VolumeSchema, "The volume, made"),
         ...COMMON_ERRORS,
+        402: errorResponse("over_budget: what the volume bills to the month's end, or its rate, would pass one of the org's caps (details: cap, limit_usd, committed_usd, requested_usd)", ["over_budget"]),
         409: errorResponse(
           `volume_exists: the name holds a volume of another size, provider or region; volume_busy: it is being deleted; limit_reached: ${MAX_VOLUMES} volumes already; provider_not_configured, capability_missing: the provider cannot make it; no_capacity: no region to default to; provider_refused: the provider said no (details.error)`,
           ["volume_exists", "volume_busy", "limit_reached", "provider_not_configured", "capability_missing", "no_capacity", "provider_refused"],
@@ -114,6 +122,6 @@ export const volumeRoutes = router()
     }),
     async (c) => {
       const row = await deleteVolume(database(c.env.DB), c.env, c.var.principal.org_id, c.req.valid("param").id, c.var.now);
-      return c.json(renderVolume(row, []), 200);
+      return c.json(renderVolume(row, [], null), 200);
     },
   );

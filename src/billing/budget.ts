@@ -62,6 +62,39 @@ const monthCommitted = (month: string) => `
   LEFT JOIN receipts rc ON rc.lease_id = r.lease_id
   WHERE r.org_id = ?2 AND r.month = ${month} AND r.lease_id IS NOT ?1`;
 
+/** The org's leases' commitments (monthCommitted) and its volumes' (volumesCommitted) in `month`. */
+const orgCommitted = (month: string) => `(${monthCommitted(month)}) + (${volumesCommitted(month)})`;
+
+/**
+ * A UTC month's first instant and the next month's, ms, from its 'YYYY-MM' (an SQL expression).
+ * Computed once in a FROM-clause subquery (volumesCommitted): SQLite caps an expression's depth at
+ * 100, and RESERVE already nests deep.
+ */
+const monthStart = (month: string) => `(CAST(strftime('%s', ${month} || '-01') AS INTEGER) * 1000)`;
+const monthEnd = (month: string) => `(CAST(strftime('%s', ${month} || '-01', '+1 month') AS INTEGER) * 1000)`;
+/** Milliseconds in the month a GB-month price is spread over (src/volumes/volumes.ts HOURS_PER_MONTH, 730 h). */
+export const VOLUME_MONTH_MS = 730 * 3_600_000;
+
+/**
+ * What the org's volumes commit in month `month` (an SQL expression), ?2 org (migrations/0029
+ * `volume_bills`): a volume bills for its size from its creation to its deletion, mounted or not,
+ * so a volume that still lives holds the rest of the month (its worst case: it may live to the
+ * month's end), and one deleted what it billed there. Where a receipt covers the month, its actual
+ * amount counts instead. A volume whose provider states no price counts only its receipts.
+ */
+const volumesCommitted = (month: string) => `
+  SELECT COALESCE(SUM(COALESCE(
+    (SELECT SUM(vr.actual_micro_usd) FROM receipts vr WHERE vr.volume_id = v.volume_id AND vr.billed_from >= mb.ms AND vr.billed_from < mb.me),
+    CAST(ROUND(v.gb_month_micro_usd * 1.0 * v.size_gb * (MIN(COALESCE(v.deleted_at, mb.me), mb.me) - MAX(v.billed_from, mb.ms)) / ${VOLUME_MONTH_MS}.0) AS INTEGER)
+  )), 0)
+  FROM volume_bills v JOIN (SELECT ${monthStart(month)} AS ms, ${monthEnd(month)} AS me) mb
+  WHERE v.org_id = ?2 AND v.billed_from < mb.me AND (v.deleted_at IS NULL OR v.deleted_at > mb.ms)`;
+
+/** What the org's live volumes bill an hour, ?2 org: they count against the concurrent hourly cap like live leases. */
+const VOLUMES_HOURLY = `
+  (SELECT COALESCE(SUM(CAST(ROUND(v.gb_month_micro_usd * 1.0 * v.size_gb / 730) AS INTEGER)), 0) FROM volume_bills v
+   WHERE v.org_id = ?2 AND v.deleted_at IS NULL)`;
+
 /** A lease's rate is on every one of its rows; its first month's row is the one counted. */
 const FIRST_ROW = (alias: string) => `${alias}.month = (SELECT MIN(r2.month) FROM budget_reservations r2 WHERE r2.lease_id = ${alias}.lease_id)`;
 
@@ -70,7 +103,8 @@ const LIVE_HOURLY = `
      WHERE l.org_id = ?2 AND l.state IN ${LIVE_STATES} AND l.id IS NOT ?1 AND ${FIRST_ROW("r")})
   + (SELECT COALESCE(SUM(r.hourly_micro_usd), 0) FROM budget_reservations r
      WHERE r.org_id = ?2 AND r.created_at > ?7 AND r.lease_id IS NOT ?1 AND ${FIRST_ROW("r")}
-       AND NOT EXISTS (SELECT 1 FROM leases l WHERE l.id = r.lease_id))`;
+       AND NOT EXISTS (SELECT 1 FROM leases l WHERE l.id = r.lease_id))
+  + ${VOLUMES_HOURLY}`;
 
 /**
  * How many leases the org has created since the lease id ?9 (src/ids.ts `idFloor`: the start of
@@ -98,14 +132,49 @@ const RESERVE = `
     WHERE b.org_id = ?2 AND (
       (b.monthly_micro_usd IS NOT NULL AND (?4 = 1 OR EXISTS (
         SELECT 1 FROM json_each(?3) k
-        WHERE (${monthCommitted("json_extract(k.value, '$.month')")}) + json_extract(k.value, '$.micros') > b.monthly_micro_usd)))
+        WHERE ${orgCommitted("json_extract(k.value, '$.month')")} + json_extract(k.value, '$.micros') > b.monthly_micro_usd)))
       OR (b.concurrent_hourly_micro_usd IS NOT NULL AND (${LIVE_HOURLY}) + ?5 > b.concurrent_hourly_micro_usd)
     )
   )
   ON CONFLICT (lease_id, month) DO UPDATE SET ceiling_micro_usd = excluded.ceiling_micro_usd, hourly_micro_usd = excluded.hourly_micro_usd`;
 
 /** ?1 lease (null: none left out), ?2 org, ?3 month, ?7 pending cutoff. */
-const STANDING = `SELECT (${monthCommitted("?3")}) AS month_committed, (${LIVE_HOURLY}) AS live_hourly`;
+const STANDING = `SELECT ${orgCommitted("?3")} AS month_committed, (${LIVE_HOURLY}) AS live_hourly`;
+
+/**
+ * The condition under which a new volume fits the org's caps (an SQL expression for a volume's
+ * conditional INSERT, src/volumes/volumes.ts): ?2 org, ?7 pending cutoff, ?1 anything no lease is
+ * (the volume's id); `month`, `ask` and `hourly` name its own parameters: the month it is made in,
+ * what it bills from now to that month's end, and its rate.
+ */
+export function volumeFitsSql(month: string, ask: string, hourly: string): string {
+  return `NOT EXISTS (
+    SELECT 1 FROM budgets b
+    WHERE b.org_id = ?2 AND (
+      (b.monthly_micro_usd IS NOT NULL AND ${orgCommitted(month)} + ${ask} > b.monthly_micro_usd)
+      OR (b.concurrent_hourly_micro_usd IS NOT NULL AND (${LIVE_HOURLY}) + ${hourly} > b.concurrent_hourly_micro_usd)))`;
+}
+
+/**
+ * What a volume of `sizeGb` at `gbMonthMicros` asks for when made at `now`: its rate, and its cost
+ * from now to the end of the month (a volume has no end of its own; each later month it lives in
+ * counts in full in that month's commitments). Nothing where the price is unknown.
+ */
+export function volumeReservation(sizeGb: number, gbMonthMicros: number | null, now: number): Reservation {
+  const month = monthOf(now);
+  if (gbMonthMicros === null) return { hourly_micro_usd: 0, unbounded: false, months: { [month]: 0 } };
+  const end = Date.UTC(new Date(now).getUTCFullYear(), new Date(now).getUTCMonth() + 1, 1);
+  return {
+    hourly_micro_usd: Math.round((gbMonthMicros * sizeGb) / 730),
+    unbounded: false,
+    months: { [month]: Math.round((gbMonthMicros * sizeGb * (end - now)) / VOLUME_MONTH_MS) },
+  };
+}
+
+/** 402 `over_budget` for a volume that did not fit (the details as a lease's). */
+export async function volumeRefusal(d1: D1Database, db: Db, volume: { volume_id: string; org_id: string; need: Reservation }, now: number): Promise<ApiError> {
+  return refusal(d1, db, { lease_id: volume.volume_id, org_id: volume.org_id, need: volume.need }, now, "volume");
+}
 
 /** The quote's cost ceiling in micro-dollars: the rate times the shorter of ttl and max_lifetime; null when neither caps it. */
 export function ceilingMicros(hourlyUsd: number, policy: Pick<Policy, "ttl" | "max_lifetime">): number | null {
@@ -226,7 +295,7 @@ export async function reserveBudget(
 }
 
 /** Why a reservation was refused, from a fresh read (only the message depends on it). */
-async function refusal(d1: D1Database, db: Db, { lease_id, org_id, need }: { lease_id: string; org_id: string; need: Reservation }, now: number): Promise<ApiError> {
+async function refusal(d1: D1Database, db: Db, { lease_id, org_id, need }: { lease_id: string; org_id: string; need: Reservation }, now: number, what: "lease" | "volume" = "lease"): Promise<ApiError> {
   const budget = await getBudget(db, org_id);
   const usd = (m: number | null) => (m === null ? null : microsToUsd(m));
   if (budget.monthly_micro_usd !== null) {
@@ -235,7 +304,7 @@ async function refusal(d1: D1Database, db: Db, { lease_id, org_id, need }: { lea
       if (!need.unbounded && standing.month_committed_micro_usd + micros <= budget.monthly_micro_usd) continue;
       const message = need.unbounded
         ? "the org has a monthly cap and this lease has no cost ceiling: give it a ttl or a max_lifetime, and a stopped_ttl where its provider bills a stopped machine's disk"
-        : `this lease could cost $${microsToUsd(micros)} in ${month}, which would pass the org's monthly cap of $${microsToUsd(budget.monthly_micro_usd)}`;
+        : `this ${what} could cost $${microsToUsd(micros)} in ${month}, which would pass the org's monthly cap of $${microsToUsd(budget.monthly_micro_usd)}`;
       return new ApiError(402, "over_budget", message, {
         cap: "monthly",
         month,
@@ -249,7 +318,7 @@ async function refusal(d1: D1Database, db: Db, { lease_id, org_id, need }: { lea
   return new ApiError(
     402,
     "over_budget",
-    `this lease's $${microsToUsd(need.hourly_micro_usd)}/h would pass the org's cap on concurrent hourly spend of $${usd(budget.concurrent_hourly_micro_usd)}/h`,
+    `this ${what}'s $${microsToUsd(need.hourly_micro_usd)}/h would pass the org's cap on concurrent hourly spend of $${usd(budget.concurrent_hourly_micro_usd)}/h`,
     {
       cap: "concurrent_hourly",
       limit_usd: usd(budget.concurrent_hourly_micro_usd),

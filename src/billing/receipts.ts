@@ -1,4 +1,8 @@
-/** Receipts as the API shows them: the actual amount, its parts and windows, the estimate beside it. */
+/**
+ * Receipts as the API shows them: the actual amount, its parts and windows, the estimate beside it.
+ * A receipt is a lease's, or a volume's for one period (`volume_id`; billed_from to released_at are
+ * the period), whose estimate is null where the provider states no price (migrations/0029).
+ */
 import type { Db } from "../db";
 import type { ReceiptsTable } from "../db/schema";
 import type { Cursor } from "../pagination";
@@ -10,6 +14,7 @@ const COLUMNS = [
   "id",
   "org_id",
   "lease_id",
+  "volume_id",
   "provider",
   "gpu_class",
   "status",
@@ -39,12 +44,13 @@ export function renderReceipt(r: ReceiptRow, withWindows: boolean) {
   return {
     id: r.id,
     lease_id: r.lease_id,
+    volume_id: r.volume_id,
     provider: r.provider,
     gpu: r.gpu_class,
     status: r.status,
     actual_usd: microsToUsd(r.actual_micro_usd),
-    estimate_usd: microsToUsd(r.estimate_micro_usd),
-    difference_usd: microsToUsd(r.actual_micro_usd - r.estimate_micro_usd),
+    estimate_usd: r.estimate_micro_usd === null ? null : microsToUsd(r.estimate_micro_usd),
+    difference_usd: r.estimate_micro_usd === null ? null : microsToUsd(r.actual_micro_usd - r.estimate_micro_usd),
     components: JSON.parse(r.components) as Record<string, number>,
     window_count: windows.length,
     ...(withWindows
@@ -74,11 +80,12 @@ export async function getReceipt(db: Db, orgId: string, id: string) {
 export async function listReceipts(
   db: Db,
   orgId: string,
-  q: { status?: "settled" | "disputed"; lease_id?: string; after: Cursor | null; limit: number },
+  q: { status?: "settled" | "disputed"; lease_id?: string; volume_id?: string; after: Cursor | null; limit: number },
 ) {
   let query = db.selectFrom("receipts").select(COLUMNS).where("org_id", "=", orgId);
   if (q.status) query = query.where("status", "=", q.status);
   if (q.lease_id) query = query.where("lease_id", "=", q.lease_id);
+  if (q.volume_id) query = query.where("volume_id", "=", q.volume_id);
   if (q.after) query = query.where("id", "<", q.after.id);
   return query.orderBy("id", "desc").limit(q.limit + 1).execute();
 }

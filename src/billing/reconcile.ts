@@ -24,6 +24,7 @@ import { releaseSweepLock, takeSweepLock } from "../lease/reaper";
 import type { BillingRecord, Provider } from "../providers/contract";
 import { providerAccounts } from "../providers/registry";
 import { beyondTolerance, microsToUsd, usdToMicros } from "./money";
+import { settleVolumes, type VolumeSettleReport } from "./volume-receipts";
 
 const HOUR = 3_600_000;
 /** Each run fetches again this far behind where the last one was complete: overlap is harmless. */
@@ -65,7 +66,7 @@ export interface AccountReport {
   complete_through: string | null;
   /** Of the records stored by this run: for machines no lease owns. */
   unattributed: { records: number; amount_usd: number };
-  /** Of the records stored by this run: for a lease whose receipt was already written. */
+  /** Of the records stored by this run: for a lease (or a volume's period) whose receipt was already written. */
   after_receipt: number;
   error?: string;
 }
@@ -80,6 +81,8 @@ export interface SettleReport {
 export interface BillingReport {
   accounts: AccountReport[];
   settle: SettleReport;
+  /** Volumes' storage: receipts written, one a volume a period (src/billing/volume-receipts.ts). */
+  volumes: VolumeSettleReport;
 }
 
 export async function runBilling(env: Env, now: number): Promise<BillingReport | { skipped: true }> {
@@ -90,7 +93,8 @@ export async function runBilling(env: Env, now: number): Promise<BillingReport |
     const accounts: AccountReport[] = [];
     for (const account of await billingAccounts(env, db)) accounts.push(await fetchAccount(env, db, account, now));
     const settle = await settleLeases(env, db, now);
-    return { accounts, settle };
+    const volumes = await settleVolumes(db, now);
+    return { accounts, settle, volumes };
   } finally {
     await releaseSweepLock(db, "billing", holder);
   }
@@ -126,7 +130,11 @@ async function fetchAccount(env: Env, db: Db, { account, provider }: BillingAcco
         .where("provider", "=", name)
         .where("billing_status", "in", ["accruing", "awaiting_windows"]);
       if (account !== "") q = q.where("org_id", "=", account);
-      from = (await q.executeTakeFirst())?.oldest ?? now;
+      // ...and to the oldest volume storage not yet on a receipt.
+      let v = db.selectFrom("volume_bills").select((eb) => eb.fn.min("settled_through").as("oldest")).where("provider", "=", name);
+      if (account !== "") v = v.where("org_id", "=", account);
+      const oldest = [(await q.executeTakeFirst())?.oldest, (await v.executeTakeFirst())?.oldest].filter((x): x is number => typeof x === "number");
+      from = oldest.length > 0 ? Math.min(...oldest) : now;
     }
     from = Math.max(from, now - BILLING_LOOKBACK_MS);
     report.from = new Date(from).toISOString();
@@ -144,6 +152,7 @@ async function fetchAccount(env: Env, db: Db, { account, provider }: BillingAcco
       .where("provider", "=", name)
       .where("fetched_at", "=", now)
       .where("lease_id", "is", null)
+      .where("volume_id", "is", null)
       .executeTakeFirst();
     report.unattributed = { records: Number(fresh?.n ?? 0), amount_usd: microsToUsd(Number(fresh?.micros ?? 0)) };
     const late = await db
@@ -153,9 +162,18 @@ async function fetchAccount(env: Env, db: Db, { account, provider }: BillingAcco
       .where("r.provider", "=", name)
       .where("r.fetched_at", "=", now)
       .executeTakeFirst();
-    report.after_receipt = Number(late?.n ?? 0);
+    // ...or for a volume's period whose receipt was already written (src/billing/volume-receipts.ts).
+    const lateVolume = await db
+      .selectFrom("billing_records as r")
+      .innerJoin("volume_bills as vb", "vb.volume_id", "r.volume_id")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("r.provider", "=", name)
+      .where("r.fetched_at", "=", now)
+      .whereRef("r.window_start", "<", "vb.settled_through")
+      .executeTakeFirst();
+    report.after_receipt = Number(late?.n ?? 0) + Number(lateVolume?.n ?? 0);
     if (report.unattributed.records > 0) {
-      console.log(JSON.stringify({ msg: "billing records for machines no lease owns", provider: name, account, ...report.unattributed }));
+      console.log(JSON.stringify({ msg: "billing records for machines no lease owns (or volumes no volume of lessor's is)", provider: name, account, ...report.unattributed }));
     }
     if (report.after_receipt > 0) {
       // A settled receipt never changes (guarantee 7); the record is kept and shows in usage.
@@ -208,6 +226,7 @@ async function storeRecords(d1: D1Database, db: Db, provider: string, account: s
           lease_id: null,
           org_id: null,
           fetched_at: now,
+          resource: r.resource ?? "machine",
         })
         .onConflict((oc) => oc.columns(["provider", "record_id"]).doNothing())
         .compile();
@@ -225,8 +244,26 @@ function numericOnly(components: Record<string, number> | undefined): Record<str
   return out;
 }
 
-/** Gives every recent unattributed record of the provider to the lease that held its machine. */
+/**
+ * Gives every recent unattributed record of the provider to the lease that held its machine, and
+ * every volume's record to the volume's bill (migrations/0029: a bill outlives its volume's row).
+ */
 async function attribute(db: Db, provider: string, now: number): Promise<void> {
+  const bill = (column: "volume_id" | "org_id") =>
+    db
+      .selectFrom("volume_bills as vb")
+      .select(`vb.${column}`)
+      .where("vb.provider", "=", sql.ref<string>("billing_records.provider"))
+      .where("vb.provider_volume_id", "=", sql.ref<string>("billing_records.machine_id"));
+  await db
+    .updateTable("billing_records")
+    .set({ volume_id: bill("volume_id"), org_id: bill("org_id") })
+    .where("provider", "=", provider)
+    .where("resource", "=", "volume")
+    .where("volume_id", "is", null)
+    .where("window_start", ">=", now - BILLING_LOOKBACK_MS - BILLING_OVERLAP_MS)
+    .where((eb) => eb.exists(bill("volume_id")))
+    .execute();
   const owner = (column: "lease_id" | "org_id") =>
     db
       .selectFrom("lease_machines as lm")
@@ -237,6 +274,7 @@ async function attribute(db: Db, provider: string, now: number): Promise<void> {
     .updateTable("billing_records")
     .set({ lease_id: owner("lease_id"), org_id: owner("org_id") })
     .where("provider", "=", provider)
+    .where("resource", "=", "machine")
     .where("lease_id", "is", null)
     .where("window_start", ">=", now - BILLING_LOOKBACK_MS - BILLING_OVERLAP_MS)
     .where((eb) => eb.exists(owner("lease_id")))

@@ -6,6 +6,10 @@
  * - `actual_usd`: the providers' billing records fetched so far, by the start of their window;
  * - `disputed_usd`: the part of `actual_usd` that belongs to leases whose receipt is disputed.
  * A lease that never held a machine never appears: it has neither an accrual nor a record.
+ *
+ * Volumes' storage counts too (migrations/0029 `volume_bills`): its estimate is its size at its
+ * stated price from its creation to its deletion (none where the provider states no price), its
+ * actual the provider's records of it; grouped by GPU its key is `volume`, by lease the volume's id.
  */
 import type { Db } from "../db";
 import { badRequest } from "../errors";
@@ -51,8 +55,12 @@ interface Row {
   actual: number;
   disputed: number;
   leases: Set<string>;
+  volumes: Set<string>;
   lease?: LeaseFacts;
 }
+
+/** The GPU-group key of volumes' storage. */
+export const VOLUME_USAGE_KEY = "volume";
 
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
@@ -61,12 +69,12 @@ export async function usageOf(db: Db, orgId: string, range: { from: number; to: 
   const keyOf = (l: LeaseFacts, at: number) =>
     group_by === "provider" ? l.provider : group_by === "gpu" ? (l.gpu_class ?? "unknown") : group_by === "lease" ? l.id : day(at);
   const rows = new Map<string, Row>();
-  const add = (l: LeaseFacts, at: number, field: "estimate" | "actual" | "disputed", micros: number) => {
+  const add = (l: LeaseFacts, at: number, field: "estimate" | "actual" | "disputed", micros: number, what: "leases" | "volumes" = "leases") => {
     const key = keyOf(l, at);
     let row = rows.get(key);
-    if (!row) rows.set(key, (row = { key, estimate: 0, actual: 0, disputed: 0, leases: new Set() }));
+    if (!row) rows.set(key, (row = { key, estimate: 0, actual: 0, disputed: 0, leases: new Set(), volumes: new Set() }));
     row[field] += micros;
-    row.leases.add(l.id);
+    row[what].add(l.id);
     if (group_by === "lease") row.lease = l;
   };
 
@@ -102,6 +110,41 @@ export async function usageOf(db: Db, orgId: string, range: { from: number; to: 
     if (r.billing_status === "disputed") add(r, r.window_start, "disputed", r.amount_micro_usd);
   }
 
+  // Volumes' storage that billed at some time in the range.
+  const bills = await db
+    .selectFrom("volume_bills")
+    .selectAll()
+    .where("org_id", "=", orgId)
+    .where("billed_from", "<", to)
+    .where((eb) => eb.or([eb("deleted_at", "is", null), eb("deleted_at", ">", from)]))
+    .execute();
+  const volumeFacts = new Map<string, LeaseFacts>();
+  for (const b of bills) {
+    const status = b.deleted_at === null ? "accruing" : b.settled_through >= b.deleted_at ? "settled" : "awaiting_windows";
+    const facts: LeaseFacts = { id: b.volume_id, provider: b.provider, gpu_class: VOLUME_USAGE_KEY, billing_status: status };
+    volumeFacts.set(b.volume_id, facts);
+    if (b.gb_month_micro_usd === null) continue;
+    const segments: Segment[] = [{ from: b.billed_from, to: b.deleted_at, kind: "running", rate: (b.gb_month_micro_usd * b.size_gb) / 730 }];
+    if (group_by === "day") {
+      for (const [start, micros] of estimateByDay(segments, now, from, to)) if (micros > 0) add(facts, start, "estimate", micros, "volumes");
+    } else {
+      const micros = estimateOf(segments, now, from, to).total;
+      if (micros > 0) add(facts, from, "estimate", micros, "volumes");
+    }
+  }
+  const volumeRecords = await db
+    .selectFrom("billing_records")
+    .select(["volume_id", "window_start", "amount_micro_usd"])
+    .where("org_id", "=", orgId)
+    .where("volume_id", "is not", null)
+    .where("window_start", ">=", from)
+    .where("window_start", "<", to)
+    .execute();
+  for (const r of volumeRecords) {
+    const facts = volumeFacts.get(r.volume_id!);
+    if (facts) add(facts, r.window_start, "actual", r.amount_micro_usd, "volumes");
+  }
+
   const data = [...rows.values()]
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
     .map((r) => ({
@@ -111,6 +154,7 @@ export async function usageOf(db: Db, orgId: string, range: { from: number; to: 
       actual_usd: microsToUsd(r.actual),
       disputed_usd: microsToUsd(r.disputed),
       leases: r.leases.size,
+      volumes: r.volumes.size,
     }));
   const sum = (f: "estimate" | "actual" | "disputed") => microsToUsd([...rows.values()].reduce((s, r) => s + r[f], 0));
   return {
@@ -123,6 +167,7 @@ export async function usageOf(db: Db, orgId: string, range: { from: number; to: 
       actual_usd: sum("actual"),
       disputed_usd: sum("disputed"),
       leases: new Set([...rows.values()].flatMap((r) => [...r.leases])).size,
+      volumes: new Set([...rows.values()].flatMap((r) => [...r.volumes])).size,
       storage_gb_month: storageGbMonth,
     },
   };

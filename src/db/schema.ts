@@ -12,6 +12,10 @@ export interface OrgsTable {
   machine_activity_max_ms: Generated<number | null>;
   /** How long a released lease's artifacts are kept, ms; null: the default, 30 days (src/orgs/settings.ts, migrations/0027). */
   artifact_retention_ms: Generated<number | null>;
+  /** How long a volume may go unmounted before it is reported (or deleted), ms; null: never (migrations/0029). */
+  volume_idle_ttl_ms: Generated<number | null>;
+  /** What becomes of a volume idle for volume_idle_ttl (migrations/0029). */
+  volume_idle_action: Generated<"report" | "delete">;
 }
 
 export interface ApiKeysTable {
@@ -192,6 +196,20 @@ export interface VolumesTable {
   updated_at: number;
 }
 
+/** What a volume bills, from its creation to its deletion; outlives its `volumes` row (migrations/0029). */
+export interface VolumeBillsTable {
+  volume_id: string;
+  org_id: string;
+  name: string;
+  provider: string;
+  provider_volume_id: string | null;
+  size_gb: number;
+  gb_month_micro_usd: number | null;
+  billed_from: number;
+  deleted_at: number | null;
+  settled_through: number;
+}
+
 /** A lease that mounts a volume (migrations/0028). */
 export interface VolumeMountsTable {
   volume_id: string;
@@ -235,6 +253,9 @@ export interface BillingRecordsTable {
   lease_id: string | null;
   org_id: string | null;
   fetched_at: number;
+  /** What the record bills: a machine (machine_id, lease_id) or a volume (machine_id holds the provider's volume id; volume_id). */
+  resource: Generated<"machine" | "volume">;
+  volume_id: Generated<string | null>;
 }
 
 export interface BillingCursorsTable {
@@ -247,12 +268,15 @@ export interface BillingCursorsTable {
 export interface ReceiptsTable {
   id: string;
   org_id: string;
-  lease_id: string;
+  /** A lease's receipt, or (volume_id) a volume's for one period (migrations/0029). */
+  lease_id: string | null;
+  volume_id: string | null;
   provider: string;
   gpu_class: string | null;
   status: "settled" | "disputed";
   actual_micro_usd: number;
-  estimate_micro_usd: number;
+  /** null only for a volume whose provider states no price. */
+  estimate_micro_usd: number | null;
   components: string;
   windows: string;
   billed_from: number | null;
@@ -348,6 +372,7 @@ export interface Database {
   deployments: DeploymentsTable;
   volumes: VolumesTable;
   volume_mounts: VolumeMountsTable;
+  volume_bills: VolumeBillsTable;
 }
 
 export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;

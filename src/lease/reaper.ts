@@ -24,6 +24,7 @@ import { dueLeases } from "./index-repo";
 import { installationPrefix, parseLabel } from "./label";
 import { MACHINE_STATES } from "./state";
 import { sweepVolumes, type VolumeSweepReport } from "../volumes/sweep";
+import { runVolumeIdle } from "../volumes/idle";
 
 /** What the reconciler knows of an orphan: its machine's status now, and what the `orphans` table holds. */
 export interface OrphanSeen {
@@ -159,6 +160,11 @@ export async function runBackstop(env: Env, now: number) {
     const ids = await dueLeases(database(env.DB), now, BACKSTOP_BATCH);
     return { due: ids.length, failed: await pokeAll(env, ids) };
   });
+}
+
+/** Idle volumes (src/volumes/idle.ts), under its own lock: a duplicate run deletes nothing twice. */
+export async function runVolumeIdleSweep(env: Env, now: number) {
+  return withSweepLock(env, "volumes_idle", now, () => runVolumeIdle(env, database(env.DB), now));
 }
 
 export interface ReconcileReport {

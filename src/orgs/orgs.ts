@@ -9,7 +9,7 @@ import { newId } from "../ids";
  * that can administer it (docs/storage.md: writes that must land together go in one batch).
  */
 export async function createOrg(db: Db, d1: D1Database, name: string, now: number): Promise<{ org: OrgRow; key: NewKey }> {
-  const org: OrgRow = { id: newId("org", now), name, created_at: now, require_image_digest: 0, machine_activity_max_ms: null, artifact_retention_ms: null };
+  const org: OrgRow = { id: newId("org", now), name, created_at: now, require_image_digest: 0, machine_activity_max_ms: null, artifact_retention_ms: null, volume_idle_ttl_ms: null, volume_idle_action: "report" };
   const key = await mintKey(org.id, "admin", "admin", now);
   await batch(d1, [db.insertInto("orgs").values(org), db.insertInto("api_keys").values(key.row)]);
   return { org, key };

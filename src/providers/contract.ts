@@ -185,6 +185,12 @@ export interface Provider {
    * unknown (the caller lists by label), `refused` when the provider said no for good.
    */
   createVolume?(input: CreateVolumeInput): Promise<Volume>;
+  /**
+   * What a new volume in `region` bills per GB a month, as the provider's document states it, before
+   * it is made (the budget reserves it from the creation; docs/volumes.md); null where the document
+   * states no price, never a guess (where `capabilities.volumes`).
+   */
+  volumePrice?(region: string): number | null;
   /** Every volume whose label starts with `prefix` (where `capabilities.volumes`). */
   listVolumes?(prefix: string): Promise<Volume[]>;
   /**
@@ -216,6 +222,11 @@ export interface BillingRecord {
   amount_usd: number;
   /** The parts of the amount as the provider states them (seconds, per-part amounts). */
   components: Record<string, number>;
+  /**
+   * What the record bills: a machine (the default; `machine_id` is the machine's id) or a volume's
+   * storage (`machine_id` is then the provider's id of the volume), attributed to its volume.
+   */
+  resource?: "machine" | "volume";
 }
 
 export interface BillingListing {

@@ -18,6 +18,7 @@ import type { Env } from "../env";
 import { installationPrefix, parseVolumeLabel } from "../lease/label";
 import type { Provider, Volume } from "../providers/contract";
 import { usdToMicros } from "../billing/money";
+import { billMade } from "./volumes";
 
 export interface VolumeSweepReport {
   volumes: number;
@@ -73,5 +74,7 @@ async function adopt(db: Db, id: string, updatedAt: number, v: Volume, now: numb
     .where("state", "=", "creating")
     .where("updated_at", "=", updatedAt)
     .executeTakeFirst();
-  return Number(done.numUpdatedRows) > 0 ? 1 : 0;
+  if (Number(done.numUpdatedRows) === 0) return 0;
+  await billMade(db, id, v).execute();
+  return 1;
 }

@@ -15,7 +15,7 @@
 import { z } from "@hono/zod-openapi";
 import { sql } from "kysely";
 import { limitReached, MAX_VOLUMES } from "../auth/limits";
-import { PENDING_MS } from "../billing/budget";
+import { PENDING_MS, volumeFitsSql, volumeRefusal, volumeReservation } from "../billing/budget";
 import { microsToUsd, usdToMicros } from "../billing/money";
 import type { Spec } from "../catalog/spec";
 import { installationId } from "../config";
@@ -29,6 +29,7 @@ import { LEASE_NAME } from "../lease/names";
 import { ProviderError, type CreateVolumeInput, type Provider, type Volume } from "../providers/contract";
 import { providerCapabilities, providerFor, usableProviderNames } from "../providers/registry";
 import { iso } from "../time";
+import { idleSince } from "./idle";
 
 export type VolumeRow = VolumesTable;
 
@@ -77,7 +78,9 @@ export interface LeaseVolume {
   path: string;
 }
 
-export function renderVolume(row: VolumeRow, mountedBy: readonly string[]) {
+/** `lastRelease`: the latest release of a lease that mounted it (src/volumes/idle.ts `lastReleases`). */
+export function renderVolume(row: VolumeRow, mountedBy: readonly string[], lastRelease: number | null) {
+  const idle = idleSince(row, mountedBy, lastRelease);
   const perGbMonth = row.gb_month_micro_usd === null ? null : microsToUsd(row.gb_month_micro_usd);
   return {
     id: row.id,
@@ -89,6 +92,7 @@ export function renderVolume(row: VolumeRow, mountedBy: readonly string[]) {
     usd_per_gb_month: perGbMonth,
     monthly_usd: perGbMonth === null ? null : Math.round(perGbMonth * row.size_gb * 10_000) / 10_000,
     mounted_by: [...mountedBy],
+    idle_since: idle === null ? null : iso(idle)!,
     created_at: iso(row.created_at)!,
   };
 }
@@ -157,11 +161,24 @@ async function defaultRegion(db: Db, provider: string): Promise<string> {
   return row.region;
 }
 
+/**
+ * ?1 id, ?2 org, ?3 name, ?4 provider, ?5 region, ?6 size, ?7 the budget's pending cutoff, ?8 now,
+ * ?9 MAX_VOLUMES, ?10 label, ?11 the month, ?12 what the volume bills from now to its end, ?13 its
+ * rate an hour. Lands only within the org's volume limit and its budget (src/billing/budget.ts
+ * `volumeFitsSql`), counted in the same statement, so two creates never both pass a cap.
+ */
 const INSERT_VOLUME = `
   INSERT INTO volumes (id, org_id, name, provider, region, size_gb, label, provider_volume_id, state, gb_month_micro_usd, created_at, updated_at)
-  SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, NULL, 'creating', NULL, ?8, ?8
+  SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?10, NULL, 'creating', NULL, ?8, ?8
   WHERE (SELECT COUNT(*) FROM (SELECT 1 FROM volumes WHERE org_id = ?2 LIMIT ?9)) < ?9
+    AND ${volumeFitsSql("?11", "?12", "?13")}
   ON CONFLICT (org_id, name) DO NOTHING`;
+
+/** The volume's bill, from its creation (migrations/0029): written with its row, in the same batch, only where the row landed. */
+const INSERT_BILL = `
+  INSERT INTO volume_bills (volume_id, org_id, name, provider, provider_volume_id, size_gb, gb_month_micro_usd, billed_from, deleted_at, settled_through)
+  SELECT id, org_id, name, provider, NULL, size_gb, ?2, created_at, NULL, created_at FROM volumes WHERE id = ?1 AND created_at = ?3
+  ON CONFLICT (volume_id) DO NOTHING`;
 
 /** How long a `creating` row is left to the caller that inserted it before another may finish it. */
 const CREATE_GRACE_MS = 60_000;
@@ -186,13 +203,34 @@ export async function putVolume(db: Db, env: Env, orgId: string, req: CreateVolu
     id, org_id: orgId, name: req.name, provider, region, size_gb: req.size_gb, label: volumeLabel(installationId(env), id),
     provider_volume_id: null, state: "creating", gb_month_micro_usd: null, created_at: now, updated_at: now,
   };
-  const res = await env.DB.prepare(INSERT_VOLUME).bind(row.id, orgId, row.name, provider, region, row.size_gb, row.label, now, MAX_VOLUMES).run();
-  if (res.meta.changes !== 1) {
+  // The price the provider's document states, reserved from the creation (null: none stated, nothing reserved).
+  const price = await expectedPrice(env, db, orgId, provider, region);
+  const gbMonthMicros = price === null ? null : usdToMicros(price);
+  const need = volumeReservation(row.size_gb, gbMonthMicros, now);
+  const [month, ask] = Object.entries(need.months)[0]!;
+  const [res] = await env.DB.batch([
+    env.DB.prepare(INSERT_VOLUME).bind(row.id, orgId, row.name, provider, region, row.size_gb, now - PENDING_MS, now, MAX_VOLUMES, row.label, month, ask, need.hourly_micro_usd),
+    env.DB.prepare(INSERT_BILL).bind(row.id, gbMonthMicros, now),
+  ]);
+  if (res!.meta.changes !== 1) {
     const other = await volumeByName(db, orgId, req.name);
-    if (!other) throw limitReached("volumes");
-    return { status: 200, row: await found(db, env, other, req, now) };
+    if (other) return { status: 200, row: await found(db, env, other, req, now) };
+    const held = await db.selectFrom("volumes").select((eb) => eb.fn.countAll<number>().as("n")).where("org_id", "=", orgId).executeTakeFirst();
+    if (Number(held?.n ?? 0) >= MAX_VOLUMES) throw limitReached("volumes");
+    throw await volumeRefusal(env.DB, db, { volume_id: id, org_id: orgId, need }, now);
   }
   return { status: 201, row: await finishCreate(db, env, row, now, { fresh: true }) };
+}
+
+/** What the provider states a new volume in `region` bills a GB a month; a provider that cannot be reached now is answered as a create would be. */
+async function expectedPrice(env: Env, db: Db, orgId: string, name: string, region: string): Promise<number | null> {
+  try {
+    const provider = await providerFor(env, db, orgId, name);
+    return provider.volumePrice?.(region) ?? null;
+  } catch (e) {
+    if (!(e instanceof ProviderError)) throw e;
+    throw providerRefusal(e, name, "nothing was made");
+  }
 }
 
 /** A volume of the name exists: it is answered as it is, its create finished when that was left undone. */
@@ -220,17 +258,20 @@ async function finishCreate(db: Db, env: Env, row: VolumeRow, now: number, optio
     const made =
       (!options.fresh ? (await provider.listVolumes!(row.label)).find((v) => v.label === row.label) : undefined) ??
       (await createRefusedForNow(provider, { label: row.label, size_gb: row.size_gb, region: row.region }));
-    const ready = await db
-      .updateTable("volumes")
-      .set({ provider_volume_id: made.id, region: made.region, state: "ready", gb_month_micro_usd: made.usd_per_gb_month === null ? null : usdToMicros(made.usd_per_gb_month), updated_at: now })
-      .where("id", "=", row.id)
-      .returningAll()
-      .executeTakeFirst();
-    return ready ?? row;
+    const [ready] = await batch(env.DB, [
+      db
+        .updateTable("volumes")
+        .set({ provider_volume_id: made.id, region: made.region, state: "ready", gb_month_micro_usd: made.usd_per_gb_month === null ? null : usdToMicros(made.usd_per_gb_month), updated_at: now })
+        .where("id", "=", row.id)
+        .returningAll(),
+      billMade(db, row.id, made),
+    ]);
+    return (ready?.[0] as VolumeRow | undefined) ?? row;
   } catch (e) {
     if (!(e instanceof ProviderError)) throw e;
     const unknown = e.kind === "ambiguous";
-    if (!unknown) await db.deleteFrom("volumes").where("id", "=", row.id).where("state", "=", "creating").execute();
+    // Refused: nothing was made, so nothing bills either.
+    if (!unknown) await batch(env.DB, [db.deleteFrom("volumes").where("id", "=", row.id).where("state", "=", "creating"), db.deleteFrom("volume_bills").where("volume_id", "=", row.id).where("provider_volume_id", "is", null)]);
     throw providerRefusal(e, row.provider, unknown ? "its outcome is unknown; send the same request again to finish it" : "nothing was made");
   }
 }
@@ -291,7 +332,12 @@ export async function deleteVolume(db: Db, env: Env, orgId: string, id: string, 
     }
     throw providerRefusal(e, row.provider, "the volume is left `deleting`; send the delete again");
   }
-  await batch(env.DB, [db.deleteFrom("volume_mounts").where("volume_id", "=", id), db.deleteFrom("volumes").where("id", "=", id)]);
+  // Its bill ends here; the bill itself stays for the settle step's receipt (migrations/0029).
+  await batch(env.DB, [
+    db.deleteFrom("volume_mounts").where("volume_id", "=", id),
+    db.deleteFrom("volumes").where("id", "=", id),
+    db.updateTable("volume_bills").set({ deleted_at: now }).where("volume_id", "=", id).where("deleted_at", "is", null),
+  ]);
   return { ...row, state: "deleting" };
 }
 
@@ -374,6 +420,20 @@ export async function mountVolumes(d1: D1Database, db: Db, leaseId: string, volu
 /** Forgets a lease's mounts (a lease never made). */
 export async function unmountVolumes(db: Db, leaseId: string): Promise<void> {
   await db.deleteFrom("volume_mounts").where("lease_id", "=", leaseId).execute();
+}
+
+/**
+ * The bill of a volume its provider made (`made`): its provider id, and its price where the
+ * provider's answer states one (else the one reserved at the create stays).
+ */
+export function billMade(db: Db, volumeId: string, made: Volume) {
+  return db
+    .updateTable("volume_bills")
+    .set((eb) => ({
+      provider_volume_id: made.id,
+      gb_month_micro_usd: made.usd_per_gb_month === null ? eb.ref("gb_month_micro_usd") : usdToMicros(made.usd_per_gb_month),
+    }))
+    .where("volume_id", "=", volumeId);
 }
 
 /** What a volume bills an hour (its GB-month price spread over HOURS_PER_MONTH). */

@@ -40,7 +40,7 @@ const PRINTS: Record<string, Array<string | RegExp>> = {
   "docs/api.md": ['"l40s"', /"sim:[^"]+"/, /"qt_[0-9a-z]+"/, '"no_capacity"'],
   "docs/billing.md": ['"status": "accruing"', '"over_budget"', '"gpus": 8'],
   "docs/sim.md": ['{"type":"stop_requested","to":"stopping","reason":"unexpected_start"}'],
-  "docs/volumes.md": [/^epoch-3$/m, '{"name":"ckpt","state":"ready","monthly_usd":5,"mounted_by":[]}'],
+  "docs/volumes.md": [/^epoch-3$/m, '{"name":"ckpt","state":"ready","monthly_usd":5,"mounted_by":[]}', '"volume_idle_ttl": "7d"'],
 };
 
 beforeAll(async () => {

@@ -101,7 +101,7 @@ describe("org settings: machine_activity_max", () => {
       await expectError(await call("PUT", "/v1/org/settings", { key: org.adminKey, body: { machine_activity_max: bad } }), 400, bad === null || typeof bad === "number" ? "invalid_request" : "invalid_duration");
     }
     const set = await call("PUT", "/v1/org/settings", { key: org.adminKey, body: { machine_activity_max: "90m" } });
-    expect(await json(set)).toEqual({ require_image_digest: false, machine_activity_max: "90m", artifact_retention: "30d" });
+    expect(await json(set)).toEqual({ require_image_digest: false, machine_activity_max: "90m", artifact_retention: "30d", volume_idle_ttl: null, volume_idle_action: "report" });
     expect(await json(await call("PUT", "/v1/org/settings", { key: org.adminKey, body: { require_image_digest: false } }))).toMatchObject({ machine_activity_max: "90m" });
   });
 
@@ -125,12 +125,12 @@ describe("org settings: require_image_digest", () => {
 
   it("is off by default, readable with read scope, and changed only by an admin", async () => {
     const reader = (await createKey(org, "read")).secret;
-    expect(await json(await call("GET", "/v1/org/settings", { key: reader }))).toEqual({ require_image_digest: false, machine_activity_max: "1d", artifact_retention: "30d" });
+    expect(await json(await call("GET", "/v1/org/settings", { key: reader }))).toEqual({ require_image_digest: false, machine_activity_max: "1d", artifact_retention: "30d", volume_idle_ttl: null, volume_idle_action: "report" });
     await expectError(await call("PUT", "/v1/org/settings", { key, body: { require_image_digest: true } }), 403, "insufficient_scope");
     await expectError(await call("PUT", "/v1/org/settings", { key: org.adminKey, body: { require_image_digest: "yes" } }), 400, "invalid_request");
     await expectError(await call("PUT", "/v1/org/settings", { key: org.adminKey, body: { other: 1 } }), 400, "invalid_request");
     // An empty update changes nothing.
-    expect(await json(await call("PUT", "/v1/org/settings", { key: org.adminKey, body: {} }))).toEqual({ require_image_digest: false, machine_activity_max: "1d", artifact_retention: "30d" });
+    expect(await json(await call("PUT", "/v1/org/settings", { key: org.adminKey, body: {} }))).toEqual({ require_image_digest: false, machine_activity_max: "1d", artifact_retention: "30d", volume_idle_ttl: null, volume_idle_action: "report" });
   });
 
   it("without it, a mutable tag is a warning and the lease is made", async () => {
@@ -141,8 +141,8 @@ describe("org settings: require_image_digest", () => {
 
   it("with it, an unpinned image is refused with 409 image_not_pinned before anything is rented; a pinned one, or none (the pinned default), is leased", async () => {
     const put = await call("PUT", "/v1/org/settings", { key: org.adminKey, body: { require_image_digest: true } });
-    expect(await json(put)).toEqual({ require_image_digest: true, machine_activity_max: "1d", artifact_retention: "30d" });
-    expect(await json(await call("GET", "/v1/org/settings", { key }))).toEqual({ require_image_digest: true, machine_activity_max: "1d", artifact_retention: "30d" });
+    expect(await json(put)).toEqual({ require_image_digest: true, machine_activity_max: "1d", artifact_retention: "30d", volume_idle_ttl: null, volume_idle_action: "report" });
+    expect(await json(await call("GET", "/v1/org/settings", { key }))).toEqual({ require_image_digest: true, machine_activity_max: "1d", artifact_retention: "30d", volume_idle_ttl: null, volume_idle_action: "report" });
 
     const leasesBefore = await leaseCount(key);
     const machinesBefore = await simMachineCount();

@@ -197,6 +197,30 @@ describe("RunPod adapter against the RunPod stub cloud", () => {
       expect(await rig.provider.listBillingRecords({ from: T10, to: T10 + 3 * H }).catch((e) => e)).toMatchObject({ kind: "unavailable" });
     });
 
+    it("network volumes' records (GET /v2/billing/networkvolumes) come with the pods', by the same buckets and lag, as volume records", async () => {
+      rig.dialect.billingRecords = [runpodPodHour("podaaaa", T10, 0.43)];
+      const hour = (start: number, total: number) => ({
+        startTime: new Date(start).toISOString(),
+        endTime: new Date(start + H).toISOString(),
+        networkVolumeId: "nv0000001",
+        totalAmount: total,
+        standardAmount: total,
+        highPerformanceAmount: 0,
+      });
+      // The last one is inside the lag: not final, never reported.
+      rig.dialect.volumeBillingRecords = [hour(T10, 0.009589), hour(T10 + H, 0.009589), hour(T10 + 2 * H, 0.004)];
+      const listing = await rig.provider.listBillingRecords({ from: T10, to: T10 + 3 * H });
+      const [sent] = rig.stub.callsOf("listNetworkVolumeBilling");
+      expect(sent!.query).toEqual({ bucketSize: "hour", startTime: "2026-06-01T10:00:00Z", endTime: "2026-06-01T12:00:00Z" });
+      expect(listing.records.filter((r) => r.resource === "volume")).toEqual([
+        { record_id: "volume:nv0000001:2026-06-01T10:00:00.000Z", machine_id: "nv0000001", window_start: T10, window_end: T10 + H, amount_usd: 0.009589, components: { standard_usd: 0.009589, high_performance_usd: 0 }, resource: "volume" },
+        { record_id: "volume:nv0000001:2026-06-01T11:00:00.000Z", machine_id: "nv0000001", window_start: T10 + H, window_end: T10 + 2 * H, amount_usd: 0.009589, components: { standard_usd: 0.009589, high_performance_usd: 0 }, resource: "volume" },
+      ]);
+      expect(listing.records.filter((r) => r.resource === undefined).map((r) => r.machine_id)).toEqual(["podaaaa"]);
+      // A volume states no price in the document: none is assumed.
+      expect(rig.provider.volumePrice("eu-ro-1")).toBeNull();
+    });
+
     it("is a read: a 429 waits out Retry-After and a 503 is retried; a refused key is auth", async () => {
       rig.dialect.billingRecords = [runpodPodHour("podaaaa", T10, 0.43)];
       rig.stub.fault({ operationId: "listPodBilling", kind: "answer", answer: { ...runpodProblem(429, "rate limit exceeded for the minute window"), headers: { "retry-after": "2" } } });

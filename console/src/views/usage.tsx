@@ -59,9 +59,7 @@ export function UsageView() {
         <tbody>
           {(receipts.value?.data ?? []).map((r) => (
             <tr key={r.id}>
-              <td>
-                <a href={`#/leases/${r.lease_id}`}>{r.lease_id}</a>
-              </td>
+              <td>{r.lease_id !== null ? <a href={`#/leases/${r.lease_id}`}>{r.lease_id}</a> : `volume ${r.volume_id ?? ""}`}</td>
               <td>{r.provider}</td>
               <td>{r.status === "disputed" ? "disputed (billed differs from the estimate)" : r.status}</td>
               <td>{usd(r.actual_usd, 4)}</td>

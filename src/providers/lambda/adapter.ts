@@ -269,6 +269,11 @@ export class LambdaProvider implements Provider {
     throw this.#error(`POST ${path}`, answer, true);
   }
 
+  /** The document states neither a filesystem's size nor its price: null, never a guess. */
+  volumePrice(_region: string): number | null {
+    return null;
+  }
+
   /** `GET /api/v1/file-systems` (the document's path for the list) has no filter: filtered by name here. */
   async listVolumes(prefix: string): Promise<Volume[]> {
     const body = await this.#read("GET", "/api/v1/file-systems");

@@ -391,24 +391,38 @@ export class RunPodProvider implements Provider {
    * gives it no id of its own, so its identity is the pod's id and the bucket's start, the same on
    * every fetch. Amounts are RunPod's own, in dollars ("Total pod cost in USD for the bucket"),
    * never recomputed; a record the adapter cannot read is passed on unreadable, so that the
-   * reconciler counts it instead of it vanishing.
+   * reconciler counts it instead of it vanishing. The account's network volumes' records
+   * (`GET /v2/billing/networkvolumes`, the same buckets) come with them, as `resource: volume`.
    */
   async listBillingRecords(window: { from: number; to: number }): Promise<BillingListing> {
     const complete_through = runpodBillingCompleteThrough(window.to);
     const start = Math.floor(Math.max(0, window.from) / BILLING_BUCKET_MS) * BILLING_BUCKET_MS;
     if (start >= complete_through) return { records: [], complete_through };
-    const path = "/v2/billing/pods";
-    const body = await this.#read("GET", path, { bucketSize: "hour", startTime: rfc3339(start), endTime: rfc3339(complete_through) });
+    const pods = (await this.#billingList("/v2/billing/pods", start, complete_through)).map(podBillingRecord);
+    // Network volumes bill by the same buckets, final by the same lag (docs/billing.md "Volumes").
+    const volumes = (await this.#billingList(VOLUME_BILLING_PATH, start, complete_through)).map(networkVolumeBillingRecord);
+    // A bucket past complete_through (an in-progress one, were endTime ignored) is not final yet.
+    return { records: [...pods, ...volumes].filter((r) => !(r.window_end > complete_through)), complete_through };
+  }
+
+  /**
+   * One billing listing's records (`bucketSize=hour` from `start` to `end`), checked against its
+   * `metadata.recordCount`: a listing cut short would settle on part of a bill.
+   */
+  async #billingList(path: string, start: number, end: number): Promise<unknown[]> {
+    const body = await this.#read("GET", path, { bucketSize: "hour", startTime: rfc3339(start), endTime: rfc3339(end) });
     const raw = isRecord(body) && Array.isArray(body.records) ? body.records : null;
     if (raw === null) throw new ProviderError(this.name, "unavailable", `runpod: GET ${path}: the answer has no records`);
-    // A listing cut short would settle leases on part of their bill: recordCount must agree.
     const count = isRecord(body) && isRecord(body.metadata) ? num(body.metadata.recordCount) : null;
     if (count !== null && count !== raw.length) {
       throw new ProviderError(this.name, "unavailable", `runpod: GET ${path}: metadata.recordCount is ${count} but ${raw.length} records came`);
     }
-    // A bucket past complete_through (an in-progress one, were endTime ignored) is not final yet.
-    const records = raw.map(podBillingRecord).filter((r) => !(r.window_end > complete_through));
-    return { records, complete_through };
+    return raw;
+  }
+
+  /** The document states no price for a network volume: null, and its cost comes from its billing records. */
+  volumePrice(_region: string): number | null {
+    return null;
   }
 
   /** stop or start. 409 is "not valid in the current status": the pod is read back, never assumed. */
@@ -506,6 +520,41 @@ function podBillingRecord(r: unknown): BillingRecord {
     window_end: end,
     amount_usd: num(x.totalAmount) ?? NaN,
     components,
+  };
+}
+
+/**
+ * GET /v2/billing/networkvolumes: a network volume's storage by bucket ("records are emitted per
+ * volume per bucket"), with no podId: billed whether or not a pod mounts it.
+ */
+const VOLUME_BILLING_PATH = "/v2/billing/networkvolumes";
+
+/**
+ * One NetworkVolumeBillingRecord as lessor's record (`resource: volume`): `volume:<networkVolumeId>:
+ * <bucket start>`, `totalAmount` as the amount, the standard and high-performance parts beside it.
+ * Unreadable fields are left unreadable, for the reconciler to count.
+ */
+function networkVolumeBillingRecord(r: unknown): BillingRecord {
+  const x = isRecord(r) ? r : {};
+  const volumeId = str(x.networkVolumeId) ?? "";
+  const start = typeof x.startTime === "string" ? Date.parse(x.startTime) : NaN;
+  const end = typeof x.endTime === "string" ? Date.parse(x.endTime) : NaN;
+  const components: Record<string, number> = {};
+  for (const [key, part] of [
+    ["standardAmount", "standard_usd"],
+    ["highPerformanceAmount", "high_performance_usd"],
+  ] as const) {
+    const v = num(x[key]);
+    if (v !== null) components[part] = v;
+  }
+  return {
+    record_id: volumeId !== "" && Number.isFinite(start) ? `volume:${volumeId}:${new Date(start).toISOString()}` : "",
+    machine_id: volumeId,
+    window_start: start,
+    window_end: end,
+    amount_usd: num(x.totalAmount) ?? NaN,
+    components,
+    resource: "volume",
   };
 }
 

@@ -27,7 +27,7 @@ import { agentEnv, withSecretsRedacted } from "../agent-start";
 import { errorText } from "../../errors";
 import { ProviderHttp, type HttpAnswer } from "../http";
 import type { SimFaults } from "./faults";
-import type { SimBillingRecord, SimLedger, SimMachineJson, SimStatus } from "./machines";
+import { SIM_VOLUME_USD_PER_GB_MONTH, type SimBillingRecord, type SimLedger, type SimMachineJson, type SimStatus, type SimVolumeBillingRecord } from "./machines";
 import { normalizeSimOffer, type SimOffer } from "./offers";
 import { SIM_PORT_CLOSED_HEADER } from "./model-server";
 
@@ -187,6 +187,11 @@ export class SimProvider implements Provider {
     throw this.#error("POST", "/v1/volumes", answer);
   }
 
+  /** Every sim volume bills the same (docs/sim.md "Volumes"). */
+  volumePrice(_region: string): number | null {
+    return SIM_VOLUME_USD_PER_GB_MONTH;
+  }
+
   async listVolumes(prefix: string): Promise<Volume[]> {
     const path = `/v1/volumes?label_prefix=${encodeURIComponent(prefix)}`;
     const body = await this.#http.retrying(() => this.#expect<{ volumes: SimVolumeJson[] }>("GET", path));
@@ -236,17 +241,31 @@ export class SimProvider implements Provider {
 
   async listBillingRecords(window: { from: number; to: number }): Promise<BillingListing> {
     const path = `/v1/billing?from=${Math.max(0, Math.floor(window.from))}&to=${Math.max(0, Math.ceil(window.to))}`;
-    const body = await this.#http.retrying(() => this.#expect<{ complete_through: number; records: SimBillingRecord[] }>("GET", path));
+    const body = await this.#http.retrying(() =>
+      this.#expect<{ complete_through: number; records: SimBillingRecord[]; volume_records?: SimVolumeBillingRecord[] }>("GET", path),
+    );
     return {
       complete_through: body.complete_through,
-      records: body.records.map((r) => ({
-        record_id: r.record_id,
-        machine_id: r.machine_id,
-        window_start: r.window_start,
-        window_end: r.window_end,
-        amount_usd: r.amount_usd,
-        components: { running_seconds: r.running_seconds, stopped_seconds: r.stopped_seconds },
-      })),
+      records: [
+        ...body.records.map((r) => ({
+          record_id: r.record_id,
+          machine_id: r.machine_id,
+          window_start: r.window_start,
+          window_end: r.window_end,
+          amount_usd: r.amount_usd,
+          components: { running_seconds: r.running_seconds, stopped_seconds: r.stopped_seconds },
+        })),
+        // A volume's storage, by the same windows: its own records (`resource: volume`).
+        ...(body.volume_records ?? []).map((r) => ({
+          record_id: r.record_id,
+          machine_id: r.volume_id,
+          window_start: r.window_start,
+          window_end: r.window_end,
+          amount_usd: r.amount_usd,
+          components: { gb_seconds: r.gb_seconds },
+          resource: "volume" as const,
+        })),
+      ],
     };
   }
 
@@ -371,7 +390,7 @@ export function simAdmin(env: Env) {
       const qs = new URLSearchParams();
       if (range.from !== undefined) qs.set("from", String(range.from));
       if (range.to !== undefined) qs.set("to", String(range.to));
-      return call<{ now: number; complete_through: number; window_ms: number; records: SimBillingRecord[] }>("GET", `/v1/billing?${qs}`);
+      return call<{ now: number; complete_through: number; window_ms: number; records: SimBillingRecord[]; volume_records: SimVolumeBillingRecord[] }>("GET", `/v1/billing?${qs}`);
     },
   };
 }

@@ -37,9 +37,10 @@
  *   DELETE /v1/volumes/:id          deleted with its files; 409 volume_in_use while a machine not
  *                                   TERMINATED mounts it; a deleted or unknown one is 404
  *   GET /v1/ledger?label_prefix=    every machine's life, interval by interval
- *   GET /v1/billing?from=&to=       {now, complete_through, window_ms, records}: hourly records for
- *                                   closed, published windows (window length, publishing delay and
- *                                   markup are settings of PUT /v1/faults)
+ *   GET /v1/billing?from=&to=       {now, complete_through, window_ms, records, volume_records}: hourly
+ *                                   records of machines and of volumes' storage for closed, published
+ *                                   windows (window length, publishing delay and markup are settings
+ *                                   of PUT /v1/faults)
  *
  * A machine created with lessor's agent environment (LESSOR_LEASE_ID, LESSOR_ENROLL_TOKEN) has the
  * sim as its agent: the object's alarm runs the machine's `cmd` in the command language and reports
@@ -61,6 +62,8 @@ import {
   diskPrice,
   billingCompleteThrough,
   hourlyBilling,
+  SIM_VOLUME_USD_PER_GB_MONTH,
+  volumeBilling,
   SIM_STATUSES,
   start,
   stop,
@@ -313,8 +316,6 @@ const MIGRATIONS: readonly (readonly string[])[] = [
   ],
 ];
 
-/** What a sim volume bills a GB a month (docs/sim.md "Volumes"). */
-export const SIM_VOLUME_USD_PER_GB_MONTH = 0.1;
 /** A machine mounts at most this many volumes; a volume holds at most this many GB. */
 const MAX_MOUNTS = 8;
 const MAX_VOLUME_GB = 100_000;
@@ -1463,7 +1464,15 @@ export class SimCloud extends DurableObject<Env> {
     const { machines } = this.#ledger("", now);
     const faults = this.#faults();
     const opts = { window_ms: faults.billing_window_ms, delay_ms: faults.billing_delay_ms, markup: faults.billing_markup };
-    return json({ now, complete_through: billingCompleteThrough(now, opts), window_ms: opts.window_ms, records: hourlyBilling(machines, from, to, now, opts) });
+    // Volumes bill their storage, deleted ones until their deletion (docs/sim.md "Volumes").
+    const volumes = this.ctx.storage.sql.exec<VolumeRow>(`SELECT * FROM volumes WHERE created_at < ? AND (deleted_at IS NULL OR deleted_at > ?)`, to, from).toArray();
+    return json({
+      now,
+      complete_through: billingCompleteThrough(now, opts),
+      window_ms: opts.window_ms,
+      records: hourlyBilling(machines, from, to, now, opts),
+      volume_records: volumeBilling(volumes, from, to, now, opts),
+    });
   }
 
   // --- faults and the PRNG --------------------------------------------------------------------

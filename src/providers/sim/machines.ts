@@ -170,6 +170,67 @@ export interface SimBillingRecord {
   amount_usd: number;
 }
 
+/** What a sim volume bills a GB a month (docs/sim.md "Volumes"). */
+export const SIM_VOLUME_USD_PER_GB_MONTH = 0.1;
+/** The hours a GB-month price is spread over (365 * 24 / 12). */
+const VOLUME_MONTH_MS = 730 * HOUR_MS;
+
+/** A volume's storage in one billing window, as the sim's billing answers it (`volume_records`). */
+export interface SimVolumeBillingRecord {
+  /** Deterministic: `volume:<volume id>:<window start ms>`. */
+  record_id: string;
+  volume_id: string;
+  label: string;
+  window_start: number;
+  window_end: number;
+  /** Gigabyte-seconds stored in the window. */
+  gb_seconds: number;
+  amount_usd: number;
+}
+
+/** A volume as the sim bills it: its size and price from its creation to its deletion. */
+export interface SimBillableVolume {
+  id: string;
+  label: string;
+  size_gb: number;
+  price_per_gb_month: number;
+  created_at: number;
+  deleted_at: number | null;
+}
+
+/**
+ * Volume storage by window, as `hourlyBilling` bills machines: a volume bills its size at its
+ * price from its creation to its deletion, mounted or not, in every window that has closed and
+ * been published by `now` and overlaps [from, to); with any markup.
+ */
+export function volumeBilling(volumes: readonly SimBillableVolume[], from: number, to: number, now: number, opts: SimBillingOptions = {}): SimVolumeBillingRecord[] {
+  const W = opts.window_ms ?? HOUR_MS;
+  const published = billingCompleteThrough(now, opts);
+  const factor = 1 + (opts.markup ?? 0);
+  const records: SimVolumeBillingRecord[] = [];
+  for (const v of volumes) {
+    const end = Math.min(v.deleted_at ?? now, now);
+    for (let a = v.created_at; a < end; ) {
+      const windowStart = Math.floor(a / W) * W;
+      const windowEnd = windowStart + W;
+      const b = Math.min(end, windowEnd);
+      if (windowEnd <= published && windowEnd > from && windowStart < to) {
+        records.push({
+          record_id: `volume:${v.id}:${windowStart}`,
+          volume_id: v.id,
+          label: v.label,
+          window_start: windowStart,
+          window_end: windowEnd,
+          gb_seconds: (v.size_gb * (b - a)) / 1000,
+          amount_usd: round6((v.size_gb * v.price_per_gb_month * (b - a) * factor) / VOLUME_MONTH_MS),
+        });
+      }
+      a = b;
+    }
+  }
+  return records.sort((x, y) => x.window_start - y.window_start || (x.volume_id < y.volume_id ? -1 : x.volume_id > y.volume_id ? 1 : 0));
+}
+
 export const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
 const round6 = (x: number) => Math.round(x * 1_000_000) / 1_000_000;
 

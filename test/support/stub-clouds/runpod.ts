@@ -6,7 +6,7 @@
  * Status words are the sim's own (the sim speaks RunPod's): PROVISIONING, STARTING, RUNNING,
  * EXITED, ERROR; a TERMINATED pod is gone (404), as RunPod forgets terminated pods.
  */
-import { HOUR_MS, type SimStatus } from "../../../src/providers/sim/machines";
+import { billingCompleteThrough, HOUR_MS, type SimStatus } from "../../../src/providers/sim/machines";
 import { runpodStoppedHourlyUsd, runpodOfferId } from "../../../src/providers/runpod/adapter";
 import { usd } from "../../../src/providers/http";
 import { rfc3339 } from "../../../src/time";
@@ -137,9 +137,13 @@ export class RunPodDialect implements Dialect {
    * offset in a start time, a record without a pod id, a bucket still in progress. Null: the core's.
    */
   billingRecords: RunPodBillingRecord[] | null = null;
+  /** Test hook: the records GET /v2/billing/networkvolumes answers instead of the volumes' own, whatever the range asked. */
+  volumeBillingRecords: RunPodVolumeBillingRecord[] | null = null;
 
   /** The account's network volumes, by id (kept across the admin reset's machines, as storage outlives them). */
   readonly volumes = new Map<string, NetworkVolume>();
+  /** Every network volume's life, deleted ones too, for GET /v2/billing/networkvolumes. */
+  readonly volumeLives = new Map<string, { size: number; type: NetworkVolume["type"]; created_at: number; deleted_at: number | null }>();
   #volumeSeq = 0;
 
   constructor(options: { now?: () => number } = {}) {
@@ -153,6 +157,7 @@ export class RunPodDialect implements Dialect {
     this.injected.length = 0;
     this.misplaced.length = 0;
     this.billingRecords = null;
+    this.volumeBillingRecords = null;
   }
 
   refuse(_op: Operation): StubAnswer {
@@ -180,6 +185,8 @@ export class RunPodDialect implements Dialect {
         return this.#onPod(id, (m) => this.#action(m, (call.body as { action: string }).action));
       case "listPodBilling":
         return this.#billing(call.query);
+      case "listNetworkVolumeBilling":
+        return this.#volumeBilling(call.query);
       case "listNetworkVolumes":
         return refusal(this.core.gate("volumes:"), WORDS) ?? { status: 200, body: { networkVolumes: [...this.volumes.values()] } };
       case "createNetworkVolume":
@@ -188,7 +195,9 @@ export class RunPodDialect implements Dialect {
         const gated = refusal(this.core.gate(`volume:${id}`), WORDS);
         if (gated) return gated;
         // The document: "Permanently deletes a network volume and releases its storage"; it names no refusal while mounted.
-        return this.volumes.delete(id) ? { status: 204 } : runpodProblem(404, "network volume not found");
+        if (!this.volumes.delete(id)) return runpodProblem(404, "network volume not found");
+        this.volumeLives.get(id)!.deleted_at = this.core.now();
+        return { status: 204 };
       }
       default:
         // The document has it; the stub does not serve it. Loud: the server records a violation.
@@ -273,6 +282,7 @@ export class RunPodDialect implements Dialect {
     const id = `nv${(++this.#volumeSeq).toString(36).padStart(8, "0")}`;
     const volume: NetworkVolume = { id, name: body.name, size: body.size, dataCenter: body.dataCenter, type: body.type ?? "STANDARD" };
     this.volumes.set(id, volume);
+    this.volumeLives.set(id, { size: volume.size, type: volume.type, created_at: this.core.now(), deleted_at: null });
     return { status: 201, body: volume };
   }
 
@@ -328,10 +338,10 @@ export class RunPodDialect implements Dialect {
    * record per window, as the sim's. The window snaps to bucket boundaries as the document says;
    * lastN ends with the current bucket. Amounts carry the core's billing_markup, as the sim's.
    */
-  #billing(query: Record<string, unknown>): StubAnswer {
+  /** A billing query's resolved window, snapped to its buckets as the document says; or its refusal. */
+  #billingWindow(query: Record<string, unknown>): { start: number; end: number; size: Bucket } | StubAnswer {
     const now = this.core.now();
-    const { window_ms, markup } = this.core.billingOptions;
-    const size: Bucket = { size: (query.bucketSize as BucketSize | undefined) ?? "day", hour_ms: window_ms };
+    const size: Bucket = { size: (query.bucketSize as BucketSize | undefined) ?? "day", hour_ms: this.core.billingOptions.window_ms };
     if (query.lastN !== undefined && (query.startTime !== undefined || query.endTime !== undefined)) {
       return runpodProblem(400, "lastN is mutually exclusive with startTime/endTime");
     }
@@ -346,6 +356,60 @@ export class RunPodDialect implements Dialect {
       const rawEnd = query.endTime ? Date.parse(String(query.endTime)) : now;
       end = bucketStart(rawEnd, size) === rawEnd ? rawEnd : nextBucket(bucketStart(rawEnd, size), size);
     }
+    return { start, end, size };
+  }
+
+  /**
+   * GET /v2/billing/networkvolumes: each volume's storage per bucket it lived in ("records are
+   * emitted per volume per bucket"), deleted ones up to their deletion, at the stub's own price
+   * (STUB_RUNPOD_VOLUME_USD_PER_GB_MONTH: the document states none; this is the provider's side)
+   * per real hour, with the core's billing_markup; a bucket appears once the core would publish it.
+   */
+  #volumeBilling(query: Record<string, unknown>): StubAnswer {
+    const window = this.#billingWindow(query);
+    if ("status" in window) return window;
+    const { start, end, size } = window;
+    const now = this.core.now();
+    const { markup } = this.core.billingOptions;
+    const published = billingCompleteThrough(now, this.core.billingOptions);
+    const only = typeof query.networkVolumeId === "string" ? query.networkVolumeId : null;
+    const records: RunPodVolumeBillingRecord[] = this.volumeBillingRecords ? [...this.volumeBillingRecords] : [];
+    for (const [id, v] of this.volumeBillingRecords ? [] : this.volumeLives) {
+      if (only !== null && id !== only) continue;
+      const until = Math.min(v.deleted_at ?? now, now);
+      for (let a = Math.max(v.created_at, start); a < Math.min(until, end); ) {
+        const at = bucketStart(a, size);
+        const next = nextBucket(at, size);
+        const b = Math.min(until, next);
+        if (next <= published && at >= start && next <= end) {
+          const amount = round6(((v.size * STUB_RUNPOD_VOLUME_USD_PER_GB_MONTH * (b - a)) / (730 * HOUR_MS)) * (1 + markup));
+          const standard = v.type === "STANDARD";
+          records.push({ startTime: rfc3339(at), endTime: rfc3339(next), networkVolumeId: id, totalAmount: amount, standardAmount: standard ? amount : 0, highPerformanceAmount: standard ? 0 : amount });
+        }
+        a = b;
+      }
+    }
+    records.sort((x, y) => Date.parse(x.startTime) - Date.parse(y.startTime) || (x.networkVolumeId < y.networkVolumeId ? -1 : 1));
+    const sum = (k: "totalAmount" | "standardAmount" | "highPerformanceAmount") => round6(records.reduce((t, r) => t + r[k], 0));
+    return {
+      status: 200,
+      body: {
+        records,
+        metadata: {
+          query: { startTime: rfc3339(start), endTime: rfc3339(end), bucketSize: size.size, networkVolumeId: only },
+          recordCount: records.length,
+          uniqueNetworkVolumeCount: new Set(records.map((r) => r.networkVolumeId)).size,
+          totals: { totalAmount: sum("totalAmount"), standardAmount: sum("standardAmount"), highPerformanceAmount: sum("highPerformanceAmount") },
+        },
+      },
+    };
+  }
+
+  #billing(query: Record<string, unknown>): StubAnswer {
+    const window = this.#billingWindow(query);
+    if ("status" in window) return window;
+    const { start, end, size } = window;
+    const { markup } = this.core.billingOptions;
     const podId = typeof query.podId === "string" ? query.podId : null;
     const asked = { startTime: rfc3339(start), endTime: rfc3339(end), bucketSize: size.size, podId };
     if (this.billingRecords) return { status: 200, body: runpodBillingBody(this.billingRecords, asked) };
@@ -376,6 +440,22 @@ export class RunPodDialect implements Dialect {
     }));
     return { status: 200, body: runpodBillingBody(out, asked) };
   }
+}
+
+/**
+ * What the stub's network volumes bill a GB a month. RunPod's document states no price, so lessor
+ * assumes none (its estimate is null); the stub, playing RunPod, bills at a price of its own.
+ */
+export const STUB_RUNPOD_VOLUME_USD_PER_GB_MONTH = 0.07;
+
+/** One record of GET /v2/billing/networkvolumes (NetworkVolumeBillingRecord). */
+export interface RunPodVolumeBillingRecord {
+  startTime: string;
+  endTime: string;
+  networkVolumeId: string;
+  totalAmount: number;
+  standardAmount: number;
+  highPerformanceAmount: number;
 }
 
 /** One record of GET /v2/billing/pods (PodBillingRecord): a pod's bucket, its parts adding up to the total. */

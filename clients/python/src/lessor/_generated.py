@@ -247,6 +247,8 @@ class OrgSettings(_Open):
     require_image_digest: bool = Field(description="refuse a lease whose image is not pinned by digest (`@sha256:`) with 409 image_not_pinned (a lease that names none runs its provider's default image, which is pinned)")
     machine_activity_max: str = Field(description="how long into a session what a deployment's machine reports keeps it in use (docs/deployments.md \"Activity\"); default 1d")
     artifact_retention: str = Field(description="how long a released lease's artifacts are kept; default 30d")
+    volume_idle_ttl: str | None = Field(description="how long a volume may go with no live lease mounting it before it is reported (or deleted: volume_idle_action); null, the default: never")
+    volume_idle_action: Literal["report", "delete"] = Field(description="what becomes of a volume idle for volume_idle_ttl: `report` (the default: logged by the cron, and its idle_since shows it) or `delete` (as DELETE /v1/volumes/:id, never while a lease mounts it)")
 
 
 # a duration: `90s`, `15m`, `2h`, `1d`; at most 366 days
@@ -257,6 +259,8 @@ class OrgSettingsUpdate(_Closed):
     require_image_digest: bool | None = None
     machine_activity_max: Duration | None = None
     artifact_retention: Duration | None = None
+    volume_idle_ttl: str | None = Field(None, description="null: never")
+    volume_idle_action: Literal["report", "delete"] | None = None
 
 
 class CreateApiKey(_Closed):
@@ -1119,6 +1123,7 @@ class Volume(_Open):
     usd_per_gb_month: float | None = Field(description="null until the provider answered the create")
     monthly_usd: float | None = Field(description="an estimate: size_gb times usd_per_gb_month")
     mounted_by: list[str] = Field(description="the leases not released that mount it")
+    idle_since: str | None = Field(description="null while a lease not released mounts it; else since when no lease has: the last release of one that mounted it, or its creation (the org's volume_idle_ttl counts from here)")
     created_at: str
 
 
@@ -1226,13 +1231,14 @@ class PutGpuQuota(_Closed):
 
 
 class UsageRow(_Open):
-    key: str = Field(description="the provider, GPU class, lease id or day (YYYY-MM-DD) of the group")
+    key: str = Field(description="the provider, GPU class (`volume` for volumes' storage), lease id (or a volume's id) or day (YYYY-MM-DD) of the group")
     estimate_usd: float = Field(description="lessor's estimate: rate times billable time, never a bill")
     actual_usd: float = Field(description="the providers' own billing records fetched so far")
     disputed_usd: float = Field(description="the part of actual_usd on leases whose receipt is disputed")
     leases: int
-    provider: str | None = Field(None, description="grouped by lease: the lease's provider")
-    gpu: str | None = Field(None, description="grouped by lease: the GPU class it ran on")
+    volumes: int = Field(description="volumes whose storage the group counts")
+    provider: str | None = Field(None, description="grouped by lease: the lease's (or volume's) provider")
+    gpu: str | None = Field(None, description="grouped by lease: the GPU class it ran on (`volume` for a volume)")
     billing_status: str | None = Field(None, description="grouped by lease: accruing, awaiting_windows, settled, disputed or none")
 
 
@@ -1241,6 +1247,7 @@ class UsageTotals(_Open):
     actual_usd: float
     disputed_usd: float
     leases: int
+    volumes: int
     storage_gb_month: float = Field(description="bundles and artifacts kept over the range, in R2's unit (docs/artifacts.md)")
 
 
@@ -1261,21 +1268,22 @@ class ReceiptWindowsItem(_Open):
 
 
 class Receipt(_Open):
-    """A lease's actual cost from the provider's records for closed windows, its parts and windows, and the estimate beside it"""
+    """A lease's actual cost (or a volume's storage for one period) from the provider's records for closed windows, its parts and windows, and the estimate beside it"""
 
     id: str
-    lease_id: str
+    lease_id: str | None = Field(description="the lease it bills; null for a volume's receipt")
+    volume_id: str | None = Field(description="the volume whose storage it bills, for one period (billed_from to released_at); null for a lease's")
     provider: str
-    gpu: str | None = Field(description="the GPU class the lease ran on")
+    gpu: str | None = Field(description="the GPU class the lease ran on; null for a volume's")
     status: Literal["settled", "disputed"] = Field(description="disputed: the provider's records differ from the estimate by more than the tolerance")
     actual_usd: float = Field(description="the sum of the provider's billing records")
-    estimate_usd: float = Field(description="lessor's estimate for the same time")
-    difference_usd: float = Field(description="actual_usd minus estimate_usd")
+    estimate_usd: float | None = Field(description="lessor's estimate for the same time; null for a volume whose provider states no price")
+    difference_usd: float | None = Field(description="actual_usd minus estimate_usd; null where there is no estimate")
     components: dict[str, float] = Field(description="actual_usd by part (compute, disk, bandwidth, ...), as the provider's records name them")
     window_count: int
     windows: list[ReceiptWindowsItem] | None = Field(None, description="every billing record the receipt sums; in the answer for one receipt only, never in lists")
-    billed_from: str | None = Field(description="ISO 8601, UTC")
-    released_at: str = Field(description="ISO 8601, UTC")
+    billed_from: str | None = Field(description="a lease's first billed moment; the start of a volume's period")
+    released_at: str = Field(description="a lease's release; the end of a volume's period")
     created_at: str = Field(description="ISO 8601, UTC")
 
 
@@ -3073,6 +3081,7 @@ class Api:
         Errors, raised as LessorError (status: codes):
             400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8
             401: unauthenticated
+            402: over_budget
             403: insufficient_scope, bootstrap_disabled
             404: not_found
             409: volume_exists, volume_busy, limit_reached, provider_not_configured, capability_missing, no_capacity, provider_refused
@@ -3188,7 +3197,7 @@ class Api:
         """
         return self._call("GET", "/v1/usage", query={"from": from_, "to": to, "group_by": group_by}, response=Usage)
 
-    def get_receipts(self, *, status: GetReceiptsStatus | None = None, lease_id: str | None = None, limit: int | None = None, cursor: str | None = None) -> GetReceiptsResponse:
+    def get_receipts(self, *, status: GetReceiptsStatus | None = None, lease_id: str | None = None, volume_id: str | None = None, limit: int | None = None, cursor: str | None = None) -> GetReceiptsResponse:
         """GET /v1/receipts: The org's receipts, newest first
 
         Errors, raised as LessorError (status: codes):
@@ -3199,7 +3208,7 @@ class Api:
             413: payload_too_large
             429: rate_limited
         """
-        return self._call("GET", "/v1/receipts", query={"status": status, "lease_id": lease_id, "limit": limit, "cursor": cursor}, response=GetReceiptsResponse)
+        return self._call("GET", "/v1/receipts", query={"status": status, "lease_id": lease_id, "volume_id": volume_id, "limit": limit, "cursor": cursor}, response=GetReceiptsResponse)
 
     def get_receipts_id(self, id: str) -> Receipt:
         """GET /v1/receipts/{id}: A receipt, with every billing record it sums
@@ -4301,6 +4310,7 @@ class AsyncApi:
         Errors, raised as LessorError (status: codes):
             400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8
             401: unauthenticated
+            402: over_budget
             403: insufficient_scope, bootstrap_disabled
             404: not_found
             409: volume_exists, volume_busy, limit_reached, provider_not_configured, capability_missing, no_capacity, provider_refused
@@ -4416,7 +4426,7 @@ class AsyncApi:
         """
         return await self._call("GET", "/v1/usage", query={"from": from_, "to": to, "group_by": group_by}, response=Usage)
 
-    async def get_receipts(self, *, status: GetReceiptsStatus | None = None, lease_id: str | None = None, limit: int | None = None, cursor: str | None = None) -> GetReceiptsResponse:
+    async def get_receipts(self, *, status: GetReceiptsStatus | None = None, lease_id: str | None = None, volume_id: str | None = None, limit: int | None = None, cursor: str | None = None) -> GetReceiptsResponse:
         """GET /v1/receipts: The org's receipts, newest first
 
         Errors, raised as LessorError (status: codes):
@@ -4427,7 +4437,7 @@ class AsyncApi:
             413: payload_too_large
             429: rate_limited
         """
-        return await self._call("GET", "/v1/receipts", query={"status": status, "lease_id": lease_id, "limit": limit, "cursor": cursor}, response=GetReceiptsResponse)
+        return await self._call("GET", "/v1/receipts", query={"status": status, "lease_id": lease_id, "volume_id": volume_id, "limit": limit, "cursor": cursor}, response=GetReceiptsResponse)
 
     async def get_receipts_id(self, id: str) -> Receipt:
         """GET /v1/receipts/{id}: A receipt, with every billing record it sums
