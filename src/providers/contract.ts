@@ -87,6 +87,13 @@ export interface Machine {
   /** What it bills per hour while stopped (disk); 0 where stopping ends billing. */
   stopped_hourly_usd: number;
   created_at: number;
+  /**
+   * The provider took the machine back (a spot or bid machine interrupted: outbid, reclaimed),
+   * whatever its status says: it will not run the lease's work again by itself (the contract's
+   * outcome `preempted`; each adapter says how its provider shows it, docs/providers.md "Spot").
+   * Absent: not preempted.
+   */
+  preempted?: boolean;
 }
 
 export interface CreateMachineInput {
