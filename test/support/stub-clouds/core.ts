@@ -282,6 +282,7 @@ export class StubCloudCore<X = unknown> {
           created_at: m.created_at,
           destroyed_at: m.clock.destroyed_at,
           vanished: m.clock.vanished,
+          interrupted: m.clock.interrupted ?? false,
           alive_ms: (m.clock.destroyed_at ?? now) - m.created_at,
           refusals: [],
           intervals: m.intervals.map((i) => ({ ...i })),

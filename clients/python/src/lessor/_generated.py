@@ -84,6 +84,7 @@ class SimLedgerMachine(_Open):
     created_at: int = Field(description="milliseconds since the epoch")
     destroyed_at: int | None = Field(description="milliseconds since the epoch")
     vanished: bool = Field(description="terminated by the cloud itself (vanish fault), not by a call")
+    interrupted: bool = Field(description="taken back by the cloud (a spot machine preempted: preempt_rate, or the operator's preempt), not stopped by a call")
     alive_ms: int = Field(description="from create to destroy, or to `now` while alive")
     intervals: list[SimLedgerMachineIntervalsItem]
     refusals: list[SimLedgerMachineRefusalsItem] = Field(description="calls on the machine the sim refused with an injected fault, with the Retry-After it imposed")
@@ -112,6 +113,7 @@ class SimFaults(_Open):
     boot_failure_rate: float
     vanish_rate: float
     no_capacity_rate: float
+    preempt_rate: float = Field(description="a spot machine is taken back (EXITED, interrupted) vanish_min_ms..vanish_max_ms after it first runs")
     provision_delay_ms: int
     boot_delay_ms: int
     retry_after_s: int
@@ -144,6 +146,7 @@ class SimMachine(_Open):
     created_at: int = Field(description="milliseconds since the epoch")
     status_since: int = Field(description="when it entered `status`")
     destroyed_at: int | None = Field(description="milliseconds since the epoch")
+    interrupted: bool = Field(description="taken back by the cloud (a spot machine preempted): EXITED for good, until destroyed")
 
 
 SimAgentSnapshot = dict[str, Any]
@@ -469,6 +472,15 @@ class Quote(_Open):
     ceiling_basis: Literal["ttl", "max_lifetime"] | None
 
 
+class RecoveryInput(_Closed):
+    """a job's recovery from losing its machine (docs/leases.md "Recovery"); jobs only"""
+
+    on: list[Literal["preempted", "host_failed", "provider_lost"]] = Field(description="the losses that restart the command on a new machine")
+    max_restarts: int | None = Field(None, description="restarts allowed (default 3); one more loss releases the lease with its reason")
+    backoff: Duration | None = Field(None, description="how long after the lost machine is gone the next is rented (default 30s, at most 1h)")
+    fallback_on_demand: bool | None = Field(None, description="a spot job may rent on-demand offers once its spot offers are used up (default false)")
+
+
 class PolicyInput(_Closed):
     ttl: Duration | None = None
     idle_timeout: Duration | None = None
@@ -485,6 +497,7 @@ class PolicyInput(_Closed):
     inactivity_action: Literal["diagnose", "terminate"] | None = None
     on_exit: Literal["release", "stop", "keep"] | None = None
     outputs_wait: Duration | None = None
+    recovery: RecoveryInput | None = None
 
 
 class VolumeMount(_Closed):
@@ -506,6 +519,15 @@ class LeaseMachine(_Open):
     observed_at: str | None = Field(description="ISO 8601, UTC")
 
 
+class PolicyRecovery(_Open):
+    """a job's recovery from losing its machine (docs/leases.md "Recovery"); null: none (absent in a list row stored before recovery)"""
+
+    on: list[Literal["preempted", "host_failed", "provider_lost"]]
+    max_restarts: int
+    backoff: str = Field(description="a duration: `90s`, `15m`, `2h`, `1d`")
+    fallback_on_demand: bool
+
+
 class Policy(_Open):
     ttl: str | None = Field(description="a duration: `90s`, `15m`, `2h`, `1d`")
     idle_timeout: str | None = Field(description="a duration: `90s`, `15m`, `2h`, `1d`")
@@ -522,6 +544,7 @@ class Policy(_Open):
     inactivity_action: Literal["diagnose", "terminate"]
     on_exit: Literal["release", "stop", "keep"]
     outputs_wait: str = Field(description="how long a release waits for the command's outputs before it destroys the machine (docs/artifacts.md)")
+    recovery: PolicyRecovery | None = Field(None, description="a job's recovery from losing its machine (docs/leases.md \"Recovery\"); null: none (absent in a list row stored before recovery)")
 
 
 class ConfigWarning(_Open):
@@ -536,7 +559,7 @@ class LeaseVolumesItem(_Open):
 
 
 class LeaseExit(_Open):
-    """how the command ended, as the machine's agent reported it; null while it runs (or before it starts)"""
+    """how the command ended, as the machine's agent reported it; null while it runs (or before it starts); after restarts, the last attempt's"""
 
     code: int | None
     signal: str | None
@@ -586,12 +609,13 @@ class Lease(_Open):
     last_activity_at: str | None = Field(description="ISO 8601, UTC")
     lock_until: str | None = Field(description="ISO 8601, UTC")
     stopped_at: str | None = Field(description="ISO 8601, UTC")
-    release_reason: Literal["user_end", "user_stop", "user_start", "ttl_expired", "idle_timeout", "max_lifetime", "budget_exceeded", "stopped_ttl", "boot_timeout", "startup_timeout", "host_failed", "no_capacity", "provider_refused", "provider_lost", "provider_stopped", "stop_failed", "orphan", "preempted", "unexpected_start", "max_runtime", "inactivity", "job_exited", "model_server_failed", "endpoint_exposed", "quota_exceeded"] | None
+    release_reason: Literal["user_end", "user_stop", "user_start", "ttl_expired", "idle_timeout", "max_lifetime", "budget_exceeded", "stopped_ttl", "boot_timeout", "startup_timeout", "host_failed", "no_capacity", "provider_refused", "provider_lost", "provider_stopped", "stop_failed", "orphan", "preempted", "unexpected_start", "max_runtime", "inactivity", "job_exited", "model_server_failed", "endpoint_exposed", "quota_exceeded", "over_budget"] | None
     released_at: str | None = Field(description="ISO 8601, UTC")
     warnings: list[ConfigWarning] = Field(description="the configuration check's warnings at create (`POST /v1/leases/validate` answers the same)")
     env: list[str] = Field(description="the names of the command's environment variables; values are never shown")
     volumes: list[LeaseVolumesItem] | None = Field(None, description="the volumes it mounts, and where (absent in a list row stored before volumes)")
-    exit: LeaseExit | None = Field(description="how the command ended, as the machine's agent reported it; null while it runs (or before it starts)")
+    exit: LeaseExit | None = Field(description="how the command ended, as the machine's agent reported it; null while it runs (or before it starts); after restarts, the last attempt's")
+    restarts: int | None = Field(None, description="how many times the job was restarted on a new machine after a loss (policy.recovery); absent in a list row stored before recovery")
     billing: LeaseBilling
 
 
@@ -639,8 +663,8 @@ class GuardedLeaseGuardActivity(_Open):
 
 
 class GuardedLeaseGuard(_Open):
-    action: Literal["none", "provision", "poll", "mark_ready", "mark_stopped", "stop", "start", "replace_host", "mark_exited", "signal", "diagnose", "report_silent", "reserve", "release"] = Field(description="what the policy does next: due now when `due`, else at `at`; wait is never shown, only what it waits for")
-    reason: Literal["user_end", "user_stop", "user_start", "ttl_expired", "idle_timeout", "max_lifetime", "budget_exceeded", "stopped_ttl", "boot_timeout", "startup_timeout", "host_failed", "no_capacity", "provider_refused", "provider_lost", "provider_stopped", "stop_failed", "orphan", "preempted", "unexpected_start", "max_runtime", "inactivity", "job_exited", "model_server_failed", "endpoint_exposed", "quota_exceeded"] | None
+    action: Literal["none", "provision", "poll", "mark_ready", "mark_stopped", "stop", "start", "replace_host", "recover", "mark_exited", "signal", "diagnose", "report_silent", "reserve", "release"] = Field(description="what the policy does next: due now when `due`, else at `at`; wait is never shown, only what it waits for")
+    reason: Literal["user_end", "user_stop", "user_start", "ttl_expired", "idle_timeout", "max_lifetime", "budget_exceeded", "stopped_ttl", "boot_timeout", "startup_timeout", "host_failed", "no_capacity", "provider_refused", "provider_lost", "provider_stopped", "stop_failed", "orphan", "preempted", "unexpected_start", "max_runtime", "inactivity", "job_exited", "model_server_failed", "endpoint_exposed", "quota_exceeded", "over_budget"] | None
     at: str | None = Field(description="ISO 8601, UTC")
     due: bool
     agent_silent_since: str | None = Field(description="the last heartbeat of the machine's agent when it has been silent for 90 s or more; null while it beats")
@@ -916,7 +940,7 @@ class LeaseEventFailedDetail(_Closed):
 class LeaseEventFailed(_Open):
     seq: int
     at: str = Field(description="ISO 8601, UTC")
-    type: Literal["run_failed", "observe_failed", "provision_failed", "poll_failed", "mark_ready_failed", "mark_stopped_failed", "stop_failed", "start_failed", "replace_host_failed", "mark_exited_failed", "signal_failed", "diagnose_failed", "report_silent_failed", "reserve_failed", "release_failed"]
+    type: Literal["run_failed", "observe_failed", "provision_failed", "poll_failed", "mark_ready_failed", "mark_stopped_failed", "stop_failed", "start_failed", "replace_host_failed", "recover_failed", "mark_exited_failed", "signal_failed", "diagnose_failed", "report_silent_failed", "reserve_failed", "release_failed"]
     from_: Literal["pending", "provisioning", "booting", "ready", "stopping", "stopped", "starting", "releasing", "released"] | None = Field(alias="from")
     to: Literal["pending", "provisioning", "booting", "ready", "stopping", "stopped", "starting", "releasing", "released"] | None
     reason: str | None = Field(description="why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons)")
@@ -1590,7 +1614,7 @@ class OrgEventFailedDetail(_Closed):
 class OrgEventFailed(_Open):
     seq: int = Field(description="the event's id within its lease's own log")
     at: str = Field(description="ISO 8601, UTC")
-    type: Literal["run_failed", "observe_failed", "provision_failed", "poll_failed", "mark_ready_failed", "mark_stopped_failed", "stop_failed", "start_failed", "replace_host_failed", "mark_exited_failed", "signal_failed", "diagnose_failed", "report_silent_failed", "reserve_failed", "release_failed"]
+    type: Literal["run_failed", "observe_failed", "provision_failed", "poll_failed", "mark_ready_failed", "mark_stopped_failed", "stop_failed", "start_failed", "replace_host_failed", "recover_failed", "mark_exited_failed", "signal_failed", "diagnose_failed", "report_silent_failed", "reserve_failed", "release_failed"]
     from_: Literal["pending", "provisioning", "booting", "ready", "stopping", "stopped", "starting", "releasing", "released"] | None = Field(alias="from")
     to: Literal["pending", "provisioning", "booting", "ready", "stopping", "stopped", "starting", "releasing", "released"] | None
     reason: str | None = Field(description="why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons)")
@@ -1815,6 +1839,7 @@ class PutSimFaultsBody(_Closed):
     boot_failure_rate: float | None = None
     vanish_rate: float | None = None
     no_capacity_rate: float | None = None
+    preempt_rate: float | None = Field(None, description="a spot machine is taken back (EXITED, interrupted) vanish_min_ms..vanish_max_ms after it first runs")
     provision_delay_ms: int | None = None
     boot_delay_ms: int | None = None
     retry_after_s: int | None = None
@@ -1828,7 +1853,7 @@ class PutSimFaultsBody(_Closed):
     model_tokens_per_s: int | None = Field(None, description="how fast a sim machine's model server produces tokens")
 
 
-PostSimMachinesIdActionAction = Literal["start", "stop", "destroy"]
+PostSimMachinesIdActionAction = Literal["start", "stop", "destroy", "preempt"]
 
 
 class PostSimLeasesIdAgentTokenResponse(_Open):
@@ -2074,6 +2099,7 @@ ERROR_CODES: frozenset[str] = frozenset({
     "no_placement",
     "no_workdir",
     "not_found",
+    "not_interruptible",
     "over_budget",
     "parts_missing",
     "payload_too_large",
@@ -2173,14 +2199,14 @@ class Api:
         return self._call("PUT", "/v1/sim/faults", body=body, response=SimFaults)
 
     def post_sim_machines_id_action(self, id: str, action: PostSimMachinesIdActionAction) -> SimMachine:
-        """POST /v1/sim/machines/{id}/{action}: Start, stop or destroy a simulated machine as a provider's console would, behind lessor's back (bootstrap token)
+        """POST /v1/sim/machines/{id}/{action}: Start, stop or destroy a simulated machine as a provider's console would, behind lessor's back, or preempt a spot one as the cloud would (bootstrap token)
 
         Errors, raised as LessorError (status: codes):
             400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8
             401: unauthenticated
             403: insufficient_scope, bootstrap_disabled
             404: not_found
-            409: invalid_state
+            409: invalid_state, not_interruptible
             413: payload_too_large
             429: rate_limited
         """
@@ -3401,14 +3427,14 @@ class AsyncApi:
         return await self._call("PUT", "/v1/sim/faults", body=body, response=SimFaults)
 
     async def post_sim_machines_id_action(self, id: str, action: PostSimMachinesIdActionAction) -> SimMachine:
-        """POST /v1/sim/machines/{id}/{action}: Start, stop or destroy a simulated machine as a provider's console would, behind lessor's back (bootstrap token)
+        """POST /v1/sim/machines/{id}/{action}: Start, stop or destroy a simulated machine as a provider's console would, behind lessor's back, or preempt a spot one as the cloud would (bootstrap token)
 
         Errors, raised as LessorError (status: codes):
             400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8
             401: unauthenticated
             403: insufficient_scope, bootstrap_disabled
             404: not_found
-            409: invalid_state
+            409: invalid_state, not_interruptible
             413: payload_too_large
             429: rate_limited
         """
@@ -4765,6 +4791,7 @@ __all__ = [
     "OutputsManifestFilesItem",
     "Policy",
     "PolicyInput",
+    "PolicyRecovery",
     "PostAgentCommandsIdResponse",
     "PostAgentEnrollResponse",
     "PostAgentExitResponse",
@@ -4807,6 +4834,7 @@ __all__ = [
     "QuoteRequest",
     "Receipt",
     "ReceiptWindowsItem",
+    "RecoveryInput",
     "SimAgentCommand",
     "SimAgentSnapshot",
     "SimFaults",
