@@ -15828,6 +15828,35 @@ export interface components {
             /** @description ISO 8601, UTC */
             at: string;
             /** @enum {string} */
+            type: "attempt_ended";
+            /** @enum {string|null} */
+            from: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @enum {string|null} */
+            to: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @description why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons) */
+            reason: string | null;
+            detail: {
+                /** @description the attempt that ended, 1 the first (docs/leases.md "Recovery") */
+                attempt: number;
+                machine_id: string | null;
+                provider: string;
+                host: string | null;
+                /** @description how long its machine ran for the lease, from its create to the loss acted on */
+                machine_ms: number;
+                /** @description the restart it begins (LESSOR_RESTART of the next machine) */
+                restart: number;
+                next_offer: string;
+                next_provider: string;
+                /** @description when the next machine is rented (after the recovery's backoff) */
+                next_at: string;
+                /** @description the lost machine was destroyed (false: the provider already no longer had it) */
+                destroyed: boolean;
+            };
+        } | {
+            seq: number;
+            /** @description ISO 8601, UTC */
+            at: string;
+            /** @enum {string} */
             type: "release_requested";
             /** @enum {string|null} */
             from: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
@@ -15870,6 +15899,9 @@ export interface components {
                 limit?: number;
                 held?: number;
                 requested?: number;
+                /** @description a job out of offers to restart on: the restarts it made */
+                restarts?: number;
+                offers_left?: number;
             };
         } | {
             seq: number;
@@ -15993,7 +16025,7 @@ export interface components {
             /** @description ISO 8601, UTC */
             at: string;
             /** @enum {string} */
-            type: "unlocked" | "heartbeat" | "ready" | "stopped" | "starting" | "stop_issued";
+            type: "unlocked" | "heartbeat" | "stopped" | "starting" | "stop_issued";
             /** @enum {string|null} */
             from: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
             /** @enum {string|null} */
@@ -16001,6 +16033,24 @@ export interface components {
             /** @description why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons) */
             reason: string | null;
             detail: Record<string, never>;
+        } | {
+            seq: number;
+            /** @description ISO 8601, UTC */
+            at: string;
+            /** @enum {string} */
+            type: "ready";
+            /** @enum {string|null} */
+            from: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @enum {string|null} */
+            to: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @description why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons) */
+            reason: string | null;
+            detail: {
+                /** @description a job back after a loss: which restart */
+                restart?: number;
+                /** @description from the loss noticed to this machine running */
+                loss_to_running_ms?: number;
+            };
         } | {
             seq: number;
             /** @description ISO 8601, UTC */
@@ -16018,6 +16068,8 @@ export interface components {
                 signal: string | null;
                 /** @description ISO 8601, UTC */
                 at: string;
+                /** @description a job that recovers: the attempt this exit ends (the lease's exit is its last attempt's) */
+                attempt?: number;
             };
         } | {
             seq: number;
@@ -16607,6 +16659,40 @@ export interface components {
             /** @description ISO 8601, UTC */
             at: string;
             /** @enum {string} */
+            type: "attempt_ended";
+            /** @enum {string|null} */
+            from: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @enum {string|null} */
+            to: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @description why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons) */
+            reason: string | null;
+            detail: {
+                /** @description the attempt that ended, 1 the first (docs/leases.md "Recovery") */
+                attempt: number;
+                machine_id: string | null;
+                provider: string;
+                host: string | null;
+                /** @description how long its machine ran for the lease, from its create to the loss acted on */
+                machine_ms: number;
+                /** @description the restart it begins (LESSOR_RESTART of the next machine) */
+                restart: number;
+                next_offer: string;
+                next_provider: string;
+                /** @description when the next machine is rented (after the recovery's backoff) */
+                next_at: string;
+                /** @description the lost machine was destroyed (false: the provider already no longer had it) */
+                destroyed: boolean;
+            };
+            /** @description the event's id in the org's log: pages and streams resume after it */
+            id: number;
+            /** @description the lease the event belongs to */
+            lease_id: string;
+        } | {
+            /** @description the event's id within its lease's own log */
+            seq: number;
+            /** @description ISO 8601, UTC */
+            at: string;
+            /** @enum {string} */
             type: "release_requested";
             /** @enum {string|null} */
             from: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
@@ -16649,6 +16735,9 @@ export interface components {
                 limit?: number;
                 held?: number;
                 requested?: number;
+                /** @description a job out of offers to restart on: the restarts it made */
+                restarts?: number;
+                offers_left?: number;
             };
             /** @description the event's id in the org's log: pages and streams resume after it */
             id: number;
@@ -16812,7 +16901,7 @@ export interface components {
             /** @description ISO 8601, UTC */
             at: string;
             /** @enum {string} */
-            type: "unlocked" | "heartbeat" | "ready" | "stopped" | "starting" | "stop_issued";
+            type: "unlocked" | "heartbeat" | "stopped" | "starting" | "stop_issued";
             /** @enum {string|null} */
             from: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
             /** @enum {string|null} */
@@ -16820,6 +16909,29 @@ export interface components {
             /** @description why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons) */
             reason: string | null;
             detail: Record<string, never>;
+            /** @description the event's id in the org's log: pages and streams resume after it */
+            id: number;
+            /** @description the lease the event belongs to */
+            lease_id: string;
+        } | {
+            /** @description the event's id within its lease's own log */
+            seq: number;
+            /** @description ISO 8601, UTC */
+            at: string;
+            /** @enum {string} */
+            type: "ready";
+            /** @enum {string|null} */
+            from: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @enum {string|null} */
+            to: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @description why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons) */
+            reason: string | null;
+            detail: {
+                /** @description a job back after a loss: which restart */
+                restart?: number;
+                /** @description from the loss noticed to this machine running */
+                loss_to_running_ms?: number;
+            };
             /** @description the event's id in the org's log: pages and streams resume after it */
             id: number;
             /** @description the lease the event belongs to */
@@ -16842,6 +16954,8 @@ export interface components {
                 signal: string | null;
                 /** @description ISO 8601, UTC */
                 at: string;
+                /** @description a job that recovers: the attempt this exit ends (the lease's exit is its last attempt's) */
+                attempt?: number;
             };
             /** @description the event's id in the org's log: pages and streams resume after it */
             id: number;

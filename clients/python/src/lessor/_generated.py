@@ -809,6 +809,29 @@ class LeaseEventHostExcluded(_Open):
     detail: LeaseEventHostExcludedDetail
 
 
+class LeaseEventAttemptEndedDetail(_Closed):
+    attempt: int = Field(description="the attempt that ended, 1 the first (docs/leases.md \"Recovery\")")
+    machine_id: str | None
+    provider: str
+    host: str | None
+    machine_ms: int = Field(description="how long its machine ran for the lease, from its create to the loss acted on")
+    restart: int = Field(description="the restart it begins (LESSOR_RESTART of the next machine)")
+    next_offer: str
+    next_provider: str
+    next_at: str = Field(description="when the next machine is rented (after the recovery's backoff)")
+    destroyed: bool = Field(description="the lost machine was destroyed (false: the provider already no longer had it)")
+
+
+class LeaseEventAttemptEnded(_Open):
+    seq: int
+    at: str = Field(description="ISO 8601, UTC")
+    type: Literal["attempt_ended"]
+    from_: Literal["pending", "provisioning", "booting", "ready", "stopping", "stopped", "starting", "releasing", "released"] | None = Field(alias="from")
+    to: Literal["pending", "provisioning", "booting", "ready", "stopping", "stopped", "starting", "releasing", "released"] | None
+    reason: str | None = Field(description="why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons)")
+    detail: LeaseEventAttemptEndedDetail
+
+
 class LeaseEventReleaseRequestedDetail(_Closed):
     attempts: int | None = Field(None, description="hosts tried, when none is left to try")
     failed_host: str | None = None
@@ -831,6 +854,8 @@ class LeaseEventReleaseRequestedDetail(_Closed):
     limit: int | None = None
     held: int | None = None
     requested: int | None = None
+    restarts: int | None = Field(None, description="a job out of offers to restart on: the restarts it made")
+    offers_left: int | None = None
 
 
 class LeaseEventReleaseRequested(_Open):
@@ -947,24 +972,40 @@ class LeaseEventFailed(_Open):
     detail: LeaseEventFailedDetail
 
 
-class LeaseEventVariant17Detail(_Closed):
+class LeaseEventVariant18Detail(_Closed):
     pass
 
 
-class LeaseEventVariant17(_Open):
+class LeaseEventVariant18(_Open):
     seq: int
     at: str = Field(description="ISO 8601, UTC")
-    type: Literal["unlocked", "heartbeat", "ready", "stopped", "starting", "stop_issued"]
+    type: Literal["unlocked", "heartbeat", "stopped", "starting", "stop_issued"]
     from_: Literal["pending", "provisioning", "booting", "ready", "stopping", "stopped", "starting", "releasing", "released"] | None = Field(alias="from")
     to: Literal["pending", "provisioning", "booting", "ready", "stopping", "stopped", "starting", "releasing", "released"] | None
     reason: str | None = Field(description="why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons)")
-    detail: LeaseEventVariant17Detail
+    detail: LeaseEventVariant18Detail
+
+
+class LeaseEventReadyDetail(_Closed):
+    restart: int | None = Field(None, description="a job back after a loss: which restart")
+    loss_to_running_ms: int | None = Field(None, description="from the loss noticed to this machine running")
+
+
+class LeaseEventReady(_Open):
+    seq: int
+    at: str = Field(description="ISO 8601, UTC")
+    type: Literal["ready"]
+    from_: Literal["pending", "provisioning", "booting", "ready", "stopping", "stopped", "starting", "releasing", "released"] | None = Field(alias="from")
+    to: Literal["pending", "provisioning", "booting", "ready", "stopping", "stopped", "starting", "releasing", "released"] | None
+    reason: str | None = Field(description="why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons)")
+    detail: LeaseEventReadyDetail
 
 
 class LeaseEventExitedDetail(_Closed):
     code: int | None
     signal: str | None
     at: str = Field(description="ISO 8601, UTC")
+    attempt: int | None = Field(None, description="a job that recovers: the attempt this exit ends (the lease's exit is its last attempt's)")
 
 
 class LeaseEventExited(_Open):
@@ -1087,7 +1128,7 @@ class LeaseEventOutputsIncomplete(_Open):
 
 
 # One transition of a lease, with its reason and the detail its type carries
-LeaseEvent = Annotated[LeaseEventCreated | LeaseEventProvisioning | LeaseEventBudgetReserved | LeaseEventMachineCreated | LeaseEventMachineAdopted | LeaseEventCreateAmbiguous | LeaseEventMachineDestroyed | LeaseEventHostExcluded | LeaseEventReleaseRequested | LeaseEventStopRequested | LeaseEventStartRequested | LeaseEventExtended | LeaseEventLocked | LeaseEventReleased | LeaseEventBillingSettled | LeaseEventFailed | LeaseEventVariant17 | LeaseEventExited | LeaseEventKilledBy | LeaseEventStalled | LeaseEventDiagnostics | LeaseEventAgentSilent | LeaseEventOutputsRequested | LeaseEventOutputsUploaded | LeaseEventOutputsIncomplete, Field(discriminator="type")]
+LeaseEvent = Annotated[LeaseEventCreated | LeaseEventProvisioning | LeaseEventBudgetReserved | LeaseEventMachineCreated | LeaseEventMachineAdopted | LeaseEventCreateAmbiguous | LeaseEventMachineDestroyed | LeaseEventHostExcluded | LeaseEventAttemptEnded | LeaseEventReleaseRequested | LeaseEventStopRequested | LeaseEventStartRequested | LeaseEventExtended | LeaseEventLocked | LeaseEventReleased | LeaseEventBillingSettled | LeaseEventFailed | LeaseEventVariant18 | LeaseEventReady | LeaseEventExited | LeaseEventKilledBy | LeaseEventStalled | LeaseEventDiagnostics | LeaseEventAgentSilent | LeaseEventOutputsRequested | LeaseEventOutputsUploaded | LeaseEventOutputsIncomplete, Field(discriminator="type")]
 
 
 class Exec(_Open):
@@ -1469,6 +1510,31 @@ class OrgEventHostExcluded(_Open):
     lease_id: str = Field(description="the lease the event belongs to")
 
 
+class OrgEventAttemptEndedDetail(_Closed):
+    attempt: int = Field(description="the attempt that ended, 1 the first (docs/leases.md \"Recovery\")")
+    machine_id: str | None
+    provider: str
+    host: str | None
+    machine_ms: int = Field(description="how long its machine ran for the lease, from its create to the loss acted on")
+    restart: int = Field(description="the restart it begins (LESSOR_RESTART of the next machine)")
+    next_offer: str
+    next_provider: str
+    next_at: str = Field(description="when the next machine is rented (after the recovery's backoff)")
+    destroyed: bool = Field(description="the lost machine was destroyed (false: the provider already no longer had it)")
+
+
+class OrgEventAttemptEnded(_Open):
+    seq: int = Field(description="the event's id within its lease's own log")
+    at: str = Field(description="ISO 8601, UTC")
+    type: Literal["attempt_ended"]
+    from_: Literal["pending", "provisioning", "booting", "ready", "stopping", "stopped", "starting", "releasing", "released"] | None = Field(alias="from")
+    to: Literal["pending", "provisioning", "booting", "ready", "stopping", "stopped", "starting", "releasing", "released"] | None
+    reason: str | None = Field(description="why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons)")
+    detail: OrgEventAttemptEndedDetail
+    id: int = Field(description="the event's id in the org's log: pages and streams resume after it")
+    lease_id: str = Field(description="the lease the event belongs to")
+
+
 class OrgEventReleaseRequestedDetail(_Closed):
     attempts: int | None = Field(None, description="hosts tried, when none is left to try")
     failed_host: str | None = None
@@ -1491,6 +1557,8 @@ class OrgEventReleaseRequestedDetail(_Closed):
     limit: int | None = None
     held: int | None = None
     requested: int | None = None
+    restarts: int | None = Field(None, description="a job out of offers to restart on: the restarts it made")
+    offers_left: int | None = None
 
 
 class OrgEventReleaseRequested(_Open):
@@ -1623,18 +1691,35 @@ class OrgEventFailed(_Open):
     lease_id: str = Field(description="the lease the event belongs to")
 
 
-class OrgEventVariant18Detail(_Closed):
+class OrgEventVariant19Detail(_Closed):
     pass
 
 
-class OrgEventVariant18(_Open):
+class OrgEventVariant19(_Open):
     seq: int = Field(description="the event's id within its lease's own log")
     at: str = Field(description="ISO 8601, UTC")
-    type: Literal["unlocked", "heartbeat", "ready", "stopped", "starting", "stop_issued"]
+    type: Literal["unlocked", "heartbeat", "stopped", "starting", "stop_issued"]
     from_: Literal["pending", "provisioning", "booting", "ready", "stopping", "stopped", "starting", "releasing", "released"] | None = Field(alias="from")
     to: Literal["pending", "provisioning", "booting", "ready", "stopping", "stopped", "starting", "releasing", "released"] | None
     reason: str | None = Field(description="why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons)")
-    detail: OrgEventVariant18Detail
+    detail: OrgEventVariant19Detail
+    id: int = Field(description="the event's id in the org's log: pages and streams resume after it")
+    lease_id: str = Field(description="the lease the event belongs to")
+
+
+class OrgEventReadyDetail(_Closed):
+    restart: int | None = Field(None, description="a job back after a loss: which restart")
+    loss_to_running_ms: int | None = Field(None, description="from the loss noticed to this machine running")
+
+
+class OrgEventReady(_Open):
+    seq: int = Field(description="the event's id within its lease's own log")
+    at: str = Field(description="ISO 8601, UTC")
+    type: Literal["ready"]
+    from_: Literal["pending", "provisioning", "booting", "ready", "stopping", "stopped", "starting", "releasing", "released"] | None = Field(alias="from")
+    to: Literal["pending", "provisioning", "booting", "ready", "stopping", "stopped", "starting", "releasing", "released"] | None
+    reason: str | None = Field(description="why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons)")
+    detail: OrgEventReadyDetail
     id: int = Field(description="the event's id in the org's log: pages and streams resume after it")
     lease_id: str = Field(description="the lease the event belongs to")
 
@@ -1643,6 +1728,7 @@ class OrgEventExitedDetail(_Closed):
     code: int | None
     signal: str | None
     at: str = Field(description="ISO 8601, UTC")
+    attempt: int | None = Field(None, description="a job that recovers: the attempt this exit ends (the lease's exit is its last attempt's)")
 
 
 class OrgEventExited(_Open):
@@ -1781,7 +1867,7 @@ class OrgEventOutputsIncomplete(_Open):
 
 
 # A lease's event (as LeaseEvent, with the org log's id and the lease's id), or the org's own `webhook_disabled`
-OrgEvent = Annotated[OrgEventWebhookDisabled | OrgEventCreated | OrgEventProvisioning | OrgEventBudgetReserved | OrgEventMachineCreated | OrgEventMachineAdopted | OrgEventCreateAmbiguous | OrgEventMachineDestroyed | OrgEventHostExcluded | OrgEventReleaseRequested | OrgEventStopRequested | OrgEventStartRequested | OrgEventExtended | OrgEventLocked | OrgEventReleased | OrgEventBillingSettled | OrgEventFailed | OrgEventVariant18 | OrgEventExited | OrgEventKilledBy | OrgEventStalled | OrgEventDiagnostics | OrgEventAgentSilent | OrgEventOutputsRequested | OrgEventOutputsUploaded | OrgEventOutputsIncomplete, Field(discriminator="type")]
+OrgEvent = Annotated[OrgEventWebhookDisabled | OrgEventCreated | OrgEventProvisioning | OrgEventBudgetReserved | OrgEventMachineCreated | OrgEventMachineAdopted | OrgEventCreateAmbiguous | OrgEventMachineDestroyed | OrgEventHostExcluded | OrgEventAttemptEnded | OrgEventReleaseRequested | OrgEventStopRequested | OrgEventStartRequested | OrgEventExtended | OrgEventLocked | OrgEventReleased | OrgEventBillingSettled | OrgEventFailed | OrgEventVariant19 | OrgEventReady | OrgEventExited | OrgEventKilledBy | OrgEventStalled | OrgEventDiagnostics | OrgEventAgentSilent | OrgEventOutputsRequested | OrgEventOutputsUploaded | OrgEventOutputsIncomplete, Field(discriminator="type")]
 
 
 class Webhook(_Open):
@@ -4672,6 +4758,8 @@ __all__ = [
     "LeaseEvent",
     "LeaseEventAgentSilent",
     "LeaseEventAgentSilentDetail",
+    "LeaseEventAttemptEnded",
+    "LeaseEventAttemptEndedDetail",
     "LeaseEventBillingSettled",
     "LeaseEventBillingSettledDetail",
     "LeaseEventBudgetReserved",
@@ -4708,6 +4796,8 @@ __all__ = [
     "LeaseEventOutputsUploadedDetail",
     "LeaseEventProvisioning",
     "LeaseEventProvisioningDetail",
+    "LeaseEventReady",
+    "LeaseEventReadyDetail",
     "LeaseEventReleaseRequested",
     "LeaseEventReleaseRequestedDetail",
     "LeaseEventReleased",
@@ -4718,8 +4808,8 @@ __all__ = [
     "LeaseEventStartRequestedDetail",
     "LeaseEventStopRequested",
     "LeaseEventStopRequestedDetail",
-    "LeaseEventVariant17",
-    "LeaseEventVariant17Detail",
+    "LeaseEventVariant18",
+    "LeaseEventVariant18Detail",
     "LeaseExit",
     "LeaseMachine",
     "LeaseVolumesItem",
@@ -4735,6 +4825,8 @@ __all__ = [
     "OrgEvent",
     "OrgEventAgentSilent",
     "OrgEventAgentSilentDetail",
+    "OrgEventAttemptEnded",
+    "OrgEventAttemptEndedDetail",
     "OrgEventBillingSettled",
     "OrgEventBillingSettledDetail",
     "OrgEventBudgetReserved",
@@ -4771,6 +4863,8 @@ __all__ = [
     "OrgEventOutputsUploadedDetail",
     "OrgEventProvisioning",
     "OrgEventProvisioningDetail",
+    "OrgEventReady",
+    "OrgEventReadyDetail",
     "OrgEventReleaseRequested",
     "OrgEventReleaseRequestedDetail",
     "OrgEventReleased",
@@ -4781,8 +4875,8 @@ __all__ = [
     "OrgEventStartRequestedDetail",
     "OrgEventStopRequested",
     "OrgEventStopRequestedDetail",
-    "OrgEventVariant18",
-    "OrgEventVariant18Detail",
+    "OrgEventVariant19",
+    "OrgEventVariant19Detail",
     "OrgEventWebhookDisabled",
     "OrgEventWebhookDisabledDetail",
     "OrgSettings",
