@@ -15307,6 +15307,8 @@ export interface components {
             inet_up_mbps: number | null;
             /** @description how long a machine of this offer takes from create to running, seconds, as its provider states it; null: not stated (no real provider states one; the sim states its boot model's) */
             startup_s: number | null;
+            /** @description a spot offer's on-demand price beside it, where its provider states one for the same machine; null: on-demand, or not stated (docs/providers.md "Spot") */
+            on_demand_hourly_usd: number | null;
         };
         Model: {
             /** @description the Hugging Face repository, which is also the name the model is served under */

@@ -53,6 +53,12 @@ export const RECOVERABLE = ["preempted", "host_failed", "provider_lost"] as cons
 export type Recoverable = (typeof RECOVERABLE)[number];
 /** The most restarts a recovery policy may allow (each a machine: labels carry the attempt, src/lease/label.ts). */
 export const MAX_RESTARTS = 10;
+/**
+ * The most machine creates one lease may make, its restarts' hosts included: a provider whose list
+ * has no prefix filter is asked for a lease's machines by their exact labels, each attempt one
+ * (src/providers/vast/adapter.ts `VAST_LABEL_ATTEMPTS`), so a policy may not allow more.
+ */
+export const MAX_LEASE_ATTEMPTS = 48;
 /** The longest wait before a restart. */
 export const MAX_RESTART_BACKOFF_MS = 60 * 60_000;
 
@@ -160,6 +166,9 @@ export function resolvePolicy(kind: LeaseKind, input: PolicyInput = {}): Policy 
   if (input.inactivity_action !== undefined) policy.inactivity_action = input.inactivity_action;
   if (input.on_exit !== undefined) policy.on_exit = input.on_exit;
   if (input.recovery !== undefined) policy.recovery = input.recovery === null ? null : resolveRecovery(kind, input.recovery);
+  if (policy.recovery && policy.host_attempts * (policy.recovery.max_restarts + 1) > MAX_LEASE_ATTEMPTS) {
+    throw badRequest("invalid_request", `policy: host_attempts times (recovery.max_restarts + 1) is at most ${MAX_LEASE_ATTEMPTS}, the machines one lease may create`, { field: "policy.recovery.max_restarts" });
+  }
   if (policy.outputs_wait > OUTPUTS_WAIT_MAX_MS) {
     throw badRequest("invalid_duration", `policy.outputs_wait: at most ${formatDuration(OUTPUTS_WAIT_MAX_MS)}`, { field: "policy.outputs_wait" });
   }

@@ -265,6 +265,8 @@ export class LeaseRunner {
           ? { cmd: l.cmd ?? modelServerCommand(offer.provider, { model: l.model.id, engine_args: l.model.engine_args }), env: { ...l.env, LESSOR_MODEL_KEY: l.model.key }, ports: [MODEL_PORT] }
           : { cmd: l.cmd ?? undefined, env: withRestart(l.env ?? null, restartEnv(l)) }),
         ...(l.volumes?.length ? { volumes: l.volumes.map((v) => ({ id: v.provider_volume_id, path: v.path })) } : {}),
+        // A spot offer is rented interruptible, at most at the price its reservation holds.
+        ...(offer.spot ? { bid_usd: offer.hourly_usd } : {}),
       });
       after = this.step(before, created(before, m, offer, provider.name, account, now), now);
     } catch (e) {

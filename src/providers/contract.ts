@@ -116,6 +116,12 @@ export interface CreateMachineInput {
   ports?: number[];
   /** Volumes to mount (the provider's volume ids), each at a path; only where `capabilities.volumes`. */
   volumes?: VolumeMount[];
+  /**
+   * A spot offer (`Offer.spot`) is rented as an interruptible machine at most at this price, $/h:
+   * the offer's own price, which the lease's reservation holds. Where a provider takes a bid (Vast),
+   * it is the bid. Absent: on-demand.
+   */
+  bid_usd?: number;
 }
 
 /** One volume a machine mounts: the provider's id for it, and where the machine sees it. */

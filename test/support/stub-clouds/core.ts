@@ -19,6 +19,7 @@ import {
   created,
   destroy,
   hourlyBilling,
+  preempt,
   start,
   stop,
   type ActionResult,
@@ -229,6 +230,11 @@ export class StubCloudCore<X = unknown> {
   /** A start boots again for boot_delay_ms and may fail to (boot_failure_rate), as the sim's. */
   start(id: string): ActOutcome<X> {
     return this.#act(id, (clock, now) => start(clock, now, this.#faults.boot_delay_ms, this.#chance(this.#faults.boot_failure_rate)));
+  }
+
+  /** The cloud takes a machine back (a spot machine outbid or reclaimed, docs/sim.md "Spot"): stopped for good. */
+  preempt(id: string): ActOutcome<X> {
+    return this.#act(id, (clock, now) => preempt(clock, true, now));
   }
 
   /** Idempotent: destroying a TERMINATED machine changes nothing. */

@@ -372,6 +372,7 @@ class Offer(_Open):
     inet_down_mbps: float | None = Field(description="the host's measured download speed, Mbps; null: not stated")
     inet_up_mbps: float | None = Field(description="the host's measured upload speed, Mbps; null: not stated")
     startup_s: int | None = Field(description="how long a machine of this offer takes from create to running, seconds, as its provider states it; null: not stated (no real provider states one; the sim states its boot model's)")
+    on_demand_hourly_usd: float | None = Field(description="a spot offer's on-demand price beside it, where its provider states one for the same machine; null: on-demand, or not stated (docs/providers.md \"Spot\")")
 
 
 class CatalogOfferBadHost(_Open):
