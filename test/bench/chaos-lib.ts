@@ -58,8 +58,8 @@ export const CHAOS_FAULTS: ChaosFaults = {
   vanish_rate: 0.02,
   vanish_min_ms: 1_000,
   vanish_max_ms: 10_000,
-  // Spot jobs with recovery (issue 31): a third of spot machines taken back.
-  preempt_rate: 0.3,
+  // Spot jobs with recovery (issue 31): half of spot machines taken back.
+  preempt_rate: 0.5,
   provision_delay_ms: 100,
   boot_delay_ms: 300,
   retry_after_s: 1,
