@@ -137,3 +137,28 @@ describe("recovery on the sim", () => {
     await call("POST", `/v1/leases/${onDemand.id}/end`, { key, body: {} });
   });
 });
+
+describe("recovery's money", () => {
+  it("a quote's ceiling holds every allowed restart; admission refuses what the caps cannot hold, over_budget", async () => {
+    const spec = { gpu: `${gpu}:1`, spot: true };
+    const plain = await json(await call("POST", "/v1/quotes", { key, body: { kind: "job", spec, policy: { max_lifetime: "1h" } } }));
+    const body = { kind: "job", spec, policy: { max_lifetime: "1h", recovery: { on: ["preempted"], max_restarts: 2 } } };
+    const held = await json(await call("POST", "/v1/quotes", { key, body }));
+    expect(held.offer.id).toBe(plain.offer.id);
+    // Each restart under max_lifetime is a session of its own: two more hours at the offer's rate, at least.
+    expect(held.ceiling_usd - plain.ceiling_usd).toBeGreaterThanOrEqual(2 * plain.hourly_usd - 0.01);
+    expect(held.ceiling_parts.retries_usd).toBeGreaterThan(plain.ceiling_parts.retries_usd);
+
+    // A monthly cap between the two: the job alone fits, the job with its restarts does not.
+    const admin = (await createKey(org, "admin")).secret;
+    const cap = Math.round(((plain.ceiling_usd + held.ceiling_usd) / 2) * 1e4) / 1e4;
+    expect((await call("PUT", "/v1/budget", { key: admin, body: { monthly_usd: cap } })).status).toBe(200);
+    try {
+      const refused = await call("POST", "/v1/leases", { key, body: { ...body, cmd: "echo hi" } });
+      expect(refused.status).toBe(402);
+      expect((await json(refused)).error.code).toBe("over_budget");
+    } finally {
+      await call("PUT", "/v1/budget", { key: admin, body: { monthly_usd: null } });
+    }
+  });
+});
