@@ -187,6 +187,7 @@ class AsyncClient:
         workdir: str | os.PathLike[str] | None = None,
         outputs: str | os.PathLike[str] | None = None,
         volumes: Mapping[str, str] | None = None,
+        recovery: Mapping[str, Any] | None = None,
         **spec: Any,
     ) -> int:
         bundle = (await self.upload_workdir(workdir)).id if workdir is not None else None
@@ -200,7 +201,7 @@ class AsyncClient:
                 image=image,
                 workdir=bundle,
                 volumes=mounts_of(volumes),
-                policy=policy_of(ttl=ttl, max_runtime=max_runtime, max_inactivity=max_inactivity),
+                policy=policy_of(ttl=ttl, max_runtime=max_runtime, max_inactivity=max_inactivity, recovery=dict(recovery) if recovery else None),
             ),
         )
         lease = await self.api.post_leases(body)
