@@ -16072,6 +16072,8 @@ export interface components {
                 at: string;
                 /** @description a job that recovers: the attempt this exit ends (the lease's exit is its last attempt's) */
                 attempt?: number;
+                /** @description a job that recovers: how long this attempt's machine ran until the exit */
+                machine_ms?: number;
             };
         } | {
             seq: number;
@@ -16958,6 +16960,8 @@ export interface components {
                 at: string;
                 /** @description a job that recovers: the attempt this exit ends (the lease's exit is its last attempt's) */
                 attempt?: number;
+                /** @description a job that recovers: how long this attempt's machine ran until the exit */
+                machine_ms?: number;
             };
             /** @description the event's id in the org's log: pages and streams resume after it */
             id: number;

@@ -110,6 +110,7 @@ export const LeaseEventSchema = z
       signal: z.string().nullable(),
       at: Time,
       attempt: z.number().int().optional().describe("a job that recovers: the attempt this exit ends (the lease's exit is its last attempt's)"),
+      machine_ms: z.number().int().optional().describe("a job that recovers: how long this attempt's machine ran until the exit"),
     }),
     event(["killed_by_runtime_cap", "killed_by_inactivity"], { signal: z.enum(["TERM", "KILL"]), command_id: z.string() }),
     event(["stalled"], { silent_since: Time, silent_ms: z.number().int(), diagnostics_id: z.string().nullable() }),

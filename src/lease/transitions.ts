@@ -351,7 +351,13 @@ export function markExited(l: LeaseRecord, exit: NonNullable<JobProgress["exit"]
     effect: {
       event: "exited",
       // A job that recovers says which attempt this exit is: the lease's exit is its last attempt's.
-      detail: { code: exit.code, signal: exit.signal, at: new Date(exit.at).toISOString(), ...(l.policy.recovery ? { attempt: restartsOf(l) + 1 } : {}) },
+      detail: {
+        code: exit.code,
+        signal: exit.signal,
+        at: new Date(exit.at).toISOString(),
+        // As `attempt_ended` says of each attempt that lost its machine: which attempt, and its machine's time until the exit.
+        ...(l.policy.recovery ? { attempt: restartsOf(l) + 1, machine_ms: Math.max(0, exit.at - (l.session_started_at ?? exit.at)) } : {}),
+      },
     },
   };
 }

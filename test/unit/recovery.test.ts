@@ -134,6 +134,7 @@ describe("restartScheduled", () => {
   it("the exit says which attempt it is", () => {
     const exited = markExited({ ...step.next, restarts: 2 }, { code: 0, signal: null, at: now });
     expect(exited.effect.detail).toMatchObject({ code: 0, attempt: 3 });
+    expect(markExited({ ...step.next, session_started_at: now - 5 * S }, { code: 0, signal: null, at: now }).effect.detail).toMatchObject({ machine_ms: 5 * S });
   });
 
   it("LESSOR_RESTART: the restarts before this attempt, only for a job that recovers", () => {

@@ -1007,6 +1007,7 @@ class LeaseEventExitedDetail(_Closed):
     signal: str | None
     at: str = Field(description="ISO 8601, UTC")
     attempt: int | None = Field(None, description="a job that recovers: the attempt this exit ends (the lease's exit is its last attempt's)")
+    machine_ms: int | None = Field(None, description="a job that recovers: how long this attempt's machine ran until the exit")
 
 
 class LeaseEventExited(_Open):
@@ -1730,6 +1731,7 @@ class OrgEventExitedDetail(_Closed):
     signal: str | None
     at: str = Field(description="ISO 8601, UTC")
     attempt: int | None = Field(None, description="a job that recovers: the attempt this exit ends (the lease's exit is its last attempt's)")
+    machine_ms: int | None = Field(None, description="a job that recovers: how long this attempt's machine ran until the exit")
 
 
 class OrgEventExited(_Open):
