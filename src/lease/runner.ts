@@ -324,6 +324,7 @@ export class LeaseRunner {
     const step = restartScheduled(l, reason, canStop, now);
     if (!step) return void this.step(l, beginRelease(l, reason, now, { restarts: l.restarts ?? 0, offers_left: 0 }), now);
     this.step(l, { next: step.next, effect: { ...step.effect, detail: { ...step.effect.detail, destroyed } } }, now);
+    this.#host.occupant()?.nextAttempt();
     await this.#rememberBadHost(l, reason, {}, now);
   }
 

@@ -227,6 +227,16 @@ export class Occupant {
     return token;
   }
 
+  /**
+   * A job's next attempt on a new machine (src/lease/recovery.ts): the exit the attempt before
+   * reported, if its agent reported one as its machine was taken, is not this attempt's; the first
+   * report of the new attempt is the one kept (the lease's exit is its last attempt's).
+   */
+  nextAttempt(): void {
+    this.#ensure();
+    this.#sql.exec(`UPDATE agent SET exit_code = NULL, exit_signal = NULL, exit_at = NULL WHERE id = 1 AND exit_at IS NOT NULL`);
+  }
+
   /** Lessor starts the machine again: a new run of its agent may enroll until `openUntil`. */
   reopenEnrollment(openUntil: number): void {
     this.#ensure();

@@ -126,6 +126,53 @@ describe("recovery on the sim", () => {
     expect(await waitForState(key, plain.id, "released", 20_000)).toMatchObject({ release_reason: "preempted", restarts: 0 });
   });
 
+  it("a machine the preempt_rate fault takes back: its agent reports nothing more, and the next attempt's exit is the lease's", async () => {
+    // The first machine is doomed at its create (taken back 300 ms after it runs); the next is not.
+    await sim().setFaults({ preempt_rate: 1, vanish_min_ms: 300, vanish_max_ms: 300 });
+    const job = await createLease(key, {
+      kind: "job", spec: { gpu: `${gpu}:1`, spot: true }, cmd: "echo attempt $LESSOR_RESTART; sleep 1.5; echo done",
+      policy: { recovery: { on: ["preempted"], max_restarts: 2, backoff: "1s" } },
+    });
+    try {
+      await waitFor("the first machine", async () => (await getLease(key, job.id)).machine !== null, 10_000);
+    } finally {
+      await sim().setFaults({ preempt_rate: 0 });
+    }
+    // What tells the lease (the sim's webhook, the cron's reconciler) is stood in for by pokes.
+    const released = await waitFor("the job released", async () => {
+      await stubOf(job.id).tick();
+      const l = await getLease(key, job.id);
+      return l.state === "released" ? l : null;
+    }, 30_000);
+    expect(released).toMatchObject({ release_reason: "job_exited", exit: { code: 0, signal: null }, restarts: 1 });
+    expect(await logOf(job.id)).toBe("attempt 0\nattempt 1\ndone\n");
+    const machines = await machinesOf(job.id);
+    expect(machines.map((m) => m.interrupted)).toEqual([true, false]);
+    expect(maxAliveAtOnce(machines, Date.now())).toBe(1);
+  });
+
+  it("an exit the lost machine's agent reported as the machine went is not the next attempt's", async () => {
+    const job = await createLease(key, {
+      kind: "job", spec: { gpu: `${gpu}:1`, spot: true }, cmd: "echo up $LESSOR_RESTART; sleep 4; echo done",
+      policy: { recovery: { on: ["preempted"], max_restarts: 1, backoff: "1s" } },
+    });
+    await waitFor("the first attempt's output", async () => (await logOf(job.id)).includes("up 0"), 20_000);
+    const ready = await waitForState(key, job.id, "ready");
+    expect((await preempt(ready.machine.id)).status).toBe(200);
+    // A real agent may report its command's end (TERM) as the host takes the machine back.
+    const minted = await call("POST", `/v1/sim/leases/${job.id}/agent-token`, { key: BOOTSTRAP });
+    const token = (await json(minted)).token as string;
+    const exit = await call("POST", "/v1/agent/exit", { key: token, body: { code: null, signal: "TERM" }, headers: { "lessor-lease-id": job.id } });
+    expect(exit.status).toBe(200);
+    const released = await waitFor("the job released", async () => {
+      await stubOf(job.id).tick();
+      const l = await getLease(key, job.id);
+      return l.state === "released" ? l : null;
+    }, 30_000);
+    expect(released).toMatchObject({ release_reason: "job_exited", exit: { code: 0, signal: null }, restarts: 1 });
+    expect(await logOf(job.id)).toBe("up 0\nup 1\ndone\n");
+  });
+
   it("refuses recovery on anything but a job, and a preempt of an on-demand machine", async () => {
     const res = await call("POST", "/v1/leases", { key, body: { kind: "scratch", spec: { gpu: `${gpu}:1` }, policy: { recovery: { on: ["preempted"] } } } });
     expect(res.status).toBe(400);

@@ -1022,7 +1022,8 @@ export class SimCloud extends DurableObject<Env> {
       const fresh = this.#row(id);
       if (fresh === null || fresh.status === "TERMINATED") continue;
       const row = this.#observe(fresh, now);
-      if (row.status === "TERMINATED") continue;
+      // Taken back just now (a spot machine preempted): its agent went with the host, and reports nothing more.
+      if (row.status === "TERMINATED" || row.agent_gone === 1) continue;
       try {
         await this.#actFor(row, now);
         this.#agentFailures.delete(row.id);
