@@ -164,6 +164,13 @@ describe("recovery on the sim", () => {
     const token = (await json(minted)).token as string;
     const exit = await call("POST", "/v1/agent/exit", { key: token, body: { code: null, signal: "TERM" }, headers: { "lessor-lease-id": job.id } });
     expect(exit.status).toBe(200);
+    await waitFor("the restart", async () => {
+      await stubOf(job.id).tick();
+      return (await getLease(key, job.id)).restarts === 1;
+    }, 10_000);
+    // The lost machine's agent no longer speaks for the lease, from the restart on.
+    const late = await call("POST", "/v1/agent/exit", { key: token, body: { code: 1, signal: null }, headers: { "lessor-lease-id": job.id } });
+    expect(late.status).toBe(401);
     const released = await waitFor("the job released", async () => {
       await stubOf(job.id).tick();
       const l = await getLease(key, job.id);

@@ -1096,6 +1096,8 @@ export class SimCloud extends DurableObject<Env> {
     // The program's output since the last chunk lessor accepted, then its outputs, then its exit.
     if (program !== null && row.exit_reported === 0 && this.#row(row.id)!.workdir !== "pending") {
       const current = this.#row(row.id)!;
+      // Taken back while this pass waited on lessor: the host went, and its agent with it.
+      if (current.agent_gone === 1) return;
       const run = this.#runOf(current, program, now);
       this.#keepWrites(current, runKey(current), run.saves);
       const lines = runLines(run);
