@@ -322,8 +322,9 @@ export function deadlines(l: LeaseRecord, obs: Observation, now: number): Candid
     case "booting": {
       const failed = modelServerFailure(l, obs);
       if (m === null) due({ action: "replace_host", reason: "provider_lost", at: now });
-      // A spot machine taken back before it was ready: another host, as for one that failed to boot.
-      else if (m?.preempted) due({ action: "replace_host", reason: "preempted", at: now });
+      // A spot machine taken back before it was ready: a job that recovers restarts (its command may
+      // have begun), any other lease tries another host, as for one that failed to boot.
+      else if (m?.preempted) due({ action: recovers(l, "preempted") ? "recover" : "replace_host", reason: "preempted", at: now });
       else if (m?.status === "error" && !restarting(l, now)) due({ action: "replace_host", reason: "host_failed", at: now });
       else if (m?.status === "running" && obs.app_ready !== false && failed === null && !unreserved) due({ action: "mark_ready", reason: null, at: now });
       else {
@@ -373,6 +374,8 @@ export function deadlines(l: LeaseRecord, obs: Observation, now: number): Candid
 
     case "stopped":
       if (m === null) due({ action: "release", reason: "provider_lost", at: now });
+      // Taken back while stopped: it will never start again.
+      else if (m?.preempted) due({ action: "release", reason: "preempted", at: now });
       // Started behind lessor's back (a provider's console, a provider's bug): it bills at full
       // rate, so it is stopped again at once (docs/design.md "Money 3").
       else if (m && RUNNING.includes(m.status)) due({ action: "stop", reason: "unexpected_start", at: now });
@@ -383,6 +386,7 @@ export function deadlines(l: LeaseRecord, obs: Observation, now: number): Candid
 
     case "starting":
       if (m === null) due({ action: "release", reason: "provider_lost", at: now });
+      else if (m?.preempted) due({ action: "release", reason: "preempted", at: now });
       else due({ action: "start", reason: null, at: retryAt });
       // Until a start is accepted the machine is stopped, and its disk bills: stopped_ttl still
       // counts, so a start the provider keeps refusing ends there.

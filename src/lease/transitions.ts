@@ -275,7 +275,8 @@ export function afterHostFailed(
     state_since: now,
     retry_at: null,
   };
-  if (!offer) return beginRelease(next, exhaustedReason(l), now, { failed_host: failedHost, attempts: l.attempt });
+  // Out of hosts after a spot machine was taken back: released for that, not for a failed host.
+  if (!offer) return beginRelease(next, reason === "preempted" ? "preempted" : exhaustedReason(l), now, { failed_host: failedHost, attempts: l.attempt });
   return {
     next: { ...next, ...following(offer, canStop) },
     effect: { event: "host_excluded", reason, detail: { host: failedHost, provider: l.provider, next_offer: offer.id, next_provider: offer.provider } },

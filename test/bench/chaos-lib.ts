@@ -436,10 +436,12 @@ function randomLease(rand: () => number, gpus: string[], volumeOf: (gpu: string)
       policy: {
         heartbeat_grace: "2s",
         host_attempts: 3,
-        ttl: `${int(rand, 40, 60)}s`,
+        // Room for the sim's agent, which acts for every machine in one loop and reports an exit tens
+        // of seconds late when the machine is loaded (seen at load average 8 on 2 cores).
+        ttl: `${int(rand, 60, 90)}s`,
         recovery: { on: ["preempted", "host_failed", "provider_lost"], max_restarts: 3, backoff: "1s", fallback_on_demand: rand() < 0.5 },
       },
-      cmd: `echo attempt $LESSOR_RESTART; sleep ${int(rand, 4, 12)}; echo done`,
+      cmd: `echo attempt $LESSOR_RESTART; sleep ${int(rand, 2, 8)}; echo done`,
     };
   }
   // A job needs its command; `hang` keeps it running (and so in use) until a hard cap ends it.

@@ -12,7 +12,7 @@ import { POLICY_DEFAULTS, resolvePolicy, type Recovery } from "../../src/lease/p
 import { budgetRefused } from "../../src/lease/provision";
 import { lossOf, recovers, restartEnv, restartOffers, restartScheduled } from "../../src/lease/recovery";
 import { offerRetriesMicros, reservationFor } from "../../src/lease/rent";
-import { markExited, markReady, rentable } from "../../src/lease/transitions";
+import { afterHostFailed, markExited, markReady, rentable } from "../../src/lease/transitions";
 import type { LeaseRecord, Observation } from "../../src/lease/state";
 import { H, lease, M, machine, offer, S, T0 } from "../support/lease-fixture";
 
@@ -57,7 +57,10 @@ const rows: Row[] = [
   { name: "max_restarts 0: released at the first loss", lease: job({}, { ...RECOVERY, max_restarts: 0 }), obs: gone, action: "release", reason: "provider_lost" },
   { name: "a scratch lease never recovers", lease: job({ kind: "scratch" }), obs: preempted, action: "release", reason: "preempted" },
   { name: "a stopped machine not taken back is a stop, as before", lease: job(), obs: { machine: machine("stopped") }, action: "mark_stopped", reason: "provider_stopped" },
-  { name: "a booting spot machine taken back: another host", lease: job({ state: "booting", ready_at: null }), obs: preempted, action: "replace_host", reason: "preempted" },
+  { name: "a booting spot machine taken back, restarts left: recover", lease: job({ state: "booting", ready_at: null }), obs: preempted, action: "recover", reason: "preempted" },
+  { name: "a booting spot machine taken back, no recovery: another host", lease: job({ state: "booting", ready_at: null }, null), obs: preempted, action: "replace_host", reason: "preempted" },
+  { name: "a stopped machine taken back: released, it never starts again", lease: job({ state: "stopped" }), obs: preempted, action: "release", reason: "preempted" },
+  { name: "a starting machine taken back: released", lease: job({ state: "starting" }), obs: preempted, action: "release", reason: "preempted" },
   { name: "a hard cap due with the loss wins", lease: job({ session_started_at: T0 - 24 * H }), obs: preempted, action: "release", reason: "max_lifetime" },
 ];
 
@@ -68,6 +71,12 @@ describe("decide: a job's loss", () => {
       expect({ action: d.action, reason: d.reason }).toEqual({ action: r.action, reason: r.reason });
     });
   }
+
+  it("a lease out of hosts after a spot machine was taken back while booting is released preempted, not host_failed", () => {
+    const booting = job({ state: "booting", offers: [SPOT[0]!], policy: { ...POLICY_DEFAULTS.job, recovery: null } });
+    expect(afterHostFailed(booting, "h1", "preempted", () => true, T0).effect).toMatchObject({ event: "release_requested", reason: "preempted" });
+    expect(afterHostFailed(booting, "h1", "boot_timeout", () => true, T0).effect).toMatchObject({ reason: "host_failed" });
+  });
 
   it("reads the loss from the observation", () => {
     expect(lossOf(preempted)).toBe("preempted");
