@@ -503,6 +503,8 @@ export interface paths {
                         boot_failure_rate?: number;
                         vanish_rate?: number;
                         no_capacity_rate?: number;
+                        /** @description a spot machine is taken back (EXITED, interrupted) vanish_min_ms..vanish_max_ms after it first runs */
+                        preempt_rate?: number;
                         provision_delay_ms?: number;
                         boot_delay_ms?: number;
                         retry_after_s?: number;
@@ -661,14 +663,14 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Start, stop or destroy a simulated machine as a provider's console would, behind lessor's back (bootstrap token) */
+        /** Start, stop or destroy a simulated machine as a provider's console would, behind lessor's back, or preempt a spot one as the cloud would (bootstrap token) */
         post: {
             parameters: {
                 query?: never;
                 header?: never;
                 path: {
                     id: string;
-                    action: "start" | "stop" | "destroy";
+                    action: "start" | "stop" | "destroy" | "preempt";
                 };
                 cookie?: never;
             };
@@ -755,7 +757,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description invalid_state: the machine is not in a status the action applies to (details: status, action) */
+                /** @description invalid_state: the machine is not in a status the action applies to (details: status, action); not_interruptible: preempt of a machine not of a spot offer */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -764,7 +766,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "invalid_state";
+                                code: "invalid_state" | "not_interruptible";
                                 /** @description for people; a 5xx says only to quote the request_id */
                                 message: string;
                                 /** @description what the code's description names; empty on a 5xx */
@@ -14963,6 +14965,8 @@ export interface components {
             destroyed_at: number | null;
             /** @description terminated by the cloud itself (vanish fault), not by a call */
             vanished: boolean;
+            /** @description taken back by the cloud (a spot machine preempted: preempt_rate, or the operator's preempt), not stopped by a call */
+            interrupted: boolean;
             /** @description from create to destroy, or to `now` while alive */
             alive_ms: number;
             intervals: {
@@ -15000,6 +15004,8 @@ export interface components {
             boot_failure_rate: number;
             vanish_rate: number;
             no_capacity_rate: number;
+            /** @description a spot machine is taken back (EXITED, interrupted) vanish_min_ms..vanish_max_ms after it first runs */
+            preempt_rate: number;
             provision_delay_ms: number;
             boot_delay_ms: number;
             retry_after_s: number;
@@ -15039,6 +15045,8 @@ export interface components {
             status_since: number;
             /** @description milliseconds since the epoch */
             destroyed_at: number | null;
+            /** @description taken back by the cloud (a spot machine preempted): EXITED for good, until destroyed */
+            interrupted: boolean;
         };
         SimAgentSnapshot: {
             [key: string]: unknown;
@@ -15336,6 +15344,8 @@ export interface components {
             inet_up_mbps: number | null;
             /** @description how long a machine of this offer takes from create to running, seconds, as its provider states it; null: not stated (no real provider states one; the sim states its boot model's) */
             startup_s: number | null;
+            /** @description a spot offer's on-demand price beside it, where its provider states one for the same machine; null: on-demand, or not stated (docs/providers.md "Spot") */
+            on_demand_hourly_usd: number | null;
         };
         Model: {
             /** @description the Hugging Face repository, which is also the name the model is served under */
@@ -15480,6 +15490,17 @@ export interface components {
             /** @enum {string} */
             on_exit?: "release" | "stop" | "keep";
             outputs_wait?: components["schemas"]["Duration"];
+            recovery?: components["schemas"]["RecoveryInput"] | null;
+        };
+        /** @description a job's recovery from losing its machine (docs/leases.md "Recovery"); jobs only */
+        RecoveryInput: {
+            /** @description the losses that restart the command on a new machine */
+            on: ("preempted" | "host_failed" | "provider_lost")[];
+            /** @description restarts allowed (default 3); one more loss releases the lease with its reason */
+            max_restarts?: number;
+            backoff?: components["schemas"]["Duration"] & unknown;
+            /** @description a spot job may rent on-demand offers once its spot offers are used up (default false) */
+            fallback_on_demand?: boolean;
         };
         VolumeMount: {
             name: string;
@@ -15527,7 +15548,7 @@ export interface components {
             /** @description ISO 8601, UTC */
             stopped_at: string | null;
             /** @enum {string|null} */
-            release_reason: "user_end" | "user_stop" | "user_start" | "ttl_expired" | "idle_timeout" | "max_lifetime" | "budget_exceeded" | "stopped_ttl" | "boot_timeout" | "startup_timeout" | "host_failed" | "no_capacity" | "provider_refused" | "provider_lost" | "provider_stopped" | "stop_failed" | "orphan" | "preempted" | "unexpected_start" | "max_runtime" | "inactivity" | "job_exited" | "model_server_failed" | "endpoint_exposed" | "quota_exceeded" | null;
+            release_reason: "user_end" | "user_stop" | "user_start" | "ttl_expired" | "idle_timeout" | "max_lifetime" | "budget_exceeded" | "stopped_ttl" | "boot_timeout" | "startup_timeout" | "host_failed" | "no_capacity" | "provider_refused" | "provider_lost" | "provider_stopped" | "stop_failed" | "orphan" | "preempted" | "unexpected_start" | "max_runtime" | "inactivity" | "job_exited" | "model_server_failed" | "endpoint_exposed" | "quota_exceeded" | "over_budget" | null;
             /** @description ISO 8601, UTC */
             released_at: string | null;
             /** @description the configuration check's warnings at create (`POST /v1/leases/validate` answers the same) */
@@ -15539,13 +15560,15 @@ export interface components {
                 name: string;
                 path: string;
             }[];
-            /** @description how the command ended, as the machine's agent reported it; null while it runs (or before it starts) */
+            /** @description how the command ended, as the machine's agent reported it; null while it runs (or before it starts); after restarts, the last attempt's */
             exit: {
                 code: number | null;
                 signal: string | null;
                 /** @description ISO 8601, UTC */
                 at: string;
             } | null;
+            /** @description how many times the job was restarted on a new machine after a loss (policy.recovery); absent in a list row stored before recovery */
+            restarts?: number;
             billing: components["schemas"]["LeaseBilling"];
         };
         Policy: {
@@ -15577,6 +15600,14 @@ export interface components {
             on_exit: "release" | "stop" | "keep";
             /** @description how long a release waits for the command's outputs before it destroys the machine (docs/artifacts.md) */
             outputs_wait: string;
+            /** @description a job's recovery from losing its machine (docs/leases.md "Recovery"); null: none (absent in a list row stored before recovery) */
+            recovery?: {
+                on: ("preempted" | "host_failed" | "provider_lost")[];
+                max_restarts: number;
+                /** @description a duration: `90s`, `15m`, `2h`, `1d` */
+                backoff: string;
+                fallback_on_demand: boolean;
+            } | null;
         };
         ConfigWarning: {
             /** @enum {string} */
@@ -15658,9 +15689,9 @@ export interface components {
                  * @description what the policy does next: due now when `due`, else at `at`; wait is never shown, only what it waits for
                  * @enum {string}
                  */
-                action: "none" | "provision" | "poll" | "mark_ready" | "mark_stopped" | "stop" | "start" | "replace_host" | "mark_exited" | "signal" | "diagnose" | "report_silent" | "reserve" | "release";
+                action: "none" | "provision" | "poll" | "mark_ready" | "mark_stopped" | "stop" | "start" | "replace_host" | "recover" | "mark_exited" | "signal" | "diagnose" | "report_silent" | "reserve" | "release";
                 /** @enum {string|null} */
-                reason: "user_end" | "user_stop" | "user_start" | "ttl_expired" | "idle_timeout" | "max_lifetime" | "budget_exceeded" | "stopped_ttl" | "boot_timeout" | "startup_timeout" | "host_failed" | "no_capacity" | "provider_refused" | "provider_lost" | "provider_stopped" | "stop_failed" | "orphan" | "preempted" | "unexpected_start" | "max_runtime" | "inactivity" | "job_exited" | "model_server_failed" | "endpoint_exposed" | "quota_exceeded" | null;
+                reason: "user_end" | "user_stop" | "user_start" | "ttl_expired" | "idle_timeout" | "max_lifetime" | "budget_exceeded" | "stopped_ttl" | "boot_timeout" | "startup_timeout" | "host_failed" | "no_capacity" | "provider_refused" | "provider_lost" | "provider_stopped" | "stop_failed" | "orphan" | "preempted" | "unexpected_start" | "max_runtime" | "inactivity" | "job_exited" | "model_server_failed" | "endpoint_exposed" | "quota_exceeded" | "over_budget" | null;
                 /** @description ISO 8601, UTC */
                 at: string | null;
                 due: boolean;
@@ -15838,6 +15869,35 @@ export interface components {
             /** @description ISO 8601, UTC */
             at: string;
             /** @enum {string} */
+            type: "attempt_ended";
+            /** @enum {string|null} */
+            from: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @enum {string|null} */
+            to: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @description why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons) */
+            reason: string | null;
+            detail: {
+                /** @description the attempt that ended, 1 the first (docs/leases.md "Recovery") */
+                attempt: number;
+                machine_id: string | null;
+                provider: string;
+                host: string | null;
+                /** @description how long its machine ran for the lease, from its create to the loss acted on */
+                machine_ms: number;
+                /** @description the restart it begins (LESSOR_RESTART of the next machine) */
+                restart: number;
+                next_offer: string;
+                next_provider: string;
+                /** @description when the next machine is rented (after the recovery's backoff) */
+                next_at: string;
+                /** @description the lost machine was destroyed (false: the provider already no longer had it) */
+                destroyed: boolean;
+            };
+        } | {
+            seq: number;
+            /** @description ISO 8601, UTC */
+            at: string;
+            /** @enum {string} */
             type: "release_requested";
             /** @enum {string|null} */
             from: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
@@ -15880,6 +15940,9 @@ export interface components {
                 limit?: number;
                 held?: number;
                 requested?: number;
+                /** @description a job out of offers to restart on: the restarts it made */
+                restarts?: number;
+                offers_left?: number;
             };
         } | {
             seq: number;
@@ -15987,7 +16050,7 @@ export interface components {
             /** @description ISO 8601, UTC */
             at: string;
             /** @enum {string} */
-            type: "run_failed" | "observe_failed" | "provision_failed" | "poll_failed" | "mark_ready_failed" | "mark_stopped_failed" | "stop_failed" | "start_failed" | "replace_host_failed" | "mark_exited_failed" | "signal_failed" | "diagnose_failed" | "report_silent_failed" | "reserve_failed" | "release_failed";
+            type: "run_failed" | "observe_failed" | "provision_failed" | "poll_failed" | "mark_ready_failed" | "mark_stopped_failed" | "stop_failed" | "start_failed" | "replace_host_failed" | "recover_failed" | "mark_exited_failed" | "signal_failed" | "diagnose_failed" | "report_silent_failed" | "reserve_failed" | "release_failed";
             /** @enum {string|null} */
             from: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
             /** @enum {string|null} */
@@ -16003,7 +16066,7 @@ export interface components {
             /** @description ISO 8601, UTC */
             at: string;
             /** @enum {string} */
-            type: "unlocked" | "heartbeat" | "ready" | "stopped" | "starting" | "stop_issued";
+            type: "unlocked" | "heartbeat" | "stopped" | "starting" | "stop_issued";
             /** @enum {string|null} */
             from: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
             /** @enum {string|null} */
@@ -16011,6 +16074,24 @@ export interface components {
             /** @description why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons) */
             reason: string | null;
             detail: Record<string, never>;
+        } | {
+            seq: number;
+            /** @description ISO 8601, UTC */
+            at: string;
+            /** @enum {string} */
+            type: "ready";
+            /** @enum {string|null} */
+            from: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @enum {string|null} */
+            to: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @description why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons) */
+            reason: string | null;
+            detail: {
+                /** @description a job back after a loss: which restart */
+                restart?: number;
+                /** @description from the loss noticed to this machine running */
+                loss_to_running_ms?: number;
+            };
         } | {
             seq: number;
             /** @description ISO 8601, UTC */
@@ -16028,6 +16109,10 @@ export interface components {
                 signal: string | null;
                 /** @description ISO 8601, UTC */
                 at: string;
+                /** @description a job that recovers: the attempt this exit ends (the lease's exit is its last attempt's) */
+                attempt?: number;
+                /** @description a job that recovers: how long this attempt's machine ran until the exit */
+                machine_ms?: number;
             };
         } | {
             seq: number;
@@ -16625,6 +16710,40 @@ export interface components {
             /** @description ISO 8601, UTC */
             at: string;
             /** @enum {string} */
+            type: "attempt_ended";
+            /** @enum {string|null} */
+            from: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @enum {string|null} */
+            to: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @description why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons) */
+            reason: string | null;
+            detail: {
+                /** @description the attempt that ended, 1 the first (docs/leases.md "Recovery") */
+                attempt: number;
+                machine_id: string | null;
+                provider: string;
+                host: string | null;
+                /** @description how long its machine ran for the lease, from its create to the loss acted on */
+                machine_ms: number;
+                /** @description the restart it begins (LESSOR_RESTART of the next machine) */
+                restart: number;
+                next_offer: string;
+                next_provider: string;
+                /** @description when the next machine is rented (after the recovery's backoff) */
+                next_at: string;
+                /** @description the lost machine was destroyed (false: the provider already no longer had it) */
+                destroyed: boolean;
+            };
+            /** @description the event's id in the org's log: pages and streams resume after it */
+            id: number;
+            /** @description the lease the event belongs to */
+            lease_id: string;
+        } | {
+            /** @description the event's id within its lease's own log */
+            seq: number;
+            /** @description ISO 8601, UTC */
+            at: string;
+            /** @enum {string} */
             type: "release_requested";
             /** @enum {string|null} */
             from: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
@@ -16667,6 +16786,9 @@ export interface components {
                 limit?: number;
                 held?: number;
                 requested?: number;
+                /** @description a job out of offers to restart on: the restarts it made */
+                restarts?: number;
+                offers_left?: number;
             };
             /** @description the event's id in the org's log: pages and streams resume after it */
             id: number;
@@ -16809,7 +16931,7 @@ export interface components {
             /** @description ISO 8601, UTC */
             at: string;
             /** @enum {string} */
-            type: "run_failed" | "observe_failed" | "provision_failed" | "poll_failed" | "mark_ready_failed" | "mark_stopped_failed" | "stop_failed" | "start_failed" | "replace_host_failed" | "mark_exited_failed" | "signal_failed" | "diagnose_failed" | "report_silent_failed" | "reserve_failed" | "release_failed";
+            type: "run_failed" | "observe_failed" | "provision_failed" | "poll_failed" | "mark_ready_failed" | "mark_stopped_failed" | "stop_failed" | "start_failed" | "replace_host_failed" | "recover_failed" | "mark_exited_failed" | "signal_failed" | "diagnose_failed" | "report_silent_failed" | "reserve_failed" | "release_failed";
             /** @enum {string|null} */
             from: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
             /** @enum {string|null} */
@@ -16830,7 +16952,7 @@ export interface components {
             /** @description ISO 8601, UTC */
             at: string;
             /** @enum {string} */
-            type: "unlocked" | "heartbeat" | "ready" | "stopped" | "starting" | "stop_issued";
+            type: "unlocked" | "heartbeat" | "stopped" | "starting" | "stop_issued";
             /** @enum {string|null} */
             from: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
             /** @enum {string|null} */
@@ -16838,6 +16960,29 @@ export interface components {
             /** @description why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons) */
             reason: string | null;
             detail: Record<string, never>;
+            /** @description the event's id in the org's log: pages and streams resume after it */
+            id: number;
+            /** @description the lease the event belongs to */
+            lease_id: string;
+        } | {
+            /** @description the event's id within its lease's own log */
+            seq: number;
+            /** @description ISO 8601, UTC */
+            at: string;
+            /** @enum {string} */
+            type: "ready";
+            /** @enum {string|null} */
+            from: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @enum {string|null} */
+            to: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+            /** @description why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons) */
+            reason: string | null;
+            detail: {
+                /** @description a job back after a loss: which restart */
+                restart?: number;
+                /** @description from the loss noticed to this machine running */
+                loss_to_running_ms?: number;
+            };
             /** @description the event's id in the org's log: pages and streams resume after it */
             id: number;
             /** @description the lease the event belongs to */
@@ -16860,6 +17005,10 @@ export interface components {
                 signal: string | null;
                 /** @description ISO 8601, UTC */
                 at: string;
+                /** @description a job that recovers: the attempt this exit ends (the lease's exit is its last attempt's) */
+                attempt?: number;
+                /** @description a job that recovers: how long this attempt's machine ran until the exit */
+                machine_ms?: number;
             };
             /** @description the event's id in the org's log: pages and streams resume after it */
             id: number;

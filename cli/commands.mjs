@@ -216,7 +216,7 @@ export async function quote(ctx, _args, f) {
   ctx.print(q, () =>
     fields([
       ["quote", `${q.id} (expires ${relative(q.expires_at, now)})`],
-      ["offer", `${q.offer.provider} ${q.offer.gpu} x${q.offer.gpu_count}, ${q.offer.region}${q.offer.spot ? ", spot" : ""} (${q.offer.id})`],
+      ["offer", `${q.offer.provider} ${q.offer.gpu} x${q.offer.gpu_count}, ${q.offer.region}${q.offer.spot ? `, spot${q.offer.on_demand_hourly_usd != null ? ` (on-demand ${hourly(q.offer.on_demand_hourly_usd)})` : ""}` : ""} (${q.offer.id})`],
       ["rate", `${hourly(q.estimate.hourly_usd)} (compute ${money(q.estimate.parts.compute_usd)}, bandwidth ${money(q.estimate.parts.bandwidth_usd)})`],
       ["ceiling", ceilingText(q)],
       ["policy", `ttl ${q.policy.ttl ?? "none"}, max lifetime ${q.policy.max_lifetime ?? "none"}`],

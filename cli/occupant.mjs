@@ -37,8 +37,8 @@ export function exitCodeOf(exit) {
  */
 export function exitCodeOfRelease(reason) {
   if (reason === "no_capacity") return EXIT.NO_CAPACITY;
-  if (reason === "budget_exceeded" || reason === "quota_exceeded") return EXIT.OVER_BUDGET;
-  if (reason === "boot_timeout" || reason === "startup_timeout" || reason === "host_failed" || reason === "provider_refused" || reason === "provider_lost") {
+  if (reason === "budget_exceeded" || reason === "quota_exceeded" || reason === "over_budget") return EXIT.OVER_BUDGET;
+  if (reason === "boot_timeout" || reason === "startup_timeout" || reason === "host_failed" || reason === "provider_refused" || reason === "provider_lost" || reason === "preempted") {
     return EXIT.PROVISIONING;
   }
   return EXIT.UNEXPECTED;
@@ -64,13 +64,72 @@ export function commandLine(words) {
  * @param {Record<string, any>} f
  */
 function policyOf(f) {
-  /** @type {Record<string, string>} */
+  /** @type {Record<string, unknown>} */
   const policy = {};
   if (f.ttl) policy.ttl = f.ttl;
   if (f.maxRuntime) policy.max_runtime = f.maxRuntime;
   if (f.maxInactivity) policy.max_inactivity = f.maxInactivity;
   if (f.outputsWait) policy.outputs_wait = f.outputsWait;
+  const recovery = recoveryOf(f);
+  if (recovery) policy.recovery = recovery;
   return Object.keys(policy).length ? { policy } : {};
+}
+
+/** The losses `--recover` names by default, and all it may name (docs/leases.md "Recovery"). */
+export const RECOVERABLE = ["preempted", "host_failed", "provider_lost"];
+
+/**
+ * The recovery policy among `run`'s flags: `--recover [losses]` (comma-separated; all three when
+ * bare), `--max-restarts N`, `--restart-backoff D`, `--fallback-on-demand`; any of the last three
+ * alone means `--recover` too. null: none given.
+ * @param {Record<string, any>} f
+ */
+export function recoveryOf(f) {
+  const given = f.recover !== undefined || f.maxRestarts !== undefined || f.restartBackoff !== undefined || f.fallbackOnDemand;
+  if (!given) return null;
+  const on = typeof f.recover === "string" ? f.recover.split(",").map((/** @type {string} */ x) => x.trim()).filter(Boolean) : RECOVERABLE;
+  for (const loss of on) if (!RECOVERABLE.includes(loss)) throw usageError(`--recover: "${loss}" is not one of ${RECOVERABLE.join(", ")}`);
+  /** @type {Record<string, unknown>} */
+  const r = { on };
+  if (f.maxRestarts !== undefined) {
+    const n = Number(f.maxRestarts);
+    if (!Number.isInteger(n) || n < 0) throw usageError(`--max-restarts: "${f.maxRestarts}" is not a whole number`);
+    r.max_restarts = n;
+  }
+  if (f.restartBackoff !== undefined) r.backoff = f.restartBackoff;
+  if (f.fallbackOnDemand) r.fallback_on_demand = true;
+  return r;
+}
+
+/**
+ * What `run` says of a restart, from the lease's events (null: nothing to say): the attempt that
+ * ended, with its loss and its machine's time, and the new machine running.
+ * @param {{ type: string, reason?: string | null, detail?: Record<string, any> }} e
+ */
+export function restartNote(e) {
+  const d = e.detail ?? {};
+  if (e.type === "attempt_ended") {
+    return `attempt ${d.attempt} lost its machine (${e.reason}) after ${Math.round((d.machine_ms ?? 0) / 1000)} s; restart ${d.restart} on ${d.next_offer} at ${String(d.next_at).slice(11, 19)}`;
+  }
+  if (e.type === "ready" && typeof d.restart === "number") return `restart ${d.restart}: running again ${((d.loss_to_running_ms ?? 0) / 1000).toFixed(1)} s after the loss`;
+  return null;
+}
+
+/**
+ * Prints each restart of a job as it happens (on stderr, beside its output), until `signal` or the
+ * lease's release ends the follow. A failed follow says so once and stops: the output goes on.
+ * @param {Ctx} ctx @param {string} id @param {AbortSignal} signal
+ */
+async function followRestarts(ctx, id, signal) {
+  try {
+    for await (const frame of follow(ctx.config(), ctx.io.version, `/v1/leases/${id}/events`, { signal })) {
+      if (frame.event === "end") return;
+      const note = restartNote(JSON.parse(frame.data));
+      if (note) ctx.note(note);
+    }
+  } catch (e) {
+    if (!signal.aborted) ctx.note(`restarts: no longer followed (${e instanceof Error ? e.message : String(e)})`);
+  }
 }
 
 /** `K=V` flags into the lease's env. @param {string[]} pairs */
@@ -169,10 +228,16 @@ export async function run(ctx, words, f) {
   // Before anything is rented: a directory that cannot be written fails now, not after the job.
   const out = f.out === undefined ? null : await outDir(f.out, "--out");
   /** @type {Schemas["CreateLeaseForSpec"]} */
-  const body = { kind: "job", spec: { gpu: f.gpu }, cmd, ...(f.name ? { name: f.name } : {}), ...envOf(f.env ?? []), ...volumesOf(f.volume ?? []), ...policyOf(f), ...(await workdirOf(ctx, f)) };
+  const body = { kind: "job", spec: { gpu: f.gpu, ...(f.spot ? { spot: true } : {}) }, cmd, ...(f.name ? { name: f.name } : {}), ...envOf(f.env ?? []), ...volumesOf(f.volume ?? []), ...policyOf(f), ...(await workdirOf(ctx, f)) };
   const lease = await call(ctx.api().POST("/v1/leases", { body }));
   ctx.note(`lease ${lease.id} (${machineText(lease)}): following its output; Ctrl-C ${f.rm ? "ends the lease" : "detaches"}`);
-  const { interrupted, result: end } = await interruptible(ctx, (signal) => followLog(ctx, lease.id, signal));
+  // A job that recovers runs on one machine after another: its one log goes on, and each restart is told beside it.
+  const restarts = new AbortController();
+  const told = lease.policy?.recovery ? followRestarts(ctx, lease.id, restarts.signal) : Promise.resolve();
+  const { interrupted, result: end } = await interruptible(ctx, (signal) => followLog(ctx, lease.id, signal)).finally(() => {
+    restarts.abort();
+    return told;
+  });
   if (interrupted || end === null) {
     if (f.rm) {
       await call(ctx.api().POST("/v1/leases/{id}/end", { params: { path: { id: lease.id } } }));

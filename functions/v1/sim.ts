@@ -30,6 +30,7 @@ const FaultsSchema = z
     boot_failure_rate: z.number().min(0).max(1),
     vanish_rate: z.number().min(0).max(1),
     no_capacity_rate: z.number().min(0).max(1),
+    preempt_rate: z.number().min(0).max(1).describe("a spot machine is taken back (EXITED, interrupted) vanish_min_ms..vanish_max_ms after it first runs"),
     provision_delay_ms: z.number().int(),
     boot_delay_ms: z.number().int(),
     retry_after_s: z.number().int(),
@@ -65,11 +66,12 @@ const SimMachineSchema = z
     created_at: Ms,
     status_since: Ms.describe("when it entered `status`"),
     destroyed_at: Ms.nullable(),
+    interrupted: z.boolean().describe("taken back by the cloud (a spot machine preempted): EXITED for good, until destroyed"),
   })
   .openapi("SimMachine", { description: "A simulated machine as the sim's API answers it" });
 
 sameShape<z.infer<typeof SimMachineSchema>, SimMachineJson>(true);
-const SIM_OPERATOR_ACTIONS = ["start", "stop", "destroy"] as const;
+const SIM_OPERATOR_ACTIONS = ["start", "stop", "destroy", "preempt"] as const;
 
 const LedgerSchema = z
   .object({
@@ -86,6 +88,7 @@ const LedgerSchema = z
           created_at: Ms,
           destroyed_at: Ms.nullable(),
           vanished: z.boolean().describe("terminated by the cloud itself (vanish fault), not by a call"),
+          interrupted: z.boolean().describe("taken back by the cloud (a spot machine preempted: preempt_rate, or the operator's preempt), not stopped by a call"),
           alive_ms: z.number().int().describe("from create to destroy, or to `now` while alive"),
           intervals: z.array(z.object({ status: z.enum(SIM_STATUSES.filter((st) => st !== "TERMINATED") as [SimAliveStatus, ...SimAliveStatus[]]), from: Ms, to: Ms.nullable() })),
           refusals: z
@@ -172,7 +175,7 @@ export const simRoutes = router()
     createRoute({
       method: "post",
       path: "/sim/machines/{id}/{action}",
-      summary: "Start, stop or destroy a simulated machine as a provider's console would, behind lessor's back (bootstrap token)",
+      summary: "Start, stop or destroy a simulated machine as a provider's console would, behind lessor's back, or preempt a spot one as the cloud would (bootstrap token)",
       security: BEARER,
       middleware: [requireBootstrapToken] as const,
       request: {
@@ -183,7 +186,10 @@ export const simRoutes = router()
       },
       responses: {
         200: jsonResponse(SimMachineSchema, "The machine after the action"),
-        409: errorResponse("invalid_state: the machine is not in a status the action applies to (details: status, action)", ["invalid_state"]),
+        409: errorResponse(
+          "invalid_state: the machine is not in a status the action applies to (details: status, action); not_interruptible: preempt of a machine not of a spot offer",
+          ["invalid_state", "not_interruptible"],
+        ),
         ...COMMON_ERRORS,
       },
     }),
@@ -192,6 +198,9 @@ export const simRoutes = router()
       const result = await simAdmin(c.env).operate(id, action);
       if (result.ok) return c.json(result.machine as SimMachineJson, 200);
       if (result.status === 404) throw notFound("machine", id);
+      if (result.status === 409 && result.code === "not_interruptible") {
+        throw new ApiError(409, "not_interruptible", `cannot preempt machine ${id}: it is not of a spot (interruptible) offer`, { status: result.machine_status, action });
+      }
       if (result.status === 409) {
         throw new ApiError(409, "invalid_state", `cannot ${action} machine ${id}: it is ${result.machine_status ?? "in another status"}`, { status: result.machine_status, action });
       }

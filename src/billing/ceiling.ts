@@ -73,6 +73,14 @@ export interface RetriesInput {
   /** The least one machine bills for at the offer's provider, ms (registry.ts `billingIncrementMs`). */
   increment_ms: number;
   hourly_usd: number;
+  /**
+   * Restarts a job that recovers may still make after losing its machine (docs/leases.md
+   * "Recovery"). Each tries hosts of its own, and under `max_lifetime` begins a new session of
+   * `session_ms`. Absent: none.
+   */
+  restarts?: number;
+  /** The policy's `max_lifetime`, the session a restart begins under that basis. */
+  session_ms?: number | null;
 }
 
 /**
@@ -84,10 +92,16 @@ export interface RetriesInput {
  *   the failed host's boot is extra: `boot_timeout` and `REPLACE_LAG_MS`, rounded up to the increment.
  */
 export function retriesMicros(input: RetriesInput): number {
-  const replaced = Math.max(0, input.host_attempts - 1);
+  const restarts = Math.max(0, input.restarts ?? 0);
+  // Every attempt of a job (the first and each restart) may replace hosts of its own.
+  const replaced = Math.max(0, input.host_attempts - 1) * (1 + restarts);
   const inc = Math.max(1, input.increment_ms);
   const perHost = input.basis === "ttl" ? inc : Math.ceil((input.boot_timeout + REPLACE_LAG_MS) / inc) * inc;
-  return replaced * microsFor(perHost, usdToMicros(input.hourly_usd));
+  // A restart under a ttl bills inside the ttl's hours (one machine at a time, guarantee 1), but
+  // for its rounding; under max_lifetime it is a new session with a whole max_lifetime of its own.
+  const perRestart = input.basis === "ttl" ? inc : input.basis === "max_lifetime" && input.session_ms ? Math.ceil(input.session_ms / inc) * inc : 0;
+  const rate = usdToMicros(input.hourly_usd);
+  return replaced * microsFor(perHost, rate) + restarts * microsFor(perRestart, rate);
 }
 
 /**

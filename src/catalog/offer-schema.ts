@@ -33,6 +33,10 @@ export const OfferSchema = z
       .int()
       .nullable()
       .describe("how long a machine of this offer takes from create to running, seconds, as its provider states it; null: not stated (no real provider states one; the sim states its boot model's)"),
+    on_demand_hourly_usd: z
+      .number()
+      .nullable()
+      .describe("a spot offer's on-demand price beside it, where its provider states one for the same machine; null: on-demand, or not stated (docs/providers.md \"Spot\")"),
   })
   .openapi("Offer");
 

@@ -59,6 +59,12 @@ export interface Offer {
    */
   startup_s?: number;
   /**
+   * A spot offer's on-demand price beside it, $/h, where its provider states one for the same
+   * machine (Vast: the same ask searched on-demand; the sim: its market's on-demand price for the
+   * shape). Absent: on-demand, or not stated.
+   */
+  on_demand_hourly_usd?: number;
+  /**
    * When the catalog refresh last read it from its provider: set on offers read from the offer
    * cache (offers-repo.ts `rowToOffer`), never rendered. Absent on what an adapter returns.
    */
@@ -77,7 +83,7 @@ export type OfferSharedField = (typeof OFFER_SHARED_FIELDS)[number];
 
 /** The optional facts of an offer: null in a row and an answer where the provider states none. */
 export const OFFER_OPTIONAL_FIELDS = [
-  "host_duration_s", "cuda_max", "inet_down_usd_per_gb", "inet_up_usd_per_gb", "reliability", "inet_down_mbps", "inet_up_mbps", "stopped_hourly_usd", "startup_s",
+  "host_duration_s", "cuda_max", "inet_down_usd_per_gb", "inet_up_usd_per_gb", "reliability", "inet_down_mbps", "inet_up_mbps", "stopped_hourly_usd", "startup_s", "on_demand_hourly_usd",
 ] as const satisfies ReadonlyArray<keyof Offer>;
 export type OfferOptionalField = (typeof OFFER_OPTIONAL_FIELDS)[number];
 

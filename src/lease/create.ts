@@ -152,11 +152,22 @@ async function planLease(db: Db, env: Env, orgId: string, req: LeaseRequest, now
     const named = bound.providers?.map((p) => p.toLowerCase());
     if (named) providersWithCapabilities(usable.filter((p) => named.includes(p)), needed, providerCapabilities);
     const providers = providersWithCapabilities(usable, needed, providerCapabilities);
-    const placement = placementFor(resolvePolicy(req.kind, policyInput), req.image ?? null);
-    const selection = await chooseOffers(db, bound, providers, now, { placement, badHosts }).catch((e: unknown) => {
+    const resolved = resolvePolicy(req.kind, policyInput);
+    const placement = placementFor(resolved, req.image ?? null);
+    // A spot job that may fall back to on-demand (docs/leases.md "Recovery") holds the on-demand
+    // offers after its spot ones: a restart, or a spot create refused for capacity, moves on to them.
+    const fallback = bound.spot === true && resolved.recovery?.fallback_on_demand === true;
+    const spot = await chooseOffers(db, bound, providers, now, { placement, badHosts }).catch((e: unknown) => {
+      if (fallback) return null;
       throw withVolumesNamed(e, volumes);
     });
-    offers = [selection.chosen, ...selection.fallbacks];
+    const onDemand = fallback
+      ? await chooseOffers(db, { ...bound, spot: false }, providers, now, { placement, badHosts }).catch((e: unknown) => {
+          if (spot) return null;
+          throw withVolumesNamed(e, volumes);
+        })
+      : null;
+    offers = [spot, onDemand].flatMap((s) => (s ? [s.chosen, ...s.fallbacks] : []));
   }
   const policy = resolvePolicy(req.kind, policyInput);
   const providers = [...new Set(offers.map((o) => o.provider))].map((name) => ({ name, capabilities: providerCapabilities(name) }));

@@ -6,6 +6,7 @@
 import { sessionBudgetDeadline } from "../billing/accrual";
 import { usdToMicros } from "../billing/money";
 import { rentedAboveReserved } from "./rent";
+import { lossOf, recovers } from "./recovery";
 import { OUTPUTS_WAIT_MS } from "./policy";
 import { hasMachine, inSession, NO_AGENT, NO_JOB_PROGRESS, type AgentFacts, type LeaseRecord, type Observation, type OutputsWait, type Reason } from "./state";
 
@@ -18,6 +19,7 @@ export const STEP_ACTIONS = [
   "stop",
   "start",
   "replace_host", // destroy this machine, exclude its host, rent the next fallback
+  "recover", // a job lost its machine (recovery.ts): destroy it or prove it gone, then rent the next and run the command again
   "mark_exited", // record the exit the agent reported
   "signal", // queue `signal` (TERM, then KILL) for the command through the agent
   "diagnose", // a stall: record `stalled`, queue the diagnostics exec
@@ -320,6 +322,9 @@ export function deadlines(l: LeaseRecord, obs: Observation, now: number): Candid
     case "booting": {
       const failed = modelServerFailure(l, obs);
       if (m === null) due({ action: "replace_host", reason: "provider_lost", at: now });
+      // A spot machine taken back before it was ready: a job that recovers restarts (its command may
+      // have begun), any other lease tries another host, as for one that failed to boot.
+      else if (m?.preempted) due({ action: recovers(l, "preempted") ? "recover" : "replace_host", reason: "preempted", at: now });
       else if (m?.status === "error" && !restarting(l, now)) due({ action: "replace_host", reason: "host_failed", at: now });
       else if (m?.status === "running" && obs.app_ready !== false && failed === null && !unreserved) due({ action: "mark_ready", reason: null, at: now });
       else {
@@ -337,9 +342,11 @@ export function deadlines(l: LeaseRecord, obs: Observation, now: number): Candid
       break;
     }
 
-    case "ready":
-      if (m === null) due({ action: "release", reason: "provider_lost", at: now });
-      else if (m?.status === "error") due({ action: "release", reason: "host_failed", at: now });
+    case "ready": {
+      // A machine gone, taken back or failed: a job that recovers from it restarts on a new one
+      // (recovery.ts); any other lease, or one out of restarts, is released with the loss.
+      const loss = lossOf(obs);
+      if (loss !== null) due({ action: recovers(l, loss) ? "recover" : "release", reason: loss, at: now });
       else if (m?.status === "stopped") due({ action: "mark_stopped", reason: "provider_stopped", at: now });
       else {
         const agent = obs.agent ?? NO_AGENT;
@@ -349,6 +356,7 @@ export function deadlines(l: LeaseRecord, obs: Observation, now: number): Candid
         commandRules(l, agent, now, due);
       }
       break;
+    }
 
     case "stopping":
       if (m === null) due({ action: "release", reason: "provider_lost", at: now });
@@ -366,6 +374,8 @@ export function deadlines(l: LeaseRecord, obs: Observation, now: number): Candid
 
     case "stopped":
       if (m === null) due({ action: "release", reason: "provider_lost", at: now });
+      // Taken back while stopped: it will never start again.
+      else if (m?.preempted) due({ action: "release", reason: "preempted", at: now });
       // Started behind lessor's back (a provider's console, a provider's bug): it bills at full
       // rate, so it is stopped again at once (docs/design.md "Money 3").
       else if (m && RUNNING.includes(m.status)) due({ action: "stop", reason: "unexpected_start", at: now });
@@ -376,6 +386,7 @@ export function deadlines(l: LeaseRecord, obs: Observation, now: number): Candid
 
     case "starting":
       if (m === null) due({ action: "release", reason: "provider_lost", at: now });
+      else if (m?.preempted) due({ action: "release", reason: "preempted", at: now });
       else due({ action: "start", reason: null, at: retryAt });
       // Until a start is accepted the machine is stopped, and its disk bills: stopped_ttl still
       // counts, so a start the provider keeps refusing ends there.
@@ -464,7 +475,7 @@ export function restarting(l: LeaseRecord, now: number): boolean {
 }
 
 function rank(a: Action): number {
-  return a === "release" ? 0 : a === "replace_host" ? 1 : a === "stop" ? 2 : a === "reserve" ? 3 : 4;
+  return a === "release" ? 0 : a === "replace_host" || a === "recover" ? 1 : a === "stop" ? 2 : a === "reserve" ? 3 : 4;
 }
 
 /** The guard as `GET /v1/leases/:id` shows it: what the policy would do, why, and when. */

@@ -40,6 +40,35 @@ export interface Policy {
    * leases stored before it was kept: OUTPUTS_WAIT_MS.
    */
   outputs_wait: number;
+  /**
+   * A job's recovery from losing its machine (docs/leases.md "Recovery"): which losses restart the
+   * command on a new machine, how often, and after how long. null or absent: none, the loss
+   * releases the lease (as before recovery existed).
+   */
+  recovery?: Recovery | null;
+}
+
+/** The losses a job may recover from: its machine taken back (spot), failed, or gone. */
+export const RECOVERABLE = ["preempted", "host_failed", "provider_lost"] as const;
+export type Recoverable = (typeof RECOVERABLE)[number];
+/** The most restarts a recovery policy may allow (each a machine: labels carry the attempt, src/lease/label.ts). */
+export const MAX_RESTARTS = 10;
+/**
+ * The most machine creates one lease may make, its restarts' hosts included: a provider whose list
+ * has no prefix filter is asked for a lease's machines by their exact labels, each attempt one
+ * (src/providers/vast/adapter.ts `VAST_LABEL_ATTEMPTS`), so a policy may not allow more.
+ */
+export const MAX_LEASE_ATTEMPTS = 48;
+/** The longest wait before a restart. */
+export const MAX_RESTART_BACKOFF_MS = 60 * 60_000;
+
+export interface Recovery {
+  on: Recoverable[];
+  max_restarts: number;
+  /** How long after the old machine is gone the next one is rented, ms. */
+  backoff: number;
+  /** A spot job whose spot offers are used up may rent on-demand (its offers include them, after the spot ones). */
+  fallback_on_demand: boolean;
 }
 
 /** The default `outputs_wait`, and the most a policy may set: a release is never held longer. */
@@ -81,6 +110,15 @@ const NullableDuration = z.union([Duration, z.null()]);
 /** The most hosts a lease may try (`host_attempts`); it replaces at most one fewer, each marked bad at most once. */
 export const MAX_HOST_ATTEMPTS = 10;
 
+export const RecoveryInputSchema = z
+  .strictObject({
+    on: z.array(z.enum(RECOVERABLE)).min(1).max(RECOVERABLE.length).describe("the losses that restart the command on a new machine"),
+    max_restarts: z.number().int().min(0).max(MAX_RESTARTS).optional().describe("restarts allowed (default 3); one more loss releases the lease with its reason"),
+    backoff: Duration.optional().describe("how long after the lost machine is gone the next is rented (default 30s, at most 1h)"),
+    fallback_on_demand: z.boolean().optional().describe("a spot job may rent on-demand offers once its spot offers are used up (default false)"),
+  })
+  .openapi("RecoveryInput", { description: "a job's recovery from losing its machine (docs/leases.md \"Recovery\"); jobs only" });
+
 export const PolicyInputSchema = z
   .strictObject({
     ttl: NullableDuration.optional(),
@@ -98,6 +136,7 @@ export const PolicyInputSchema = z
     inactivity_action: z.enum(INACTIVITY_ACTIONS).optional(),
     on_exit: z.enum(ON_EXIT).optional(),
     outputs_wait: Duration.optional(),
+    recovery: z.union([RecoveryInputSchema, z.null()]).optional(),
   })
   .openapi("PolicyInput");
 export type PolicyInput = z.infer<typeof PolicyInputSchema>;
@@ -126,10 +165,37 @@ export function resolvePolicy(kind: LeaseKind, input: PolicyInput = {}): Policy 
   if (input.max_session_usd !== undefined) policy.max_session_usd = input.max_session_usd;
   if (input.inactivity_action !== undefined) policy.inactivity_action = input.inactivity_action;
   if (input.on_exit !== undefined) policy.on_exit = input.on_exit;
+  if (input.recovery !== undefined) policy.recovery = input.recovery === null ? null : resolveRecovery(kind, input.recovery);
+  if (policy.recovery && policy.host_attempts * (policy.recovery.max_restarts + 1) > MAX_LEASE_ATTEMPTS) {
+    throw badRequest("invalid_request", `policy: host_attempts times (recovery.max_restarts + 1) is at most ${MAX_LEASE_ATTEMPTS}, the machines one lease may create`, { field: "policy.recovery.max_restarts" });
+  }
   if (policy.outputs_wait > OUTPUTS_WAIT_MAX_MS) {
     throw badRequest("invalid_duration", `policy.outputs_wait: at most ${formatDuration(OUTPUTS_WAIT_MAX_MS)}`, { field: "policy.outputs_wait" });
   }
   return policy;
+}
+
+/** The defaults of a recovery policy's fields. */
+export const RECOVERY_DEFAULTS = { max_restarts: 3, backoff: 30_000, fallback_on_demand: false } as const;
+
+/** A request's recovery over its defaults: only a job recovers (a scratch session or a deployment is not a command that ends). */
+function resolveRecovery(kind: LeaseKind, input: z.infer<typeof RecoveryInputSchema>): Recovery {
+  if (kind !== "job") throw badRequest("invalid_request", "policy.recovery: only a job recovers from losing its machine", { field: "policy.recovery" });
+  const backoff = input.backoff === undefined ? RECOVERY_DEFAULTS.backoff : parseDurationField("policy.recovery.backoff", input.backoff);
+  if (backoff > MAX_RESTART_BACKOFF_MS) {
+    throw badRequest("invalid_duration", `policy.recovery.backoff: at most ${formatDuration(MAX_RESTART_BACKOFF_MS)}`, { field: "policy.recovery.backoff" });
+  }
+  return {
+    on: [...new Set(input.on)],
+    max_restarts: input.max_restarts ?? RECOVERY_DEFAULTS.max_restarts,
+    backoff,
+    fallback_on_demand: input.fallback_on_demand ?? RECOVERY_DEFAULTS.fallback_on_demand,
+  };
+}
+
+/** A policy's recovery as answers show it; null: none. */
+export function renderRecovery(r: Recovery | null | undefined) {
+  return r ? { on: [...r.on], max_restarts: r.max_restarts, backoff: formatDuration(r.backoff), fallback_on_demand: r.fallback_on_demand } : null;
 }
 
 export function renderPolicy(p: Policy) {
@@ -150,6 +216,7 @@ export function renderPolicy(p: Policy) {
     inactivity_action: p.inactivity_action,
     on_exit: p.on_exit,
     outputs_wait: formatDuration(p.outputs_wait ?? OUTPUTS_WAIT_MS),
+    recovery: renderRecovery(p.recovery),
   };
 }
 

@@ -68,7 +68,9 @@ export function rentPlan(l: LeaseRecord, now: number): RentPlan {
 
 /** The org's caps refused what renting `offer` needs: the lease is released (docs/design.md "Lifecycle rules": money is admitted before it is spent). */
 export function budgetRefused(l: LeaseRecord, offer: Offer, details: Record<string, unknown>, now: number): Step {
-  return beginRelease(l, "budget_exceeded", now, { offer: offer.id, provider: offer.provider, hourly_usd: offer.hourly_usd, ...details });
+  // A job's restart after a loss that no longer fits its org's caps ends `over_budget` (docs/leases.md "Recovery"): it never runs past a cap.
+  const reason = (l.restarts ?? 0) > 0 && l.lost_at != null ? "over_budget" : "budget_exceeded";
+  return beginRelease(l, reason, now, { offer: offer.id, provider: offer.provider, hourly_usd: offer.hourly_usd, ...details });
 }
 
 /**

@@ -215,6 +215,8 @@ async function reconcileAccount(env: Env, { provider, account, org_id }: Provide
     if (!parsed) continue; // not ours: never touched
     const lease = leases.get(parsed.leaseId);
     if (lease?.state === "stopped" && lease.machine_id === m.id && m.status !== "stopped" && m.status !== "error") restarted.push(parsed.leaseId);
+    // A machine the provider took back (a spot machine preempted) still lists, stopped: its lease is poked to find out (a job may recover).
+    else if (m.preempted && lease && lease.machine_id === m.id && (lease.state === "ready" || lease.state === "booting")) restarted.push(parsed.leaseId);
     // A live lease owns every machine with its label: its object destroys any extra itself.
     if (!isOrphan(lease)) continue;
     seen.add(m.id);

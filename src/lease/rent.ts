@@ -62,14 +62,19 @@ export function rentedReservation(l: LeaseRecord, now: number): Reservation | nu
   return rentedAboveReserved(l) ? reservationFor(l, { kind: "rented" }, now) : null;
 }
 
-
 /**
  * What replacing failed hosts may add to a lease under `policy` renting `offer` (ceiling.ts
  * `retriesMicros`), at its provider's billing increment: the one figure a quote shows, admission
  * reserves and every re-reservation counts again.
  */
-export function offerRetriesMicros(offer: Pick<Offer, "provider" | "hourly_usd">, policy: Pick<Policy, "host_attempts" | "boot_timeout" | "ttl" | "max_lifetime">): number {
+export function offerRetriesMicros(
+  offer: Pick<Offer, "provider" | "hourly_usd">,
+  policy: Pick<Policy, "host_attempts" | "boot_timeout" | "ttl" | "max_lifetime" | "recovery">,
+  restartsLeft: number = policy.recovery?.max_restarts ?? 0,
+): number {
   return retriesMicros({
+    restarts: policy.recovery ? restartsLeft : 0,
+    session_ms: policy.max_lifetime,
     host_attempts: policy.host_attempts,
     boot_timeout: policy.boot_timeout,
     basis: cappedDurationMs(policy)?.basis ?? null,
@@ -88,7 +93,8 @@ export function worstCaseAfter(l: LeaseRecord, action: CostlyAction, now: number
     segments: l.billing.segments,
     max_lifetime: l.policy.max_lifetime,
     stopped_disk_micro_usd: stoppedDiskMicros(offer?.stopped_hourly_usd, l.policy.stopped_ttl),
-    retries_micro_usd: offer ? offerRetriesMicros(offer, l.policy) : 0,
+    // A job that recovers holds what its restarts left may add (recovery.ts).
+    retries_micro_usd: offer ? offerRetriesMicros(offer, l.policy, Math.max(0, (l.policy.recovery?.max_restarts ?? 0) - (l.restarts ?? 0))) : 0,
     // A release at the ttl may hold the machine for the command's outputs (policy.ts `outputsWaitMs`).
     outputs_wait_ms: outputsWaitMs(l.kind, l.policy),
   };
@@ -145,6 +151,7 @@ export function nextOfferOf(l: LeaseRecord, failedHost: string): { index: number
   const excluded = l.excluded_hosts.includes(failedHost) ? l.excluded_hosts : [...l.excluded_hosts, failedHost];
   let index = l.offer_index + 1;
   while (index < l.offers.length && excluded.includes(l.offers[index]!.host_id)) index++;
-  const offer = index < l.offers.length && l.attempt < l.policy.host_attempts ? l.offers[index]! : null;
+  // Each restart of a job that recovers may try host_attempts hosts of its own (recovery.ts `attemptsThisRestart`).
+  const offer = index < l.offers.length && l.attempt - (l.attempt_base ?? 0) < l.policy.host_attempts ? l.offers[index]! : null;
   return { index, excluded, offer };
 }

@@ -37,6 +37,9 @@ import { rentedReservation } from "./rent";
 import { backoff, failureOf, failuresAfter } from "./retry";
 import { badHostMark, badHostTtlMs, DEFAULT_BAD_HOST_TTL_MS } from "./bad-host";
 import { recordBadHost } from "../catalog/bad-hosts";
+import { restartEnv, restartScheduled } from "./recovery";
+import type { Recoverable } from "./policy";
+import { beginRelease } from "./transitions";
 import { machined, NO_AGENT, type AgentFacts, type KillCause, type LeaseRecord, type MachinedLease, type Observation, type Reason } from "./state";
 import type { LeaseStore } from "./store";
 
@@ -211,6 +214,8 @@ export class LeaseRunner {
         }
         case "replace_host":
           return await this.#replaceHost(l, provider, d.reason!, obs, now);
+        case "recover":
+          return await this.#recover(l, provider, d.reason as Recoverable, obs, now);
         case "release":
           return await this.#release(l, provider, account, d.reason, now);
       }
@@ -258,8 +263,10 @@ export class LeaseRunner {
         // A deployment runs its provider's model server (its own cmd, where a caller of createLease named one), which requires the machine's own key and serves on MODEL_PORT.
         ...(l.model
           ? { cmd: l.cmd ?? modelServerCommand(offer.provider, { model: l.model.id, engine_args: l.model.engine_args }), env: { ...l.env, LESSOR_MODEL_KEY: l.model.key }, ports: [MODEL_PORT] }
-          : { cmd: l.cmd ?? undefined, env: l.env ?? undefined }),
+          : { cmd: l.cmd ?? undefined, env: withRestart(l.env ?? null, restartEnv(l)) }),
         ...(l.volumes?.length ? { volumes: l.volumes.map((v) => ({ id: v.provider_volume_id, path: v.path })) } : {}),
+        // A spot offer is rented interruptible, at most at the price its reservation holds.
+        ...(offer.spot ? { bid_usd: offer.hourly_usd } : {}),
       });
       after = this.step(before, created(before, m, offer, provider.name, account, now), now);
     } catch (e) {
@@ -300,6 +307,25 @@ export class LeaseRunner {
     const stored = this.save(l, { ...l }, replaced.destroyed, now);
     this.step(stored, replaced.then(stored), now);
     await this.#rememberBadHost(l, reason, why, now);
+  }
+
+  /**
+   * A job lost its machine and recovers (recovery.ts): the machine is destroyed and confirmed gone,
+   * or was proven gone by the account that created it (#observe), before anything else is rented
+   * (guarantee 1); then the lease waits its backoff in provisioning and rents the next offer as a
+   * new attempt. No offer left: released with the loss.
+   */
+  async #recover(l: LeaseRecord, provider: Provider, reason: Recoverable, obs: Observation, now: number): Promise<void> {
+    const destroyed = destroyFirst(l, obs);
+    if (destroyed) {
+      await provider.destroyMachine(l.machine_id!);
+      if (isAlive(await provider.getMachine(l.machine_id!))) throw new ProviderError(l.provider, "unavailable", "destroy not yet carried out");
+    }
+    const step = restartScheduled(l, reason, canStop, now);
+    if (!step) return void this.step(l, beginRelease(l, reason, now, { restarts: l.restarts ?? 0, offers_left: 0 }), now);
+    this.step(l, { next: step.next, effect: { ...step.effect, detail: { ...step.effect.detail, destroyed } } }, now);
+    this.#host.occupant()?.nextAttempt();
+    await this.#rememberBadHost(l, reason, {}, now);
   }
 
   /**
@@ -423,6 +449,12 @@ export class LeaseRunner {
   #installation(): string {
     return installationId(this.#env);
   }
+}
+
+/** The lease's environment with lessor's own for this attempt (`LESSOR_RESTART`); undefined when both are empty, as before recovery. */
+function withRestart(env: Record<string, string> | null, restart: Record<string, string>): Record<string, string> | undefined {
+  if (env === null && Object.keys(restart).length === 0) return undefined;
+  return { ...env, ...restart };
 }
 
 /** Ends a run early; the alarm set in `finally` resumes it. */

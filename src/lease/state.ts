@@ -90,6 +90,7 @@ export const REASONS = [
   "model_server_failed",
   "endpoint_exposed",
   "quota_exceeded",
+  "over_budget",
 ] as const;
 export type Reason = (typeof REASONS)[number];
 
@@ -123,6 +124,15 @@ export interface LeaseFields {
   excluded_hosts: string[];
   /** Machine creates attempted so far (labels carry it). */
   attempt: number;
+  /**
+   * `attempt` when the job last restarted after a loss (policy.recovery): each restart may try
+   * `host_attempts` hosts of its own, while labels keep counting. Absent: 0.
+   */
+  attempt_base?: number;
+  /** How many times the job restarted on a new machine after a loss (policy.recovery). Absent: 0. */
+  restarts?: number;
+  /** When the loss the job is recovering from was noticed; null once its new machine runs (the event `resumed` says how long it took). */
+  lost_at?: number | null;
   provider: string;
   /** Whether the provider can stop a machine (else a stop is a release). */
   can_stop: boolean;

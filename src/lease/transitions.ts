@@ -13,6 +13,7 @@ import { microsToUsd } from "../billing/money";
 import type { Machine, ProviderError } from "../providers/contract";
 import { hardCapDeadlines } from "./decide";
 import { following, nextOfferOf, reservationFor } from "./rent";
+import { attemptsThisRestart, restartsOf } from "./recovery";
 import type { ConfigWarning } from "./config-check";
 import type { LeaseKind, Policy } from "./policy";
 import { hasMachine, NO_JOB_PROGRESS, TERMINAL_STATES, type JobProgress, type KillCause, type LeaseRecord, type MachinedLease, type LeaseState, type OutputsWait, type Reason, type ServedModel } from "./state";
@@ -239,13 +240,13 @@ export function withMachine(l: LeaseRecord, m: Machine, account: string, now: nu
  * does not count as an attempt), else `host_failed`.
  */
 export function exhaustedReason(l: LeaseRecord): Reason {
-  return l.attempt === 0 ? "no_capacity" : "host_failed";
+  return attemptsThisRestart(l) === 0 ? "no_capacity" : "host_failed";
 }
 
 /** Where `provision` stands before it calls the provider: release (out of hosts) or rent `offer`. */
 export function rentable(l: LeaseRecord): { offer: LeaseRecord["offers"][number] } | { release: Reason; detail: Record<string, unknown> } {
   const offer = l.offers[l.offer_index];
-  if (!offer || l.attempt >= l.policy.host_attempts) return { release: exhaustedReason(l), detail: { attempts: l.attempt } };
+  if (!offer || attemptsThisRestart(l) >= l.policy.host_attempts) return { release: exhaustedReason(l), detail: { attempts: attemptsThisRestart(l) } };
   return { offer };
 }
 
@@ -274,7 +275,8 @@ export function afterHostFailed(
     state_since: now,
     retry_at: null,
   };
-  if (!offer) return beginRelease(next, exhaustedReason(l), now, { failed_host: failedHost, attempts: l.attempt });
+  // Out of hosts after a spot machine was taken back: released for that, not for a failed host.
+  if (!offer) return beginRelease(next, reason === "preempted" ? "preempted" : exhaustedReason(l), now, { failed_host: failedHost, attempts: l.attempt });
   return {
     next: { ...next, ...following(offer, canStop) },
     effect: { event: "host_excluded", reason, detail: { host: failedHost, provider: l.provider, next_offer: offer.id, next_provider: offer.provider } },
@@ -333,7 +335,10 @@ export function outputsRequested(l: LeaseRecord, wait: OutputsWait | null): { ne
 
 /** Ready: the command starts now, and its rules begin afresh (docs/design.md "The command"). */
 export function markReady(l: MachinedLease, now: number): Step {
-  return { next: { ...l, state: "ready", state_since: now, ready_at: now, last_activity_at: now, job: null }, effect: { event: "ready" } };
+  // A job back after a loss (recovery.ts): the event says which restart, and how long from the loss to this machine running.
+  const lost = l.lost_at ?? null;
+  const resumed = lost === null ? {} : { detail: { restart: restartsOf(l), loss_to_running_ms: Math.max(0, now - lost) } };
+  return { next: { ...l, state: "ready", state_since: now, ready_at: now, last_activity_at: now, job: null, ...(lost === null ? {} : { lost_at: null }) }, effect: { event: "ready", ...resumed } };
 }
 
 // ---- the command (decide.ts `commandRules`) ---------------------------------------------------
@@ -344,7 +349,17 @@ const progress = (l: LeaseRecord): JobProgress => l.job ?? NO_JOB_PROGRESS;
 export function markExited(l: LeaseRecord, exit: NonNullable<JobProgress["exit"]>): Step {
   return {
     next: { ...l, job: { ...progress(l), exit } },
-    effect: { event: "exited", detail: { code: exit.code, signal: exit.signal, at: new Date(exit.at).toISOString() } },
+    effect: {
+      event: "exited",
+      // A job that recovers says which attempt this exit is: the lease's exit is its last attempt's.
+      detail: {
+        code: exit.code,
+        signal: exit.signal,
+        at: new Date(exit.at).toISOString(),
+        // As `attempt_ended` says of each attempt that lost its machine: which attempt, and its machine's time until the exit.
+        ...(l.policy.recovery ? { attempt: restartsOf(l) + 1, machine_ms: Math.max(0, exit.at - (l.session_started_at ?? exit.at)) } : {}),
+      },
+    },
   };
 }
 

@@ -11,7 +11,7 @@ import { sameShape } from "../same-shape";
 import { renderBilling } from "./billing";
 import { ConfigWarningSchema, storedWarnings } from "./config-check";
 import { GUARD_ACTIONS, type guardOf } from "./decide";
-import { INACTIVITY_ACTIONS, LEASE_KINDS, ON_EXIT, renderPolicy } from "./policy";
+import { INACTIVITY_ACTIONS, LEASE_KINDS, ON_EXIT, RECOVERABLE, renderPolicy } from "./policy";
 import { LEASE_STATES, REASONS, type LeaseRecord } from "./state";
 import { iso } from "../time";
 
@@ -48,6 +48,7 @@ export function renderLease(l: LeaseRecord, now: number = Date.now()) {
     env: Object.keys(l.env ?? {}).sort(),
     volumes: (l.volumes ?? []).map((v) => ({ name: v.name, path: v.path })),
     exit: l.job?.exit ? { code: l.job.exit.code, signal: l.job.exit.signal, at: iso(l.job.exit.at)! } : null,
+    restarts: l.restarts ?? 0,
     billing: renderBilling(l, now),
   };
 }
@@ -95,6 +96,11 @@ export const PolicySchema = z
     inactivity_action: z.enum(INACTIVITY_ACTIONS),
     on_exit: z.enum(ON_EXIT),
     outputs_wait: Shown.describe("how long a release waits for the command's outputs before it destroys the machine (docs/artifacts.md)"),
+    recovery: z
+      .object({ on: z.array(z.enum(RECOVERABLE)), max_restarts: z.number().int(), backoff: Shown, fallback_on_demand: z.boolean() })
+      .nullable()
+      .optional()
+      .describe("a job's recovery from losing its machine (docs/leases.md \"Recovery\"); null: none (absent in a list row stored before recovery)"),
   })
   .openapi("Policy");
 
@@ -151,7 +157,8 @@ export const LeaseSchema = z
     exit: z
       .object({ code: z.number().int().nullable(), signal: z.string().nullable(), at: Time })
       .nullable()
-      .describe("how the command ended, as the machine's agent reported it; null while it runs (or before it starts)"),
+      .describe("how the command ended, as the machine's agent reported it; null while it runs (or before it starts); after restarts, the last attempt's"),
+    restarts: z.number().int().optional().describe("how many times the job was restarted on a new machine after a loss (policy.recovery); absent in a list row stored before recovery"),
     billing: LeaseBillingSchema,
   })
   .openapi("Lease", { description: "A lease: state, machine, offer, policy, deadlines and its estimate" });

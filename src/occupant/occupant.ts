@@ -227,6 +227,22 @@ export class Occupant {
     return token;
   }
 
+  /**
+   * A job's next attempt on a new machine (src/lease/recovery.ts). The lost machine's agent no
+   * longer speaks for the lease: its lease token and its enrollment stop working now, not only when
+   * the next machine's enrollment is minted (a call it had under way as its host went would
+   * otherwise land in the backoff between). And the exit the attempt before reported, if its agent
+   * reported one as its machine was taken, is not this attempt's: the first report of the new
+   * attempt is the one kept (the lease's exit is its last attempt's).
+   */
+  nextAttempt(): void {
+    this.#ensure();
+    this.#sql.exec(
+      `UPDATE agent SET token_hash = NULL, enroll_hash = NULL, enroll_open_until = NULL, enroll_nonce_hash = NULL,
+         exit_code = NULL, exit_signal = NULL, exit_at = NULL WHERE id = 1`,
+    );
+  }
+
   /** Lessor starts the machine again: a new run of its agent may enroll until `openUntil`. */
   reopenEnrollment(openUntil: number): void {
     this.#ensure();

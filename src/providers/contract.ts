@@ -87,6 +87,13 @@ export interface Machine {
   /** What it bills per hour while stopped (disk); 0 where stopping ends billing. */
   stopped_hourly_usd: number;
   created_at: number;
+  /**
+   * The provider took the machine back (a spot or bid machine interrupted: outbid, reclaimed),
+   * whatever its status says: it will not run the lease's work again by itself (the contract's
+   * outcome `preempted`; each adapter says how its provider shows it, docs/providers.md "Spot").
+   * Absent: not preempted.
+   */
+  preempted?: boolean;
 }
 
 export interface CreateMachineInput {
@@ -109,6 +116,12 @@ export interface CreateMachineInput {
   ports?: number[];
   /** Volumes to mount (the provider's volume ids), each at a path; only where `capabilities.volumes`. */
   volumes?: VolumeMount[];
+  /**
+   * A spot offer (`Offer.spot`) is rented as an interruptible machine at most at this price, $/h:
+   * the offer's own price, which the lease's reservation holds. Where a provider takes a bid (Vast),
+   * it is the bid. Absent: on-demand.
+   */
+  bid_usd?: number;
 }
 
 /** One volume a machine mounts: the provider's id for it, and where the machine sees it. */

@@ -42,6 +42,8 @@ export interface ChaosFaults {
   vanish_rate: number;
   vanish_min_ms: number;
   vanish_max_ms: number;
+  /** A spot machine is taken back (docs/sim.md "Spot"), in the vanish window after it first runs. */
+  preempt_rate: number;
   provision_delay_ms: number;
   boot_delay_ms: number;
   retry_after_s: number;
@@ -56,6 +58,8 @@ export const CHAOS_FAULTS: ChaosFaults = {
   vanish_rate: 0.02,
   vanish_min_ms: 1_000,
   vanish_max_ms: 10_000,
+  // Spot jobs with recovery (issue 31): half of spot machines taken back.
+  preempt_rate: 0.5,
   provision_delay_ms: 100,
   boot_delay_ms: 300,
   retry_after_s: 1,
@@ -116,6 +120,16 @@ export interface ChaosStats {
   ambiguous_creates: number;
   machines_adopted: number;
   hosts_replaced: number;
+  /** Spot machines the cloud took back (the ledger's `interrupted`). */
+  machines_preempted: number;
+  /** Jobs restarted on a new machine after a loss (events `attempt_ended`), by the loss. */
+  restarts: Record<string, number>;
+  /** A recovering job's loss noticed -> its new machine running (the `ready` event's loss_to_running_ms). */
+  loss_to_running_s: Dist;
+  /** The machine time of the attempts that ended in a loss (their `machine_ms`), the work a restart repeats. */
+  machine_s_lost: number;
+  /** How the spot jobs with recovery ended: exit codes and release reasons. */
+  recovery_jobs: Record<string, number>;
   actions: Record<string, Record<string, number>>;
   requests: number;
   requests_per_s: number;
@@ -187,6 +201,8 @@ export interface LedgerMachine {
   created_at: number;
   destroyed_at: number | null;
   vanished: boolean;
+  /** Taken back by the cloud (a spot machine preempted); absent in a ledger from before spot. */
+  interrupted?: boolean;
   intervals: LedgerInterval[];
   /** Calls on the machine the cloud refused with an injected fault (absent: none recorded). */
   refusals?: SimRefusal[];
@@ -391,6 +407,8 @@ const int = (rand: () => number, lo: number, hi: number) => lo + Math.floor(rand
 /** How often a lease mounts its GPU's volume (volumes.ts), and how often an action tries to delete a volume. */
 const VOLUME_MOUNT_RATE = 0.25;
 const VOLUME_DELETE_RATE = 0.02;
+/** How many jobs are spot jobs with recovery (issue 31). */
+const SPOT_RECOVERY_RATE = 0.6;
 
 function randomLease(rand: () => number, gpus: string[], volumeOf: (gpu: string) => string | undefined = () => undefined) {
   const kindRoll = rand();
@@ -408,6 +426,23 @@ function randomLease(rand: () => number, gpus: string[], volumeOf: (gpu: string)
     policy.ttl = null;
     policy.max_lifetime = `${int(rand, 15, 30)}s`;
     policy.idle_timeout = `${int(rand, 3, 8)}s`;
+  }
+  if (kind === "job" && rand() < SPOT_RECOVERY_RATE) {
+    // A spot job that recovers (issue 31): it runs a while and exits 0, unless its machine is lost
+    // more often than it may restart; half may fall back to on-demand when spot has no offer.
+    return {
+      kind,
+      spec: { gpu, spot: true },
+      policy: {
+        heartbeat_grace: "2s",
+        host_attempts: 3,
+        // Room for the sim's agent, which acts for every machine in one loop and reports an exit tens
+        // of seconds late when the machine is loaded (seen at load average 8 on 2 cores).
+        ttl: `${int(rand, 60, 90)}s`,
+        recovery: { on: ["preempted", "host_failed", "provider_lost"], max_restarts: 3, backoff: "1s", fallback_on_demand: rand() < 0.5 },
+      },
+      cmd: `echo attempt $LESSOR_RESTART; sleep ${int(rand, 2, 8)}; echo done`,
+    };
   }
   // A job needs its command; `hang` keeps it running (and so in use) until a hard cap ends it.
   const volume = rand() < VOLUME_MOUNT_RATE ? volumeOf(gpu) : undefined;
@@ -495,7 +530,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
           if (res.status !== 0 && res.status < 500) {
             // A lease bound to a volume's region may find no machine there, or its volume deleted
             // by the run's own deletes: told apart, as the one refusal the workload itself causes.
-            bump(createRefused, `${res.status} ${res.json?.error?.code ?? ""}${body.volumes ? " (volume)" : ""}`.trim());
+            bump(createRefused, `${res.status} ${res.json?.error?.code ?? ""}${"volumes" in body && body.volumes ? " (volume)" : ""}`.trim());
             return;
           }
           await sleep(500);
@@ -697,7 +732,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
 
 // ---- judging -------------------------------------------------------------------------------------
 
-const AUTOMATIC_EVENTS = new Set(["stop_requested", "release_requested", "machine_destroyed", "released"]);
+const AUTOMATIC_EVENTS = new Set(["stop_requested", "release_requested", "machine_destroyed", "released", "attempt_ended"]);
 const LIVE_STATES = new Set(["pending", "provisioning", "booting", "ready", "stopping", "stopped", "starting"]);
 
 /** The lease id of one of this installation's labels. */
@@ -765,6 +800,10 @@ export function judge(input: { leases: Array<Pick<Tracked, "id">>; raw: ChaosRaw
   let ambiguous = 0;
   let adopted = 0;
   let replaced = 0;
+  const restarts: Record<string, number> = {};
+  const lossToRunning: number[] = [];
+  let machineMsLost = 0;
+  const recoveryJobs: Record<string, number> = {};
 
   for (const { id } of leases) {
     const lease = raw.leases[id];
@@ -816,16 +855,23 @@ export function judge(input: { leases: Array<Pick<Tracked, "id">>; raw: ChaosRaw
       if (e.type === "create_ambiguous") ambiguous++;
       if (e.type === "machine_adopted") adopted++;
       if (e.type === "machine_destroyed") replaced++;
+      if (e.type === "attempt_ended") {
+        bump(restarts, e.reason ?? "(none)");
+        machineMsLost += e.detail?.machine_ms ?? 0;
+      }
+      if (e.type === "ready" && typeof e.detail?.loss_to_running_ms === "number") lossToRunning.push(e.detail.loss_to_running_ms / 1000);
       if (e.type === "stop_requested") bump(stopsByReason, e.reason ?? "(none)");
       if (AUTOMATIC_EVENTS.has(e.type) && !e.reason) v.noReason.push(`${id}: event #${e.seq} ${e.type} ${e.from}->${e.to} at ${e.at} has no reason`);
     }
     if (lease.state === "released" && !lease.release_reason) v.noReason.push(`${id}: released with no release_reason`);
     const stopRequests = evs.filter((e) => e.type === "stop_requested" && e.reason).map(at);
-    const destroyRequests = evs.filter((e) => (e.type === "release_requested" || e.type === "machine_destroyed") && e.reason).map(at);
+    if (lease.policy?.recovery) bump(recoveryJobs, lease.state !== "released" ? lease.state : lease.exit ? `${lease.release_reason} exit ${lease.exit.code ?? lease.exit.signal}` : `${lease.release_reason}`);
+    const destroyRequests = evs.filter((e) => (e.type === "release_requested" || e.type === "machine_destroyed" || e.type === "attempt_ended") && e.reason).map(at);
     // Each time a machine of the lease entered EXITED, a reasoned stop request must have come before
     // it (and after the lease's previous stop); one request explains one stop.
+    // A spot machine the cloud took back (`interrupted`) entered its last EXITED by itself: no stop explains it.
     const exits = machines
-      .flatMap((m) => m.intervals.filter((i) => i.status === "EXITED").map((i) => ({ m, t: i.from })))
+      .flatMap((m) => m.intervals.filter((i, n, all) => i.status === "EXITED" && !(m.interrupted && all.slice(n + 1).every((j) => j.status !== "EXITED"))).map((i) => ({ m, t: i.from })))
       .sort((a, b) => a.t - b.t);
     const unused = [...stopRequests].sort((a, b) => a - b);
     for (const x of exits) {
@@ -918,6 +964,11 @@ export function judge(input: { leases: Array<Pick<Tracked, "id">>; raw: ChaosRaw
       ambiguous_creates: ambiguous,
       machines_adopted: adopted,
       hosts_replaced: replaced,
+      machines_preempted: ms.filter((m) => m.interrupted).length,
+      restarts,
+      loss_to_running_s: dist(lossToRunning),
+      machine_s_lost: Math.round(machineMsLost / 100) / 10,
+      recovery_jobs: recoveryJobs,
       lease_lifetime_s: dist(lifetimes),
       release_lag_s: dist(releaseLags),
       ttl_lag_s: dist(ttlLags),
@@ -964,6 +1015,8 @@ export function formatTable(result: Pick<ChaosResult, "violations" | "stats" | "
     `  releases by reason: ${kv(s.releases_by_reason)}`,
     `  stops requested by reason: ${kv(s.stops_by_reason)}`,
     `  machines created ${s.machines_created}: vanished ${s.machines_vanished}, boot failed ${s.machines_boot_failed}; ambiguous creates ${s.ambiguous_creates}, adopted ${s.machines_adopted}, destroyed for a new host ${s.hosts_replaced}`,
+    `  recovery: machines taken back ${s.machines_preempted}; restarts ${kv(s.restarts)}; loss -> new machine running (s): ${d(s.loss_to_running_s)}; machine-seconds lost ${s.machine_s_lost}`,
+    `  spot jobs with recovery: ${kv(s.recovery_jobs)}`,
     `  actions: ${Object.entries(s.actions)
       .sort()
       .map(([a, o]) => `${a} {${kv(o)}}`)

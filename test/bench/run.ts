@@ -4,6 +4,7 @@
  * timed assertions in tests.
  */
 import { benchData, dataRows } from "./data";
+import { benchRecovery, recoveryRows } from "./recovery";
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -91,7 +92,9 @@ const HEADER = ["benchmark", "measure", "figure", "target", "met"];
  * 1,000-lease table in Chromium, against one server; `--only=reap`: the two reap latencies with
  * alarms (deadlines among the creates, then after them), against one server; `--only=data`: a
  * 64 MiB file up through the agent routes in parts and down again, MB/s and the cost per GB
- * moved (test/bench/data.ts), against one server. Each leaves
+ * moved (test/bench/data.ts), against one server; `--only=recovery`: a spot job's machine taken
+ * back and the job back on a new one, loss-to-resumed latency (test/bench/recovery.ts), against
+ * one server. Each leaves
  * bench/results.json alone.
  */
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, "").split("=") as [string, string]));
@@ -103,12 +106,13 @@ async function runOnly<T>(name: string, run: (server: Server, c: Client, log: (m
   console.log(`\n${JSON.stringify(result, null, 2)}`);
   process.exit(0);
 }
-const ONLY = ["throughput", "occupant", "events", "ingress", "cost", "gateway", "first", "console", "reap", "data"];
+const ONLY = ["throughput", "occupant", "events", "ingress", "cost", "gateway", "first", "console", "reap", "data", "recovery"];
 if (args.has("only") && !ONLY.includes(args.get("only")!)) throw new Error(`--only: only ${ONLY.map((k) => `"${k}"`).join(", ")} are known`);
 if (args.get("only") === "occupant") await runOnly("occupant", benchOccupant, occupantRows);
 if (args.get("only") === "events") await runOnly("events", benchEvents, eventsRows);
 if (args.get("only") === "cost") await runOnly("cost", benchCost, costRows);
 if (args.get("only") === "data") await runOnly("data", benchData, dataRows);
+if (args.get("only") === "recovery") await runOnly("recovery", benchRecovery, recoveryRows);
 if (args.get("only") === "gateway") await runOnly("gateway", benchGateway, gatewayRows);
 if (args.get("only") === "console") await runOnly("console", benchConsole, consoleRows);
 if (args.get("only") === "first") {
@@ -197,6 +201,9 @@ const cost = await withServer(BASE_ENV, async (server) => benchCost(server, awai
 log("data: a bundle and outputs through the agent routes, up and down");
 const data = await withServer(BASE_ENV, async (server) => benchData(server, await client(server), log));
 
+log("recovery: a spot job's machine taken back, and the job back on a new one");
+const recovery = await withServer(BASE_ENV, async (server) => benchRecovery(server, await client(server), log));
+
 log("gateway: a deployment's gateway beside its model server reached directly");
 const gateway = await withServer(BASE_ENV, async (server) => benchGateway(server, await client(server), log));
 
@@ -265,6 +272,7 @@ const results = {
   events,
   cost,
   data,
+  recovery,
   gateway,
   console: consoleRender,
   first_request: firstRequest,
@@ -314,6 +322,7 @@ const rows: string[][] = [
   ...ingressRows(ingress),
   ...costRows(cost),
   ...dataRows(data),
+  ...recoveryRows(recovery),
   ...gatewayRows(gateway),
   ...consoleRows(consoleRender),
   ...firstRequestRows(firstRequest),

@@ -265,6 +265,28 @@ describe("the lessor CLI against wrangler dev", () => {
     expect(docs.at(-1)).toMatchObject({ lease_id: expect.stringMatching(/^ls_/), exit: { code: 0, signal: null }, exit_code: 0 });
   });
 
+  it("run --spot --recover: follows the job across a machine taken back, says the restart, exits with the last attempt's code", async () => {
+    // A class the sim sells spot, once the cron has read its market.
+    let gpu: string | undefined;
+    for (let i = 0; i < 120 && gpu === undefined; i++) {
+      const offers = (await (await fetch(`${server.base}/v1/catalog/offers?provider=sim&spot=true&limit=200`, { headers: { authorization: `Bearer ${adminKey}` } })).json()) as { data?: Array<{ gpu: string; gpu_count: number }> };
+      gpu = offers.data?.find((o) => o.gpu !== "cpu" && o.gpu_count === 1)?.gpu;
+      if (gpu === undefined) await new Promise((r) => setTimeout(r, 500));
+    }
+    if (gpu === undefined) throw new Error("the sim sells no one-GPU spot offer");
+    const job = started(["run", "--gpu", gpu, "--spot", "--recover", "preempted", "--restart-backoff", "1s", "--ttl", "10m", "--", "echo attempt $LESSOR_RESTART; sleep 4; echo done"]);
+    await job.until(/^attempt 0$/m);
+    const id = /lease (ls_[0-9a-z]{26})/.exec(job.out.stderr)![1]!;
+    const lease = (await (await fetch(`${server.base}/v1/leases/${id}`, { headers: { authorization: `Bearer ${adminKey}` } })).json()) as { machine: { id: string } };
+    const taken = await fetch(`${server.base}/v1/sim/machines/${lease.machine.id}/preempt`, { method: "POST", headers: { authorization: `Bearer ${bootstrapTokenFromDevVars()}` } });
+    expect(taken.status).toBe(200);
+    const ran = await job.done;
+    expect(ran.code, shown(ran)).toBe(0);
+    expect(ran.stdout).toBe("attempt 0\nattempt 1\ndone\n");
+    expect(ran.stderr).toMatch(/^attempt 1 lost its machine \(preempted\) after \d+ s; restart 1 on sim:\S+ at \d\d:\d\d:\d\d$/m);
+    expect(ran.stderr).toMatch(/^restart 1: running again \d+\.\d s after the loss$/m);
+  });
+
   // Hardening item 15 (docs/security.md).
   it("a machine's control sequences reach the terminal escaped unless --raw; a key is never sent over plain http:// to another host", async () => {
     // The sim's command language prints no control character, so the test takes the agent's place

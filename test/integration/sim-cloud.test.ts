@@ -401,22 +401,22 @@ describe("the machine's environment (src/providers/agent-start.ts)", () => {
 });
 
 describe("when time alone changes a machine next, in SQL", () => {
-  it("CLOCK_CHANGE_AT answers what nextClockChangeAt does, on every status and with or without a vanishing", async () => {
+  it("CLOCK_CHANGE_AT answers what nextClockChangeAt does, on every status and with or without a vanishing or a take-back", async () => {
     const cases = (["PROVISIONING", "STARTING", "RUNNING", "EXITED", "ERROR"] as const).flatMap((status) =>
-      [null, 500, 5_000].map((vanish_at) => ({ status, since: 1_000, provision_ms: 100, boot_ms: 2_000, vanish_at })),
+      [null, 500, 5_000].flatMap((vanish_at) => [null, 400, 7_000].map((preempt_at) => ({ status, since: 1_000, provision_ms: 100, boot_ms: 2_000, vanish_at, preempt_at }))),
     );
     const sql = await runInDurableObject(env.SIM.get(env.SIM.idFromName(SIM_OBJECT_NAME)), (_o, state) =>
       cases.map((c) =>
         state.storage.sql
           .exec<{ at: number | null }>(
-            `SELECT ${CLOCK_CHANGE_AT} AS at FROM (SELECT ? AS status, ? AS status_since, ? AS provision_ms, ? AS boot_ms, ? AS vanish_at)`,
-            c.status, c.since, c.provision_ms, c.boot_ms, c.vanish_at,
+            `SELECT ${CLOCK_CHANGE_AT} AS at FROM (SELECT ? AS status, ? AS status_since, ? AS provision_ms, ? AS boot_ms, ? AS vanish_at, ? AS preempt_at)`,
+            c.status, c.since, c.provision_ms, c.boot_ms, c.vanish_at, c.preempt_at,
           )
           .one().at,
       ),
     );
     expect(sql).toEqual(cases.map((c) => nextClockChangeAt(c)));
-    // Both sides of the choice are exercised: a boot's end, a vanishing, and never.
-    expect(new Set(sql)).toEqual(new Set([1_100, 3_000, 500, 5_000, null]));
+    // Every side of the choice is exercised: a boot's end, a vanishing, a take-back (only while running or booting), and never.
+    expect(new Set(sql)).toEqual(new Set([1_100, 3_000, 500, 5_000, 400, 7_000, null]));
   });
 });

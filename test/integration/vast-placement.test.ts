@@ -55,7 +55,8 @@ describe("Vast offers: the host's market duration and bandwidth", () => {
 
   it.skipIf(!served)("filters on the reliability and internet speeds an ask states; an ask that states none never passes", async () => {
     const ids = async (query: string) =>
-      (await json(await call("GET", `/v1/catalog/offers?provider=vast&gpu=l40s&limit=50&${query}`, { key }))).data.map((o: any) => o.provider_offer_id).sort();
+      // On-demand (each ask is listed by bid too, as a spot offer: docs/providers.md "Spot").
+      (await json(await call("GET", `/v1/catalog/offers?provider=vast&gpu=l40s&spot=false&limit=50&${query}`, { key }))).data.map((o: any) => o.provider_offer_id).sort();
     const page = await json(await call("GET", "/v1/catalog/offers?provider=vast&gpu=l40s&limit=50", { key }));
     expect(page.data.find((o: any) => o.provider_offer_id === "3001")).toMatchObject({ reliability: 0.995, inet_down_mbps: 900, inet_up_mbps: 300 });
     expect(page.data.find((o: any) => o.provider_offer_id === "3003")).toMatchObject({ reliability: 0.97, inet_down_mbps: null, inet_up_mbps: null });
@@ -71,6 +72,18 @@ describe("Vast offers: the host's market duration and bandwidth", () => {
     expect(q.fallbacks).toEqual([]);
     const e = await expectError(await quote({ spec: { gpu: "l40s-vast:1", min_inet_up_mbps: 301 } }), 409, "no_capacity");
     expect(e.details.constraint).toBe("min_inet_up_mbps");
+  });
+
+  it.skipIf(!served)("a Vast ask sold by bid is a spot offer with its on-demand price beside it; a spot quote rents it with a bid", async () => {
+    const page = await json(await call("GET", "/v1/catalog/offers?provider=vast&gpu=l40s&spot=true&limit=50", { key }));
+    const bid = page.data.find((o: any) => o.provider_offer_id === "bid-3001");
+    const onDemand = (await json(await call("GET", "/v1/catalog/offers?provider=vast&gpu=l40s&spot=false&limit=50", { key }))).data.find((o: any) => o.provider_offer_id === "3001");
+    expect(bid).toMatchObject({ id: "vast:bid-3001", spot: true, on_demand_hourly_usd: onDemand.hourly_usd, host_id: onDemand.host_id });
+    expect(bid.hourly_usd).toBeLessThan(onDemand.hourly_usd);
+    expect(onDemand.on_demand_hourly_usd).toBeNull();
+    const q = await json(await quote({ spec: { gpu: "l40s-vast:1", spot: true } }));
+    expect(q.offer).toMatchObject({ spot: true });
+    expect(q.offer.on_demand_hourly_usd).toBeGreaterThan(q.offer.hourly_usd);
   });
 
   it.skipIf(!served)("a Vast ask states no startup time: listed as null, never passed by max_startup_s, and no_capacity says none states one", async () => {

@@ -17,6 +17,7 @@ const offer: S["Offer"] = {
   id: "sim:h1-g1",
   provider: "sim",
   provider_offer_id: "h1-g1",
+  on_demand_hourly_usd: null,
   gpu: "l40s",
   gpu_count: 1,
   vram_gb: 48,

@@ -7,7 +7,7 @@
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { main } from "../../cli/main.mjs";
-import { commandLine, exitCodeOf, exitCodeOfRelease } from "../../cli/occupant.mjs";
+import { commandLine, exitCodeOf, exitCodeOfRelease, recoveryOf, restartNote } from "../../cli/occupant.mjs";
 import { sseFrames } from "../../cli/stream.mjs";
 import { captureIo, parsed } from "../support/cli-io";
 
@@ -88,5 +88,25 @@ describe("sseFrames", () => {
       { id: "2", event: "dropped", data: "x" },
       { id: "2", event: "end", data: "{}" },
     ]);
+  });
+});
+
+describe("run's recovery flags and restart notes (docs/cli.md)", () => {
+  it("--recover alone recovers from every loss; a list names some; the others imply it", () => {
+    expect(recoveryOf({})).toBeNull();
+    expect(recoveryOf({ recover: true })).toEqual({ on: ["preempted", "host_failed", "provider_lost"] });
+    expect(recoveryOf({ recover: "preempted", maxRestarts: "2", restartBackoff: "10s", fallbackOnDemand: true })).toEqual({
+      on: ["preempted"], max_restarts: 2, backoff: "10s", fallback_on_demand: true,
+    });
+    expect(recoveryOf({ maxRestarts: "5" })).toEqual({ on: ["preempted", "host_failed", "provider_lost"], max_restarts: 5 });
+    expect(() => recoveryOf({ recover: "ttl_expired" })).toThrow(/not one of/);
+    expect(() => recoveryOf({ maxRestarts: "x" })).toThrow(/whole number/);
+  });
+  it("says each restart as the events tell it", () => {
+    expect(restartNote({ type: "attempt_ended", reason: "preempted", detail: { attempt: 1, machine_ms: 12_400, restart: 1, next_offer: "sim:o2", next_at: "2026-12-06T10:00:05.000Z" } })).toBe(
+      "attempt 1 lost its machine (preempted) after 12 s; restart 1 on sim:o2 at 10:00:05",
+    );
+    expect(restartNote({ type: "ready", detail: { restart: 2, loss_to_running_ms: 3456 } })).toBe("restart 2: running again 3.5 s after the loss");
+    expect(restartNote({ type: "ready", detail: {} })).toBeNull();
   });
 });

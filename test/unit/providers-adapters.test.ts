@@ -87,8 +87,8 @@ describe.each(STUB_PROVIDERS)("the %s adapter against its stub cloud", (p) => {
     const ledger = await admin(p).getLedger(PREFIX);
     expect(ledger.machines).toHaveLength(1);
     const m = ledger.machines[0]!;
-    expect(Object.keys(m).sort()).toEqual(["alive_ms", "created_at", "destroyed_at", "disk_price_per_hour", "id", "intervals", "label", "offer_id", "price_per_hour", "refusals", "status", "vanished", "volumes"]);
-    expect(m).toMatchObject({ id: created.id, label: label(1), offer_id: offer.provider_offer_id, status: "TERMINATED", created_at: T0, destroyed_at: h.clock, vanished: false, alive_ms: h.clock - T0, volumes: [] });
+    expect(Object.keys(m).sort()).toEqual(["alive_ms", "created_at", "destroyed_at", "disk_price_per_hour", "id", "interrupted", "intervals", "label", "offer_id", "price_per_hour", "refusals", "status", "vanished", "volumes"]);
+    expect(m).toMatchObject({ id: created.id, label: label(1), offer_id: offer.provider_offer_id, status: "TERMINATED", created_at: T0, destroyed_at: h.clock, vanished: false, interrupted: false, alive_ms: h.clock - T0, volumes: [] });
     expect(m.intervals.map((i) => i.status)).toEqual(steps);
     expect(m.intervals.at(-1)!.to).toBe(h.clock);
   });

@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { installationPrefix, leasePrefix, machineLabel } from "../../src/lease/label";
 import { MODEL_PORT } from "../../src/providers/contract";
-import { VAST_BILLING_LAG_MS, VAST_LABEL_ATTEMPTS, VAST_RATE_LIMIT_WAIT_MS, type VastProvider, vastBillingCompleteThrough, vastEndpointUrl, vastRegion, vastStatus } from "../../src/providers/vast/adapter";
+import { VAST_BILLING_LAG_MS, VAST_LABEL_ATTEMPTS, VAST_RATE_LIMIT_WAIT_MS, type VastProvider, vastBillingCompleteThrough, vastEndpointUrl, vastRegion, vastStatus, vastTakenBack } from "../../src/providers/vast/adapter";
 import { BOOT_MS, PROVISION_MS, STUB_INSTALLATION as INSTALLATION, useProviderRig, useStubClouds } from "../support/stub-clouds/harness";
 import { VAST_ASKS, vastChargeRow as chargeRow, vastOfferJson, type VastDialect } from "../support/stub-clouds/vast";
 
@@ -25,7 +25,8 @@ describe("Vast adapter against the Vast stub cloud", () => {
     const { offers, unclassified } = await rig.provider.listOffers();
     expect(rig.stub.callsOf("searchOffers")[0]!.body).toMatchObject({ type: "ondemand", verified: { eq: true }, rentable: { eq: true }, rented: { eq: false }, allocated_storage: 50 });
     // 3061 has too little disk for the 50 GB every instance gets: left out, not counted.
-    expect(offers.map((o) => [o.provider_offer_id, o.gpu, o.gpu_count]).sort()).toEqual(
+    // The on-demand offers (each ask is listed by bid too: the spot test below).
+    expect(offers.filter((o) => !o.spot).map((o) => [o.provider_offer_id, o.gpu, o.gpu_count]).sort()).toEqual(
       [
         ["3001", "l40s", 1],
         ["3002", "l40s", 1],
@@ -52,7 +53,7 @@ describe("Vast adapter against the Vast stub cloud", () => {
     const offers = [vastOfferJson(a100, 50), vastOfferJson({ ...a100, id: 3042, gpu_name: "A100 SXM4", num_gpus: 2, gpu_ram: 40960 }, 50), vastOfferJson({ ...ask(3051), id: 3052, gpu_name: "Titan Xp", num_gpus: 2, gpu_ram: 12288 }, 50)];
     rig.stub.fault({ operationId: "searchOffers", kind: "answer", answer: { status: 200, body: { offers } } });
     const listing = await rig.provider.listOffers();
-    expect(listing.offers.map((x) => [x.provider_offer_id, x.gpu, x.gpu_count])).toEqual([
+    expect(listing.offers.filter((x) => !x.spot).map((x) => [x.provider_offer_id, x.gpu, x.gpu_count])).toEqual([
       ["3041", "a100-80gb", 1],
       ["3042", "a100-40gb", 2],
     ]);
@@ -103,6 +104,46 @@ describe("Vast adapter against the Vast stub cloud", () => {
     rig.dialect.instanceOverride.delete(created.id);
     h.clock += BOOT_MS;
     expect((await rig.provider.getMachine(created.id))?.status).toBe("running");
+  });
+
+  it("spot: lists each ask by bid too, at its minimum bid with its on-demand price beside it; rents it with a price; an outbid instance reads preempted", async () => {
+    const { offers } = await rig.provider.listOffers();
+    expect(rig.stub.callsOf("searchOffers").map((c) => (c.body as { type: string }).type)).toEqual(["ondemand", "bid"]);
+    const onDemand = offers.find((o) => o.provider_offer_id === "3021")!;
+    const bid = offers.find((o) => o.provider_offer_id === "bid-3021")!;
+    const json = vastOfferJson(ask(3021), 50);
+    expect(onDemand).toMatchObject({ id: "vast:3021", spot: false, hourly_usd: json.dph_total });
+    expect(onDemand.on_demand_hourly_usd).toBeUndefined();
+    expect(bid).toMatchObject({ id: "vast:bid-3021", spot: true, hourly_usd: Math.round((json.min_bid + json.storage_total_cost) * 1e4) / 1e4, on_demand_hourly_usd: json.dph_total, host_id: onDemand.host_id });
+
+    // A bid offer without a bid is refused before anything is sent.
+    await expect(rig.provider.createMachine({ label: label(1), offer_id: "bid-3021" })).rejects.toMatchObject({ kind: "refused" });
+    expect(rig.stub.callsOf("createInstance")).toHaveLength(0);
+    const created = await rig.provider.createMachine({ label: label(1), offer_id: "bid-3021", cmd: "train", bid_usd: bid.hourly_usd });
+    const call = rig.stub.callsOf("createInstance")[0]!;
+    expect(String(call.params.id)).toBe("3021");
+    expect(call.body).toMatchObject({ price: Math.round(bid.hourly_usd * 1000) / 1000, label: label(1) });
+    h.clock += PROVISION_MS + BOOT_MS;
+    expect(await rig.provider.getMachine(created.id)).toMatchObject({ status: "running" });
+    expect((await rig.provider.getMachine(created.id))!.preempted).toBeUndefined();
+
+    // Outbid: the market stops the contract while the instance is meant to run: the contract's `preempted`.
+    expect(rig.dialect.outbid(created.id)).toBe(true);
+    const taken = await rig.provider.getMachine(created.id);
+    expect(taken).toMatchObject({ status: "stopped", preempted: true });
+    expect((await rig.provider.listMachines(leasePrefix(INSTALLATION, LEASE)))[0]).toMatchObject({ id: created.id, preempted: true });
+    // It is destroyed like any other.
+    await rig.provider.destroyMachine(created.id);
+    expect(await rig.provider.getMachine(created.id)).toBeNull();
+  });
+
+  it("reads only a bid instance meant to run that no longer does as taken back", () => {
+    expect(vastTakenBack({ is_bid: true, actual_status: "exited", intended_status: "running", cur_state: "stopped" })).toBe(true);
+    expect(vastTakenBack({ is_bid: true, actual_status: "offline", intended_status: "running", cur_state: "running" })).toBe(true);
+    expect(vastTakenBack({ is_bid: true, actual_status: "running", intended_status: "running", cur_state: "running" })).toBe(false);
+    // Stopped by lessor (its stop asks for `stopped`), or an on-demand instance: not a preemption.
+    expect(vastTakenBack({ is_bid: true, actual_status: "exited", intended_status: "stopped", cur_state: "stopped" })).toBe(false);
+    expect(vastTakenBack({ is_bid: false, actual_status: "exited", intended_status: "running", cur_state: "stopped" })).toBe(false);
   });
 
   it("429 without Retry-After on a read waits the adapter's own backoff, then succeeds", async () => {

@@ -9,6 +9,7 @@ import {
   diskPrice,
   HOUR_MS,
   hourlyBilling,
+  preempt,
   start,
   stop,
   type SimBillable,
@@ -17,6 +18,7 @@ import {
   type SimTransition,
 } from "../../src/providers/sim/machines";
 import { nextRandom } from "../../src/random";
+import { nextClockChangeAt } from "../../src/providers/sim/webhooks";
 
 const T0 = Date.UTC(2026, 0, 1, 10, 0, 0);
 const fresh = (over: Partial<Parameters<typeof created>[1]> = {}) =>
@@ -267,5 +269,40 @@ describe("the sim's billing settings", () => {
 
   it("a markup charges more than the price", () => {
     expect(hourlyBilling([m], 0, Infinity, H + 10_000, { window_ms: 1_000, markup: 1 })[0]!.amount_usd).toBe(0.002);
+  });
+});
+
+describe("spot: a machine taken back (docs/sim.md \"Spot\")", () => {
+  it("preempt stops a spot machine for good; its start is refused", () => {
+    const r = preempt(fresh(), true, T0 + 3000);
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.clock).toMatchObject({ status: "EXITED", since: T0 + 3000, interrupted: true });
+    expect(r.transitions.at(-1)).toEqual({ status: "EXITED", at: T0 + 3000 });
+    expect(start(r.clock, T0 + 4000, 1500, false)).toEqual({ ok: false, status: "EXITED" });
+    expect(statusAt(r.clock, T0 + 60_000)).toBe("EXITED");
+  });
+  it("is refused for a machine not of a spot offer, or one not on its way to running", () => {
+    expect(preempt(fresh(), false, T0 + 3000)).toEqual({ ok: false, status: "RUNNING" });
+    const stopped = stop(fresh(), T0 + 3000);
+    if (!stopped.ok) throw new Error("stop");
+    expect(preempt(stopped.clock, true, T0 + 4000)).toEqual({ ok: false, status: "EXITED" });
+    expect(preempt(destroy(fresh(), T0 + 100).clock, true, T0 + 200)).toEqual({ ok: false, status: "TERMINATED" });
+  });
+  it("the fault takes it back preempt_after_ms after it first runs, at that time", () => {
+    const doomed = fresh({ preempt_after_ms: 5000 });
+    expect(statusAt(doomed, T0 + 6999)).toBe("RUNNING");
+    const seen = advance(doomed, T0 + 9000);
+    expect(seen.clock).toMatchObject({ status: "EXITED", since: T0 + 7000, interrupted: true, preempt_at: null });
+    expect(seen.transitions.map((t) => t.status)).toEqual(["STARTING", "RUNNING", "EXITED"]);
+    expect(nextClockChangeAt(advance(doomed, T0 + 2500).clock)).toBe(T0 + 7000);
+  });
+  it("a stop before the take-back cancels it", () => {
+    const running = advance(fresh({ preempt_after_ms: 5000 }), T0 + 3000).clock;
+    const stopped = stop(running, T0 + 3000);
+    if (!stopped.ok) throw new Error("stop");
+    const again = start(stopped.clock, T0 + 4000, 1500, false);
+    if (!again.ok) throw new Error("start");
+    expect(statusAt(again.clock, T0 + 60_000)).toBe("RUNNING");
   });
 });

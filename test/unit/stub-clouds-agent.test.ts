@@ -48,7 +48,8 @@ const ENV = { HF_TOKEN: "hf_plainword123", PROMPT: `say "hi"\nand 'bye' $(rm -rf
 
 async function offerId(provider: Provider): Promise<string> {
   const { offers } = await provider.listOffers();
-  const offer = offers.filter((o) => o.gpu === "l4" && o.gpu_count === 1).sort((a, b) => a.hourly_usd - b.hourly_usd)[0];
+  // On-demand: a spot offer (Vast's by bid) is rented with a bid.
+  const offer = offers.filter((o) => o.gpu === "l4" && o.gpu_count === 1 && !o.spot).sort((a, b) => a.hourly_usd - b.hourly_usd)[0];
   if (!offer) throw new Error(`${provider.name}: no l4:1 offer`);
   return offer.provider_offer_id;
 }

@@ -290,6 +290,8 @@ export class SimProvider implements Provider {
       hourly_usd: m.price_per_hour,
       stopped_hourly_usd: m.disk_price_per_hour,
       created_at: m.created_at,
+      // Taken back by the cloud (a spot machine: docs/sim.md "Spot"): the contract's `preempted`.
+      ...(m.interrupted === true ? { preempted: true } : {}),
     };
   }
 
@@ -371,9 +373,9 @@ export function simAdmin(env: Env) {
     setFaults: (patch: Partial<SimFaults>) => call<SimFaults>("PUT", "/v1/faults", patch),
     /** Forgets every machine and restores the default faults (not the market's config). */
     reset: () => call<{ ok: true }>("POST", "/v1/reset"),
-    /** What a person does in a provider's console: start, stop or destroy a machine behind lessor's back. */
+    /** What a person does in a provider's console (start, stop or destroy a machine behind lessor's back), or the cloud taking a spot machine back (preempt). */
     /** 404: no such machine; 409: not in a status the action applies to (`status` says which). */
-    operate: async (machineId: string, action: "start" | "stop" | "destroy") => {
+    operate: async (machineId: string, action: "start" | "stop" | "destroy" | "preempt") => {
       const res = await simStub(env).fetch(`${SIM_ORIGIN}/v1/operator/machines/${encodeURIComponent(machineId)}/${action}`, { method: "POST" });
       const body = (await res.json()) as SimMachineJson & { error?: { code: string; message: string; status?: SimStatus } };
       if (res.ok) return { ok: true as const, machine: body };

@@ -64,6 +64,7 @@ import {
   hourlyBilling,
   SIM_VOLUME_USD_PER_GB_MONTH,
   volumeBilling,
+  preempt,
   SIM_STATUSES,
   start,
   stop,
@@ -144,8 +145,10 @@ export const MODEL_SERVER_HEADER = "uvicorn";
 
 /** Added by the sixth schema version: how fast a machine's model server produces tokens. */
 const MODEL_COLUMNS = ["model_tokens_per_s"] as const;
+/** Added by the eleventh schema version: how often a spot machine is taken back (docs/sim.md "Spot"). */
+const SPOT_COLUMNS = ["preempt_rate"] as const;
 /** Every setting the faults row holds, in column order. */
-const FAULT_COLUMNS = [...RATE_COLUMNS, ...INT_COLUMNS, ...BILLING_COLUMNS, ...AGENT_COLUMNS, ...MODEL_COLUMNS] as const;
+const FAULT_COLUMNS = [...RATE_COLUMNS, ...INT_COLUMNS, ...BILLING_COLUMNS, ...AGENT_COLUMNS, ...MODEL_COLUMNS, ...SPOT_COLUMNS] as const;
 /** A create names at most this many ports. */
 const MAX_PORTS = 16;
 
@@ -314,6 +317,15 @@ const MIGRATIONS: readonly (readonly string[])[] = [
     )`,
     `ALTER TABLE machines ADD COLUMN volumes TEXT NOT NULL DEFAULT '[]' CHECK (json_type(volumes) = 'array')`,
   ],
+  [
+    // Spot (docs/sim.md "Spot"): a machine of an interruptible offer may be taken back by the
+    // cloud (the operator's `preempt`, or the `preempt_rate` fault): EXITED and `interrupted`.
+    `ALTER TABLE machines ADD COLUMN interruptible INTEGER NOT NULL DEFAULT 0 CHECK (interruptible IN (0, 1))`,
+    `ALTER TABLE machines ADD COLUMN interrupted INTEGER NOT NULL DEFAULT 0 CHECK (interrupted IN (0, 1))`,
+    `ALTER TABLE machines ADD COLUMN preempt_after_ms INTEGER CHECK (preempt_after_ms IS NULL OR preempt_after_ms >= 0)`,
+    `ALTER TABLE machines ADD COLUMN preempt_at INTEGER`,
+    `ALTER TABLE faults ADD COLUMN preempt_rate REAL NOT NULL DEFAULT 0 CHECK (preempt_rate >= 0 AND preempt_rate <= 1)`,
+  ],
 ];
 
 /** A machine mounts at most this many volumes; a volume holds at most this many GB. */
@@ -326,7 +338,7 @@ type VolumeRow = { id: string; label: string; region: string; size_gb: number; p
 type MountJson = { id: string; path: string };
 
 /** A `machines` row: the machine as the API answers it (machines.ts), and its clock. */
-type MachineRow = { [K in keyof SimMachineJson]: SimMachineJson[K] } & {
+type MachineRow = { [K in Exclude<keyof SimMachineJson, "interrupted">]: SimMachineJson[K] } & {
   provision_ms: number;
   boot_ms: number;
   boot_fails: number;
@@ -353,6 +365,10 @@ type MachineRow = { [K in keyof SimMachineJson]: SimMachineJson[K] } & {
   workdir_error: string | null;
   outputs: "sent" | "done" | null;
   volumes: string;
+  interruptible: number;
+  interrupted: number;
+  preempt_after_ms: number | null;
+  preempt_at: number | null;
 };
 
 type OutputRow = { machine_id: string; path: string; size: number; seed: string; sha256: string; upload_id: string | null; state: "pending" | "stored" | "refused" };
@@ -441,12 +457,15 @@ class SimHttpError extends Error {
 
 /** When a booting machine's boot ends (NULL: it is not booting). */
 const BOOT_ENDS_AT = `CASE status WHEN 'PROVISIONING' THEN status_since + provision_ms WHEN 'STARTING' THEN status_since + boot_ms END`;
+/** When a running or booting spot machine is taken back by the fault (NULL: never). */
+const TAKE_BACK_AT = `CASE WHEN status IN ('RUNNING', 'STARTING') THEN preempt_at END`;
 /**
  * webhooks.ts `nextClockChangeAt` as SQL over a `machines` row: when time alone changes its status
- * next (its boot's end or its vanishing, the sooner), NULL for never. A test holds the two to the
- * same answers.
+ * next (its boot's end, its vanishing or its take-back, the soonest), NULL for never. A test holds
+ * the two to the same answers. SQLite's MIN of values is NULL when one is: each COALESCE puts
+ * another first, so every value that is not NULL is among the three, and only those.
  */
-export const CLOCK_CHANGE_AT = `COALESCE(MIN(${BOOT_ENDS_AT}, vanish_at), ${BOOT_ENDS_AT}, vanish_at)`;
+export const CLOCK_CHANGE_AT = `MIN(COALESCE(${BOOT_ENDS_AT}, vanish_at, ${TAKE_BACK_AT}), COALESCE(vanish_at, ${BOOT_ENDS_AT}, ${TAKE_BACK_AT}), COALESCE(${TAKE_BACK_AT}, ${BOOT_ENDS_AT}, vanish_at))`;
 
 export class SimCloud extends DurableObject<Env> {
   #market: { key: string; offers: SimOffer[]; byId: Map<string, SimOffer> } | null = null;
@@ -563,14 +582,18 @@ export class SimCloud extends DurableObject<Env> {
     }
     const vol = /^\/v1\/volumes\/([^/]+)$/.exec(url.pathname);
     if (vol && request.method === "DELETE") return this.#deleteVolume(decodeURIComponent(vol[1]!));
-    const op = /^\/v1\/operator\/machines\/([^/]+)\/(stop|start|destroy)$/.exec(url.pathname);
+    const op = /^\/v1\/operator\/machines\/([^/]+)\/(stop|start|destroy|preempt)$/.exec(url.pathname);
     if (op && request.method === "POST") {
       const id = decodeURIComponent(op[1]!);
-      const act = op[2] as "stop" | "start" | "destroy";
+      const act = op[2] as "stop" | "start" | "destroy" | "preempt";
       return this.#machineRoute(
         id,
         (row, now) => {
           if (act === "stop") return stop(clockOf(row), now);
+          if (act === "preempt") {
+            if (row.interruptible !== 1) throw new SimHttpError(409, "not_interruptible", `machine ${id} is not of a spot (interruptible) offer`, {}, { status: row.status });
+            return preempt(clockOf(row), true, now);
+          }
           if (act === "destroy") return destroy(clockOf(row), now);
           const faults = this.#faults();
           return start(clockOf(row), now, faults.boot_delay_ms, false);
@@ -607,8 +630,10 @@ export class SimCloud extends DurableObject<Env> {
     if (typeof label !== "string" || label.length === 0 || label.length > MAX_LABEL) throw badRequest(`label must be a string of 1..${MAX_LABEL} characters`);
     if (typeof offer_id !== "string" || offer_id.length === 0) throw badRequest("offer_id must be a string");
     if (image !== undefined && image !== null && (typeof image !== "string" || image.length > MAX_TEXT)) throw badRequest(`image must be a string of at most ${MAX_TEXT} characters`);
-    if (cmd !== undefined && cmd !== null) checkCmd(cmd);
     const envJson = env === undefined || env === null ? null : simEnvJson(env);
+    // `$LESSOR_RESTART` in the command is the machine's (docs/sim.md "Spot"): replaced before it is checked and kept.
+    const command = typeof cmd === "string" ? withRestartNumber(cmd, envJson) : cmd;
+    if (command !== undefined && command !== null) checkCmd(command);
     const portsJson = ports === undefined || ports === null ? "[]" : simPortsJson(ports);
     const offer = this.#marketOf(config).byId.get(offer_id);
     if (!offer) throw new SimHttpError(404, "offer_not_found", `no offer ${offer_id}`);
@@ -619,11 +644,15 @@ export class SimCloud extends DurableObject<Env> {
     const bootFails = this.#chance(faults.boot_failure_rate);
     const doomed = this.#chance(faults.vanish_rate);
     const vanishAfter = doomed ? Math.round(faults.vanish_min_ms + this.#rand() * (faults.vanish_max_ms - faults.vanish_min_ms)) : null;
+    // A spot machine may be taken back, in the same window as a vanishing (drawn only for spot offers, so other seeds' faults stay as they were).
+    const takenBack = offer.interruptible && this.#chance(faults.preempt_rate);
+    const preemptAfter = takenBack ? Math.round(faults.vanish_min_ms + this.#rand() * (faults.vanish_max_ms - faults.vanish_min_ms)) : null;
     const clock = created(now, {
       provision_ms: faults.provision_delay_ms,
       boot_ms: faults.boot_delay_ms,
       boot_fails: bootFails,
       vanish_after_ms: vanishAfter,
+      preempt_after_ms: preemptAfter,
     });
     const id = `sim-m-${randomHex(6)}`;
     const sql = this.ctx.storage.sql;
@@ -631,8 +660,9 @@ export class SimCloud extends DurableObject<Env> {
     this.ctx.storage.transactionSync(() => {
       sql.exec(
         `INSERT INTO machines (id, label, offer_id, host_id, region, gpu_name, num_gpus, price_per_hour, disk_price_per_hour,
-           image, cmd, env, ports, volumes, created_at, status, status_since, provision_ms, boot_ms, boot_fails, vanish_after_ms, vanish_at, destroyed_at, vanished)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PROVISIONING', ?, ?, ?, ?, ?, NULL, NULL, 0)`,
+           image, cmd, env, ports, volumes, created_at, status, status_since, provision_ms, boot_ms, boot_fails, vanish_after_ms, vanish_at, destroyed_at, vanished,
+           interruptible, preempt_after_ms)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PROVISIONING', ?, ?, ?, ?, ?, NULL, NULL, 0, ?, ?)`,
         id,
         label,
         offer.offer_id,
@@ -643,7 +673,7 @@ export class SimCloud extends DurableObject<Env> {
         offer.price_per_hour,
         diskPrice(offer.price_per_hour),
         (image as string | undefined) ?? null,
-        (cmd as string | undefined) ?? null,
+        (command as string | undefined) ?? null,
         envJson,
         portsJson,
         volumesJson,
@@ -653,6 +683,8 @@ export class SimCloud extends DurableObject<Env> {
         clock.boot_ms,
         clock.boot_fails ? 1 : 0,
         clock.vanish_after_ms,
+        offer.interruptible ? 1 : 0,
+        preemptAfter,
       );
       this.#persist(id, seen, [{ status: "PROVISIONING", at: now }]);
     });
@@ -802,7 +834,10 @@ export class SimCloud extends DurableObject<Env> {
   #persist(id: string, { clock, transitions }: Advanced, before: SimTransition[] = []): void {
     const sql = this.ctx.storage.sql;
     sql.exec(
-      `UPDATE machines SET status = ?, status_since = ?, boot_ms = ?, boot_fails = ?, vanish_at = ?, destroyed_at = ?, vanished = ?
+      `UPDATE machines SET status = ?, status_since = ?, boot_ms = ?, boot_fails = ?, vanish_at = ?, destroyed_at = ?, vanished = ?,
+         preempt_after_ms = ?, preempt_at = ?, interrupted = ?,
+         -- A machine taken back takes its agent with it: nothing reports for it again (as a real host gone).
+         agent_gone = CASE WHEN ? = 1 THEN 1 ELSE agent_gone END
        WHERE id = ?`,
       clock.status,
       clock.since,
@@ -811,6 +846,10 @@ export class SimCloud extends DurableObject<Env> {
       clock.vanish_at,
       clock.destroyed_at,
       clock.vanished ? 1 : 0,
+      clock.preempt_after_ms ?? null,
+      clock.preempt_at ?? null,
+      clock.interrupted ? 1 : 0,
+      clock.interrupted ? 1 : 0,
       id,
     );
     const all = [...before, ...transitions];
@@ -984,7 +1023,8 @@ export class SimCloud extends DurableObject<Env> {
       const fresh = this.#row(id);
       if (fresh === null || fresh.status === "TERMINATED") continue;
       const row = this.#observe(fresh, now);
-      if (row.status === "TERMINATED") continue;
+      // Taken back just now (a spot machine preempted): its agent went with the host, and reports nothing more.
+      if (row.status === "TERMINATED" || row.agent_gone === 1) continue;
       try {
         await this.#actFor(row, now);
         this.#agentFailures.delete(row.id);
@@ -1057,6 +1097,8 @@ export class SimCloud extends DurableObject<Env> {
     // The program's output since the last chunk lessor accepted, then its outputs, then its exit.
     if (program !== null && row.exit_reported === 0 && this.#row(row.id)!.workdir !== "pending") {
       const current = this.#row(row.id)!;
+      // Taken back while this pass waited on lessor: the host went, and its agent with it.
+      if (current.agent_gone === 1) return;
       const run = this.#runOf(current, program, now);
       this.#keepWrites(current, runKey(current), run.saves);
       const lines = runLines(run);
@@ -1445,6 +1487,7 @@ export class SimCloud extends DurableObject<Env> {
       created_at: r.created_at,
       destroyed_at: r.destroyed_at,
       vanished: r.vanished === 1,
+      interrupted: r.interrupted === 1,
       alive_ms: (r.destroyed_at ?? now) - r.created_at,
       intervals: intervals.get(r.id) ?? [],
       refusals: refusals.get(r.id) ?? [],
@@ -1640,7 +1683,21 @@ function clockOf(r: MachineRow): SimMachineClock {
     vanish_at: r.vanish_at,
     destroyed_at: r.destroyed_at,
     vanished: r.vanished === 1,
+    preempt_after_ms: r.preempt_after_ms,
+    preempt_at: r.preempt_at,
+    interrupted: r.interrupted === 1,
   };
+}
+
+/**
+ * The machine's `cmd` with `$LESSOR_RESTART` (or `${LESSOR_RESTART}`) replaced by its environment's
+ * value (docs/sim.md "Spot"; empty when unset, as a shell's is): the one variable the sim's language
+ * reads, so that a job's attempts can tell themselves apart. The value is lessor's own, a number.
+ */
+export function withRestartNumber(cmd: string, envJson: string | null): string {
+  const value = envJson === null ? "" : ((JSON.parse(envJson) as Record<string, string>).LESSOR_RESTART ?? "");
+  const safe = /^[0-9]*$/.test(value) ? value : "";
+  return cmd.replace(/\$\{LESSOR_RESTART\}|\$LESSOR_RESTART(?![A-Za-z0-9_])/g, safe);
 }
 
 /** A stored `cmd` as a program: it parsed when the machine was created (checkCmd), and an exec's before it was stored. */
@@ -1700,6 +1757,7 @@ function machineJson(r: MachineRow): SimMachineJson {
     created_at: r.created_at,
     status_since: r.status_since,
     destroyed_at: r.destroyed_at,
+    interrupted: r.interrupted === 1,
   };
 }
 

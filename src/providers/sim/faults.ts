@@ -22,6 +22,11 @@ export const SIM_FAULTS_SCHEMA = z
     vanish_rate: rate,
     /** A create answers 409 `no_capacity` and makes nothing. */
     no_capacity_rate: rate,
+    /**
+     * A machine of a spot (interruptible) offer is taken back by the cloud (EXITED, `interrupted`)
+     * vanish_min_ms..vanish_max_ms after it first runs (docs/sim.md "Spot").
+     */
+    preempt_rate: rate,
     provision_delay_ms: ms,
     boot_delay_ms: ms,
     retry_after_s: z.number().int().min(0).max(3600),
@@ -63,6 +68,7 @@ export const SIM_DEFAULT_FAULTS: SimFaults = {
   boot_failure_rate: 0,
   vanish_rate: 0,
   no_capacity_rate: 0,
+  preempt_rate: 0,
   provision_delay_ms: 500,
   boot_delay_ms: 1500,
   retry_after_s: 1,

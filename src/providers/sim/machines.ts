@@ -35,6 +35,18 @@ export interface SimMachineClock {
   vanish_at: number | null;
   destroyed_at: number | null;
   vanished: boolean;
+  /**
+   * Set at create for a machine of an interruptible (spot) offer that the `preempt_rate` fault
+   * dooms: it is taken back this long after it first runs. Absent: never.
+   */
+  preempt_after_ms?: number | null;
+  /** When it is taken back; fixed the first time it reaches RUNNING. Absent: never. */
+  preempt_at?: number | null;
+  /**
+   * Taken back by the cloud (a spot machine preempted: `preempt`, or the fault): stopped, its disk
+   * kept (and billed) until destroyed, and never started again (docs/sim.md "Spot").
+   */
+  interrupted?: boolean;
 }
 
 /** One status change, at the exact time it happened (which may be before it was observed). */
@@ -67,10 +79,21 @@ export function advance(clock: SimMachineClock, now: number): Advanced {
       transitions.push({ status: "TERMINATED", at });
       break;
     }
+    // A spot machine the fault dooms is taken back at its time while it runs (or boots again).
+    const takeBack = c.preempt_at ?? null;
+    if (takeBack !== null && takeBack <= now && (next === null || takeBack <= next.at) && (c.status === "RUNNING" || c.status === "STARTING")) {
+      const at = Math.max(takeBack, c.since);
+      c = { ...c, status: "EXITED", since: at, interrupted: true, preempt_at: null };
+      transitions.push({ status: "EXITED", at });
+      continue;
+    }
     if (next === null || next.at > now) break;
     c = { ...c, status: next.status, since: next.at };
     if (next.status === "RUNNING" && c.vanish_after_ms !== null && c.vanish_at === null) {
       c.vanish_at = next.at + c.vanish_after_ms;
+    }
+    if (next.status === "RUNNING" && (c.preempt_after_ms ?? null) !== null && (c.preempt_at ?? null) === null && !c.interrupted) {
+      c.preempt_at = next.at + c.preempt_after_ms!;
     }
     transitions.push(next);
   }
@@ -79,20 +102,34 @@ export function advance(clock: SimMachineClock, now: number): Advanced {
 
 export type ActionResult = ({ ok: true } & Advanced) | { ok: false; status: SimStatus };
 
-/** Stop: only a RUNNING machine stops, and at once (EXITED keeps its disk). */
+/** Stop: only a RUNNING machine stops, and at once (EXITED keeps its disk). A take-back due later no longer comes. */
 export function stop(clock: SimMachineClock, now: number): ActionResult {
   const seen = advance(clock, now);
   if (seen.clock.status !== "RUNNING") return { ok: false, status: seen.clock.status };
-  const c: SimMachineClock = { ...seen.clock, status: "EXITED", since: now };
+  const c: SimMachineClock = { ...seen.clock, status: "EXITED", since: now, preempt_at: null, preempt_after_ms: null };
   return { ok: true, clock: c, transitions: [...seen.transitions, { status: "EXITED", at: now }] };
 }
 
-/** Start: only an EXITED machine starts; it boots again for `bootMs` and may fail to. */
+/** Start: only an EXITED machine starts, never one taken back; it boots again for `bootMs` and may fail to. */
 export function start(clock: SimMachineClock, now: number, bootMs: number, bootFails: boolean): ActionResult {
   const seen = advance(clock, now);
-  if (seen.clock.status !== "EXITED") return { ok: false, status: seen.clock.status };
+  if (seen.clock.status !== "EXITED" || seen.clock.interrupted) return { ok: false, status: seen.clock.status };
   const c: SimMachineClock = { ...seen.clock, status: "STARTING", since: now, boot_ms: bootMs, boot_fails: bootFails };
   return { ok: true, clock: c, transitions: [...seen.transitions, { status: "STARTING", at: now }] };
+}
+
+/**
+ * Preempt: the cloud takes a spot machine back (`interruptible`: its offer's), whatever lessor
+ * asked: it stops at once, keeping its disk, and never starts again. Only a machine that runs or is
+ * on its way to (PROVISIONING, STARTING, RUNNING) is taken back; another, or one not of a spot
+ * offer, is refused with its status.
+ */
+export function preempt(clock: SimMachineClock, interruptible: boolean, now: number): ActionResult {
+  const seen = advance(clock, now);
+  const status = seen.clock.status;
+  if (!interruptible || !(status === "PROVISIONING" || status === "STARTING" || status === "RUNNING")) return { ok: false, status };
+  const c: SimMachineClock = { ...seen.clock, status: "EXITED", since: now, interrupted: true, preempt_at: null };
+  return { ok: true, clock: c, transitions: [...seen.transitions, { status: "EXITED", at: now }] };
 }
 
 /** Destroy: from any status; destroying a TERMINATED machine changes nothing (idempotent). */
@@ -106,7 +143,7 @@ export function destroy(clock: SimMachineClock, now: number): Advanced {
 /** A fresh machine's clock. */
 export function created(
   now: number,
-  opts: { provision_ms: number; boot_ms: number; boot_fails: boolean; vanish_after_ms: number | null },
+  opts: { provision_ms: number; boot_ms: number; boot_fails: boolean; vanish_after_ms: number | null; preempt_after_ms?: number | null },
 ): SimMachineClock {
   return { status: "PROVISIONING", since: now, ...opts, vanish_at: null, destroyed_at: null, vanished: false };
 }
@@ -328,6 +365,8 @@ export interface SimMachineJson {
   /** When it entered `status`. */
   status_since: number;
   destroyed_at: number | null;
+  /** Taken back by the cloud (a spot machine preempted): EXITED for good, until destroyed. */
+  interrupted: boolean;
 }
 
 /** One machine's whole life, for tests and benchmarks to count machine-seconds from. */
@@ -342,6 +381,8 @@ export interface SimLedgerMachine {
   destroyed_at: number | null;
   /** Terminated by the cloud itself (vanish fault), not by a call. */
   vanished: boolean;
+  /** Taken back by the cloud (a spot machine preempted), not stopped by a call. */
+  interrupted: boolean;
   /** Milliseconds from create to destroy (or to `now` while alive). */
   alive_ms: number;
   intervals: SimInterval[];

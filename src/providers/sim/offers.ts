@@ -29,6 +29,8 @@ export interface SimOffer {
    * market's answer, not by the generated offer (the delays are faults, set at run time).
    */
   startup_s?: number;
+  /** A spot (interruptible) offer's on-demand list price for the same shape, $/h; absent on on-demand offers. */
+  on_demand_price_per_hour?: number;
 }
 
 /**
@@ -113,6 +115,7 @@ export function generateSimOffers(count: number, seed = 1): SimOffer[] {
         price_per_hour: round4(vcpus * 0.012 * margin),
         stock: pick(tier.stock),
         interruptible: tier.spot,
+        ...(tier.spot ? { on_demand_price_per_hour: round4(vcpus * 0.012) } : {}),
       });
       continue;
     }
@@ -138,6 +141,8 @@ export function generateSimOffers(count: number, seed = 1): SimOffer[] {
         price_per_hour: round4(usd * margin * n * (0.97 + rand() * 0.06)),
         stock: pick(tier.stock),
         interruptible: tier.spot,
+        // The list price a spot price is a discount on: the model's price, no tier margin.
+        ...(tier.spot ? { on_demand_price_per_hour: round4(usd * n) } : {}),
       });
     }
   }
@@ -170,5 +175,7 @@ export function normalizeSimOffer(o: SimOffer): Offer | null {
     availability: o.stock,
     spot: o.interruptible,
     ...(o.startup_s === undefined ? {} : { startup_s: o.startup_s }),
+    // Always the key (undefined on on-demand offers), so every offer keeps one shape.
+    on_demand_hourly_usd: o.on_demand_price_per_hour,
   };
 }

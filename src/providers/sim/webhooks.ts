@@ -28,11 +28,13 @@ export function simWebhookBody(e: { machine_id: string; status: SimStatus; at: n
 }
 
 /** When the passage of time alone changes a machine's status next (boot done, vanished); null: never. */
-export function nextClockChangeAt(c: Pick<SimMachineClock, "status" | "since" | "provision_ms" | "boot_ms" | "vanish_at">): number | null {
+export function nextClockChangeAt(c: Pick<SimMachineClock, "status" | "since" | "provision_ms" | "boot_ms" | "vanish_at" | "preempt_at">): number | null {
   if (c.status === "TERMINATED") return null;
   const boot = c.status === "PROVISIONING" ? c.since + c.provision_ms : c.status === "STARTING" ? c.since + c.boot_ms : null;
-  if (c.vanish_at === null) return boot;
-  return boot === null ? c.vanish_at : Math.min(boot, c.vanish_at);
+  // A take-back comes only while the machine runs or boots (machines.ts `advance`).
+  const takeBack = c.status === "RUNNING" || c.status === "STARTING" ? (c.preempt_at ?? null) : null;
+  const times = [boot, c.vanish_at, takeBack].filter((t): t is number => t !== null);
+  return times.length === 0 ? null : Math.min(...times);
 }
 
 /**

@@ -26,6 +26,7 @@ import {
   type Provider,
   type ProviderCapabilities,
 } from "../contract";
+import { MAX_LEASE_ATTEMPTS } from "../../lease/policy";
 import { agentEnv, shellArgs, startScript, shellExports, withSecretsRedacted } from "../agent-start";
 import { isRecord, num, ProviderHttp, publicEndpoint, retryAfterMs, str, usd, type HttpAnswer, type HttpProviderOptions, type Query } from "../http";
 
@@ -53,9 +54,15 @@ const MAX_LIST_PAGES = 200;
 const PAGE_SIZE = 25;
 /**
  * Labels asked for when listing one lease's machines: attempts 1..this. A lease makes at most
- * `host_attempts` attempts, which src/lease/policy.ts caps at 10; the rest is margin.
+ * `host_attempts` attempts for each of its restarts, which src/lease/policy.ts caps together at
+ * MAX_LEASE_ATTEMPTS.
  */
-export const VAST_LABEL_ATTEMPTS = 16;
+export const VAST_LABEL_ATTEMPTS = MAX_LEASE_ATTEMPTS;
+/**
+ * An interruptible (bid) offer's provider offer id: `bid-<ask id>`. The same ask is sold on-demand
+ * and by bid (the offer search's `type`), so the two offers need two ids; the create rents the ask.
+ */
+const BID_OFFER = /^bid-([1-9][0-9]*)$/;
 /** A lease's label prefix (src/lease/label.ts): `lessor-<installation>-<lease id>-`. */
 const LEASE_PREFIX = /^lessor-[a-z0-9]{1,24}-ls_[0-9a-z]+-$/;
 
@@ -126,14 +133,16 @@ interface VastInstance {
   public_ipaddr?: string;
   /** Docker's port mappings (`"8000/tcp": [{HostIp, HostPort}]`); only on a running instance. */
   ports?: Record<string, unknown> | null;
+  /** "Whether the instance was created via bidding." */
+  is_bid?: boolean;
 }
 
 /** What this provider can do (contract.ts); the same for every account. */
 // billing_records: GET /api/v0/charges, one UTC day at a time (listBillingRecords).
 // webhooks: signed notifications, checked by ingress (src/ingress/verify.ts, docs/ingress.md).
-export const VAST_CAPABILITIES = declareCapabilities(["stop", "start", "list_by_label", "billing_records", "webhooks", "run_agent"], {
+// spot: interruptible (bid) asks, searched with `type: "bid"`, rented with a `price` (docs/providers.md "Spot").
+export const VAST_CAPABILITIES = declareCapabilities(["stop", "start", "list_by_label", "billing_records", "webhooks", "run_agent", "spot"], {
   stop_ends_billing: "A stopped instance keeps its disk, and the disk keeps billing.",
-  spot: "Interruptible (bid) instances exist, but lessor's create carries no bid price yet: only on-demand offers are listed.",
   volumes: "A Vast volume is rented from a volume offer on one host and carries no label lessor could find it by after an unknown outcome; not built (docs/providers.md).",
 });
 
@@ -152,11 +161,35 @@ export class VastProvider implements Provider {
     this.#offerLimit = options.offerLimit ?? VAST_OFFER_LIMIT;
   }
 
+  /**
+   * The on-demand asks, then the same market searched by bid (`type: "bid"`, "Uses minimum bid
+   * price. Lower cost but may be interrupted if outbid"): each a spot offer of its own, its price
+   * the search's at the minimum bid, the on-demand price of the same ask beside it where the
+   * on-demand search answered it too.
+   */
   async listOffers(): Promise<OfferListing> {
+    const onDemand = await this.#search("ondemand");
+    const bid = await this.#search("bid");
+    const listed = new Map(onDemand.offers.map((o) => [o.provider_offer_id, o.hourly_usd]));
+    const spot = bid.offers.map((o): Offer => {
+      const onDemandPrice = listed.get(o.provider_offer_id);
+      return {
+        ...o,
+        id: `${this.name}:bid-${o.provider_offer_id}`,
+        provider_offer_id: `bid-${o.provider_offer_id}`,
+        spot: true,
+        ...(onDemandPrice === undefined ? {} : { on_demand_hourly_usd: onDemandPrice }),
+      };
+    });
+    // The two searches read one market: an ask no class covers is counted once.
+    return { offers: [...onDemand.offers, ...spot], unclassified: Math.max(onDemand.unclassified, bid.unclassified) };
+  }
+
+  async #search(type: "ondemand" | "bid"): Promise<OfferListing> {
     const search = {
       limit: this.#offerLimit,
       // The schema's enum says "ondemand" (its example says "on-demand": the enum wins).
-      type: "ondemand",
+      type,
       verified: { eq: true },
       rentable: { eq: true },
       rented: { eq: false },
@@ -227,8 +260,14 @@ export class VastProvider implements Provider {
   }
 
   async #create(input: CreateMachineInput): Promise<Machine> {
-    if (!/^[1-9][0-9]*$/.test(input.offer_id)) {
+    // A bid offer rents its ask as an interruptible instance, with the bid as its `price`.
+    const bidAsk = BID_OFFER.exec(input.offer_id)?.[1] ?? null;
+    const ask = bidAsk ?? input.offer_id;
+    if (!/^[1-9][0-9]*$/.test(ask)) {
       throw new ProviderError(this.name, "no_capacity", `vast: offer id "${input.offer_id}" is not an ask id`);
+    }
+    if (bidAsk !== null && !(typeof input.bid_usd === "number" && input.bid_usd > 0)) {
+      throw new ProviderError(this.name, "refused", `vast: offer ${input.offer_id} is interruptible and needs a bid`);
     }
     const body: Record<string, unknown> = {
       image: input.image ?? this.#defaultImage,
@@ -240,6 +279,8 @@ export class VastProvider implements Provider {
       // Refuse rather than queue when the machine cannot start now: 410 no_such_ask, not a
       // contract that sits waiting and is billed for disk.
       cancel_unavail: true,
+      // "Bid price per machine (in $/hour). Only for interruptible instances", 0.001 to 128.
+      ...(bidAsk !== null ? { price: Math.min(128, Math.max(0.001, Math.round(input.bid_usd! * 1000) / 1000)) } : {}),
     };
     // `env` is one string of Docker flags (`-e NAME=value`) whose quoting the document does not
     // define: a value goes there only as one plain word (vastEnvFlags); any other is exported by
@@ -256,7 +297,7 @@ export class VastProvider implements Provider {
     else if (Object.keys(rest).length > 0) {
       throw new ProviderError(this.name, "refused", `vast: ${Object.keys(rest).join(", ")}: a value with spaces, quotes or symbols needs a command to be set by`);
     }
-    const path = `/api/v0/asks/${input.offer_id}`;
+    const path = `/api/v0/asks/${ask}`;
     let answer: HttpAnswer;
     try {
       answer = await this.#http.send("PUT", path, { body });
@@ -485,6 +526,7 @@ export class VastProvider implements Provider {
   }
 
   #machine(i: VastInstance): Machine {
+    const taken = vastTakenBack(i);
     return {
       id: String(i.id),
       label: i.label ?? "",
@@ -497,6 +539,7 @@ export class VastProvider implements Provider {
       // `storage_total_cost` is the disk's $/hour (the `diskHour` of the instance's pricing).
       stopped_hourly_usd: num(i.storage_total_cost) ?? 0,
       created_at: Math.round((num(i.start_date) ?? 0) * 1000),
+      ...(taken ? { preempted: true } : {}),
     };
   }
 
@@ -587,6 +630,25 @@ export function vastStatus(i: Pick<VastInstance, "actual_status" | "intended_sta
   // null: not scheduled yet, or pulling the image.
   if (actual === "") return "provisioning";
   return "starting";
+}
+
+/**
+ * Whether a bid instance was taken back (the contract's `preempted`): the document says a bid
+ * "may be interrupted if outbid" and names a `client:outbid` notification, but not the states an
+ * interrupted instance shows. lessor reads it from the Instance schema's fields: an instance
+ * created by bidding (`is_bid`) that was last asked to run (`intended_status: running`) and no
+ * longer runs: its container `exited`, `offline` or `unknown` (the document's "will never reach
+ * running"), or its contract `cur_state` stopped. lessor never stops an instance and leaves it
+ * meant to run, so such an instance was stopped by the market, not by lessor. An on-demand
+ * instance in the same state stays `error` (vastStatus), a failed host.
+ */
+export function vastTakenBack(i: Pick<VastInstance, "is_bid" | "actual_status" | "intended_status" | "cur_state">): boolean {
+  if (i.is_bid !== true) return false;
+  const actual = (i.actual_status ?? "").toLowerCase();
+  const intended = (i.intended_status ?? "running").toLowerCase();
+  const contract = (i.cur_state ?? "").toLowerCase();
+  if (intended !== "running" || actual === "running") return false;
+  return actual === "exited" || actual === "offline" || actual === "unknown" || contract === "stopped";
 }
 
 type VastFacts = Pick<Offer, "cuda_max" | "inet_down_usd_per_gb" | "inet_up_usd_per_gb" | "reliability" | "inet_down_mbps" | "inet_up_mbps" | "stopped_hourly_usd">;

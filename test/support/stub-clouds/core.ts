@@ -19,6 +19,7 @@ import {
   created,
   destroy,
   hourlyBilling,
+  preempt,
   start,
   stop,
   type ActionResult,
@@ -231,6 +232,11 @@ export class StubCloudCore<X = unknown> {
     return this.#act(id, (clock, now) => start(clock, now, this.#faults.boot_delay_ms, this.#chance(this.#faults.boot_failure_rate)));
   }
 
+  /** The cloud takes a machine back (a spot machine outbid or reclaimed, docs/sim.md "Spot"): stopped for good. */
+  preempt(id: string): ActOutcome<X> {
+    return this.#act(id, (clock, now) => preempt(clock, true, now));
+  }
+
   /** Idempotent: destroying a TERMINATED machine changes nothing. */
   destroy(id: string): ActOutcome<X> {
     return this.#act(id, (clock, now) => destroy(clock, now));
@@ -282,6 +288,7 @@ export class StubCloudCore<X = unknown> {
           created_at: m.created_at,
           destroyed_at: m.clock.destroyed_at,
           vanished: m.clock.vanished,
+          interrupted: m.clock.interrupted ?? false,
           alive_ms: (m.clock.destroyed_at ?? now) - m.created_at,
           refusals: [],
           intervals: m.intervals.map((i) => ({ ...i })),

@@ -78,10 +78,11 @@ export function useStubClouds(options: Pick<StubCloudsOptions, "recordCalls"> = 
   return h;
 }
 
-/** The provider's cheapest one-GPU offer of `gpu`, whichever host. */
+/** The provider's cheapest on-demand one-GPU offer of `gpu`, whichever host. */
 export async function cheapestOffer(provider: Provider, gpu: string): Promise<Offer> {
   const { offers } = await provider.listOffers();
-  const offer = offers.filter((o) => o.gpu === gpu && o.gpu_count === 1).sort((a, b) => a.hourly_usd - b.hourly_usd)[0];
+  // On-demand: a spot offer (Vast's by bid) is rented with a bid, which these tests do not give.
+  const offer = offers.filter((o) => o.gpu === gpu && o.gpu_count === 1 && !o.spot).sort((a, b) => a.hourly_usd - b.hourly_usd)[0];
   if (!offer) throw new Error(`${provider.name}: no ${gpu}:1 offer`);
   return offer;
 }

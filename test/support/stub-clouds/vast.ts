@@ -125,6 +125,8 @@ interface InstanceExtra {
   env: Record<string, string>;
   /** The container ports the create's `env` mapped (`-p host:container`), in order. */
   mapped: number[];
+  /** Rented by bidding (the create's `price`): interruptible, and outbid by `outbid`. */
+  bid: boolean;
 }
 
 /**
@@ -243,6 +245,9 @@ export class VastDialect implements Dialect {
     const env = typeof body.env === "string" ? readVastEnv(body.env) : {};
     if (typeof env === "string") return error(400, "invalid_args", `error 400: ${env}`, { ask_id: askId });
     const storage = storageHourly(ask, disk);
+    // A bid ("Bid price per machine ... Only for interruptible instances") at or above the ask's minimum rents it interruptible, billed at the bid.
+    const bid = typeof body.price === "number" ? body.price : null;
+    if (bid !== null && bid < vastOfferJson(ask, disk).min_bid) return error(400, "invalid_price", `error 400: bid ${bid} is below the minimum bid of ask ${askId}`, { ask_id: askId });
     const offer: CoreOffer = {
       offer_id: String(ask.id),
       host_id: String(ask.machine_id),
@@ -250,17 +255,28 @@ export class VastDialect implements Dialect {
       gpu_name: ask.gpu_name,
       num_gpus: ask.num_gpus,
       // A running instance bills its dph_total, storage included; a stopped one its storage only.
-      price_per_hour: usd(ask.dph_base + storage),
+      price_per_hour: bid !== null ? usd(bid) : usd(ask.dph_base + storage),
       disk_price_per_hour: storage,
     };
     // `target_state: "stopped"` would rent without starting; lessor never asks for it, and the
     // sim's machines always boot, so it is not modelled.
     const mapped = typeof body.env === "string" ? [...body.env.matchAll(/-p [0-9]+:([0-9]+)/g)].map((m) => Number(m[1])) : [];
-    const outcome = this.core.create({ label: body.label ?? "", offer, image: body.image, cmd: body.args_str ?? null, extra: { ask, disk, runtype: body.runtype ?? "ssh", env, mapped } });
+    const outcome = this.core.create({ label: body.label ?? "", offer, image: body.image, cmd: body.args_str ?? null, extra: { ask, disk, runtype: body.runtype ?? "ssh", env, mapped, bid: bid !== null } });
     // cancel_unavail (lessor sends true): an ask that cannot start now is refused, 410.
     if (outcome.kind === "no_capacity") return error(410, "no_such_ask", `error 410/3907: no_such_ask Instance type ${askId} is no longer available.`, { ask_id: askId });
     if (outcome.kind === "ambiguous") return ambiguous(outcome.answer, w);
     return { status: 200, body: { success: true, new_contract: Number(outcome.machine.id) } };
+  }
+
+  /**
+   * Test hook: the market outbids a bid instance (the offer search's "may be interrupted if
+   * outbid"): it stops, its contract stopped while it was meant to run (instanceJson). false: no
+   * such instance, or not a bid one.
+   */
+  outbid(id: string): boolean {
+    const m = this.core.get(id);
+    if (!m || !m.extra.bid) return false;
+    return this.core.preempt(id).kind === "done";
   }
 
   /** Gate a call on one instance; one never made or already destroyed is 404. */
@@ -426,7 +442,9 @@ export class VastDialect implements Dialect {
 /** The offer search: the body's operator filters over the asks' fields, `order`, `limit`. */
 function search(body: Record<string, any>) {
   const storage = typeof body.allocated_storage === "number" ? body.allocated_storage : DEFAULT_DISK_GB;
-  let offers = VAST_ASKS.map((a) => vastOfferJson(a, storage));
+  // "bid (interruptible): Uses minimum bid price": each ask priced at its minimum bid.
+  const byBid = body.type === "bid";
+  let offers = VAST_ASKS.map((a) => vastOfferJson(a, storage)).map((o) => (byBid ? { ...o, dph_total: usd(o.min_bid + o.storage_total_cost), is_bid: true } : o));
   for (const [key, ops] of Object.entries(body)) {
     if (key === "verified" && isOps(ops)) offers = offers.filter((o) => matches(o.verification === "verified", ops));
     else if (isOps(ops) && offers.some((o) => key in o)) offers = offers.filter((o) => matches((o as Record<string, unknown>)[key], ops));
@@ -501,14 +519,16 @@ function instanceStatus(status: SimStatus): { actual_status: string | null; inte
 
 function instanceJson(m: CoreMachine<InstanceExtra>, now: number) {
   const x = m.extra;
-  const s = instanceStatus(m.clock.status);
+  // Outbid: the market stopped the contract while the instance was meant to run.
+  const s = m.clock.interrupted ? { actual_status: "exited", intended_status: "running" as const, status_msg: null } : instanceStatus(m.clock.status);
+  const contract = m.clock.interrupted ? "stopped" : s.intended_status;
   const running = m.clock.status === "RUNNING";
   return {
     id: Number(m.id),
     label: m.label,
     ...s,
-    cur_state: s.intended_status,
-    next_state: s.intended_status,
+    cur_state: contract,
+    next_state: contract,
     image_uuid: m.image ?? "",
     image_runtype: x.runtype,
     machine_id: x.ask.machine_id,
@@ -524,7 +544,7 @@ function instanceJson(m: CoreMachine<InstanceExtra>, now: number) {
     storage_total_cost: m.offer.disk_price_per_hour,
     start_date: m.created_at / 1000,
     uptime_mins: running ? (now - m.clock.since) / 60_000 : null,
-    is_bid: false,
+    is_bid: x.bid,
     verification: "verified",
     reliability2: x.ask.reliability2,
     // A running instance's mappings, Vast's host port for each container port (SSH's first), and its address.

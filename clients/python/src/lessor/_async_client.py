@@ -188,6 +188,7 @@ class AsyncClient:
         workdir: str | os.PathLike[str] | None = None,
         outputs: str | os.PathLike[str] | None = None,
         volumes: Mapping[str, str] | None = None,
+        recovery: Mapping[str, Any] | None = None,
         **spec: Any,
     ) -> int:
         bundle = (await self.upload_workdir(workdir)).id if workdir is not None else None
@@ -201,7 +202,7 @@ class AsyncClient:
                 image=image,
                 workdir=bundle,
                 volumes=mounts_of(volumes),
-                policy=policy_of(ttl=ttl, max_runtime=max_runtime, max_inactivity=max_inactivity, outputs_wait=outputs_wait),
+                policy=policy_of(ttl=ttl, max_runtime=max_runtime, max_inactivity=max_inactivity, outputs_wait=outputs_wait, recovery=dict(recovery) if recovery else None),
             ),
         )
         lease = await self.api.post_leases(body)

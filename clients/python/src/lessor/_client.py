@@ -212,6 +212,7 @@ class Client:
         workdir: str | os.PathLike[str] | None = None,
         outputs: str | os.PathLike[str] | None = None,
         volumes: Mapping[str, str] | None = None,
+        recovery: Mapping[str, Any] | None = None,
         **spec: Any,
     ) -> int:
         """Runs ``cmd`` as a job on a new machine, streams its output to ``out`` (stdout), and answers
@@ -222,6 +223,10 @@ class Client:
         ``$LESSOR_OUT`` once the job has ended (``download``), and OutputsIncomplete is raised when
         some of it did not come back (docs/artifacts.md). ``outputs_wait`` bounds how long ending the
         lease waits for those uploads before the machine is destroyed (default ``"5m"``).
+
+        ``recovery`` (``{"on": ["preempted"], "max_restarts": 3, "backoff": "30s"}``) runs the command
+        again on a new machine after such a loss, with ``LESSOR_RESTART`` set; its output goes on in the
+        one log that is followed (docs/leases.md "Recovery"). ``spot=True`` places the job on spot offers.
 
         ``cmd`` is a shell line (``"python train.py --epochs 3"``) or a list of words. An interrupt
         (Ctrl-C, a notebook's stop) detaches: the job goes on, and ``follow_logs``/``end`` reach it;
@@ -239,7 +244,7 @@ class Client:
                 image=image,
                 workdir=bundle,
                 volumes=mounts_of(volumes),
-                policy=policy_of(ttl=ttl, max_runtime=max_runtime, max_inactivity=max_inactivity, outputs_wait=outputs_wait),
+                policy=policy_of(ttl=ttl, max_runtime=max_runtime, max_inactivity=max_inactivity, outputs_wait=outputs_wait, recovery=dict(recovery) if recovery else None),
             ),
         )
         lease = self.api.post_leases(body)

@@ -84,6 +84,7 @@ class SimLedgerMachine(_Open):
     created_at: int = Field(description="milliseconds since the epoch")
     destroyed_at: int | None = Field(description="milliseconds since the epoch")
     vanished: bool = Field(description="terminated by the cloud itself (vanish fault), not by a call")
+    interrupted: bool = Field(description="taken back by the cloud (a spot machine preempted: preempt_rate, or the operator's preempt), not stopped by a call")
     alive_ms: int = Field(description="from create to destroy, or to `now` while alive")
     intervals: list[SimLedgerMachineIntervalsItem]
     refusals: list[SimLedgerMachineRefusalsItem] = Field(description="calls on the machine the sim refused with an injected fault, with the Retry-After it imposed")
@@ -112,6 +113,7 @@ class SimFaults(_Open):
     boot_failure_rate: float
     vanish_rate: float
     no_capacity_rate: float
+    preempt_rate: float = Field(description="a spot machine is taken back (EXITED, interrupted) vanish_min_ms..vanish_max_ms after it first runs")
     provision_delay_ms: int
     boot_delay_ms: int
     retry_after_s: int
@@ -144,6 +146,7 @@ class SimMachine(_Open):
     created_at: int = Field(description="milliseconds since the epoch")
     status_since: int = Field(description="when it entered `status`")
     destroyed_at: int | None = Field(description="milliseconds since the epoch")
+    interrupted: bool = Field(description="taken back by the cloud (a spot machine preempted): EXITED for good, until destroyed")
 
 
 SimAgentSnapshot = dict[str, Any]
@@ -373,6 +376,7 @@ class Offer(_Open):
     inet_down_mbps: float | None = Field(description="the host's measured download speed, Mbps; null: not stated")
     inet_up_mbps: float | None = Field(description="the host's measured upload speed, Mbps; null: not stated")
     startup_s: int | None = Field(description="how long a machine of this offer takes from create to running, seconds, as its provider states it; null: not stated (no real provider states one; the sim states its boot model's)")
+    on_demand_hourly_usd: float | None = Field(description="a spot offer's on-demand price beside it, where its provider states one for the same machine; null: on-demand, or not stated (docs/providers.md \"Spot\")")
 
 
 class CatalogOfferBadHost(_Open):
@@ -474,6 +478,15 @@ class Quote(_Open):
     ceiling_basis: Literal["ttl", "max_lifetime"] | None
 
 
+class RecoveryInput(_Closed):
+    """a job's recovery from losing its machine (docs/leases.md "Recovery"); jobs only"""
+
+    on: list[Literal["preempted", "host_failed", "provider_lost"]] = Field(description="the losses that restart the command on a new machine")
+    max_restarts: int | None = Field(None, description="restarts allowed (default 3); one more loss releases the lease with its reason")
+    backoff: Duration | None = Field(None, description="how long after the lost machine is gone the next is rented (default 30s, at most 1h)")
+    fallback_on_demand: bool | None = Field(None, description="a spot job may rent on-demand offers once its spot offers are used up (default false)")
+
+
 class PolicyInput(_Closed):
     ttl: Duration | None = None
     idle_timeout: Duration | None = None
@@ -490,6 +503,7 @@ class PolicyInput(_Closed):
     inactivity_action: Literal["diagnose", "terminate"] | None = None
     on_exit: Literal["release", "stop", "keep"] | None = None
     outputs_wait: Duration | None = None
+    recovery: RecoveryInput | None = None
 
 
 class VolumeMount(_Closed):
@@ -511,6 +525,15 @@ class LeaseMachine(_Open):
     observed_at: str | None = Field(description="ISO 8601, UTC")
 
 
+class PolicyRecovery(_Open):
+    """a job's recovery from losing its machine (docs/leases.md "Recovery"); null: none (absent in a list row stored before recovery)"""
+
+    on: list[Literal["preempted", "host_failed", "provider_lost"]]
+    max_restarts: int
+    backoff: str = Field(description="a duration: `90s`, `15m`, `2h`, `1d`")
+    fallback_on_demand: bool
+
+
 class Policy(_Open):
     ttl: str | None = Field(description="a duration: `90s`, `15m`, `2h`, `1d`")
     idle_timeout: str | None = Field(description="a duration: `90s`, `15m`, `2h`, `1d`")
@@ -527,6 +550,7 @@ class Policy(_Open):
     inactivity_action: Literal["diagnose", "terminate"]
     on_exit: Literal["release", "stop", "keep"]
     outputs_wait: str = Field(description="how long a release waits for the command's outputs before it destroys the machine (docs/artifacts.md)")
+    recovery: PolicyRecovery | None = Field(None, description="a job's recovery from losing its machine (docs/leases.md \"Recovery\"); null: none (absent in a list row stored before recovery)")
 
 
 class ConfigWarning(_Open):
@@ -541,7 +565,7 @@ class LeaseVolumesItem(_Open):
 
 
 class LeaseExit(_Open):
-    """how the command ended, as the machine's agent reported it; null while it runs (or before it starts)"""
+    """how the command ended, as the machine's agent reported it; null while it runs (or before it starts); after restarts, the last attempt's"""
 
     code: int | None
     signal: str | None
@@ -591,12 +615,13 @@ class Lease(_Open):
     last_activity_at: str | None = Field(description="ISO 8601, UTC")
     lock_until: str | None = Field(description="ISO 8601, UTC")
     stopped_at: str | None = Field(description="ISO 8601, UTC")
-    release_reason: Literal["user_end", "user_stop", "user_start", "ttl_expired", "idle_timeout", "max_lifetime", "budget_exceeded", "stopped_ttl", "boot_timeout", "startup_timeout", "host_failed", "no_capacity", "provider_refused", "provider_lost", "provider_stopped", "stop_failed", "orphan", "preempted", "unexpected_start", "max_runtime", "inactivity", "job_exited", "model_server_failed", "endpoint_exposed", "quota_exceeded"] | None
+    release_reason: Literal["user_end", "user_stop", "user_start", "ttl_expired", "idle_timeout", "max_lifetime", "budget_exceeded", "stopped_ttl", "boot_timeout", "startup_timeout", "host_failed", "no_capacity", "provider_refused", "provider_lost", "provider_stopped", "stop_failed", "orphan", "preempted", "unexpected_start", "max_runtime", "inactivity", "job_exited", "model_server_failed", "endpoint_exposed", "quota_exceeded", "over_budget"] | None
     released_at: str | None = Field(description="ISO 8601, UTC")
     warnings: list[ConfigWarning] = Field(description="the configuration check's warnings at create (`POST /v1/leases/validate` answers the same)")
     env: list[str] = Field(description="the names of the command's environment variables; values are never shown")
     volumes: list[LeaseVolumesItem] | None = Field(None, description="the volumes it mounts, and where (absent in a list row stored before volumes)")
-    exit: LeaseExit | None = Field(description="how the command ended, as the machine's agent reported it; null while it runs (or before it starts)")
+    exit: LeaseExit | None = Field(description="how the command ended, as the machine's agent reported it; null while it runs (or before it starts); after restarts, the last attempt's")
+    restarts: int | None = Field(None, description="how many times the job was restarted on a new machine after a loss (policy.recovery); absent in a list row stored before recovery")
     billing: LeaseBilling
 
 
@@ -644,8 +669,8 @@ class GuardedLeaseGuardActivity(_Open):
 
 
 class GuardedLeaseGuard(_Open):
-    action: Literal["none", "provision", "poll", "mark_ready", "mark_stopped", "stop", "start", "replace_host", "mark_exited", "signal", "diagnose", "report_silent", "reserve", "release"] = Field(description="what the policy does next: due now when `due`, else at `at`; wait is never shown, only what it waits for")
-    reason: Literal["user_end", "user_stop", "user_start", "ttl_expired", "idle_timeout", "max_lifetime", "budget_exceeded", "stopped_ttl", "boot_timeout", "startup_timeout", "host_failed", "no_capacity", "provider_refused", "provider_lost", "provider_stopped", "stop_failed", "orphan", "preempted", "unexpected_start", "max_runtime", "inactivity", "job_exited", "model_server_failed", "endpoint_exposed", "quota_exceeded"] | None
+    action: Literal["none", "provision", "poll", "mark_ready", "mark_stopped", "stop", "start", "replace_host", "recover", "mark_exited", "signal", "diagnose", "report_silent", "reserve", "release"] = Field(description="what the policy does next: due now when `due`, else at `at`; wait is never shown, only what it waits for")
+    reason: Literal["user_end", "user_stop", "user_start", "ttl_expired", "idle_timeout", "max_lifetime", "budget_exceeded", "stopped_ttl", "boot_timeout", "startup_timeout", "host_failed", "no_capacity", "provider_refused", "provider_lost", "provider_stopped", "stop_failed", "orphan", "preempted", "unexpected_start", "max_runtime", "inactivity", "job_exited", "model_server_failed", "endpoint_exposed", "quota_exceeded", "over_budget"] | None
     at: str | None = Field(description="ISO 8601, UTC")
     due: bool
     agent_silent_since: str | None = Field(description="the last heartbeat of the machine's agent when it has been silent for 90 s or more; null while it beats")
@@ -790,6 +815,29 @@ class LeaseEventHostExcluded(_Open):
     detail: LeaseEventHostExcludedDetail
 
 
+class LeaseEventAttemptEndedDetail(_Closed):
+    attempt: int = Field(description="the attempt that ended, 1 the first (docs/leases.md \"Recovery\")")
+    machine_id: str | None
+    provider: str
+    host: str | None
+    machine_ms: int = Field(description="how long its machine ran for the lease, from its create to the loss acted on")
+    restart: int = Field(description="the restart it begins (LESSOR_RESTART of the next machine)")
+    next_offer: str
+    next_provider: str
+    next_at: str = Field(description="when the next machine is rented (after the recovery's backoff)")
+    destroyed: bool = Field(description="the lost machine was destroyed (false: the provider already no longer had it)")
+
+
+class LeaseEventAttemptEnded(_Open):
+    seq: int
+    at: str = Field(description="ISO 8601, UTC")
+    type: Literal["attempt_ended"]
+    from_: Literal["pending", "provisioning", "booting", "ready", "stopping", "stopped", "starting", "releasing", "released"] | None = Field(alias="from")
+    to: Literal["pending", "provisioning", "booting", "ready", "stopping", "stopped", "starting", "releasing", "released"] | None
+    reason: str | None = Field(description="why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons)")
+    detail: LeaseEventAttemptEndedDetail
+
+
 class LeaseEventReleaseRequestedDetail(_Closed):
     attempts: int | None = Field(None, description="hosts tried, when none is left to try")
     failed_host: str | None = None
@@ -812,6 +860,8 @@ class LeaseEventReleaseRequestedDetail(_Closed):
     limit: int | None = None
     held: int | None = None
     requested: int | None = None
+    restarts: int | None = Field(None, description="a job out of offers to restart on: the restarts it made")
+    offers_left: int | None = None
 
 
 class LeaseEventReleaseRequested(_Open):
@@ -921,31 +971,48 @@ class LeaseEventFailedDetail(_Closed):
 class LeaseEventFailed(_Open):
     seq: int
     at: str = Field(description="ISO 8601, UTC")
-    type: Literal["run_failed", "observe_failed", "provision_failed", "poll_failed", "mark_ready_failed", "mark_stopped_failed", "stop_failed", "start_failed", "replace_host_failed", "mark_exited_failed", "signal_failed", "diagnose_failed", "report_silent_failed", "reserve_failed", "release_failed"]
+    type: Literal["run_failed", "observe_failed", "provision_failed", "poll_failed", "mark_ready_failed", "mark_stopped_failed", "stop_failed", "start_failed", "replace_host_failed", "recover_failed", "mark_exited_failed", "signal_failed", "diagnose_failed", "report_silent_failed", "reserve_failed", "release_failed"]
     from_: Literal["pending", "provisioning", "booting", "ready", "stopping", "stopped", "starting", "releasing", "released"] | None = Field(alias="from")
     to: Literal["pending", "provisioning", "booting", "ready", "stopping", "stopped", "starting", "releasing", "released"] | None
     reason: str | None = Field(description="why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons)")
     detail: LeaseEventFailedDetail
 
 
-class LeaseEventVariant17Detail(_Closed):
+class LeaseEventVariant18Detail(_Closed):
     pass
 
 
-class LeaseEventVariant17(_Open):
+class LeaseEventVariant18(_Open):
     seq: int
     at: str = Field(description="ISO 8601, UTC")
-    type: Literal["unlocked", "heartbeat", "ready", "stopped", "starting", "stop_issued"]
+    type: Literal["unlocked", "heartbeat", "stopped", "starting", "stop_issued"]
     from_: Literal["pending", "provisioning", "booting", "ready", "stopping", "stopped", "starting", "releasing", "released"] | None = Field(alias="from")
     to: Literal["pending", "provisioning", "booting", "ready", "stopping", "stopped", "starting", "releasing", "released"] | None
     reason: str | None = Field(description="why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons)")
-    detail: LeaseEventVariant17Detail
+    detail: LeaseEventVariant18Detail
+
+
+class LeaseEventReadyDetail(_Closed):
+    restart: int | None = Field(None, description="a job back after a loss: which restart")
+    loss_to_running_ms: int | None = Field(None, description="from the loss noticed to this machine running")
+
+
+class LeaseEventReady(_Open):
+    seq: int
+    at: str = Field(description="ISO 8601, UTC")
+    type: Literal["ready"]
+    from_: Literal["pending", "provisioning", "booting", "ready", "stopping", "stopped", "starting", "releasing", "released"] | None = Field(alias="from")
+    to: Literal["pending", "provisioning", "booting", "ready", "stopping", "stopped", "starting", "releasing", "released"] | None
+    reason: str | None = Field(description="why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons)")
+    detail: LeaseEventReadyDetail
 
 
 class LeaseEventExitedDetail(_Closed):
     code: int | None
     signal: str | None
     at: str = Field(description="ISO 8601, UTC")
+    attempt: int | None = Field(None, description="a job that recovers: the attempt this exit ends (the lease's exit is its last attempt's)")
+    machine_ms: int | None = Field(None, description="a job that recovers: how long this attempt's machine ran until the exit")
 
 
 class LeaseEventExited(_Open):
@@ -1068,7 +1135,7 @@ class LeaseEventOutputsIncomplete(_Open):
 
 
 # One transition of a lease, with its reason and the detail its type carries
-LeaseEvent = Annotated[LeaseEventCreated | LeaseEventProvisioning | LeaseEventBudgetReserved | LeaseEventMachineCreated | LeaseEventMachineAdopted | LeaseEventCreateAmbiguous | LeaseEventMachineDestroyed | LeaseEventHostExcluded | LeaseEventReleaseRequested | LeaseEventStopRequested | LeaseEventStartRequested | LeaseEventExtended | LeaseEventLocked | LeaseEventReleased | LeaseEventBillingSettled | LeaseEventFailed | LeaseEventVariant17 | LeaseEventExited | LeaseEventKilledBy | LeaseEventStalled | LeaseEventDiagnostics | LeaseEventAgentSilent | LeaseEventOutputsRequested | LeaseEventOutputsUploaded | LeaseEventOutputsIncomplete, Field(discriminator="type")]
+LeaseEvent = Annotated[LeaseEventCreated | LeaseEventProvisioning | LeaseEventBudgetReserved | LeaseEventMachineCreated | LeaseEventMachineAdopted | LeaseEventCreateAmbiguous | LeaseEventMachineDestroyed | LeaseEventHostExcluded | LeaseEventAttemptEnded | LeaseEventReleaseRequested | LeaseEventStopRequested | LeaseEventStartRequested | LeaseEventExtended | LeaseEventLocked | LeaseEventReleased | LeaseEventBillingSettled | LeaseEventFailed | LeaseEventVariant18 | LeaseEventReady | LeaseEventExited | LeaseEventKilledBy | LeaseEventStalled | LeaseEventDiagnostics | LeaseEventAgentSilent | LeaseEventOutputsRequested | LeaseEventOutputsUploaded | LeaseEventOutputsIncomplete, Field(discriminator="type")]
 
 
 class Exec(_Open):
@@ -1454,6 +1521,31 @@ class OrgEventHostExcluded(_Open):
     lease_id: str = Field(description="the lease the event belongs to")
 
 
+class OrgEventAttemptEndedDetail(_Closed):
+    attempt: int = Field(description="the attempt that ended, 1 the first (docs/leases.md \"Recovery\")")
+    machine_id: str | None
+    provider: str
+    host: str | None
+    machine_ms: int = Field(description="how long its machine ran for the lease, from its create to the loss acted on")
+    restart: int = Field(description="the restart it begins (LESSOR_RESTART of the next machine)")
+    next_offer: str
+    next_provider: str
+    next_at: str = Field(description="when the next machine is rented (after the recovery's backoff)")
+    destroyed: bool = Field(description="the lost machine was destroyed (false: the provider already no longer had it)")
+
+
+class OrgEventAttemptEnded(_Open):
+    seq: int = Field(description="the event's id within its lease's own log")
+    at: str = Field(description="ISO 8601, UTC")
+    type: Literal["attempt_ended"]
+    from_: Literal["pending", "provisioning", "booting", "ready", "stopping", "stopped", "starting", "releasing", "released"] | None = Field(alias="from")
+    to: Literal["pending", "provisioning", "booting", "ready", "stopping", "stopped", "starting", "releasing", "released"] | None
+    reason: str | None = Field(description="why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons)")
+    detail: OrgEventAttemptEndedDetail
+    id: int = Field(description="the event's id in the org's log: pages and streams resume after it")
+    lease_id: str = Field(description="the lease the event belongs to")
+
+
 class OrgEventReleaseRequestedDetail(_Closed):
     attempts: int | None = Field(None, description="hosts tried, when none is left to try")
     failed_host: str | None = None
@@ -1476,6 +1568,8 @@ class OrgEventReleaseRequestedDetail(_Closed):
     limit: int | None = None
     held: int | None = None
     requested: int | None = None
+    restarts: int | None = Field(None, description="a job out of offers to restart on: the restarts it made")
+    offers_left: int | None = None
 
 
 class OrgEventReleaseRequested(_Open):
@@ -1599,7 +1693,7 @@ class OrgEventFailedDetail(_Closed):
 class OrgEventFailed(_Open):
     seq: int = Field(description="the event's id within its lease's own log")
     at: str = Field(description="ISO 8601, UTC")
-    type: Literal["run_failed", "observe_failed", "provision_failed", "poll_failed", "mark_ready_failed", "mark_stopped_failed", "stop_failed", "start_failed", "replace_host_failed", "mark_exited_failed", "signal_failed", "diagnose_failed", "report_silent_failed", "reserve_failed", "release_failed"]
+    type: Literal["run_failed", "observe_failed", "provision_failed", "poll_failed", "mark_ready_failed", "mark_stopped_failed", "stop_failed", "start_failed", "replace_host_failed", "recover_failed", "mark_exited_failed", "signal_failed", "diagnose_failed", "report_silent_failed", "reserve_failed", "release_failed"]
     from_: Literal["pending", "provisioning", "booting", "ready", "stopping", "stopped", "starting", "releasing", "released"] | None = Field(alias="from")
     to: Literal["pending", "provisioning", "booting", "ready", "stopping", "stopped", "starting", "releasing", "released"] | None
     reason: str | None = Field(description="why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons)")
@@ -1608,18 +1702,35 @@ class OrgEventFailed(_Open):
     lease_id: str = Field(description="the lease the event belongs to")
 
 
-class OrgEventVariant18Detail(_Closed):
+class OrgEventVariant19Detail(_Closed):
     pass
 
 
-class OrgEventVariant18(_Open):
+class OrgEventVariant19(_Open):
     seq: int = Field(description="the event's id within its lease's own log")
     at: str = Field(description="ISO 8601, UTC")
-    type: Literal["unlocked", "heartbeat", "ready", "stopped", "starting", "stop_issued"]
+    type: Literal["unlocked", "heartbeat", "stopped", "starting", "stop_issued"]
     from_: Literal["pending", "provisioning", "booting", "ready", "stopping", "stopped", "starting", "releasing", "released"] | None = Field(alias="from")
     to: Literal["pending", "provisioning", "booting", "ready", "stopping", "stopped", "starting", "releasing", "released"] | None
     reason: str | None = Field(description="why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons)")
-    detail: OrgEventVariant18Detail
+    detail: OrgEventVariant19Detail
+    id: int = Field(description="the event's id in the org's log: pages and streams resume after it")
+    lease_id: str = Field(description="the lease the event belongs to")
+
+
+class OrgEventReadyDetail(_Closed):
+    restart: int | None = Field(None, description="a job back after a loss: which restart")
+    loss_to_running_ms: int | None = Field(None, description="from the loss noticed to this machine running")
+
+
+class OrgEventReady(_Open):
+    seq: int = Field(description="the event's id within its lease's own log")
+    at: str = Field(description="ISO 8601, UTC")
+    type: Literal["ready"]
+    from_: Literal["pending", "provisioning", "booting", "ready", "stopping", "stopped", "starting", "releasing", "released"] | None = Field(alias="from")
+    to: Literal["pending", "provisioning", "booting", "ready", "stopping", "stopped", "starting", "releasing", "released"] | None
+    reason: str | None = Field(description="why: user_end, ttl_expired, idle_timeout, host_failed, ... (the lease's release reasons)")
+    detail: OrgEventReadyDetail
     id: int = Field(description="the event's id in the org's log: pages and streams resume after it")
     lease_id: str = Field(description="the lease the event belongs to")
 
@@ -1628,6 +1739,8 @@ class OrgEventExitedDetail(_Closed):
     code: int | None
     signal: str | None
     at: str = Field(description="ISO 8601, UTC")
+    attempt: int | None = Field(None, description="a job that recovers: the attempt this exit ends (the lease's exit is its last attempt's)")
+    machine_ms: int | None = Field(None, description="a job that recovers: how long this attempt's machine ran until the exit")
 
 
 class OrgEventExited(_Open):
@@ -1766,7 +1879,7 @@ class OrgEventOutputsIncomplete(_Open):
 
 
 # A lease's event (as LeaseEvent, with the org log's id and the lease's id), or the org's own `webhook_disabled`
-OrgEvent = Annotated[OrgEventWebhookDisabled | OrgEventCreated | OrgEventProvisioning | OrgEventBudgetReserved | OrgEventMachineCreated | OrgEventMachineAdopted | OrgEventCreateAmbiguous | OrgEventMachineDestroyed | OrgEventHostExcluded | OrgEventReleaseRequested | OrgEventStopRequested | OrgEventStartRequested | OrgEventExtended | OrgEventLocked | OrgEventReleased | OrgEventBillingSettled | OrgEventFailed | OrgEventVariant18 | OrgEventExited | OrgEventKilledBy | OrgEventStalled | OrgEventDiagnostics | OrgEventAgentSilent | OrgEventOutputsRequested | OrgEventOutputsUploaded | OrgEventOutputsIncomplete, Field(discriminator="type")]
+OrgEvent = Annotated[OrgEventWebhookDisabled | OrgEventCreated | OrgEventProvisioning | OrgEventBudgetReserved | OrgEventMachineCreated | OrgEventMachineAdopted | OrgEventCreateAmbiguous | OrgEventMachineDestroyed | OrgEventHostExcluded | OrgEventAttemptEnded | OrgEventReleaseRequested | OrgEventStopRequested | OrgEventStartRequested | OrgEventExtended | OrgEventLocked | OrgEventReleased | OrgEventBillingSettled | OrgEventFailed | OrgEventVariant19 | OrgEventReady | OrgEventExited | OrgEventKilledBy | OrgEventStalled | OrgEventDiagnostics | OrgEventAgentSilent | OrgEventOutputsRequested | OrgEventOutputsUploaded | OrgEventOutputsIncomplete, Field(discriminator="type")]
 
 
 class Webhook(_Open):
@@ -1824,6 +1937,7 @@ class PutSimFaultsBody(_Closed):
     boot_failure_rate: float | None = None
     vanish_rate: float | None = None
     no_capacity_rate: float | None = None
+    preempt_rate: float | None = Field(None, description="a spot machine is taken back (EXITED, interrupted) vanish_min_ms..vanish_max_ms after it first runs")
     provision_delay_ms: int | None = None
     boot_delay_ms: int | None = None
     retry_after_s: int | None = None
@@ -1837,7 +1951,7 @@ class PutSimFaultsBody(_Closed):
     model_tokens_per_s: int | None = Field(None, description="how fast a sim machine's model server produces tokens")
 
 
-PostSimMachinesIdActionAction = Literal["start", "stop", "destroy"]
+PostSimMachinesIdActionAction = Literal["start", "stop", "destroy", "preempt"]
 
 
 class PostSimLeasesIdAgentTokenResponse(_Open):
@@ -2083,6 +2197,7 @@ ERROR_CODES: frozenset[str] = frozenset({
     "no_placement",
     "no_workdir",
     "not_found",
+    "not_interruptible",
     "over_budget",
     "parts_missing",
     "payload_too_large",
@@ -2182,14 +2297,14 @@ class Api:
         return self._call("PUT", "/v1/sim/faults", body=body, response=SimFaults)
 
     def post_sim_machines_id_action(self, id: str, action: PostSimMachinesIdActionAction) -> SimMachine:
-        """POST /v1/sim/machines/{id}/{action}: Start, stop or destroy a simulated machine as a provider's console would, behind lessor's back (bootstrap token)
+        """POST /v1/sim/machines/{id}/{action}: Start, stop or destroy a simulated machine as a provider's console would, behind lessor's back, or preempt a spot one as the cloud would (bootstrap token)
 
         Errors, raised as LessorError (status: codes):
             400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8
             401: unauthenticated
             403: insufficient_scope, bootstrap_disabled
             404: not_found
-            409: invalid_state
+            409: invalid_state, not_interruptible
             413: payload_too_large
             429: rate_limited
         """
@@ -3411,14 +3526,14 @@ class AsyncApi:
         return await self._call("PUT", "/v1/sim/faults", body=body, response=SimFaults)
 
     async def post_sim_machines_id_action(self, id: str, action: PostSimMachinesIdActionAction) -> SimMachine:
-        """POST /v1/sim/machines/{id}/{action}: Start, stop or destroy a simulated machine as a provider's console would, behind lessor's back (bootstrap token)
+        """POST /v1/sim/machines/{id}/{action}: Start, stop or destroy a simulated machine as a provider's console would, behind lessor's back, or preempt a spot one as the cloud would (bootstrap token)
 
         Errors, raised as LessorError (status: codes):
             400: invalid_request: the request does not match the schema (details.issues), or its body is not JSON; invalid_duration, invalid_spec, invalid_gpu_count, invalid_cursor, invalid_range, invalid_idempotency_key, unknown_gpu: a field lessor reads is not one it accepts (details.field where one is named); invalid_path: the path is not valid percent-encoded UTF-8
             401: unauthenticated
             403: insufficient_scope, bootstrap_disabled
             404: not_found
-            409: invalid_state
+            409: invalid_state, not_interruptible
             413: payload_too_large
             429: rate_limited
         """
@@ -4657,6 +4772,8 @@ __all__ = [
     "LeaseEvent",
     "LeaseEventAgentSilent",
     "LeaseEventAgentSilentDetail",
+    "LeaseEventAttemptEnded",
+    "LeaseEventAttemptEndedDetail",
     "LeaseEventBillingSettled",
     "LeaseEventBillingSettledDetail",
     "LeaseEventBudgetReserved",
@@ -4693,6 +4810,8 @@ __all__ = [
     "LeaseEventOutputsUploadedDetail",
     "LeaseEventProvisioning",
     "LeaseEventProvisioningDetail",
+    "LeaseEventReady",
+    "LeaseEventReadyDetail",
     "LeaseEventReleaseRequested",
     "LeaseEventReleaseRequestedDetail",
     "LeaseEventReleased",
@@ -4703,8 +4822,8 @@ __all__ = [
     "LeaseEventStartRequestedDetail",
     "LeaseEventStopRequested",
     "LeaseEventStopRequestedDetail",
-    "LeaseEventVariant17",
-    "LeaseEventVariant17Detail",
+    "LeaseEventVariant18",
+    "LeaseEventVariant18Detail",
     "LeaseExit",
     "LeaseMachine",
     "LeaseVolumesItem",
@@ -4720,6 +4839,8 @@ __all__ = [
     "OrgEvent",
     "OrgEventAgentSilent",
     "OrgEventAgentSilentDetail",
+    "OrgEventAttemptEnded",
+    "OrgEventAttemptEndedDetail",
     "OrgEventBillingSettled",
     "OrgEventBillingSettledDetail",
     "OrgEventBudgetReserved",
@@ -4756,6 +4877,8 @@ __all__ = [
     "OrgEventOutputsUploadedDetail",
     "OrgEventProvisioning",
     "OrgEventProvisioningDetail",
+    "OrgEventReady",
+    "OrgEventReadyDetail",
     "OrgEventReleaseRequested",
     "OrgEventReleaseRequestedDetail",
     "OrgEventReleased",
@@ -4766,8 +4889,8 @@ __all__ = [
     "OrgEventStartRequestedDetail",
     "OrgEventStopRequested",
     "OrgEventStopRequestedDetail",
-    "OrgEventVariant18",
-    "OrgEventVariant18Detail",
+    "OrgEventVariant19",
+    "OrgEventVariant19Detail",
     "OrgEventWebhookDisabled",
     "OrgEventWebhookDisabledDetail",
     "OrgSettings",
@@ -4776,6 +4899,7 @@ __all__ = [
     "OutputsManifestFilesItem",
     "Policy",
     "PolicyInput",
+    "PolicyRecovery",
     "PostAgentCommandsIdResponse",
     "PostAgentEnrollResponse",
     "PostAgentExitResponse",
@@ -4818,6 +4942,7 @@ __all__ = [
     "QuoteRequest",
     "Receipt",
     "ReceiptWindowsItem",
+    "RecoveryInput",
     "SimAgentCommand",
     "SimAgentSnapshot",
     "SimFaults",

@@ -65,7 +65,7 @@ def mounts_of(volumes: Mapping[str, str] | None) -> list[VolumeMount] | None:
     return [VolumeMount(name=name, path=path) for name, path in volumes.items()] if volumes else None
 
 
-def policy_of(**fields: str | None) -> PolicyInput | None:
+def policy_of(**fields: Any) -> PolicyInput | None:
     """The policy fields given (None: left to the kind's defaults), or None when none is."""
     given = {k: v for k, v in fields.items() if v is not None}
     return PolicyInput.model_validate(given) if given else None
