@@ -36,6 +36,7 @@ import type { ExecView } from "../occupant/exec";
 import type { AgentAnswer, AgentCall, AgentSnapshot, CommandView, NewCommand } from "../occupant/occupant";
 import type { AgentLimits } from "../occupant/agent-budget";
 import { HeldSlots, type SlotClaim, type SlotRefusal } from "../auth/stream-slots";
+import { whileOpen } from "../while-open";
 
 export type { LeaseEvent, LeaseInit, UserAction };
 
@@ -86,7 +87,7 @@ export class LeaseObject extends MeteredObject {
       appended: (stored) => this.#out.appended(stored),
       occupant: () => this.#occupant.occupant(),
       finish: (now) => this.#finish(now),
-      inFlight: () => [...this.#inFlight.values()],
+      inFlight: () => [...this.#inFlight.values(), ...this.#routedInFlight],
       gatewayEndedAt: () => this.#gatewayEndedAt,
     });
     this.#occupant = new OccupantSide(this.#store, ctx.storage, this.env, this.#slots, {
@@ -225,6 +226,36 @@ export class LeaseObject extends MeteredObject {
     }
     return new Response(whileOpen(answer.body, ended), { status: answer.status, headers: answer.headers });
   }
+
+  /**
+   * Where the deployment's object (src/deployments/object.ts) reaches this replica's model server:
+   * its endpoint's url and the machine's key, once the lease is ready and the endpoint known. The key
+   * goes only to that object, which keeps it in memory and sends it to the machine alone, as this
+   * object does. null: no such lease for this org.
+   */
+  async modelTarget(orgId: string): Promise<{ state: LeaseState; url: string | null; key: string | null } | null> {
+    const l = this.#store.loadFor(orgId);
+    if (!l) return null;
+    if (l.state !== "ready" || !l.model) return { state: l.state, url: null, key: null };
+    const endpoint = await this.#runner.modelEndpoint(l).catch(() => null);
+    return { state: l.state, url: endpoint?.url ?? null, key: endpoint ? l.model.key : null };
+  }
+
+  /**
+   * The gateway requests the deployment's object sent to this replica: `starts`, when each now in
+   * flight began (it replaces what was told before), and `endedAt`, the last one's end. They count
+   * as this lease's activity exactly as the requests it forwarded itself (`modelRequest`). false:
+   * no such lease for this org.
+   */
+  gatewayActivity(orgId: string, starts: number[], endedAt: number | null): boolean {
+    if (!this.#store.loadFor(orgId)) return false;
+    this.#routedInFlight = starts;
+    if (endedAt !== null) this.#noteActivity(orgId, endedAt);
+    return true;
+  }
+
+  /** When each request the deployment's object has in flight on this replica began, as it last told (in memory). */
+  #routedInFlight: number[] = [];
 
   /**
    * A deployment's api_key was rotated: the gateway's quick path takes only the new key's digest
@@ -475,32 +506,4 @@ export class LeaseObject extends MeteredObject {
   agentSnapshot(orgId: string | null): AgentSnapshot | "not_sim" | null {
     return this.#occupant.agentSnapshot(orgId);
   }
-}
-
-/** `body` passed through chunk by chunk, calling `ended` once when it ends, fails or is cancelled. */
-function whileOpen(body: ReadableStream<Uint8Array> | null, ended: () => void): ReadableStream<Uint8Array> | null {
-  if (!body) {
-    ended();
-    return null;
-  }
-  const reader = body.getReader();
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const { done, value } = await reader.read();
-        if (done) {
-          ended();
-          controller.close();
-        } else controller.enqueue(value);
-      } catch (e) {
-        ended();
-        controller.error(e);
-      }
-    },
-    async cancel(reason) {
-      ended();
-      // The caller went away: the model server's answer is dropped, whatever its stream says of it.
-      await reader.cancel(reason).catch(() => undefined);
-    },
-  });
 }
