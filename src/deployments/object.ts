@@ -105,6 +105,9 @@ interface Runtime {
   dirty: boolean;
 }
 
+/** The answer's header naming the replica (its lease's id) that served it. */
+export const REPLICA_HEADER = "lessor-replica";
+
 /** The lease is told of its gateway requests at most this often. */
 const ACTIVITY_PUSH_MS = 1_000;
 /** While anything moves (a replica starting or draining, requests recently), the replicas are read back this often. */
@@ -182,6 +185,8 @@ export class DeploymentObject extends MeteredObject {
   #sync(summary: DeploymentSummary): void {
     const before = this.#summary;
     const now = Date.now();
+    // A deployment just made (or woken by a PUT) counts as used now: its idle timeout starts here.
+    if (!before) this.#lastRequestAt ??= now;
     this.#summary = summary;
     this.#put("summary", summary);
     const primary = this.#replicas.find((r) => r.primary);
@@ -292,7 +297,10 @@ export class DeploymentObject extends MeteredObject {
     if (answer.status >= 500) {
       if (++rt.failures >= 5) this.#poke();
     } else rt.failures = 0;
-    return new Response(whileOpen(answer.body, ended), { status: answer.status, headers: answer.headers });
+    const out = new Response(whileOpen(answer.body, ended), { status: answer.status, headers: answer.headers });
+    // Which replica answered: for the caller's logs, and the chaos run's check that none was sent to one not ready.
+    out.headers.set(REPLICA_HEADER, leaseId);
+    return out;
   }
 
   /** A stopped deployment woken by a request: "over_budget" when its org's budget refuses the start. */
