@@ -33,6 +33,10 @@ import { maxAliveAtOnce, type SimRefusal } from "../../src/providers/sim/machine
 import { SIM_BACKOFF_MAX_MS } from "../../src/providers/sim/adapter";
 import { DEFAULT_INSTALLATION_ID } from "../../src/config";
 import { prng } from "../../src/random";
+import { judgeDeployments, startDeployments } from "./chaos-deployments";
+
+/** The deployments' org's GPU quota: fewer than their replicas' max together, so the quota refuses some scale-ups. */
+const DEPLOYMENT_QUOTA_GPUS = 4;
 
 export interface ChaosFaults {
   api_error_rate: number;
@@ -85,6 +89,8 @@ export interface ChaosOptions {
   toleranceMs?: number;
   /** Preferred GPU specs; those without offers are skipped. */
   gpus?: string[];
+  /** Deployments with replicas under gateway traffic, in an org of their own (chaos-deployments.ts); default true. */
+  deployments?: boolean;
   /**
    * The org's GPU quota (`PUT /v1/quota`), so that creates meet it: refusals are counted with the
    * other refused creates, and deployments displace scratch leases (released `preempted`). Absent: none.
@@ -117,6 +123,8 @@ export interface ChaosStats {
   machines_adopted: number;
   hosts_replaced: number;
   actions: Record<string, Record<string, number>>;
+  /** The deployments' gateway traffic and replicas (chaos-deployments.ts). */
+  deployments?: Record<string, unknown>;
   requests: number;
   requests_per_s: number;
   lessor_status: Record<string, number>;
@@ -362,6 +370,8 @@ export interface Tracked {
   id: string;
   /** The state in lessor's last answer about this lease. */
   state: string;
+  /** The client of the lease's org, when not the run's own (the deployments' org, chaos-deployments.ts). */
+  client?: Client;
 }
 
 type ActionName = "end" | "stop" | "start" | "extend" | "lock" | "unlock" | "heartbeat";
@@ -472,6 +482,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     }
   }
   log(`chaos: volumes ${JSON.stringify(Object.fromEntries(volumeNames))}`);
+  // Deployments with replicas and their traffic, beside the leases, from a PRNG of their own.
+  const deploymentRun = options.deployments === false ? null : await startDeployments(boot, options.base, { gpu: gpus[0]!, quotaGpus: DEPLOYMENT_QUOTA_GPUS, rand: prng(options.seed + 1), log, failures: api.failures });
 
   const leases: Tracked[] = [];
   const createRefused: Record<string, number> = {};
@@ -561,19 +573,28 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
   } finally {
     clearInterval(progress);
   }
+  // The deployments' traffic stops and they are deleted: their leases are waited for and judged with the rest.
+  const deployed = deploymentRun ? await deploymentRun.finish() : null;
+  if (deployed) {
+    leases.push(...deployed.leases);
+    log(`chaos: deployments: ${deployed.requests.length} gateway requests, ${deployed.leases.length} replica leases`);
+  }
   const tActed = Date.now();
 
   // --- wait until the index says every lease is released ---------------------------------------
   const listIndex = async (): Promise<Map<string, any>> => {
     const out = new Map<string, any>();
-    let cursor: string | null = null;
-    for (let page = 0; page < 1000; page++) {
-      const q = new URLSearchParams({ limit: "200" });
-      if (cursor) q.set("cursor", cursor);
-      const body = await api.read(`/v1/leases?${q}`);
-      for (const l of body.data) out.set(l.id, l);
-      cursor = body.next_cursor;
-      if (!cursor) break;
+    const deploymentsOrg = deployed?.leases[0]?.client;
+    for (const client of deploymentsOrg ? [api, deploymentsOrg] : [api]) {
+      let cursor: string | null = null;
+      for (let page = 0; page < 1000; page++) {
+        const q = new URLSearchParams({ limit: "200" });
+        if (cursor) q.set("cursor", cursor);
+        const body = await client.read(`/v1/leases?${q}`);
+        for (const l of body.data) out.set(l.id, l);
+        cursor = body.next_cursor;
+        if (!cursor) break;
+      }
     }
     return out;
   };
@@ -603,7 +624,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     if (live.length <= 50 && Date.now() - lastObjectCheck > 5_000) {
       lastObjectCheck = Date.now();
       await pool(live, 8, async (l) => {
-        const res = await api.call("GET", `/v1/leases/${l.id}`);
+        const res = await (l.client ?? api).call("GET", `/v1/leases/${l.id}`);
         if (res.status === 200 && res.json?.state === "released") {
           if (!releasedByObject.has(l.id)) releasedByObject.set(l.id, Date.now());
         } else releasedByObject.delete(l.id);
@@ -630,8 +651,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
   const objects: Record<string, any> = {};
   const events: Record<string, any[]> = {};
   await pool(leases, 8, async (l) => {
-    objects[l.id] = await api.read(`/v1/leases/${l.id}`);
-    events[l.id] = (await api.read(`/v1/leases/${l.id}/events`)).data;
+    objects[l.id] = await (l.client ?? api).read(`/v1/leases/${l.id}`);
+    events[l.id] = (await (l.client ?? api).read(`/v1/leases/${l.id}/events?limit=200`)).data;
   });
   index = await listIndex();
   // Every lease is released: every volume can go, and does.
@@ -653,6 +674,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
   // Finished: every lease's object (the one writer of the lease) says released.
   const finished = leases.every((l) => objects[l.id]?.state === "released");
   const judged = judge({ leases, raw, labelPrefix, toleranceMs });
+  let deploymentStats: Record<string, unknown> | undefined;
   const failures = [...boot.failures, ...api.failures];
   const proxy = failures.filter((f) => f.includes(WRANGLER_RESTARTED)).length;
   const noAnswer = failures.filter((f) => f.includes(": no answer")).length;
@@ -665,6 +687,11 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     examples: [...failures.filter((f) => !f.includes(WRANGLER_RESTARTED)), ...failures.filter((f) => f.includes(WRANGLER_RESTARTED))].slice(0, EXAMPLES),
   });
 
+  if (deployed) {
+    const d = judgeDeployments({ requests: deployed.requests, drains: deployed.drains, leases: objects, events, caps: deployed.caps, ids: deployed.leases.map((l) => l.id) });
+    judged.violations.push(...d.violations);
+    deploymentStats = d.stats;
+  }
   const lessorStatus: Record<string, number> = {};
   for (const c of [boot, api]) for (const [k, v] of Object.entries(c.statuses)) bump(lessorStatus, k, v);
   const requests = boot.requests + api.requests;
@@ -677,6 +704,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     create_refused: createRefused,
     ...judged.counts,
     actions,
+    ...(deploymentStats ? { deployments: deploymentStats } : {}),
     requests,
     requests_per_s: Math.round((requests / Math.max(1, tVerified - t0)) * 10_000) / 10,
     lessor_status: lessorStatus,
