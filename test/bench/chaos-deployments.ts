@@ -12,7 +12,7 @@
  *   `created` event to their `released` one) hold more GPUs than its quota, or more hourly price
  *   than its `concurrent_hourly_usd`.
  */
-import type { Client, Tracked, Violation } from "./chaos-lib";
+import { DISPATCHER, WRANGLER_RESTARTED, type Client, type Tracked, type Violation } from "./chaos-lib";
 
 export const DEPLOYMENT_CHECKS = {
   notReady: "gateway requests routed to a replica that was not ready (or draining)",
@@ -75,6 +75,7 @@ export async function startDeployments(boot: Client, base: string, s: Specs): Pr
   s.log(`chaos: deployments ${Object.keys(made).join(", ")} on ${s.gpu}; their org's quota ${s.quotaGpus} GPUs, budget $${hourlyCap}/h at once`);
 
   const requests: RoutedRequest[] = [];
+  let resends = 0;
   const seen = new Set<string>(Object.values(made).map((d) => d.lease_id));
   let stopped = false;
 
@@ -86,17 +87,27 @@ export async function startDeployments(boot: Client, base: string, s: Specs): Pr
     let replica: string | null = null;
     let whole = false;
     try {
-      const res = await fetch(`${d.base_url}/chat/completions`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${d.api_key}`, "content-type": "application/json" },
-        body: JSON.stringify({ model: MODEL, messages: [{ role: "user", content }], max_tokens: 48, stream: true }),
-        signal: AbortSignal.timeout(90_000),
-      });
-      status = res.status;
-      replica = res.headers.get("lessor-replica");
-      const text = await res.text();
-      if (status === 200) whole = text.trimEnd().endsWith("data: [DONE]");
-      else code = (JSON.parse(text)?.error?.code as string | undefined) ?? null;
+      for (let sent = 1; ; sent++) {
+        const res = await fetch(`${d.base_url}/chat/completions`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${d.api_key}`, "content-type": "application/json" },
+          body: JSON.stringify({ model: MODEL, messages: [{ role: "user", content }], max_tokens: 48, stream: true }),
+          signal: AbortSignal.timeout(90_000),
+          // @ts-expect-error Node's fetch takes undici's dispatcher (the run's: idle sockets closed after 1 s, chaos-lib.ts).
+          dispatcher: DISPATCHER,
+        });
+        status = res.status;
+        replica = res.headers.get("lessor-replica");
+        const text = await res.text();
+        // wrangler dev's proxy lost the request before lessor read it: sent again, as the run's client does (chaos-lib.ts).
+        if (status === 503 && text.startsWith(WRANGLER_RESTARTED) && sent < 3) {
+          resends++;
+          continue;
+        }
+        if (status === 200) whole = text.trimEnd().endsWith("data: [DONE]");
+        else code = text.startsWith(WRANGLER_RESTARTED) ? "wrangler dev's proxy lost it" : ((JSON.parse(text)?.error?.code as string | undefined) ?? null);
+        break;
+      }
     } catch (e) {
       code = `no answer: ${String(e).slice(0, 80)}`;
     }
@@ -136,7 +147,8 @@ export async function startDeployments(boot: Client, base: string, s: Specs): Pr
         for (const r of d.scaler?.replicas ?? []) seen.add(r.lease_id);
         for (const e of d.scaler?.events ?? []) {
           if (e.lease_id) seen.add(e.lease_id);
-          if (e.lease_id && (e.action === "drain" || e.action === "sleep" || e.action === "config_changed")) drains[e.lease_id] = Math.min(drains[e.lease_id] ?? Infinity, Date.parse(e.at));
+          // A drained replica is never sent a request again; one put to sleep may be woken (its ready intervals judge it).
+          if (e.lease_id && (e.action === "drain" || e.action === "config_changed")) drains[e.lease_id] = Math.min(drains[e.lease_id] ?? Infinity, Date.parse(e.at));
         }
         seen.add(d.lease_id);
         const del = await api.call("DELETE", `/v1/deployments/${name}`);
@@ -152,6 +164,7 @@ export async function startDeployments(boot: Client, base: string, s: Specs): Pr
         cursor = body.next_cursor;
         if (!cursor) break;
       }
+      s.log(`chaos: deployments: ${resends} gateway requests resent after wrangler dev's proxy lost them`);
       return { leases: [...seen].map((id) => ({ n: -2, id, state: "unknown", client: api })), requests, drains, caps: { gpus: s.quotaGpus, hourly_usd: hourlyCap } };
     },
   };
@@ -173,10 +186,8 @@ function readyIntervals(events: any[]): Array<[number, number]> {
   return out;
 }
 
-const gpusOf = (spec: any): number => {
-  const m = /:([0-9]+)$/.exec(String(spec?.gpu ?? ""));
-  return m ? Number(m[1]) : 0;
-};
+/** The GPUs a lease holds: its offer's (every replica here is a GPU lease). */
+const gpusOf = (l: any): number => Number(l.offer?.gpu_count ?? 0);
 
 /** The two checks over what was read back. */
 export function judgeDeployments(input: {
@@ -203,7 +214,7 @@ export function judgeDeployments(input: {
     const created = evs.find((e) => e.type === "created");
     if (!l || !created) continue;
     const released = evs.find((e) => e.type === "released");
-    const gpus = gpusOf(l.spec);
+    const gpus = gpusOf(l);
     const usd = l.hourly_usd ?? 0;
     steps.push({ at: Date.parse(created.at), gpus, usd, id });
     steps.push({ at: released ? Date.parse(released.at) : Infinity, gpus: -gpus, usd: -usd, id });

@@ -301,7 +301,7 @@ interface Answer {
  * closing (undici's default keeps idle sockets 4 s, a margin the load of a chaos run can eat: one
  * 500-lease run lost a create that way, `UND_ERR_SOCKET`, with lessor never reached).
  */
-const DISPATCHER = new Agent({ keepAliveTimeout: 1_000, keepAliveMaxTimeout: 1_000 });
+export const DISPATCHER = new Agent({ keepAliveTimeout: 1_000, keepAliveMaxTimeout: 1_000 });
 
 export class Client {
   requests = 0;
