@@ -8,9 +8,9 @@
  *   (`lessor-replica`); the request must overlap a time that replica's lease was ready (its
  *   `ready` event to its next stop, release or host change), and must have been sent before the
  *   scaler began draining it;
- * - a replica over the quota or the budget: at no instant do the org's live leases (from their
- *   `created` event to their `released` one) hold more GPUs than its quota, or more hourly price
- *   than its `concurrent_hourly_usd`.
+ * - a replica over the quota or the budget: at no instant do the org's live leases hold more GPUs
+ *   than its quota (from their `created` event to their `released` one), or run machines of more
+ *   hourly price than its `concurrent_hourly_usd` (the sim's ledger: each machine while alive).
  */
 import { DISPATCHER, WRANGLER_RESTARTED, type Client, type Tracked, type Violation } from "./chaos-lib";
 
@@ -197,6 +197,8 @@ export function judgeDeployments(input: {
   events: Record<string, any[]>;
   caps: { gpus: number; hourly_usd: number };
   ids: string[];
+  /** The sim's ledger's machines (chaos-lib.ts `LedgerMachine`, with their prices). */
+  machines: Array<{ label: string; price_per_hour?: number; disk_price_per_hour?: number; intervals: Array<{ status: string; from: number; to: number | null }> }>;
 }): { violations: Violation[]; stats: Record<string, unknown> } {
   const notReady: string[] = [];
   for (const r of input.requests) {
@@ -215,12 +217,25 @@ export function judgeDeployments(input: {
     if (!l || !created) continue;
     const released = evs.find((e) => e.type === "released");
     const gpus = gpusOf(l);
-    const usd = l.hourly_usd ?? 0;
-    steps.push({ at: Date.parse(created.at), gpus, usd, id });
-    steps.push({ at: released ? Date.parse(released.at) : Infinity, gpus: -gpus, usd: -usd, id });
+    steps.push({ at: Date.parse(created.at), gpus, usd: 0, id });
+    steps.push({ at: released ? Date.parse(released.at) : Infinity, gpus: -gpus, usd: 0, id });
+  }
+  // Money: what the cloud itself says each of their machines cost an hour while it was alive (its
+  // ledger), its disk alone while stopped. A lease refused a pricier fallback by the budget before
+  // renting it (released budget_exceeded) rents nothing more.
+  const ids = new Set(input.ids);
+  for (const m of input.machines) {
+    const id = /-(ls_[0-9a-z]+)-a[1-9][0-9]*$/.exec(m.label)?.[1];
+    if (!id || !ids.has(id)) continue;
+    for (const i of m.intervals) {
+      if (i.status === "TERMINATED") continue;
+      const usd = i.status === "STOPPED" ? (m.disk_price_per_hour ?? 0) : (m.price_per_hour ?? 0);
+      steps.push({ at: i.from, gpus: 0, usd, id });
+      steps.push({ at: i.to ?? Infinity, gpus: 0, usd: -usd, id });
+    }
   }
   // Ends before starts at one instant: a release that made room is counted before what filled it.
-  steps.sort((a, b) => a.at - b.at || a.gpus - b.gpus);
+  steps.sort((a, b) => a.at - b.at || a.gpus + a.usd - (b.gpus + b.usd));
   const over: string[] = [];
   let gpus = 0;
   let usd = 0;
@@ -232,7 +247,7 @@ export function judgeDeployments(input: {
     peakGpus = Math.max(peakGpus, gpus);
     peakUsd = Math.max(peakUsd, usd);
     if (st.gpus > 0 && gpus > input.caps.gpus) over.push(`${st.id} made at ${new Date(st.at).toISOString().slice(11, 23)}: ${gpus} GPUs held, quota ${input.caps.gpus}`);
-    if (st.usd > 0 && usd > input.caps.hourly_usd + 1e-9) over.push(`${st.id} made at ${new Date(st.at).toISOString().slice(11, 23)}: $${usd.toFixed(2)}/h held, budget $${input.caps.hourly_usd}/h`);
+    if (st.usd > 0 && usd > input.caps.hourly_usd + 1e-9) over.push(`${st.id}'s machine at ${new Date(st.at).toISOString().slice(11, 23)}: $${usd.toFixed(2)}/h held, budget $${input.caps.hourly_usd}/h`);
   }
   const byStatus: Record<string, number> = {};
   for (const r of input.requests) byStatus[`${r.status}${r.code ? ` ${r.code}` : ""}`] = (byStatus[`${r.status}${r.code ? ` ${r.code}` : ""}`] ?? 0) + 1;

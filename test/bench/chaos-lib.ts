@@ -688,7 +688,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
   });
 
   if (deployed) {
-    const d = judgeDeployments({ requests: deployed.requests, drains: deployed.drains, leases: objects, events, caps: deployed.caps, ids: deployed.leases.map((l) => l.id) });
+    const d = judgeDeployments({ requests: deployed.requests, drains: deployed.drains, leases: objects, events, caps: deployed.caps, ids: deployed.leases.map((l) => l.id), machines: raw.ledger.machines });
     judged.violations.push(...d.violations);
     deploymentStats = d.stats;
   }
