@@ -32,7 +32,6 @@ import type { LeaseState } from "../lease/state";
 import type { MachineEndpoint } from "../providers/contract";
 import { endpointAt } from "../providers/endpoint";
 import { failureOf } from "../lease/retry";
-import { whileOpen } from "../while-open";
 import { replicasOf, type StoredConfig } from "./config";
 import { newDeploymentKey, renewLease } from "./deployments";
 import type { Replicas } from "./replicas";
@@ -120,6 +119,21 @@ const RECENT_MS = 60_000;
 const WAITING_MS = 2_000;
 const EVENTS_KEPT = 50;
 
+/**
+ * `body` passed through as it comes, calling `ended` once it ends, fails or its reader goes away.
+ * A native pipe (no JavaScript per chunk, unlike src/while-open.ts's pull): the gateway's every
+ * answer passes here.
+ */
+function untilEnd(body: ReadableStream<Uint8Array> | null, ended: () => void): ReadableStream<Uint8Array> | null {
+  if (!body) {
+    ended();
+    return null;
+  }
+  const { readable, writable } = new IdentityTransformStream();
+  body.pipeTo(writable).then(ended, ended);
+  return readable;
+}
+
 const stateOfLease = (s: LeaseState | null, target: boolean): ReplicaState => {
   if (s === null) return "starting";
   if (s === "ready") return target ? "ready" : "starting";
@@ -167,9 +181,17 @@ export class DeploymentObject extends MeteredObject {
     return rt;
   }
 
+  /** The replicas' settings, made once per summary (the gateway's path asks for them). */
   #settings(): Replicas {
-    return replicasOf(this.#summary!.config);
+    const s = this.#summary!;
+    if (this.#settingsOf !== s) {
+      this.#settingsOf = s;
+      this.#cachedSettings = replicasOf(s.config);
+    }
+    return this.#cachedSettings!;
   }
+  #settingsOf: DeploymentSummary | null = null;
+  #cachedSettings: Replicas | null = null;
 
   // ---- RPC surface -----------------------------------------------------------------------------
 
@@ -246,7 +268,8 @@ export class DeploymentObject extends MeteredObject {
     waitId: string,
   ): Promise<RequestAnswer> {
     if ("verified" in key) {
-      if (!this.#summary || this.#summary.lease_id !== key.summary.lease_id || this.#summary.fingerprint !== key.summary.fingerprint) await this.sync(key.summary);
+      // Not behind the scaler's turn (a replica being made can take seconds): the row is taken as it is now.
+      if (!this.#summary || this.#summary.lease_id !== key.summary.lease_id || this.#summary.fingerprint !== key.summary.fingerprint) this.#sync(key.summary);
       // Kept unless one is held: a rotate's new digest is never undone by a request the old key made before it.
       if (this.#digest === null) {
         this.#digest = key.verified;
@@ -260,7 +283,12 @@ export class DeploymentObject extends MeteredObject {
       if (!decision.allowed) return { limited: decision };
     }
     this.#lastRequestAt = now;
-    const pick = this.#pick();
+    let pick = this.#pick();
+    if (!pick && this.#replicas.some((r) => !this.#runtime.get(r.lease_id)?.lease_state)) {
+      // An object just made (or evicted) has not read its replicas back yet: once, here, rather than after the gateway's wait.
+      await this.#refreshShared();
+      pick = this.#pick();
+    }
     if (!pick) {
       this.#waiting.set(waitId, now);
       this.#poke();
@@ -297,7 +325,7 @@ export class DeploymentObject extends MeteredObject {
     if (answer.status >= 500) {
       if (++rt.failures >= 5) this.#poke();
     } else rt.failures = 0;
-    const out = new Response(whileOpen(answer.body, ended), { status: answer.status, headers: answer.headers });
+    const out = new Response(untilEnd(answer.body, ended), { status: answer.status, headers: answer.headers });
     // Which replica answered: for the caller's logs, and the chaos run's check that none was sent to one not ready.
     out.headers.set(REPLICA_HEADER, leaseId);
     return out;
@@ -463,6 +491,13 @@ export class DeploymentObject extends MeteredObject {
       }),
     );
   }
+
+  /** One read-back for every request that asks while it runs. */
+  #refreshShared(): Promise<void> {
+    this.#refreshing ??= this.#refresh().finally(() => (this.#refreshing = null));
+    return this.#refreshing;
+  }
+  #refreshing: Promise<void> | null = null;
 
   #decide(now: number): ScaleDecision {
     const replicas: ReplicaObs[] = this.#replicas.map((r) => {

@@ -1,0 +1,124 @@
+/**
+ * A deployment's replicas in the Workers pool (docs/deployments.md "Replicas", issue 32): the
+ * scaler makes them through a create's admission; the gateway sends each request to the ready
+ * replica with the fewest in flight; a scale-up the quota refuses refuses the replica, never the
+ * traffic; the GET shows the replicas and what the scaler will do next; a DELETE ends them all.
+ */
+import { SELF } from "cloudflare:test";
+import { afterEach, describe, expect, it } from "vitest";
+import { endEverything } from "./deployment-helpers";
+import { call, expectError, json, type TestOrg } from "./helpers";
+import { getLease, leaseSuite, sim, waitForState } from "./lease-helpers";
+
+const MODEL = "Qwen/Qwen2.5-0.5B-Instruct";
+const SPEC = { gpu: "l40s:1" };
+
+let org: TestOrg;
+let key: string;
+leaseSuite((o, k) => {
+  org = o;
+  key = k;
+});
+
+afterEach(async () => {
+  await call("PUT", "/v1/quota", { key: org.adminKey, body: { gpus: null } });
+  await endEverything(org, key);
+});
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+let n = 0;
+
+async function deploy(replicas: Record<string, unknown>) {
+  const name = `rp-${Date.now().toString(36)}-${n++}`;
+  const res = await call("PUT", `/v1/deployments/${name}`, { key, body: { model: MODEL, spec: SPEC, replicas } });
+  const d = await json(res);
+  expect(res.status, JSON.stringify(d)).toBe(202);
+  await waitForState(key, d.lease_id, "ready");
+  return d;
+}
+
+const get = async (name: string) => json(await call("GET", `/v1/deployments/${name}`, { key }));
+
+async function until<T>(what: string, probe: () => Promise<T | null | false | undefined>, ms = 30_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await pause(250);
+  }
+}
+
+function chat(d: { base_url: string; api_key: string }, stream = false) {
+  return SELF.fetch(`${d.base_url}/chat/completions`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${d.api_key}`, "content-type": "application/json" },
+    body: JSON.stringify({ model: MODEL, messages: [{ role: "user", content: "hello there" }], max_tokens: 32, stream }),
+  });
+}
+
+describe("replicas", () => {
+  it("min 2: the scaler makes the second replica; requests go to the one with the fewest in flight; DELETE ends both", async () => {
+    const d = await deploy({ min: 2, max: 2 });
+    expect(d.replicas).toMatchObject({ min: 2, max: 2, target_inflight: 8, sleep: "stop" });
+    const ready = await until("two ready replicas", async () => {
+      const g = await get(d.name);
+      const r = g.scaler?.replicas.filter((x: any) => x.state === "ready") ?? [];
+      return r.length === 2 ? g : null;
+    });
+    const added = ready.scaler.events.find((e: any) => e.action === "add");
+    expect(added).toMatchObject({ reason: "load_above_target" });
+    const extra = ready.scaler.replicas.find((x: any) => !x.primary).lease_id;
+    expect((await getLease(key, extra)).kind).toBe("deployment");
+
+    // A slow stream holds one replica; the next requests go to the other.
+    await sim().setFaults({ model_tokens_per_s: 4 });
+    const held = await chat(d, true);
+    expect(held.status).toBe(200);
+    const busy = held.headers.get("lessor-replica");
+    expect([d.lease_id, extra]).toContain(busy);
+    await sim().setFaults({ model_tokens_per_s: 1_000_000 });
+    const others = [];
+    for (let i = 0; i < 4; i++) {
+      const res = await chat(d);
+      expect(res.status).toBe(200);
+      others.push(res.headers.get("lessor-replica"));
+      await res.arrayBuffer();
+    }
+    expect(others.every((r) => r !== busy)).toBe(true);
+    const during = await get(d.name);
+    expect(during.scaler.replicas.find((x: any) => x.lease_id === busy).in_flight).toBe(1);
+    await held.body!.cancel();
+
+    expect((await call("DELETE", `/v1/deployments/${d.name}`, { key })).status).toBe(200);
+    await waitForState(key, extra, "released");
+    await waitForState(key, d.lease_id, "released");
+  });
+
+  it("a replica the GPU quota refuses is recorded, and the traffic the primary serves goes on", async () => {
+    expect((await call("PUT", "/v1/quota", { key: org.adminKey, body: { gpus: 1 } })).status).toBe(200);
+    const d = await deploy({ min: 2, max: 3 });
+    const refused = await until("a refused scale-up", async () => {
+      const g = await get(d.name);
+      return g.scaler?.events.find((e: any) => e.action === "refused") ?? null;
+    });
+    expect(refused.reason).toBe("quota_exceeded");
+    const g = await get(d.name);
+    expect(g.scaler.replicas.map((x: any) => x.lease_id)).toEqual([d.lease_id]);
+    expect(g.scaler.next.action).toBe("add");
+    const res = await chat(d);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("lessor-replica")).toBe(d.lease_id);
+  });
+
+  it("bad replicas are 400 in the envelope; a PUT with other replicas stores them without a conflict", async () => {
+    await expectError(await call("PUT", "/v1/deployments/rp-bad", { key, body: { model: MODEL, spec: SPEC, replicas: { min: 3, max: 2 } } }), 400, "invalid_request");
+    await expectError(await call("PUT", "/v1/deployments/rp-bad", { key, body: { model: MODEL, spec: SPEC, replicas: { max: 0 } } }), 400);
+    await expectError(await call("PUT", "/v1/deployments/rp-bad", { key, body: { model: MODEL, spec: SPEC, replicas: { idle_timeout: "soon" } } }), 400);
+    const d = await deploy({ min: 1, max: 1 });
+    const again = await call("PUT", `/v1/deployments/${d.name}`, { key, body: { model: MODEL, spec: SPEC, replicas: { min: 1, max: 4, target_inflight: 2 } } });
+    expect(again.status).toBe(200);
+    expect((await json(again)).replicas).toMatchObject({ min: 1, max: 4, target_inflight: 2 });
+    expect((await get(d.name)).replicas.max).toBe(4);
+  });
+});
