@@ -35,7 +35,7 @@ export function parseReplicas(text) {
 
 /**
  * The deployment's replicas in words: each with its state and requests in flight, and what the
- * scaler will do next and why. @param {Schemas["Deployment"]} d
+ * scaler will do next and why. @param {Pick<Schemas["Deployment"], "replicas" | "scaler">} d
  * @returns {Array<[string, string | null]>}
  */
 export function replicaFields(d) {
