@@ -1,7 +1,7 @@
 /**
  * The gateway (docs/deployments.md "The gateway"): `/v1/gateway/{deployment id}/v1/...` proxied to
  * the deployment's model server. The caller proves itself with the deployment's api_key, never an
- * org's key; lessor sends the machine's own key instead (src/lease/object.ts `modelRequest`), and
+ * org's key; lessor sends the machine's own key instead (src/deployments/object.ts `request`), and
  * streams the answer back as it comes. The deployment's object (object.ts) picks the replica (the
  * ready one with the fewest requests in flight) and sends the request there itself: one call per
  * request, answered from its memory. A deployment that is stopped is started, and a request to one

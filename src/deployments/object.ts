@@ -27,7 +27,8 @@ import { ApiError } from "../errors";
 import { hexEquals, newId } from "../ids";
 import { TokenBucket, type RateDecision } from "../auth/token-bucket";
 import { createLease } from "../lease/create";
-import type { ActResult, GatewayBudget } from "../lease/object";
+import type { ActResult } from "../lease/object";
+import type { GatewayBudget } from "./gateway-budget";
 import type { LeaseState } from "../lease/state";
 import type { MachineEndpoint } from "../providers/contract";
 import { endpointAt } from "../providers/endpoint";
@@ -121,7 +122,7 @@ const EVENTS_KEPT = 50;
 
 /**
  * `body` passed through as it comes, calling `ended` once it ends, fails or its reader goes away.
- * A native pipe (no JavaScript per chunk, unlike src/while-open.ts's pull): the gateway's every
+ * A native pipe (no JavaScript per chunk, unlike a pulled ReadableStream): the gateway's every
  * answer passes here.
  */
 function untilEnd(body: ReadableStream<Uint8Array> | null, ended: () => void): ReadableStream<Uint8Array> | null {
