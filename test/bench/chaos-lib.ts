@@ -995,6 +995,7 @@ export function formatTable(result: Pick<ChaosResult, "violations" | "stats" | "
       .map(([a, o]) => `${a} {${kv(o)}}`)
       .join("; ")}`,
     `  lessor requests ${s.requests} (${s.requests_per_s}/s): ${kv(s.lessor_status)}; resent after wrangler dev's proxy lost them: ${s.dev_proxy_resends}`,
+    ...(s.deployments ? [`  deployments: ${JSON.stringify(s.deployments).replace(/[{}"]/g, "").replace(/,/g, ", ")}`] : []),
     `  durations (s): total ${s.durations_s.total}, creates done at ${s.durations_s.create_phase}, actions done at ${s.durations_s.action_phase}, drain ${s.durations_s.drain}, read-back ${s.durations_s.verify}`,
     `  lease lifetime (s): ${d(s.lease_lifetime_s)}`,
     `  release_requested -> released (s): ${d(s.release_lag_s)}`,
