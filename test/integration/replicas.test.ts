@@ -111,6 +111,30 @@ describe("replicas", () => {
     expect(res.headers.get("lessor-replica")).toBe(d.lease_id);
   });
 
+  it("min 0 with sleep: release: the idle deployment's lease is released, and a request makes it a new one and is answered", async () => {
+    const d = await deploy({ min: 0, max: 1, idle_timeout: "2s", sleep: "release" });
+    const first = await chat(d);
+    expect(first.status).toBe(200);
+    await first.arrayBuffer();
+    await waitForState(key, d.lease_id, "released", 20_000);
+    const asleep = await get(d.name);
+    expect(asleep.scaler.events.map((e: any) => `${e.action}:${e.reason}`)).toContain("sleep:idle_timeout");
+    expect(asleep.scaler.desired).toBe(0);
+    // The wake makes a new lease (the gateway holds a request LESSOR_GATEWAY_WAKE_WAIT, 5 s here; asked again until answered).
+    const woken = await until("a request answered after the wake", async () => {
+      const res = await chat(d);
+      if (res.status === 200) return res;
+      expect([503]).toContain(res.status);
+      await res.arrayBuffer();
+      return null;
+    });
+    const again = await get(d.name);
+    expect(again.lease_id).not.toBe(d.lease_id);
+    expect(woken.headers.get("lessor-replica")).toBe(again.lease_id);
+    await woken.arrayBuffer();
+    expect(again.scaler.events.map((e: any) => `${e.action}:${e.reason}`)).toContain("wake:request_waiting");
+  });
+
   it("bad replicas are 400 in the envelope; a PUT with other replicas stores them without a conflict", async () => {
     await expectError(await call("PUT", "/v1/deployments/rp-bad", { key, body: { model: MODEL, spec: SPEC, replicas: { min: 3, max: 2 } } }), 400, "invalid_request");
     await expectError(await call("PUT", "/v1/deployments/rp-bad", { key, body: { model: MODEL, spec: SPEC, replicas: { max: 0 } } }), 400);
