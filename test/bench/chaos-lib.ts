@@ -699,7 +699,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
   const stats: ChaosStats = {
     seed: options.seed,
     leases_requested: options.leases,
-    leases_created: leases.length - untracked,
+    // The deployments' replica leases (n -2) are judged with the rest but were not among the creates asked for.
+    leases_created: leases.filter((l) => l.n >= 0).length,
     leases_untracked: untracked,
     create_refused: createRefused,
     ...judged.counts,
