@@ -6,6 +6,7 @@
  */
 import { SELF } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
+import { generate } from "../../src/providers/sim/model-server";
 import { endEverything } from "./deployment-helpers";
 import { call, expectError, json, type TestOrg } from "./helpers";
 import { getLease, leaseSuite, sim, waitForState } from "./lease-helpers";
@@ -133,6 +134,45 @@ describe("replicas", () => {
     expect(woken.headers.get("lessor-replica")).toBe(again.lease_id);
     await woken.arrayBuffer();
     expect(again.scaler.events.map((e: any) => `${e.action}:${e.reason}`)).toContain("wake:request_waiting");
+  });
+
+  it("a scale-down drains a replica with a stream open: the stream ends whole, then the replica is released", async () => {
+    const d = await deploy({ min: 1, max: 2, target_inflight: 1, scale_down_delay: "1s", drain_timeout: "1m" });
+    // A prompt whose answer is long (the sim's answer is a pure function of the prompt): 60 tokens or more.
+    let content = "";
+    for (let i = 0; !content; i++) if (generate(MODEL, `user: story ${i}`, 1_000).tokens.length >= 60) content = `story ${i}`;
+    await sim().setFaults({ model_tokens_per_s: 5 });
+    const streamed = (maxTokens: number) =>
+      SELF.fetch(`${d.base_url}/chat/completions`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${d.api_key}`, "content-type": "application/json" },
+        body: JSON.stringify({ model: MODEL, messages: [{ role: "user", content }], max_tokens: maxTokens, stream: true }),
+      });
+    // Two streams on the one replica are over the target of 1 a replica: the scaler makes a second.
+    const first = await Promise.all([streamed(20), streamed(20)]);
+    expect(first.map((r) => r.headers.get("lessor-replica"))).toEqual([d.lease_id, d.lease_id]);
+    const extra = await until("the second replica ready", async () => {
+      const g = await get(d.name);
+      return g.scaler?.replicas.find((x: any) => !x.primary && x.state === "ready")?.lease_id as string | undefined;
+    });
+    // The next goes to it (no request in flight there), and outlasts the first two.
+    const long = await streamed(60);
+    expect(long.headers.get("lessor-replica")).toBe(extra);
+    await Promise.all(first.map((r) => r.text()));
+    // One in flight wants one replica: the second drains, its stream still open.
+    const draining = await until("the second replica draining", async () => {
+      const g = await get(d.name);
+      return g.scaler.replicas.find((x: any) => x.lease_id === extra)?.state === "draining" ? g : null;
+    });
+    expect(draining.scaler.replicas.find((x: any) => x.lease_id === extra).in_flight).toBe(1);
+    expect((await getLease(key, extra)).state).toBe("ready");
+    const text = await long.text();
+    expect(text.trimEnd().endsWith("data: [DONE]")).toBe(true);
+    const pieces = text.split("\n").filter((l) => l.startsWith("data: {")).map((l) => JSON.parse(l.slice(6)).choices[0]?.delta?.content ?? "");
+    expect(pieces.join("")).toBe(generate(MODEL, `user: ${content}`, 60).tokens.join(""));
+    await waitForState(key, extra, "released", 20_000);
+    const after = await get(d.name);
+    expect(after.scaler.events.find((e: any) => e.action === "release" && e.lease_id === extra)?.reason).toBe("drained");
   });
 
   it("bad replicas are 400 in the envelope; a PUT with other replicas stores them without a conflict", async () => {
