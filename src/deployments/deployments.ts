@@ -311,10 +311,9 @@ export async function rotateDeploymentKey(db: Db, env: Env, orgId: string, name:
   const row = await deploymentByName(db, orgId, name);
   if (!row) return null;
   const key = newDeploymentKey();
-  // The lease learns the new key's digest first (the gateway's quick path, gateway.ts): the old key
-  // stops working before the answer, and a failure here leaves the old key stored and working.
-  const digest = await sha256Hex(key);
-  await Promise.all([deploymentStub(env, row.id).setKey(row.org_id, digest), leaseStub(env, row.lease_id).setGatewayKey(row.org_id, digest)]);
+  // The deployment's object learns the new key's digest first (the gateway's quick path, gateway.ts):
+  // the old key stops working before the answer, and a failure here leaves the old key stored and working.
+  await deploymentStub(env, row.id).setKey(row.org_id, await sha256Hex(key));
   const api_key = await sealSecret(env, keyBinding(row), key);
   return (await db.updateTable("deployments").set({ api_key, updated_at: now }).where("id", "=", row.id).returningAll().executeTakeFirst()) ?? null;
 }

@@ -188,16 +188,6 @@ export class LeaseObject extends MeteredObject {
   /** When each request the deployment's object has in flight on this replica began, as it last told (in memory). */
   #routedInFlight: number[] = [];
 
-  /**
-   * A deployment's api_key was rotated: the gateway's quick path takes only the new key's digest
-   * from now on. Called before the new key is stored, so the old one never works after the answer.
-   * false: no such lease for this org.
-   */
-  setGatewayKey(orgId: string, digest: string): boolean {
-    if (!this.#store.loadFor(orgId)) return false;
-    this.#store.setGatewayKeyDigest(digest, true);
-    return true;
-  }
 
   /**
    * A gateway request's end is activity. It counts at once, from memory (`AgentFacts.gateway_ended_at`,
