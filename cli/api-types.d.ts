@@ -16284,7 +16284,57 @@ export interface components {
             model: string;
             /** @description what its machine bills an hour; null while its lease is being made */
             hourly_usd: number | null;
+            /** @description its replicas' settings, every field filled in */
+            replicas: {
+                min: number;
+                max: number;
+                target_inflight: number;
+                idle_timeout: string;
+                scale_down_delay: string;
+                drain_timeout: string;
+                /** @enum {string} */
+                sleep: "stop" | "release";
+            };
+            scaler: components["schemas"]["DeploymentScaler"];
         };
+        /** @description its replicas as they are and what the scaler will do next and why; null until its object has heard of it (a PUT or a request) */
+        DeploymentScaler: {
+            replicas: {
+                lease_id: string;
+                /** @description the deployment's own lease (`lease_id`): asleep rather than gone at zero replicas */
+                primary: boolean;
+                /**
+                 * @description `ready`: sent requests; `starting` and `draining` (finishing its requests before it is released) are sent none
+                 * @enum {string}
+                 */
+                state: "starting" | "ready" | "stopped" | "gone" | "draining";
+                /** @enum {string|null} */
+                lease_state: "pending" | "provisioning" | "booting" | "ready" | "stopping" | "stopped" | "starting" | "releasing" | "released" | null;
+                in_flight: number;
+                /** @description 5xx answers or failed sends in a row; at 5 it is replaced */
+                failures: number;
+            }[];
+            in_flight: number;
+            /** @description requests held in the gateway for want of a ready replica */
+            queued: number;
+            /** @description the replicas the load asks for now */
+            desired: number;
+            next: {
+                /** @enum {string} */
+                action: "add" | "drain" | "release" | "wake" | "sleep" | "replace" | "forget" | "none";
+                reason: string;
+                /** @description when, if later than now */
+                at: string | null;
+            };
+            /** @description the last scale events, newest first, each with its reason */
+            events: {
+                at: string;
+                action: string;
+                lease_id: string | null;
+                reason: string;
+                detail: string;
+            }[];
+        } | null;
         DeploymentConfig: {
             /**
              * @description a model of the catalog (GET /v1/catalog/models), in any letter case
@@ -16299,6 +16349,24 @@ export interface components {
             engine_args?: string[];
             /** @description volumes to mount; the lease is placed where they live (docs/volumes.md) */
             volumes?: components["schemas"]["VolumeMount"][];
+            replicas?: components["schemas"]["ReplicasInput"];
+        };
+        /** @description how many leases serve it and when the scaler adds or takes one away (docs/deployments.md "Replicas"); default {min: 1, max: 1} */
+        ReplicasInput: {
+            /** @description replicas kept while the deployment is in use (0: it scales to zero after idle_timeout); default 1 */
+            min?: number;
+            /** @description the most replicas (at most 16); default 1, or min when min is more */
+            max?: number;
+            /** @description requests in flight per replica the scaler aims at; default 8 */
+            target_inflight?: number;
+            idle_timeout?: components["schemas"]["Duration"] & unknown;
+            scale_down_delay?: components["schemas"]["Duration"] & unknown;
+            drain_timeout?: components["schemas"]["Duration"] & unknown;
+            /**
+             * @description at zero replicas the last one is `stop`ped (default) or `release`d
+             * @enum {string}
+             */
+            sleep?: "stop" | "release";
         };
         Volume: {
             id: string;

@@ -9,6 +9,7 @@ import { CliError, EXIT, usageError } from "./exit-codes.mjs";
 import { fields, hourly, jsonText, money, painter, relative, stateText, table, visible, wantsColor } from "./format.mjs";
 import { readLine, readSecret } from "./secret.mjs";
 import { follow } from "./stream.mjs";
+import { replicaFields } from "./deployments.mjs";
 
 export { kill, logs, run, scratchExec, scratchRun } from "./occupant.mjs";
 export { down, env, up } from "./deployments.mjs";
@@ -259,6 +260,8 @@ export async function ls(ctx, _args, f) {
 export async function status(ctx, [ref]) {
   const id = await leaseIdOf(ctx, /** @type {string} */ (ref));
   const l = await call(ctx.api().GET("/v1/leases/{id}", { params: { path: { id } } }));
+  // A deployment's lease is named after it: its replicas and scaler are shown with it.
+  const deployment = l.kind === "deployment" && l.name ? await ctx.api().GET("/v1/deployments/{name}", { params: { path: { name: l.name } } }).then((r) => r.data ?? null, () => null) : null;
   const now = ctx.io.now();
   const est = l.billing.estimate;
   ctx.print(l, () =>
@@ -275,6 +278,7 @@ export async function status(ctx, [ref]) {
       ["guard", guardText(l.guard, now)],
       ["released", l.released_at ? relative(l.released_at, now) : null],
       ["warnings", l.warnings.map((w) => w.message).join("; ")],
+      ...(deployment ? [/** @type {[string, string]} */ (["deployment", deployment.name]), ...replicaFields(deployment)] : []),
     ]),
   );
 }

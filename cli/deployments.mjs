@@ -21,6 +21,35 @@ export function exitCodeOfDeployment(reason) {
   return reason !== null && MODEL_SERVER_REASONS.has(reason) ? EXIT.MODEL_SERVER : exitCodeOfRelease(reason);
 }
 
+/**
+ * `--replicas MIN:MAX` (or `N` for MIN = MAX = N) as the request's `replicas`.
+ * @param {string} text @returns {{ min: number, max: number }}
+ */
+export function parseReplicas(text) {
+  const m = /^([0-9]{1,2})(?::([0-9]{1,2}))?$/.exec(text.trim());
+  if (!m) throw new CliError(`--replicas takes MIN:MAX (e.g. 1:3, 0:2) or N, not "${text}"`, EXIT.USAGE, { code: "invalid_request", details: { field: "replicas" } });
+  const min = Number(m[1]);
+  const max = m[2] === undefined ? Math.max(min, 1) : Number(m[2]);
+  return { min, max };
+}
+
+/**
+ * The deployment's replicas in words: each with its state and requests in flight, and what the
+ * scaler will do next and why. @param {Pick<Schemas["Deployment"], "replicas" | "scaler">} d
+ * @returns {Array<[string, string | null]>}
+ */
+export function replicaFields(d) {
+  const r = d.replicas;
+  const settings = `min ${r.min}, max ${r.max}, ${r.target_inflight} in flight each; idle ${r.idle_timeout}, then ${r.sleep}`;
+  const s = d.scaler;
+  if (!s) return [["replicas", settings]];
+  const each = s.replicas.map((x) => `${x.lease_id}${x.primary ? "*" : ""} ${x.state} (${x.in_flight} in flight)`).join("; ");
+  return [
+    ["replicas", `${settings}\n${each || "none"}`],
+    ["scaler", `${s.desired} wanted, ${s.in_flight} in flight, ${s.queued} waiting; next: ${s.next.action}${s.next.at ? ` at ${s.next.at}` : ""} (${s.next.reason})`],
+  ];
+}
+
 /** @param {Ctx} ctx @param {Schemas["Deployment"]} d */
 function printDeployment(ctx, d) {
   ctx.print(d, () =>
@@ -32,19 +61,20 @@ function printDeployment(ctx, d) {
       ["api_key", d.api_key ?? "(needs a key with the write scope)"],
       ["rate", d.hourly_usd === null ? null : hourly(d.hourly_usd)],
       ["lease", d.lease_id],
+      ...replicaFields(d),
     ]),
   );
 }
 
 /**
- * `lessor up NAME --model M [--gpu G] [--recreate] [--no-wait]`: serves M under NAME (made,
+ * `lessor up NAME --model M [--gpu G] [--replicas MIN:MAX] [--recreate] [--no-wait]`: serves M under NAME (made,
  * started again or found), waits until the model answers, and prints base_url, api_key and model.
  * @param {Ctx} ctx @param {string[]} args @param {Record<string, any>} f
  */
 export async function up(ctx, [name], f) {
   const n = /** @type {string} */ (name);
   /** @type {Schemas["DeploymentConfig"]} */
-  const body = { model: f.model, ...(f.gpu ? { spec: { gpu: f.gpu } } : {}) };
+  const body = { model: f.model, ...(f.gpu ? { spec: { gpu: f.gpu } } : {}), ...(f.replicas ? { replicas: parseReplicas(f.replicas) } : {}) };
   const query = f.recreate ? { recreate: /** @type {const} */ ("true") } : {};
   let d = await call(ctx.api().PUT("/v1/deployments/{name}", { params: { path: { name: n }, query }, body }));
   if (f.wait !== false && d.state !== "ready") {

@@ -229,6 +229,7 @@ export function buildProgram(io, act) {
     .argument("<name>", "the deployment's name")
     .requiredOption("--model <id>", "the model (`lessor models`), e.g. Qwen/Qwen2.5-7B-Instruct")
     .option("--gpu <class:count>", "the machine (default: the smallest that fits the model)")
+    .option("--replicas <min:max>", "how many machines serve it, scaled with its traffic (default 1:1; 0:N scales to zero when idle)")
     .option("--recreate", "a changed configuration replaces the machine instead of being refused")
     .option("--no-wait", "answer at once, without waiting for the model to answer")
     .action(act("up"));

@@ -9,6 +9,7 @@ export { ApiKeyObject } from "../src/auth/key-object";
 export { RateLimiter } from "../src/auth/rate-limiter";
 export { OrgEventsObject } from "../src/events/org-object";
 export { LeaseObject } from "../src/lease/object";
+export { DeploymentObject } from "../src/deployments/object";
 export { SimCloud } from "../src/providers/sim/cloud";
 
 const app = createApp();

@@ -2,12 +2,15 @@ import type { ApiKeyObject } from "./auth/key-object";
 import type { RateLimiter } from "./auth/rate-limiter";
 import type { OrgEventsObject } from "./events/org-object";
 import type { LeaseObject } from "./lease/object";
+import type { DeploymentObject } from "./deployments/object";
 import type { SimCloud } from "./providers/sim/cloud";
 
 /** The Worker's bindings and settings (wrangler.toml, `.dev.vars`, secrets). */
 export interface Env {
   DB: D1Database;
   LEASE: DurableObjectNamespace<LeaseObject>;
+  /** One per deployment, named by its id: its replicas, their in-flight requests and its scaler (src/deployments/object.ts). */
+  DEPLOYMENT: DurableObjectNamespace<DeploymentObject>;
   SIM: DurableObjectNamespace<SimCloud>;
   LIMITER: DurableObjectNamespace<RateLimiter>;
   API_KEY: DurableObjectNamespace<ApiKeyObject>;

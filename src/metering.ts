@@ -222,6 +222,7 @@ export function meteredEnv(env: Env, as: "worker" | "agent" = "worker"): Env {
     LIMITER: meteredNamespace(env.LIMITER),
     API_KEY: meteredNamespace(env.API_KEY),
     ORG_EVENTS: meteredNamespace(env.ORG_EVENTS),
+    DEPLOYMENT: meteredNamespace(env.DEPLOYMENT),
   };
   if (as === "worker") wrapped.set(env, out);
   return out;

@@ -11,6 +11,8 @@ import { badRequest } from "../errors";
 import { sha256Hex } from "../ids";
 import { PolicyInputSchema, type PolicyInput } from "../lease/policy";
 import { MountsSchema, type MountRequest } from "../volumes/volumes";
+import { ReplicasInputSchema, resolveReplicas, type ReplicasInput } from "./replicas";
+import { parseDuration } from "../duration";
 
 /** A model id as a model server lists it (`org/name`, a tag after `:` or `@`), at most 200 characters. */
 export const MODEL_ID = /^[A-Za-z0-9][A-Za-z0-9._:/@-]{0,199}$/;
@@ -34,6 +36,7 @@ export const DeploymentConfigSchema = z
       .optional()
       .describe("more arguments for the model server, each one word (`--max-model-len`, `8192`); passed quoted, never read by a shell"),
     volumes: MountsSchema.optional(),
+    replicas: ReplicasInputSchema.optional().describe("how many leases serve it and when the scaler adds or takes one away (docs/deployments.md \"Replicas\"); default {min: 1, max: 1}"),
   })
   .openapi("DeploymentConfig");
 
@@ -48,6 +51,8 @@ export interface StoredConfig {
   engine_args: string[];
   /** The volumes its machine mounts (docs/volumes.md); absent: none, as in configurations stored before volumes. */
   volumes?: MountRequest[];
+  /** Its replicas' settings as asked (replicas.ts); absent: the default {min: 1, max: 1}. Not in the fingerprint. */
+  replicas?: ReplicasInput;
 }
 
 /**
@@ -58,7 +63,14 @@ export interface StoredConfig {
 export function storedConfig(c: DeploymentConfig): StoredConfig {
   const model = findModel(c.model);
   if (!model) throw badRequest("unknown_model", `"${c.model}" is not in the model catalog (GET /v1/catalog/models)`, { field: "model" });
-  return { model: model.id, spec: c.spec ? checkedSpec(model, c.spec) : defaultSpec(model), policy: c.policy ?? null, image: c.image ?? null, engine_args: c.engine_args ?? [], ...(c.volumes?.length ? { volumes: c.volumes } : {}) };
+  if (c.replicas) resolveReplicas(c.replicas, null); // 400 for a min above max, before anything is stored
+  return { model: model.id, spec: c.spec ? checkedSpec(model, c.spec) : defaultSpec(model), policy: c.policy ?? null, image: c.image ?? null, engine_args: c.engine_args ?? [], ...(c.volumes?.length ? { volumes: c.volumes } : {}), ...(c.replicas ? { replicas: c.replicas } : {}) };
+}
+
+/** The replicas' settings a stored configuration runs with (its policy's idle_timeout the default idle timeout). */
+export function replicasOf(c: StoredConfig) {
+  const idle = c.policy?.idle_timeout;
+  return resolveReplicas(c.replicas, typeof idle === "string" ? parseDuration(idle) : null);
 }
 
 function checkedSpec(model: Model, spec: Spec): Spec {

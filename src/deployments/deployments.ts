@@ -26,7 +26,9 @@ import { TERMINAL_STATES, type LeaseState } from "../lease/state";
 import type { LeaseView } from "../lease/view";
 import { shQuote } from "../providers/agent-start";
 import { openSecret, sealSecret } from "../providers/credentials";
-import { configFingerprint, storedConfig, type DeploymentConfig, type StoredConfig } from "./config";
+import { formatDuration } from "../duration";
+import { configFingerprint, replicasOf, storedConfig, type DeploymentConfig, type StoredConfig } from "./config";
+import type { DeploymentSummary, ScalerView } from "./object";
 
 export type DeploymentRow = DeploymentsTable;
 
@@ -41,6 +43,10 @@ export interface DeploymentView {
   api_key: string | null;
   model: string;
   hourly_usd: number | null;
+  /** Its replicas' settings (docs/deployments.md "Replicas"). */
+  replicas: { min: number; max: number; target_inflight: number; idle_timeout: string; scale_down_delay: string; drain_timeout: string; sleep: "stop" | "release" };
+  /** Its replicas as they are, and what the scaler will do next and why; null until the gateway or a PUT has told its object of it. */
+  scaler: ScalerView | null;
 }
 
 /** 43 URL-safe characters: 32 random bytes, base64url without padding. */
@@ -84,6 +90,14 @@ export async function listDeployments(db: Db, orgId: string, after: string | nul
 
 export const leaseStub = (env: Env, leaseId: string) => env.LEASE.get(env.LEASE.idFromName(leaseId));
 
+/** The deployment's own object (src/deployments/object.ts), named by its id. */
+export const deploymentStub = (env: Env, id: string) => env.DEPLOYMENT.get(env.DEPLOYMENT.idFromName(id));
+
+/** What the deployment's object needs of its row. */
+export function objectSummary(row: DeploymentRow): DeploymentSummary {
+  return { id: row.id, org_id: row.org_id, name: row.name, lease_id: row.lease_id, fingerprint: row.fingerprint, config: configOf(row) };
+}
+
 /** The lease's view, or null while it is not yet made (or was never made). */
 export async function leaseOf(env: Env, row: DeploymentRow): Promise<LeaseView | null> {
   return leaseStub(env, row.lease_id).view(row.org_id);
@@ -91,6 +105,7 @@ export async function leaseOf(env: Env, row: DeploymentRow): Promise<LeaseView |
 
 /** The deployment as answered, from its row and its lease as it is now. */
 export async function renderDeployment(env: Env, row: DeploymentRow, lease: LeaseView | null, showKey: boolean): Promise<DeploymentView> {
+  const r = replicasOf(configOf(row));
   return {
     name: row.name,
     id: row.id,
@@ -100,6 +115,8 @@ export async function renderDeployment(env: Env, row: DeploymentRow, lease: Leas
     api_key: showKey ? await deploymentKey(env, row) : null,
     model: row.model,
     hourly_usd: lease?.hourly_usd ?? null,
+    replicas: { min: r.min, max: r.max, target_inflight: r.target_inflight, idle_timeout: formatDuration(r.idle_timeout_ms), scale_down_delay: formatDuration(r.scale_down_delay_ms), drain_timeout: formatDuration(r.drain_timeout_ms), sleep: r.sleep },
+    scaler: await deploymentStub(env, row.id).status(row.org_id),
   };
 }
 
@@ -189,6 +206,13 @@ async function deploymentCount(db: Db, orgId: string): Promise<number> {
  * makes a new one.
  */
 export async function putDeployment(db: Db, env: Env, orgId: string, name: string, body: DeploymentConfig, recreate: boolean, now: number): Promise<PutOutcome> {
+  const out = await putRow(db, env, orgId, name, body, recreate, now);
+  // Its object learns the row as it now is (a new lease, a new configuration, new replicas).
+  await deploymentStub(env, out.row.id).sync(objectSummary(out.row));
+  return out;
+}
+
+async function putRow(db: Db, env: Env, orgId: string, name: string, body: DeploymentConfig, recreate: boolean, now: number): Promise<PutOutcome> {
   const config = storedConfig(body);
   const fingerprint = await configFingerprint(config);
   const id = newId("dp", now);
@@ -226,11 +250,40 @@ export async function putDeployment(db: Db, env: Env, orgId: string, name: strin
     await handOverLeaseName(db, orgId, name, row.lease_id, swapped.lease_id, now);
     return { status: 202, row: swapped, lease: await startLease(db, env, swapped, config, now) };
   }
+  const current = await withReplicas(db, row, config, now);
   if (lease?.state === "stopped") {
-    const started = await actOnLease(env, row, "start");
-    if (started.ok) return { status: 202, row, lease: started.lease };
+    const started = await actOnLease(env, current, "start");
+    if (started.ok) return { status: 202, row: current, lease: started.lease };
   }
-  return { status: 200, row, lease: lease === null ? null : await leaseOf(env, row) };
+  return { status: 200, row: current, lease: lease === null ? null : await leaseOf(env, current) };
+}
+
+/** The row with this PUT's replicas (they are not in the fingerprint: a change of them is stored, never a conflict). */
+async function withReplicas(db: Db, row: DeploymentRow, config: StoredConfig, now: number): Promise<DeploymentRow> {
+  const stored = configOf(row);
+  if (JSON.stringify(stored.replicas ?? null) === JSON.stringify(config.replicas ?? null)) return row;
+  const next: StoredConfig = { ...stored };
+  if (config.replicas) next.replicas = config.replicas;
+  else delete next.replicas;
+  const updated = await db.updateTable("deployments").set({ config: JSON.stringify(next), updated_at: now }).where("id", "=", row.id).where("lease_id", "=", row.lease_id).returningAll().executeTakeFirst();
+  return updated ?? row;
+}
+
+/**
+ * A new lease in place of `oldLeaseId` for the deployment's object (a wake after `sleep: release`,
+ * a failing primary replaced): the PUT's own swap, so that of it and a PUT only one makes a lease.
+ * Answers the lease the row then names.
+ */
+export async function renewLease(db: Db, env: Env, orgId: string, id: string, oldLeaseId: string, now: number): Promise<string> {
+  const row = await deploymentById(db, id);
+  if (!row || row.org_id !== orgId) throw new ApiError(409, "deployment_busy", "the deployment was deleted", {});
+  if (row.lease_id !== oldLeaseId) return row.lease_id;
+  const config = configOf(row);
+  const swapped = await swapLease(db, row, config, row.fingerprint, now);
+  if (!swapped) return (await deploymentById(db, id))?.lease_id ?? oldLeaseId;
+  await handOverLeaseName(db, orgId, row.name, row.lease_id, swapped.lease_id, now);
+  await startLease(db, env, swapped, config, now);
+  return swapped.lease_id;
 }
 
 async function reread(db: Db, env: Env, orgId: string, name: string): Promise<{ row: DeploymentRow; lease: LeaseView | null }> {
@@ -243,6 +296,8 @@ async function reread(db: Db, env: Env, orgId: string, name: string): Promise<{ 
 export async function deleteDeployment(db: Db, env: Env, orgId: string, name: string): Promise<DeploymentRow | null> {
   const row = await deploymentByName(db, orgId, name);
   if (!row) return null;
+  // Its other replicas end with it; the primary is ended here, as before.
+  await deploymentStub(env, row.id).forget(orgId);
   const ended = await actOnLease(env, row, "end");
   if (!ended.ok && ended.status !== 404) throw new ApiError(ended.status, ended.code, ended.message, ended.details);
   // The name is free at once, as the deployment's is: a PUT right after names its new lease so.
@@ -256,9 +311,9 @@ export async function rotateDeploymentKey(db: Db, env: Env, orgId: string, name:
   const row = await deploymentByName(db, orgId, name);
   if (!row) return null;
   const key = newDeploymentKey();
-  // The lease learns the new key's digest first (the gateway's quick path, gateway.ts): the old key
-  // stops working before the answer, and a failure here leaves the old key stored and working.
-  await leaseStub(env, row.lease_id).setGatewayKey(row.org_id, await sha256Hex(key));
+  // The deployment's object learns the new key's digest first (the gateway's quick path, gateway.ts):
+  // the old key stops working before the answer, and a failure here leaves the old key stored and working.
+  await deploymentStub(env, row.id).setKey(row.org_id, await sha256Hex(key));
   const api_key = await sealSecret(env, keyBinding(row), key);
   return (await db.updateTable("deployments").set({ api_key, updated_at: now }).where("id", "=", row.id).returningAll().executeTakeFirst()) ?? null;
 }

@@ -15,8 +15,6 @@ import { MeteredObject } from "../metered-object";
 import { meteredAlarm } from "../metering";
 import { database } from "../db";
 import type { Env } from "../env";
-import { hexEquals } from "../ids";
-import { TokenBucket, type RateDecision } from "../auth/token-bucket";
 import { settleReservation } from "../billing/budget";
 import { alarmAt, alarmMove, guardOf, indexWrite, type IndexFacts } from "./decide";
 import type { KillOutcome } from "./command";
@@ -38,22 +36,6 @@ import type { AgentLimits } from "../occupant/agent-budget";
 import { HeldSlots, type SlotClaim, type SlotRefusal } from "../auth/stream-slots";
 
 export type { LeaseEvent, LeaseInit, UserAction };
-
-/**
- * How a gateway request proves the deployment's key to the lease (src/deployments/gateway.ts):
- * `digest`, the caller's key's SHA-256, which the lease compares with the one it holds; or
- * `verified`, the digest of a key the gateway checked against the deployment's row, which the lease
- * keeps unless it already holds one.
- */
-export type GatewayKeyCheck = { digest: string } | { verified: string };
-
-/** A gateway request's unit of the deployment's budget (src/deployments/gateway-budget.ts). */
-export interface GatewayBudget {
-  /** Requests a minute the deployment's callers may make together (the Worker's setting). */
-  limit_per_minute: number;
-  /** This request spent its unit already, on an earlier call for it. */
-  counted: boolean;
-}
 
 export type ActResult =
   | { ok: true; lease: LeaseView }
@@ -86,7 +68,7 @@ export class LeaseObject extends MeteredObject {
       appended: (stored) => this.#out.appended(stored),
       occupant: () => this.#occupant.occupant(),
       finish: (now) => this.#finish(now),
-      inFlight: () => [...this.#inFlight.values()],
+      inFlight: () => this.#routedInFlight,
       gatewayEndedAt: () => this.#gatewayEndedAt,
     });
     this.#occupant = new OccupantSide(this.#store, ctx.storage, this.env, this.#slots, {
@@ -178,75 +160,34 @@ export class LeaseObject extends MeteredObject {
   }
 
   /**
-   * One gateway request to the lease's model server (src/deployments/gateway.ts): sent with the
-   * machine's key in place of the caller's, its answer streamed back as it comes. It is activity
-   * from its start to its end (decide.ts `inUseUntil`): in flight while its body streams, recorded
-   * as the lease's last activity when it ends or its caller goes away. Not ready: the state, and
-   * nothing is sent; null: no such lease for this org.
+   * Where the deployment's object (src/deployments/object.ts) reaches this replica's model server:
+   * its endpoint's url and the machine's key, once the lease is ready and the endpoint known. The key
+   * goes only to that object, which keeps it in memory and sends it to the machine alone. null: no such lease for this org.
    */
-  async modelRequest(
-    orgId: string,
-    path: string,
-    init: { method: string; headers: [string, string][]; body: ArrayBuffer | null },
-    key: GatewayKeyCheck,
-    budget: GatewayBudget,
-  ): Promise<Response | { state: LeaseState | "unreachable" } | { check: "key" } | { limited: RateDecision } | null> {
+  async modelTarget(orgId: string): Promise<{ state: LeaseState; url: string | null; key: string | null } | null> {
     const l = this.#store.loadFor(orgId);
     if (!l) return null;
-    if ("verified" in key) this.#store.setGatewayKeyDigest(key.verified, false);
-    else {
-      // The quick path: only this very digest is let through; anything else is for the gateway's
-      // full check, against the deployment's row (which a state answer below sends it to as well).
-      const held = this.#store.gatewayKeyDigest();
-      if (held === null || !hexEquals(held, key.digest)) return { check: "key" };
-    }
-    // The deployment's request budget, spent only by a caller that holds its key (a wrong key
-    // never drains it), once per request whatever path it took (docs/deployments.md "The gateway").
-    if (!budget.counted) {
-      const decision = this.#gatewayBudget.take(budget.limit_per_minute, Date.now());
-      if (!decision.allowed) return { limited: decision };
-    }
-    if (l.state !== "ready" || !l.model) return { state: l.state };
+    if (l.state !== "ready" || !l.model) return { state: l.state, url: null, key: null };
     const endpoint = await this.#runner.modelEndpoint(l).catch(() => null);
-    if (!endpoint) return { state: "unreachable" };
-    const id = crypto.randomUUID();
-    this.#inFlight.set(id, Date.now());
-    const ended = () => {
-      if (this.#inFlight.delete(id)) this.#noteActivity(orgId, Date.now());
-    };
-    const headers = new Headers(init.headers);
-    headers.set("authorization", `Bearer ${l.model.key}`);
-    let answer: Response;
-    try {
-      answer = await endpoint.fetch(path, { method: init.method, headers, body: init.body });
-    } catch {
-      ended();
-      return { state: "unreachable" };
-    }
-    return new Response(whileOpen(answer.body, ended), { status: answer.status, headers: answer.headers });
+    return { state: l.state, url: endpoint?.url ?? null, key: endpoint ? l.model.key : null };
   }
 
   /**
-   * A deployment's api_key was rotated: the gateway's quick path takes only the new key's digest
-   * from now on. Called before the new key is stored, so the old one never works after the answer.
-   * false: no such lease for this org.
+   * The gateway requests the deployment's object sent to this replica: `starts`, when each now in
+   * flight began (it replaces what was told before), and `endedAt`, the last one's end. They count
+   * as this lease's activity from their start to their end (decide.ts `inUseUntil`), the end
+   * recorded as its last activity (`#noteActivity`). false: no such lease for this org.
    */
-  setGatewayKey(orgId: string, digest: string): boolean {
+  gatewayActivity(orgId: string, starts: number[], endedAt: number | null): boolean {
     if (!this.#store.loadFor(orgId)) return false;
-    this.#store.setGatewayKeyDigest(digest, true);
+    this.#routedInFlight = starts;
+    if (endedAt !== null) this.#noteActivity(orgId, endedAt);
     return true;
   }
 
-  /**
-   * The deployment's gateway budget, in memory as every RateLimiter's is (src/auth/rate-limiter.ts):
-   * this object is the one place every isolate's requests for the lease pass, so it counts them all
-   * without a further call. An evicted object starts with a full bucket; a recreated deployment's
-   * new lease starts with its own.
-   */
-  readonly #gatewayBudget = new TokenBucket();
+  /** When each request the deployment's object has in flight on this replica began, as it last told (in memory). */
+  #routedInFlight: number[] = [];
 
-  /** When each gateway request now in flight began, by its id; in memory (state.ts `AgentFacts.in_flight`). */
-  readonly #inFlight = new Map<string, number>();
 
   /**
    * A gateway request's end is activity. It counts at once, from memory (`AgentFacts.gateway_ended_at`,
@@ -475,32 +416,4 @@ export class LeaseObject extends MeteredObject {
   agentSnapshot(orgId: string | null): AgentSnapshot | "not_sim" | null {
     return this.#occupant.agentSnapshot(orgId);
   }
-}
-
-/** `body` passed through chunk by chunk, calling `ended` once when it ends, fails or is cancelled. */
-function whileOpen(body: ReadableStream<Uint8Array> | null, ended: () => void): ReadableStream<Uint8Array> | null {
-  if (!body) {
-    ended();
-    return null;
-  }
-  const reader = body.getReader();
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const { done, value } = await reader.read();
-        if (done) {
-          ended();
-          controller.close();
-        } else controller.enqueue(value);
-      } catch (e) {
-        ended();
-        controller.error(e);
-      }
-    },
-    async cancel(reason) {
-      ended();
-      // The caller went away: the model server's answer is dropped, whatever its stream says of it.
-      await reader.cancel(reason).catch(() => undefined);
-    },
-  });
 }

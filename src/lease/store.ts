@@ -232,14 +232,4 @@ export class LeaseStore {
     this.#forwardedStored ??= this.#sql.exec<{ forwarded_seq: number }>(`SELECT forwarded_seq FROM lease LIMIT 1`).toArray()[0]?.forwarded_seq ?? null;
     return this.#forwardedStored ?? 0;
   }
-
-  /** The SHA-256 (hex) of the api_key of the deployment this lease serves, as the gateway last told it (null: never). */
-  gatewayKeyDigest(): string | null {
-    return this.#sql.exec<{ value: string }>(`SELECT value FROM meta WHERE key = 'gateway_key_sha256'`).toArray()[0]?.value ?? null;
-  }
-
-  /** `replace` false: kept when one is already held (a digest read from D1 may be older than a rotation's). */
-  setGatewayKeyDigest(digest: string, replace: boolean): void {
-    this.#sql.exec(`INSERT OR ${replace ? "REPLACE" : "IGNORE"} INTO meta (key, value) VALUES ('gateway_key_sha256', ?)`, digest);
-  }
 }

@@ -33,6 +33,10 @@ import { maxAliveAtOnce, type SimRefusal } from "../../src/providers/sim/machine
 import { SIM_BACKOFF_MAX_MS } from "../../src/providers/sim/adapter";
 import { DEFAULT_INSTALLATION_ID } from "../../src/config";
 import { prng } from "../../src/random";
+import { judgeDeployments, startDeployments } from "./chaos-deployments";
+
+/** The deployments' org's GPU quota: fewer than their replicas' max together, so the quota refuses some scale-ups. */
+const DEPLOYMENT_QUOTA_GPUS = 4;
 
 export interface ChaosFaults {
   api_error_rate: number;
@@ -89,6 +93,8 @@ export interface ChaosOptions {
   toleranceMs?: number;
   /** Preferred GPU specs; those without offers are skipped. */
   gpus?: string[];
+  /** Deployments with replicas under gateway traffic, in an org of their own (chaos-deployments.ts); default true. */
+  deployments?: boolean;
   /**
    * The org's GPU quota (`PUT /v1/quota`), so that creates meet it: refusals are counted with the
    * other refused creates, and deployments displace scratch leases (released `preempted`). Absent: none.
@@ -131,6 +137,8 @@ export interface ChaosStats {
   /** How the spot jobs with recovery ended: exit codes and release reasons. */
   recovery_jobs: Record<string, number>;
   actions: Record<string, Record<string, number>>;
+  /** The deployments' gateway traffic and replicas (chaos-deployments.ts). */
+  deployments?: Record<string, unknown>;
   requests: number;
   requests_per_s: number;
   lessor_status: Record<string, number>;
@@ -309,7 +317,7 @@ interface Answer {
  * closing (undici's default keeps idle sockets 4 s, a margin the load of a chaos run can eat: one
  * 500-lease run lost a create that way, `UND_ERR_SOCKET`, with lessor never reached).
  */
-const DISPATCHER = new Agent({ keepAliveTimeout: 1_000, keepAliveMaxTimeout: 1_000 });
+export const DISPATCHER = new Agent({ keepAliveTimeout: 1_000, keepAliveMaxTimeout: 1_000 });
 
 export class Client {
   requests = 0;
@@ -378,6 +386,8 @@ export interface Tracked {
   id: string;
   /** The state in lessor's last answer about this lease. */
   state: string;
+  /** The client of the lease's org, when not the run's own (the deployments' org, chaos-deployments.ts). */
+  client?: Client;
 }
 
 type ActionName = "end" | "stop" | "start" | "extend" | "lock" | "unlock" | "heartbeat";
@@ -507,6 +517,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     }
   }
   log(`chaos: volumes ${JSON.stringify(Object.fromEntries(volumeNames))}`);
+  // Deployments with replicas and their traffic, beside the leases, from a PRNG of their own.
+  const deploymentRun = options.deployments === false ? null : await startDeployments(boot, options.base, { gpu: gpus[0]!, quotaGpus: DEPLOYMENT_QUOTA_GPUS, rand: prng(options.seed + 1), log, failures: api.failures });
 
   const leases: Tracked[] = [];
   const createRefused: Record<string, number> = {};
@@ -598,19 +610,28 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
   } finally {
     clearInterval(progress);
   }
+  // The deployments' traffic stops and they are deleted: their leases are waited for and judged with the rest.
+  const deployed = deploymentRun ? await deploymentRun.finish() : null;
+  if (deployed) {
+    leases.push(...deployed.leases);
+    log(`chaos: deployments: ${deployed.requests.length} gateway requests, ${deployed.leases.length} replica leases`);
+  }
   const tActed = Date.now();
 
   // --- wait until the index says every lease is released ---------------------------------------
   const listIndex = async (): Promise<Map<string, any>> => {
     const out = new Map<string, any>();
-    let cursor: string | null = null;
-    for (let page = 0; page < 1000; page++) {
-      const q = new URLSearchParams({ limit: "200" });
-      if (cursor) q.set("cursor", cursor);
-      const body = await api.read(`/v1/leases?${q}`);
-      for (const l of body.data) out.set(l.id, l);
-      cursor = body.next_cursor;
-      if (!cursor) break;
+    const deploymentsOrg = deployed?.leases[0]?.client;
+    for (const client of deploymentsOrg ? [api, deploymentsOrg] : [api]) {
+      let cursor: string | null = null;
+      for (let page = 0; page < 1000; page++) {
+        const q = new URLSearchParams({ limit: "200" });
+        if (cursor) q.set("cursor", cursor);
+        const body = await client.read(`/v1/leases?${q}`);
+        for (const l of body.data) out.set(l.id, l);
+        cursor = body.next_cursor;
+        if (!cursor) break;
+      }
     }
     return out;
   };
@@ -640,7 +661,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     if (live.length <= 50 && Date.now() - lastObjectCheck > 5_000) {
       lastObjectCheck = Date.now();
       await pool(live, 8, async (l) => {
-        const res = await api.call("GET", `/v1/leases/${l.id}`);
+        const res = await (l.client ?? api).call("GET", `/v1/leases/${l.id}`);
         if (res.status === 200 && res.json?.state === "released") {
           if (!releasedByObject.has(l.id)) releasedByObject.set(l.id, Date.now());
         } else releasedByObject.delete(l.id);
@@ -667,8 +688,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
   const objects: Record<string, any> = {};
   const events: Record<string, any[]> = {};
   await pool(leases, 8, async (l) => {
-    objects[l.id] = await api.read(`/v1/leases/${l.id}`);
-    events[l.id] = (await api.read(`/v1/leases/${l.id}/events`)).data;
+    objects[l.id] = await (l.client ?? api).read(`/v1/leases/${l.id}`);
+    events[l.id] = (await (l.client ?? api).read(`/v1/leases/${l.id}/events?limit=200`)).data;
   });
   index = await listIndex();
   // The objects and the index are read one after the other, and the billing step may settle a
@@ -705,6 +726,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
   // Finished: every lease's object (the one writer of the lease) says released.
   const finished = leases.every((l) => objects[l.id]?.state === "released");
   const judged = judge({ leases, raw, labelPrefix, toleranceMs });
+  let deploymentStats: Record<string, unknown> | undefined;
   const failures = [...boot.failures, ...api.failures];
   const proxy = failures.filter((f) => f.includes(WRANGLER_RESTARTED)).length;
   const noAnswer = failures.filter((f) => f.includes(": no answer")).length;
@@ -717,6 +739,11 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     examples: [...failures.filter((f) => !f.includes(WRANGLER_RESTARTED)), ...failures.filter((f) => f.includes(WRANGLER_RESTARTED))].slice(0, EXAMPLES),
   });
 
+  if (deployed) {
+    const d = judgeDeployments({ requests: deployed.requests, drains: deployed.drains, leases: objects, events, caps: deployed.caps, ids: deployed.leases.map((l) => l.id), machines: raw.ledger.machines });
+    judged.violations.push(...d.violations);
+    deploymentStats = d.stats;
+  }
   const lessorStatus: Record<string, number> = {};
   for (const c of [boot, api]) for (const [k, v] of Object.entries(c.statuses)) bump(lessorStatus, k, v);
   const requests = boot.requests + api.requests;
@@ -724,11 +751,13 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
   const stats: ChaosStats = {
     seed: options.seed,
     leases_requested: options.leases,
-    leases_created: leases.length - untracked,
+    // The deployments' replica leases (n -2) are judged with the rest but were not among the creates asked for.
+    leases_created: leases.filter((l) => l.n >= 0).length,
     leases_untracked: untracked,
     create_refused: createRefused,
     ...judged.counts,
     actions,
+    ...(deploymentStats ? { deployments: deploymentStats } : {}),
     requests,
     requests_per_s: Math.round((requests / Math.max(1, tVerified - t0)) * 10_000) / 10,
     lessor_status: lessorStatus,
@@ -1037,6 +1066,7 @@ export function formatTable(result: Pick<ChaosResult, "violations" | "stats" | "
       .map(([a, o]) => `${a} {${kv(o)}}`)
       .join("; ")}`,
     `  lessor requests ${s.requests} (${s.requests_per_s}/s): ${kv(s.lessor_status)}; resent after wrangler dev's proxy lost them: ${s.dev_proxy_resends}`,
+    ...(s.deployments ? [`  deployments: ${JSON.stringify(s.deployments).replace(/[{}"]/g, "").replace(/,/g, ", ")}`] : []),
     `  durations (s): total ${s.durations_s.total}, creates done at ${s.durations_s.create_phase}, actions done at ${s.durations_s.action_phase}, drain ${s.durations_s.drain}, read-back ${s.durations_s.verify}`,
     `  lease lifetime (s): ${d(s.lease_lifetime_s)}`,
     `  release_requested -> released (s): ${d(s.release_lag_s)}`,

@@ -111,7 +111,7 @@ describe("the gateway", () => {
     expect(stopped.release_reason).toBeNull();
   });
 
-  it("a request's end is the lease's last activity at once, and is written to the lease within seconds", async () => {
+  it("a request's end is the lease's last activity within a second, and is written to the lease within seconds", async () => {
     const d = await deploy();
     const before = Date.now();
     const res = await gw(d, "/models");
@@ -122,8 +122,13 @@ describe("the gateway", () => {
       runInDurableObject(env.LEASE.get(env.LEASE.idFromName(d.lease_id)), (_o, state) =>
         JSON.parse(state.storage.sql.exec<{ record: string }>(`SELECT record FROM lease`).one().record).last_activity_at as number | null,
       );
-    // Read from memory before it is written: the answer already shows it.
-    const shown = Date.parse((await getLease(key, d.lease_id)).last_activity_at);
+    // Read from memory before it is written: the deployment's object tells the lease within a second
+    // (src/deployments/object.ts `#touched`), and the answer shows it from then.
+    let shown = Date.parse((await getLease(key, d.lease_id)).last_activity_at);
+    for (let i = 0; i < 20 && !(shown >= before); i++) {
+      await pause(100);
+      shown = Date.parse((await getLease(key, d.lease_id)).last_activity_at);
+    }
     expect(shown).toBeGreaterThanOrEqual(before);
     expect(shown).toBeLessThanOrEqual(ended);
     let written = await stored();

@@ -244,7 +244,53 @@ export function DeploymentView({ name }: { name: string }) {
           )}
         </dd>
       </dl>
+      <Replicas deployment={d} />
       <Chat deployment={d} />
+    </section>
+  );
+}
+
+/** Its replicas, their states and requests in flight, and what the scaler will do next and why. */
+function Replicas({ deployment: d }: { deployment: Schemas["Deployment"] }) {
+  const r = d.replicas;
+  const s = d.scaler;
+  return (
+    <section aria-labelledby="replicas-title">
+      <h2 id="replicas-title">Replicas</h2>
+      <p>
+        min {r.min}, max {r.max}, {r.target_inflight} in flight each; idle after {r.idle_timeout}, then {r.sleep}
+      </p>
+      {s === null ? (
+        <p>Not yet seen by its scaler: it is after the first request or PUT.</p>
+      ) : (
+        <>
+          <table class="replicas">
+            <thead>
+              <tr>
+                <th scope="col">Lease</th>
+                <th scope="col">State</th>
+                <th scope="col">In flight</th>
+              </tr>
+            </thead>
+            <tbody>
+              {s.replicas.map((x) => (
+                <tr key={x.lease_id}>
+                  <td>
+                    <a href={`#/leases/${x.lease_id}`}>{x.lease_id}</a>
+                    {x.primary ? " (primary)" : ""}
+                  </td>
+                  <td class={`replica-state state-${x.state}`}>{x.state}</td>
+                  <td>{x.in_flight}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <p class="scaler-next">
+            {s.desired} wanted, {s.in_flight} in flight, {s.queued} waiting. Next: <strong>{s.next.action}</strong>
+            {s.next.at ? ` at ${s.next.at}` : ""}: {s.next.reason}
+          </p>
+        </>
+      )}
     </section>
   );
 }

@@ -225,18 +225,7 @@ export class SimProvider implements Provider {
     if (answer.status !== 200 || !isMachineJson(answer.body)) throw this.#error("GET", machinePath(machine.id), answer);
     const m = answer.body;
     if (m.status !== "RUNNING" || !m.ports.includes(port)) return null;
-    const env = this.#env;
-    return {
-      url: `sim://${m.id}:${port}`,
-      async fetch(path: string, init?: RequestInit): Promise<Response> {
-        const res = (await simStub(env).fetch(`${SIM_ORIGIN}${machinePath(m.id)}/ports/${port}${path}`, init)) as unknown as Response;
-        if (res.status === 502 && res.headers.get(SIM_PORT_CLOSED_HEADER) !== null) {
-          await res.body?.cancel();
-          throw new TypeError(`sim: connection refused: ${m.id}:${port}`);
-        }
-        return res;
-      },
-    };
+    return simPortEndpoint(this.#env, m.id, port);
   }
 
   async listBillingRecords(window: { from: number; to: number }): Promise<BillingListing> {
@@ -398,3 +387,23 @@ export function simAdmin(env: Env) {
 }
 
 export type SimAdmin = ReturnType<typeof simAdmin>;
+
+/**
+ * The sim machine's port as an endpoint: `fetch` goes to the sim cloud's port route and answers its
+ * Response as it streams; a port nothing listens on rejects with a TypeError, as a refused
+ * connection does. Its url (`sim://{machine}:{port}`) is enough to make it again
+ * (src/providers/endpoint.ts `endpointAt`).
+ */
+export function simPortEndpoint(env: Env, machineId: string, port: number): MachineEndpoint {
+  return {
+    url: `sim://${machineId}:${port}`,
+    async fetch(path: string, init?: RequestInit): Promise<Response> {
+      const res = (await simStub(env).fetch(`${SIM_ORIGIN}${machinePath(machineId)}/ports/${port}${path}`, init)) as unknown as Response;
+      if (res.status === 502 && res.headers.get(SIM_PORT_CLOSED_HEADER) !== null) {
+        await res.body?.cancel();
+        throw new TypeError(`sim: connection refused: ${machineId}:${port}`);
+      }
+      return res;
+    },
+  };
+}

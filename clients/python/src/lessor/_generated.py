@@ -1160,6 +1160,56 @@ class Upload(_Open):
     expires_at: str
 
 
+class DeploymentReplicas(_Open):
+    """its replicas' settings, every field filled in"""
+
+    min: int
+    max: int
+    target_inflight: int
+    idle_timeout: str
+    scale_down_delay: str
+    drain_timeout: str
+    sleep: Literal["stop", "release"]
+
+
+class DeploymentScaler2ReplicasItem(_Open):
+    lease_id: str
+    primary: bool = Field(description="the deployment's own lease (`lease_id`): asleep rather than gone at zero replicas")
+    state: Literal["starting", "ready", "stopped", "gone", "draining"] = Field(description="`ready`: sent requests; `starting` and `draining` (finishing its requests before it is released) are sent none")
+    lease_state: Literal["pending", "provisioning", "booting", "ready", "stopping", "stopped", "starting", "releasing", "released"] | None
+    in_flight: int
+    failures: int = Field(description="5xx answers or failed sends in a row; at 5 it is replaced")
+
+
+class DeploymentScaler2Next(_Open):
+    action: Literal["add", "drain", "release", "wake", "sleep", "replace", "forget", "none"]
+    reason: str
+    at: str | None = Field(description="when, if later than now")
+
+
+class DeploymentScaler2EventsItem(_Open):
+    at: str
+    action: str
+    lease_id: str | None
+    reason: str
+    detail: str
+
+
+class DeploymentScaler2(_Open):
+    """its replicas as they are and what the scaler will do next and why; null until its object has heard of it (a PUT or a request)"""
+
+    replicas: list[DeploymentScaler2ReplicasItem]
+    in_flight: int
+    queued: int = Field(description="requests held in the gateway for want of a ready replica")
+    desired: int = Field(description="the replicas the load asks for now")
+    next: DeploymentScaler2Next
+    events: list[DeploymentScaler2EventsItem] = Field(description="the last scale events, newest first, each with its reason")
+
+
+# its replicas as they are and what the scaler will do next and why; null until its object has heard of it (a PUT or a request)
+DeploymentScaler = DeploymentScaler2 | None
+
+
 class Deployment(_Open):
     name: str
     id: str
@@ -1169,6 +1219,20 @@ class Deployment(_Open):
     api_key: str | None = Field(description="the deployment's own key for the gateway (43 URL-safe characters); null unless the credential has the `write` scope", repr=False)
     model: str
     hourly_usd: float | None = Field(description="what its machine bills an hour; null while its lease is being made")
+    replicas: DeploymentReplicas = Field(description="its replicas' settings, every field filled in")
+    scaler: DeploymentScaler
+
+
+class ReplicasInput(_Closed):
+    """how many leases serve it and when the scaler adds or takes one away (docs/deployments.md "Replicas"); default {min: 1, max: 1}"""
+
+    min: int | None = Field(None, description="replicas kept while the deployment is in use (0: it scales to zero after idle_timeout); default 1")
+    max: int | None = Field(None, description="the most replicas (at most 16); default 1, or min when min is more")
+    target_inflight: int | None = Field(None, description="requests in flight per replica the scaler aims at; default 8")
+    idle_timeout: Duration | None = Field(None, description="with no request this long the replicas go down to min (to none with min 0); default the policy's idle_timeout, else 30m")
+    scale_down_delay: Duration | None = Field(None, description="how long fewer replicas must be enough before one is taken away; default 60s")
+    drain_timeout: Duration | None = Field(None, description="the most a replica being taken away is given to finish its requests (streams included); default 5m")
+    sleep: Literal["stop", "release"] | None = Field(None, description="at zero replicas the last one is `stop`ped (default) or `release`d")
 
 
 class DeploymentConfig(_Closed):
@@ -1178,6 +1242,7 @@ class DeploymentConfig(_Closed):
     image: str | None = Field(None, description="container image holding the model server (vLLM); pin it by digest (`@sha256:`)")
     engine_args: list[str] | None = Field(None, description="more arguments for the model server, each one word (`--max-model-len`, `8192`); passed quoted, never read by a shell")
     volumes: list[VolumeMount] | None = Field(None, description="volumes to mount; the lease is placed where they live (docs/volumes.md)")
+    replicas: ReplicasInput | None = None
 
 
 class Volume(_Open):
@@ -4721,6 +4786,12 @@ __all__ = [
     "CreatedOrgKey",
     "Deployment",
     "DeploymentConfig",
+    "DeploymentReplicas",
+    "DeploymentScaler",
+    "DeploymentScaler2",
+    "DeploymentScaler2EventsItem",
+    "DeploymentScaler2Next",
+    "DeploymentScaler2ReplicasItem",
     "Duration",
     "ERROR_CODES",
     "Error",
@@ -4943,6 +5014,7 @@ __all__ = [
     "Receipt",
     "ReceiptWindowsItem",
     "RecoveryInput",
+    "ReplicasInput",
     "SimAgentCommand",
     "SimAgentSnapshot",
     "SimFaults",
