@@ -202,7 +202,13 @@ class AsyncClient:
                 image=image,
                 workdir=bundle,
                 volumes=mounts_of(volumes),
-                policy=policy_of(ttl=ttl, max_runtime=max_runtime, max_inactivity=max_inactivity, outputs_wait=outputs_wait, recovery=dict(recovery) if recovery else None),
+                policy=policy_of(
+                    ttl=ttl,
+                    max_runtime=max_runtime,
+                    max_inactivity=max_inactivity,
+                    outputs_wait=outputs_wait,
+                    recovery=dict(recovery) if recovery else None,
+                ),
             ),
         )
         lease = await self.api.post_leases(body)
