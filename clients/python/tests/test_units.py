@@ -165,7 +165,21 @@ def test_settings_come_from_the_arguments_then_the_environment() -> None:
 
 
 def test_a_secret_answered_is_in_no_models_repr() -> None:
-    d = Deployment(name="chat", id="dp_1", state="ready", lease_id="ls_1", base_url="http://x/v1", api_key=SECRET, model="m", hourly_usd=1.0)
+    replicas = {"min": 1, "max": 1, "target_inflight": 8, "idle_timeout": "30m", "scale_down_delay": "60s", "drain_timeout": "5m", "sleep": "stop"}
+    d = Deployment.model_validate(
+        {
+            "name": "chat",
+            "id": "dp_1",
+            "state": "ready",
+            "lease_id": "ls_1",
+            "base_url": "http://x/v1",
+            "api_key": SECRET,
+            "model": "m",
+            "hourly_usd": 1.0,
+            "replicas": replicas,
+            "scaler": None,
+        }
+    )
     k = CreatedOrgKey(id="key_1", name="n", prefix="lsr_SSSS", scope="admin", created_at="t", revoked_at=None, secret=SECRET)
     for model in (d, k):
         assert SECRET not in repr(model) and SECRET not in str(model)
