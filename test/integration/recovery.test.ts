@@ -107,7 +107,10 @@ describe("recovery on the sim", () => {
     expect(receipts).toHaveLength(1);
     const receipt = await json(await call("GET", `/v1/receipts/${receipts[0].id}`, { key }));
     expect(new Set(receipt.windows.map((w: any) => w.machine_id))).toEqual(new Set(machines.map((m) => m.id)));
-    expect(Math.round(receipt.actual_usd * 1e4)).toBe(Math.round(ledgerCost(machines) * 1e4));
+    // Each of the sim's records is its window's amount rounded to the micro-dollar, so the sum may
+    // differ from the ledger's exact intervals by half a micro-dollar a record, never by a record.
+    const ledger = ledgerCost(machines);
+    expect(Math.abs(receipt.actual_usd - ledger) * 1e6, `receipt ${receipt.actual_usd}, ledger ${ledger}`).toBeLessThanOrEqual(receipt.windows.length * 0.5 + 1);
   });
 
   it("a job out of restarts is released with its last loss; one without recovery is released preempted", async () => {
