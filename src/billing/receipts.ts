@@ -89,3 +89,30 @@ export async function listReceipts(
   if (q.after) query = query.where("id", "<", q.after.id);
   return query.orderBy("id", "desc").limit(q.limit + 1).execute();
 }
+
+/** A stored billing record as a receipt sums it. */
+export interface ReceiptRecord {
+  record_id: string;
+  machine_id: string;
+  window_start: number;
+  window_end: number;
+  amount_micro_usd: number;
+  components: string;
+}
+
+/**
+ * What a receipt holds of its records: their total, the sums of their parts (six decimals keep
+ * float noise out of sums of the provider's own figures) and every window it sums. One place for a
+ * lease's receipt (reconcile.ts) and a volume's (volume-receipts.ts).
+ */
+export function sumRecords(records: readonly ReceiptRecord[]) {
+  let actual = 0;
+  const components: Record<string, number> = {};
+  for (const r of records) {
+    actual += r.amount_micro_usd;
+    for (const [k, v] of Object.entries(JSON.parse(r.components) as Record<string, number>)) components[k] = (components[k] ?? 0) + v;
+  }
+  for (const k of Object.keys(components)) components[k] = Math.round(components[k]! * 1e6) / 1e6;
+  const windows = records.map((r) => ({ record_id: r.record_id, machine_id: r.machine_id, window_start: r.window_start, window_end: r.window_end, amount_micro_usd: r.amount_micro_usd }));
+  return { actual, components, windows };
+}

@@ -24,6 +24,7 @@ import { releaseSweepLock, takeSweepLock } from "../lease/reaper";
 import type { BillingRecord, Provider } from "../providers/contract";
 import { providerAccounts } from "../providers/registry";
 import { beyondTolerance, microsToUsd, usdToMicros } from "./money";
+import { sumRecords } from "./receipts";
 import { settleVolumes, type VolumeSettleReport } from "./volume-receipts";
 
 const HOUR = 3_600_000;
@@ -344,21 +345,7 @@ async function writeReceipt(db: Db, lease: DueLease, now: number) {
     .orderBy("window_start")
     .orderBy("record_id")
     .execute();
-  let actual = 0;
-  const components: Record<string, number> = {};
-  for (const r of records) {
-    actual += r.amount_micro_usd;
-    for (const [k, v] of Object.entries(JSON.parse(r.components) as Record<string, number>)) components[k] = (components[k] ?? 0) + v;
-  }
-  // Parts are sums of the provider's own figures; six decimals keep float noise out of them.
-  for (const k of Object.keys(components)) components[k] = Math.round(components[k]! * 1e6) / 1e6;
-  const windows = records.map((r) => ({
-    record_id: r.record_id,
-    machine_id: r.machine_id,
-    window_start: r.window_start,
-    window_end: r.window_end,
-    amount_micro_usd: r.amount_micro_usd,
-  }));
+  const { actual, components, windows } = sumRecords(records);
   const status = beyondTolerance(actual, lease.estimate_micro_usd) ? ("disputed" as const) : ("settled" as const);
   await db
     .insertInto("receipts")

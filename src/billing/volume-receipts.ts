@@ -17,6 +17,7 @@ import type { Db } from "../db";
 import { newId } from "../ids";
 import { VOLUME_MONTH_MS } from "./budget";
 import { beyondTolerance } from "./money";
+import { sumRecords } from "./receipts";
 
 /** Bills looked at in one run; the rest next minute. */
 const SETTLE_BATCH = 200;
@@ -112,16 +113,9 @@ async function writeVolumeReceipt(db: Db, bill: VolumeBill, now: number): Promis
     .orderBy("window_start")
     .orderBy("record_id")
     .execute();
-  let actual = 0;
-  const components: Record<string, number> = {};
-  for (const r of records) {
-    actual += r.amount_micro_usd;
-    for (const [k, v] of Object.entries(JSON.parse(r.components) as Record<string, number>)) components[k] = (components[k] ?? 0) + v;
-  }
-  for (const k of Object.keys(components)) components[k] = Math.round(components[k]! * 1e6) / 1e6;
+  const { actual, components, windows } = sumRecords(records);
   const estimate = volumeEstimateMicros(bill, period.start, period.end);
   const status = estimate !== null && beyondTolerance(actual, estimate) ? ("disputed" as const) : ("settled" as const);
-  const windows = records.map((r) => ({ record_id: r.record_id, machine_id: r.machine_id, window_start: r.window_start, window_end: r.window_end, amount_micro_usd: r.amount_micro_usd }));
   const insert = db
     .insertInto("receipts")
     .values({
