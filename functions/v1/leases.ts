@@ -1,7 +1,7 @@
 /**
  * `POST/GET /v1/leases`, `POST /v1/leases/validate`, `GET /v1/leases/:id`, `GET /v1/leases/:id/events`,
  * `POST /v1/leases/:id/{end,stop,start,extend,lock,unlock,heartbeat}`, `POST /v1/leases/:id/kill`.
- * Reads of one lease go to its object; lists go to the D1 index.
+ * Reads of one lease go to its object; lists go to the org's lease index, in the org's object.
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context, TypedResponse } from "hono";
@@ -177,7 +177,7 @@ const app = router()
     }),
     async (c) => {
       const { state, kind, name, limit = DEFAULT_PAGE, cursor } = c.req.valid("query");
-      const rows = await listLeaseBodies(database(c.env.DB), c.var.principal.org_id, { state, kind, name, after: decodeCursor(cursor), limit });
+      const rows = await listLeaseBodies(c.env, c.var.principal.org_id, { state, kind, name, after: decodeCursor(cursor), limit });
       const page = pageOf(rows, limit, (r) => ({ k: r.id, id: r.id }), (r) => storedViewJson(r.body));
       // The bodies are JSON already: the page is written around them, byte for byte what c.json would write.
       const text = `{"data":[${page.data.join(",")}],"next_cursor":${JSON.stringify(page.next_cursor)}}`;

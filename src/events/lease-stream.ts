@@ -9,15 +9,28 @@ import type { Env } from "../env";
 import type { LeaseRecord } from "../lease/state";
 import type { LeaseEvent, LeaseStore } from "../lease/store";
 import { forwardLeaseEvents } from "./forward";
+import type { OrgLeaseRow } from "../orgs/lease-index";
 import { leaseEndFrame, leaseEventFrame, MAX_EVENT_PAGE, type LeaseEventPage } from "./lease-events";
 import { Followers } from "./sse";
 
 /** How many events one forward to the org's log carries. */
 const FORWARD_BATCH = 100;
 
+/** A lease's row of its org's index, to write through with its events (src/orgs/lease-index.ts). */
+export interface IndexRowOut {
+  row: OrgLeaseRow;
+  /** Whether the indexed deadline moves (src/lease/decide.ts `indexWrite`). */
+  deadline: boolean;
+}
+
 export class LeaseEventsOut {
   readonly #followers: Followers<LeaseEvent>;
   #forwarding: Promise<void> | null = null;
+  /** The index row waiting to go with the next call, and its ticket: rows are numbered as handed in. */
+  #row: { out: IndexRowOut; ticket: number } | null = null;
+  #tickets = 0;
+  /** The ticket of the newest row the org's object has taken. */
+  #landed = 0;
 
   constructor(
     private readonly store: LeaseStore,
@@ -60,20 +73,38 @@ export class LeaseEventsOut {
     this.#followers.end();
   }
 
-  /** Sends the org's log every event it has not acknowledged, one call at a time. */
-  forward(orgId: string, leaseId: string): Promise<void> {
-    this.#forwarding ??= this.#forwardPending(orgId, leaseId).finally(() => {
-      this.#forwarding = null;
-    });
-    return this.#forwarding;
+  /**
+   * Sends the org's object every event it has not acknowledged and, when given, the lease's index
+   * row, one call at a time: the row goes with the events of the same call. Resolves once the org's
+   * object has taken them (`index` included: a call already under way when it came does not count),
+   * and throws when a call failed; what failed is sent again by the next forward.
+   */
+  async forward(orgId: string, leaseId: string, index: IndexRowOut | null = null): Promise<void> {
+    let ticket = 0;
+    if (index) {
+      ticket = ++this.#tickets;
+      this.#row = { out: index, ticket };
+    }
+    for (;;) {
+      this.#forwarding ??= this.#forwardPending(orgId, leaseId).finally(() => {
+        this.#forwarding = null;
+      });
+      await this.#forwarding;
+      if (this.#landed >= ticket) return;
+    }
   }
 
   async #forwardPending(orgId: string, leaseId: string): Promise<void> {
     for (;;) {
+      const row = this.#row;
       const pending = this.store.eventsAfter(this.store.forwardedSeq(), FORWARD_BATCH);
-      if (pending.length === 0) return;
-      await forwardLeaseEvents(this.env, orgId, leaseId, pending);
-      this.store.markForwarded(pending.at(-1)!.seq);
+      if (pending.length === 0 && row === null) return;
+      await forwardLeaseEvents(this.env, orgId, leaseId, pending, row?.out ?? null);
+      if (row) {
+        this.#landed = Math.max(this.#landed, row.ticket);
+        if (this.#row === row) this.#row = null;
+      }
+      if (pending.length > 0) this.store.markForwarded(pending.at(-1)!.seq);
     }
   }
 }

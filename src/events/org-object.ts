@@ -30,8 +30,15 @@ import { budgetReadyAt, deliveriesPerMinute, fanout, refilled, type Budget } fro
 import { ATTEMPTS_PER_RUN, DeliveryQueue, renderDelivery, type DeliveryView } from "../webhooks/deliveries";
 import { runDueDeliveries, type Disabled } from "../webhooks/dispatch";
 import { enabledEndpoints } from "../webhooks/repo";
+import { OrgLeaseIndex, type OrgLeaseFilter, type OrgLeaseRow } from "../orgs/lease-index";
+import { pokeAll } from "../lease/reaper";
+import { getMeta } from "../object-meta";
 
 const SCHEMA_VERSION = 1;
+/** How many due leases one alarm or backstop run pokes. */
+const DUE_PER_RUN = 200;
+/** Rows of an older installation's D1 index read at a time (`#adopt`). */
+const ADOPT_PAGE = 500;
 
 export class OrgEventsObject extends MeteredObject {
   readonly #sql: SqlStorage;
@@ -39,6 +46,10 @@ export class OrgEventsObject extends MeteredObject {
   /** The slots of its open streams (src/auth/stream-slots.ts). */
   readonly #slots: HeldSlots;
   readonly #deliveries: DeliveryQueue;
+  /** The org's lease index (src/orgs/lease-index.ts). */
+  readonly #leases: OrgLeaseIndex;
+  /** The import of an older installation's D1 rows, once per object (`#adopted`). */
+  #adopting: Promise<void> | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -52,6 +63,7 @@ export class OrgEventsObject extends MeteredObject {
     });
     this.#slots = new HeldSlots(env);
     this.#deliveries = new DeliveryQueue(this.#sql);
+    this.#leases = new OrgLeaseIndex(this.#sql);
     ctx.blockConcurrencyWhile(async () => this.#ensureSchema());
   }
 
@@ -75,11 +87,49 @@ export class OrgEventsObject extends MeteredObject {
       `);
     }
     this.#deliveries.ensureSchema();
+    this.#leases.ensureSchema();
     // Written only when it changes: every start of the object runs this.
     if (version < SCHEMA_VERSION) setMeta(this.#sql, "schema_version", SCHEMA_VERSION);
   }
 
   // ---- RPC surface ---------------------------------------------------------------------------
+
+  /**
+   * What a lease's object writes through (src/events/lease-stream.ts `forward`): its row of the
+   * org's lease index, when it changed (`index.deadline`: whether the indexed deadline moves too),
+   * and its events not yet acknowledged. Answers how many events were new.
+   */
+  async sync(orgId: string, leaseId: string, events: LeaseEvent[], index: { row: OrgLeaseRow; deadline: boolean } | null): Promise<number> {
+    if (index) {
+      await this.#adopted(orgId);
+      this.#leases.put(index.row, index.deadline);
+      await this.#leaseAlarm();
+    }
+    return events.length > 0 ? this.append(orgId, leaseId, events) : 0;
+  }
+
+  /** A page of the org's leases, newest first (src/orgs/lease-index.ts `list`). */
+  async listLeases(orgId: string, filter: OrgLeaseFilter): Promise<Array<{ id: string; body: string }>> {
+    await this.#adopted(orgId);
+    return this.#leases.list(filter);
+  }
+
+  /**
+   * The cron's backstop (src/lease/reaper.ts `runBackstop`): pokes the org's leases whose indexed
+   * deadline has passed, as the alarm does, for an alarm that did not run.
+   */
+  async sweepDue(orgId: string, now: number): Promise<{ due: number; failed: number }> {
+    await this.#adopted(orgId);
+    const report = await this.#pokeDue(now);
+    await this.#leaseAlarm();
+    return report;
+  }
+
+  /** What the index holds: for the scale bench and the tests. */
+  async leaseIndexCounts(orgId: string): Promise<{ leases: number; live: number; next_due: number | null }> {
+    await this.#adopted(orgId);
+    return { ...this.#leases.counts(), next_due: this.#leases.nextDue() };
+  }
 
   /** Appends a lease's events; the ones already held are dropped. Answers how many were new. */
   async append(orgId: string, leaseId: string, events: LeaseEvent[]): Promise<number> {
@@ -138,8 +188,70 @@ export class OrgEventsObject extends MeteredObject {
   }
 
   override async alarm(): Promise<void> {
-    await meteredAlarm(() => this.#deliver());
+    await meteredAlarm(async () => {
+      try {
+        if (this.env.LESSOR_DEV_DISABLE_ALARMS !== "1" && getMeta(this.#sql, "leases_adopted") !== null) await this.#pokeDue(Date.now());
+      } finally {
+        await this.#deliver();
+      }
+    });
   }
+
+  // ---- the lease index --------------------------------------------------------------------------
+
+  /** Pokes what is due, at most DUE_PER_RUN a run (the rest at the next alarm): each waits POKE_AGAIN_MS unless it writes first. */
+  async #pokeDue(now: number): Promise<{ due: number; failed: number }> {
+    const ids = this.#leases.due(now, DUE_PER_RUN);
+    if (ids.length === 0) return { due: 0, failed: 0 };
+    // Deferred before the pokes, so that the deadline each poked lease writes through wins.
+    this.#leases.deferPoked(ids, now);
+    return { due: ids.length, failed: await pokeAll(this.env, ids) };
+  }
+
+  /** Moves the object's one alarm earlier when a lease's deadline comes before it (`#scheduleAlarm` sets it whole). */
+  async #leaseAlarm(): Promise<void> {
+    if (this.env.LESSOR_DEV_DISABLE_ALARMS === "1") return;
+    const due = this.#leases.nextDue();
+    if (due === null) return;
+    const current = await this.ctx.storage.getAlarm();
+    if (current === null || due < current) await this.ctx.storage.setAlarm(due);
+  }
+
+  /**
+   * An installation that kept its lease index in D1 before (docs/scale.md "Moving an
+   * installation") has its org's rows there: the first call that needs the index copies them
+   * here, newest first, 500 a read, once. A lease that wrote through since is kept as written.
+   */
+  #adopted(orgId: string): Promise<void> {
+    if (getMeta(this.#sql, "leases_adopted") !== null) return Promise.resolve();
+    this.#adopting ??= this.#adopt(orgId).finally(() => {
+      this.#adopting = null;
+    });
+    return this.#adopting;
+  }
+
+  async #adopt(orgId: string): Promise<void> {
+    const db = database(this.env.DB);
+    let before: string | null = null;
+    for (;;) {
+      let q = db
+        .selectFrom("leases")
+        .select(["id", "state", "kind", "name", "version", "next_deadline", "created_at", "body"])
+        .where("org_id", "=", orgId)
+        .orderBy("id", "desc")
+        .limit(ADOPT_PAGE);
+      if (before) q = q.where("id", "<", before);
+      const rows = await q.execute();
+      this.#leases.adopt(rows);
+      if (rows.length < ADOPT_PAGE) break;
+      before = rows.at(-1)!.id;
+    }
+    this.#sql.exec(`INSERT OR IGNORE INTO meta (key, value) VALUES ('org_id', ?)`, orgId);
+    setMeta(this.#sql, "leases_adopted", Date.now());
+    await this.#leaseAlarm();
+  }
+
+  // ---- webhook deliveries -----------------------------------------------------------------------
 
   async #deliver(): Promise<void> {
     try {
@@ -206,8 +318,11 @@ export class OrgEventsObject extends MeteredObject {
   /** The one alarm: at the earliest pending delivery, or once the org's budget has refilled for it; or none. */
   async #scheduleAlarm(): Promise<void> {
     const next = this.#deliveries.nextAt();
-    if (next === null) await this.ctx.storage.deleteAlarm();
-    else await this.ctx.storage.setAlarm(Math.max(next, budgetReadyAt(this.#budget(), deliveriesPerMinute(this.env), ATTEMPTS_PER_RUN, Date.now())));
+    const delivery = next === null ? null : Math.max(next, budgetReadyAt(this.#budget(), deliveriesPerMinute(this.env), ATTEMPTS_PER_RUN, Date.now()));
+    const lease = this.env.LESSOR_DEV_DISABLE_ALARMS === "1" ? null : this.#leases.nextDue();
+    const at = delivery === null ? lease : lease === null ? delivery : Math.min(delivery, lease);
+    if (at === null) await this.ctx.storage.deleteAlarm();
+    else await this.ctx.storage.setAlarm(at);
   }
 
   /** The org's bucket of attempts as the last run left it; null before the first. */

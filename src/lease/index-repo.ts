@@ -1,8 +1,15 @@
-/** The lease index in D1: the object's write-through copy, for lists and the cron backstop. */
+/**
+ * What a lease's object writes through about itself (docs/scale.md, docs/storage.md): its row of
+ * its org's lease index, in the org's object (src/orgs/lease-index.ts: the list, the listed body,
+ * the deadline the backstop pokes it at), on every change the index must show; and its row of the
+ * D1 `leases` table, which keeps what is global (provider, machine, state, billing, for the
+ * reconciler, ingress, billing and the caps), only when one of those columns changes.
+ */
 import { billedFrom, estimateOf } from "../billing/accrual";
 import type { Db } from "../db";
 import type { IndexFacts, IndexWrite } from "./decide";
 import type { LeaseRecord } from "./state";
+import type { OrgLeaseRow } from "../orgs/lease-index";
 import { renderLease } from "./view";
 
 /** The row's columns that follow the lease (decide.ts `INDEX_COLUMNS`). */
@@ -33,10 +40,30 @@ export async function indexFacts(l: LeaseRecord, nextDeadline: number | null): P
   };
 }
 
+/** Whether `write` changes the D1 row: a column it holds changed, or it may not have the lease at all. */
+export function writesD1(write: Extract<IndexWrite, { write: true }>): boolean {
+  return write.columns === "all" || write.columns.length > 0;
+}
+
+/** The lease's row of its org's index (src/orgs/lease-index.ts), as `write` leaves it. */
+export function orgIndexRow(l: LeaseRecord, write: Extract<IndexWrite, { write: true }>, now: number): OrgLeaseRow {
+  return {
+    id: l.id,
+    state: l.state,
+    kind: l.kind,
+    name: l.name ?? null,
+    version: l.version,
+    next_deadline: write.holds.next_deadline,
+    created_at: l.created_at,
+    body: JSON.stringify(renderLease(l, now)),
+  };
+}
+
 /**
- * Writes what `write` (decide.ts `indexWrite`) names: the whole row when the index may not have
- * it, else only the columns that changed, beside the body, version and estimate. Never overwrites
- * a newer version (a late, retried write), and only the deadline `write.holds` has.
+ * Writes the D1 row as `write` (decide.ts `indexWrite`) names it: the whole row when D1 may not
+ * have it, else only the columns that changed, beside the body, version and estimate. Never
+ * overwrites a newer version (a late, retried write). Called only when `writesD1(write)`: a change
+ * of the deadline, the activity or the listed body alone goes to the org's index only.
  */
 export async function writeLeaseIndex(db: Db, l: LeaseRecord, write: Extract<IndexWrite, { write: true }>, now: number): Promise<void> {
   await writeLeaseMachines(db, l, now);
@@ -58,12 +85,13 @@ export async function writeLeaseIndex(db: Db, l: LeaseRecord, write: Extract<Ind
     quote_id: l.quote_id,
     // Written once, like the quote: a name never changes (its hold is in lease_names, src/lease/names.ts).
     name: l.name ?? null,
-    next_deadline: write.holds.next_deadline,
+    // The deadline lives in the org's index; D1's column is left empty (it has no index now).
+    next_deadline: null,
     created_at: l.created_at,
   };
   // Only what changed: every column set here that a secondary index holds is a further row written.
   const changed: Partial<typeof columns> = write.columns === "all" ? columns : Object.fromEntries(write.columns.map((c) => [c, columns[c]]));
-  const set = { ...changed, ...always, ...(write.next_deadline ? { next_deadline: row.next_deadline } : {}) };
+  const set = { ...changed, ...always };
   await db
     .insertInto("leases")
     .values(row)
@@ -100,17 +128,4 @@ async function writeLeaseMachines(db: Db, l: LeaseRecord, now: number): Promise<
     if (machinesWritten.size >= MACHINES_MEMO_MAX) machinesWritten.clear();
     machinesWritten.set(l.id, l.machine_ids.length);
   }
-}
-
-/** Leases whose next deadline has passed: an index range scan, cost proportional to what is due. */
-export async function dueLeases(db: Db, now: number, limit: number): Promise<string[]> {
-  const rows = await db
-    .selectFrom("leases")
-    .select("id")
-    .where("next_deadline", "is not", null)
-    .where("next_deadline", "<=", now)
-    .orderBy("next_deadline")
-    .limit(limit)
-    .execute();
-  return rows.map((r) => r.id);
 }

@@ -20,7 +20,8 @@ import { alarmAt, alarmMove, guardOf, indexWrite, type IndexFacts } from "./deci
 import type { KillOutcome } from "./command";
 import { machineActive, newLease, preemption, userAction, withReserved, type LeaseInit, type UserAction } from "./transitions";
 import { releasedHold, settlementOf, type Settlement } from "./billing";
-import { indexFacts, writeLeaseIndex } from "./index-repo";
+import { indexFacts, orgIndexRow, writeLeaseIndex, writesD1 } from "./index-repo";
+import type { IndexRowOut } from "../events/lease-stream";
 import { OccupantSide } from "./occupant-side";
 import { failureOf, indexRetryAt } from "./retry";
 import { canStop, LeaseRunner } from "./runner";
@@ -312,20 +313,23 @@ export class LeaseObject extends MeteredObject {
     // Only what the index needs (decide.ts `indexWrite`): a heartbeat that changes nothing it shows writes nothing there.
     const write = indexWrite(this.#store.indexed(), await indexFacts(l, next), now);
     let indexed: { version: number; facts: IndexFacts } | null = null;
+    let row: IndexRowOut | null = null;
     if (write.write) {
       try {
         // What a released lease holds against the caps becomes what it accrued, before the index says released.
         const hold = releasedHold(l, now);
         if (hold) await settleReservation(this.env.DB, { lease_id: l.id, org_id: l.org_id, settled: hold }, now);
-        await writeLeaseIndex(database(this.env.DB), l, write, now);
-        indexed = { version: l.version, facts: write.holds };
+        if (writesD1(write)) await writeLeaseIndex(database(this.env.DB), l, write, now);
+        row = { row: orgIndexRow(l, write, now), deadline: write.next_deadline };
       } catch (e) {
         console.error(JSON.stringify({ msg: "lease index write failed; will retry", lease: l.id, error: failureOf(e).text }));
         next = indexRetryAt(next, now);
       }
     }
     try {
-      await this.#out.forward(l.org_id, l.id);
+      // The org's index row goes with the events: one call (src/events/lease-stream.ts).
+      await this.#out.forward(l.org_id, l.id, row);
+      if (row && write.write) indexed = { version: l.version, facts: write.holds };
     } catch (e) {
       console.error(JSON.stringify({ msg: "lease events not forwarded to the org; will retry", lease: l.id, error: failureOf(e).text }));
       next = indexRetryAt(next, now);

@@ -3,9 +3,11 @@
  * idempotent (STYLE.md rule 8): they read the current state and act on it, never on what an
  * event claimed, so a run that overlaps or repeats another changes nothing.
  *
- * - Backstop (guarantee 5): every lease whose next deadline has passed in the D1 index gets its
- *   object poked; the object decides. The query is an index range scan on `next_deadline`, so
- *   its cost grows with what is due, not with how many leases exist.
+ * - Backstop (guarantee 5): every lease whose next deadline has passed in its org's lease index
+ *   gets its object poked; the object decides. Each org's object pokes its own due leases from
+ *   its alarm (src/orgs/lease-index.ts); the cron asks every org's object to do it again, for an
+ *   alarm that did not run: one call per org a minute, each an index range scan on its deadlines,
+ *   so its cost grows with the orgs and what is due, not with how many leases exist.
  * - Reconciler (guarantee 6): lists each provider's machines with this installation's label
  *   prefix. A machine no live lease owns is an orphan: stopped after a grace, destroyed after
  *   its stopped time-to-live (destroyed at once where the provider cannot stop). A machine
@@ -20,7 +22,7 @@ import { intSetting, type Env } from "../env";
 import { newId } from "../ids";
 import type { Machine, Provider } from "../providers/contract";
 import { providerAccounts, type ProviderAccount } from "../providers/registry";
-import { dueLeases } from "./index-repo";
+import { orgEventsStub } from "../events/forward";
 import { installationPrefix, parseLabel } from "./label";
 import { MACHINE_STATES } from "./state";
 import { sweepVolumes, type VolumeSweepReport } from "../volumes/sweep";
@@ -102,8 +104,8 @@ export function isOrphan(lease: LabelledLease | undefined): boolean {
   return !lease || lease.state === "released";
 }
 
-/** How many due leases one backstop run pokes; the rest are due again next minute. */
-export const BACKSTOP_BATCH = 1_000;
+/** How many orgs the backstop reads at a time; each org's object pokes its own due leases. */
+const BACKSTOP_ORG_PAGE = 500;
 const POKE_CONCURRENCY = 25;
 const LOCK_MS = 55_000;
 
@@ -151,14 +153,30 @@ export async function pokeAll(env: Env, ids: readonly string[], toldAt: number |
 }
 
 export interface BackstopReport {
+  /** Orgs asked; a failed ask counts as one failure. */
+  orgs: number;
   due: number;
   failed: number;
 }
 
 export async function runBackstop(env: Env, now: number) {
   return withSweepLock(env, "backstop", now, async (): Promise<BackstopReport> => {
-    const ids = await dueLeases(database(env.DB), now, BACKSTOP_BATCH);
-    return { due: ids.length, failed: await pokeAll(env, ids) };
+    const db = database(env.DB);
+    const report: BackstopReport = { orgs: 0, due: 0, failed: 0 };
+    let after = "";
+    for (;;) {
+      const orgs = await db.selectFrom("orgs").select("id").where("id", ">", after).orderBy("id").limit(BACKSTOP_ORG_PAGE).execute();
+      for (let i = 0; i < orgs.length; i += POKE_CONCURRENCY) {
+        const swept = await Promise.allSettled(orgs.slice(i, i + POKE_CONCURRENCY).map((o) => orgEventsStub(env, o.id).sweepDue(o.id, now)));
+        for (const s of swept) {
+          report.orgs += 1;
+          if (s.status === "fulfilled") ((report.due += s.value.due), (report.failed += s.value.failed));
+          else report.failed += 1;
+        }
+      }
+      if (orgs.length < BACKSTOP_ORG_PAGE) return report;
+      after = orgs.at(-1)!.id;
+    }
   });
 }
 

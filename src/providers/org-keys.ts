@@ -9,7 +9,6 @@ import type { Db } from "../db";
 import type { Env } from "../env";
 import { ApiError, errorText } from "../errors";
 import { installationPrefix } from "../lease/label";
-import { LIVE_STATES } from "../lease/state";
 import { machinesNotSeen, type HeldMachine } from "./account-check";
 import { ProviderError, type Machine } from "./contract";
 import {
@@ -32,7 +31,8 @@ async function liveMachinesOn(db: Db, orgId: string, provider: string): Promise<
     .select(["id as lease_id", "machine_id"])
     .where("org_id", "=", orgId)
     .where("provider", "=", provider)
-    .where("state", "in", [...LIVE_STATES])
+    // Live: `released_at` is set exactly when a lease is released; this reads `leases_provider_unreleased`.
+    .where("released_at", "is", null)
     .where("machine_id", "is not", null)
     .execute();
   return held as HeldMachine[];
@@ -45,7 +45,7 @@ export async function assertNotInUse(db: Db, orgId: string, name: string): Promi
     .select(({ fn }) => fn.countAll<number>().as("n"))
     .where("org_id", "=", orgId)
     .where("provider", "=", name)
-    .where("state", "in", [...LIVE_STATES])
+    .where("released_at", "is", null)
     .executeTakeFirstOrThrow();
   if (Number(live.n) > 0) {
     throw new ApiError(409, "provider_in_use", `${Number(live.n)} live lease(s) on ${name} need this key to stop and destroy their machines; end them first`, {
