@@ -1,6 +1,6 @@
 /** `POST /v1/quotes`, `GET /v1/quotes/:id`. */
 import { createRoute, z } from "@hono/zod-openapi";
-import { getQuote, quoteFor, QuoteRequestSchema, type Quote } from "../../src/catalog/quote";
+import { quoteFor, QuoteRequestSchema, readQuote, type Quote } from "../../src/catalog/quote";
 import { OfferSchema } from "../../src/catalog/offer-schema";
 import { idempotent } from "../../src/idempotency";
 import { SpecSchema } from "../../src/catalog/spec";
@@ -85,7 +85,7 @@ export const quoteRoutes = router()
       const body = c.req.valid("json");
       const answer = await idempotent(db, { org_id: orgId, route: "POST /v1/quotes" }, c.req.header("idempotency-key"), body, c.var.now, async () => ({
         status: 201,
-        body: await quoteFor(db, c.env, orgId, body, c.var.now),
+        body: await quoteFor(db, c.env, orgId, body, c.var.now, (work) => c.executionCtx.waitUntil(work)),
       }));
       if (answer.replayed) c.header("Idempotent-Replayed", "true");
       return c.json(answer.body as Quote, 201);
@@ -103,8 +103,8 @@ export const quoteRoutes = router()
     }),
     async (c) => {
       const { id } = c.req.valid("param");
-      const quote = await getQuote(database(c.env.DB), c.var.principal.org_id, id);
-      if (!quote) throw notFound("quote", id);
-      return c.json(quote, 200);
+      const found = await readQuote(c.env, database(c.env.DB), c.var.principal.org_id, id);
+      if (!found) throw notFound("quote", id);
+      return c.json(found.quote, 200);
     },
   );

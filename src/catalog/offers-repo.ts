@@ -84,6 +84,8 @@ export async function replaceProviderOffers(db: Db, d1: D1Database, provider: st
       .onConflict((oc) => oc.column("provider").doUpdateSet({ refreshed_at: now, attempted_at: now, error: null })),
   );
   await batch(d1, queries);
+  // This isolate's quotes use the new offers from now on; the others' learn of it within SNAPSHOT_TRUST_MS.
+  offerSnapshots.refreshed(generation);
 }
 
 /**
@@ -127,37 +129,97 @@ export interface OfferSnapshot {
 }
 
 /**
+ * How long after this isolate last read the catalog generation from D1 (`OfferSnapshots`) a quote
+ * uses its snapshots without asking again. Past it, a quote asks D1 in the background
+ * (`waitUntil`) and is answered from the snapshot meanwhile.
+ */
+export const SNAPSHOT_CONFIRM_MS = 2_000;
+/**
+ * Past this, a quote waits for D1's answer before it uses a snapshot: the most a quote's offers
+ * can be behind the catalog, on an isolate whose last quote came that long ago. A busy isolate's
+ * are at most SNAPSHOT_CONFIRM_MS and one read behind.
+ */
+export const SNAPSHOT_TRUST_MS = 15_000;
+
+/** Hands work to the request's `waitUntil`, so that it finishes after the answer. */
+export type Background = (work: Promise<unknown>) => void;
+
+/**
  * This isolate's copy of the offer cache, one snapshot per narrowing, each labelled with the
- * catalog generation it was read under, so a quote does not read thousands of offer rows from D1
- * each time. Never trusted on its own: a quote built from a snapshot is stored only if
- * its generation is still D1's (quote.ts), and a snapshot found out of date is dropped with every
- * other of its generation. Memory: each offer at most three times (its class, any GPU, all).
+ * catalog generation it was read under, so a quote reads no offer rows from D1. A snapshot is
+ * used only while its generation is the one D1 last answered this isolate (`#confirmed`), asked
+ * again in the background once that answer is SNAPSHOT_CONFIRM_MS old and waited for once it is
+ * SNAPSHOT_TRUST_MS old; a refresh run in this isolate tells it at once (`refreshed`). So a quote
+ * is never built from offers a refresh replaced more than SNAPSHOT_TRUST_MS before (on a busy
+ * isolate, about SNAPSHOT_CONFIRM_MS), and a quote costs no D1 statement of its own
+ * (docs/performance.md). Memory: each offer at most three times (its class, any GPU, all).
  */
 export class OfferSnapshots {
   readonly #entries = new Map<string, OfferSnapshot>();
   readonly #loading = new Map<string, Promise<OfferSnapshot>>();
+  /** The generation D1 last answered, and when it was asked (the caller's `now`). */
+  #confirmed: { generation: string; at: number } | null = null;
+  #confirming: Promise<string> | null = null;
 
-  /** `fresh`: read from D1 for this call (or by one it joined), rather than remembered. */
-  async get(db: Db, narrowing: Narrowing): Promise<OfferSnapshot & { fresh: boolean }> {
-    const key = narrowing ?? "*";
-    const hit = this.#entries.get(key);
-    if (hit) return { ...hit, fresh: false };
-    let loading = this.#loading.get(key);
-    if (!loading) {
-      loading = readSnapshot(db, narrowing)
-        .then((snapshot) => {
-          this.#entries.set(key, snapshot);
-          return snapshot;
-        })
-        .finally(() => this.#loading.delete(key));
-      this.#loading.set(key, loading);
+  /**
+   * The snapshot for `narrowing` under the current generation. `fresh`: read from D1 for this call
+   * (or by one it joined), rather than remembered. `background`: where a confirmation that need
+   * not be waited for goes; without it, it is waited for.
+   */
+  async get(db: Db, narrowing: Narrowing, now: number, background?: Background): Promise<OfferSnapshot & { fresh: boolean }> {
+    // Before the first read there is nothing to confirm: the read learns the generation.
+    const age = this.#confirmed === null ? 0 : now - this.#confirmed.at;
+    if (age >= SNAPSHOT_TRUST_MS) await this.confirm(db, now);
+    else if (age >= SNAPSHOT_CONFIRM_MS) {
+      const confirming = this.confirm(db, now);
+      if (background) background(confirming.catch(() => undefined));
+      else await confirming;
     }
-    return { ...(await loading), fresh: true };
+    const key = narrowing ?? "*";
+    for (let read = 1; ; read++) {
+      const hit = this.#entries.get(key);
+      if (hit && hit.generation === this.#confirmed?.generation) return { ...hit, fresh: false };
+      let loading = this.#loading.get(key);
+      if (!loading) {
+        loading = readSnapshot(db, narrowing)
+          .then((snapshot) => {
+            this.#learn(snapshot.generation, now);
+            this.#entries.set(key, snapshot);
+            return snapshot;
+          })
+          .finally(() => this.#loading.delete(key));
+        this.#loading.set(key, loading);
+      }
+      const snapshot = await loading;
+      // A read joined from before a refresh this isolate learned of is read again, once.
+      if (snapshot.generation === this.#confirmed?.generation || read === 2) return { ...snapshot, fresh: true };
+    }
   }
 
-  /** Drops every snapshot of a generation that is no longer current. */
-  forget(generation: string) {
-    for (const [key, snapshot] of this.#entries) if (snapshot.generation === generation) this.#entries.delete(key);
+  /** Asks D1 for the current generation (one statement, shared by concurrent callers) and drops snapshots of any other. */
+  confirm(db: Db, now: number): Promise<string> {
+    this.#confirming ??= catalogGeneration(db)
+      .then((generation) => {
+        this.#learn(generation, now);
+        return generation;
+      })
+      .finally(() => (this.#confirming = null));
+    return this.#confirming;
+  }
+
+  /** A refresh in this isolate wrote `generation`: the newest there is, now. */
+  refreshed(generation: string): void {
+    this.#confirmed = null;
+    this.#learn(generation, Date.now());
+  }
+
+  /** D1 held `generation` at `at`; an answer older than the one held changes nothing. */
+  #learn(generation: string, at: number): void {
+    if (this.#confirmed && at < this.#confirmed.at) return;
+    if (this.#confirmed?.generation !== generation) {
+      for (const [key, snapshot] of this.#entries) if (snapshot.generation !== generation) this.#entries.delete(key);
+    }
+    this.#confirmed = { generation, at };
   }
 }
 
@@ -165,8 +227,8 @@ export const offerSnapshots = new OfferSnapshots();
 
 /**
  * The generation first, then the offers: a refresh between the two labels the snapshot older than
- * what it holds, which costs one more read when the quote's conditional insert fails; the other
- * order could label old offers with the new generation, which nothing would catch.
+ * what it holds, which costs one more read when it is found out; the other order could label old
+ * offers with the new generation, which nothing would catch.
  */
 async function readSnapshot(db: Db, narrowing: Narrowing): Promise<OfferSnapshot> {
   const generation = await catalogGeneration(db);

@@ -3,37 +3,37 @@
  * cache by the pure selector, stored once, never changed.
  *
  * A quote reads its offers from this isolate's snapshot of the offer cache (offers-repo.ts
- * `OfferSnapshots`) and the org's bad hosts from what this isolate last read of them (bad-hosts.ts
- * `rememberedBadHosts`), and is stored with one D1 statement that inserts it only if the
- * snapshot's catalog generation is still current and the org has as many bad hosts in force as it
- * was chosen without. So a quote costs one D1 round trip, not reads of every fitting offer and of
- * the bad hosts and then a write, and it is never built from offers a refresh has replaced nor
- * placed on a host that failed one of the org's leases.
+ * `OfferSnapshots`, used only while its catalog generation is the one D1 last answered, asked
+ * again in the background every SNAPSHOT_CONFIRM_MS), the providers the org may use and its bad
+ * hosts from what this isolate last read of them (eligible-providers.ts, bad-hosts.ts
+ * `rememberedBadHosts`), and is stored by the org's own object (quote-store.ts), which counts the
+ * org's daily cap and refuses a quote on a host the org's leases marked bad since. So a quote is
+ * the key's object and the org's object, and no D1 statement (issue 34; docs/performance.md).
+ * Quotes made before were stored in D1 `quotes`: they are still read there (`readQuote`).
  */
 import { z } from "@hono/zod-openapi";
-import { sql } from "kysely";
 import type { Db } from "../db";
 import type { Env } from "../env";
 import { formatDuration } from "../duration";
 import { ApiError } from "../errors";
-import { idFloor, newId } from "../ids";
-import { capReached, creationCaps, CREATION_WINDOW_MS, retryAfterS } from "../db/creation-caps";
+import { newId } from "../ids";
+import { capReached, creationCaps, retryAfterS } from "../db/creation-caps";
 import { cappedDurationMs, outputsWaitMs, ttlWaitMs, LEASE_KINDS, PolicyInputSchema, resolvePolicy, type LeaseKind, type Policy } from "../lease/policy";
 import { providersForSpec } from "./eligible-providers";
-import { candidateOffers, catalogGeneration, fittingOffers, offerSnapshots, renderOffer, type Narrowing } from "./offers-repo";
+import { candidateOffers, fittingOffers, offerSnapshots, renderOffer, type Background, type Narrowing } from "./offers-repo";
 import { OFFER_MAX_AGE_MS, type Offer } from "./offer";
 import { BANDWIDTH_GB_PER_HOUR, bandwidthHourlyUsd } from "../billing/bandwidth";
 import { stoppedDiskMicros } from "../billing/ceiling";
 import { microsToUsd } from "../billing/money";
 import { defaultImageMinCuda } from "../providers/registry";
 import { offerRetriesMicros, priced, QUOTE_DRIFT_TOLERANCE } from "../lease/rent";
-import { readBadHosts, rememberedBadHosts, type BadHosts } from "./bad-hosts";
+import { badHostKey, rememberedBadHosts, rememberMarks, type BadHosts } from "./bad-hosts";
+import { orgQuotes, QUOTE_TTL_MS } from "./quote-store";
 import { BAD_HOSTS, constraintsOf, MAX_STARTUP, OFFER_AGE, selectOffer, staleCandidates, startupCandidates, type Constraint, type Placement, type Selection } from "./selector";
 import { boundToVolumes, MountsSchema, resolveMounts, withVolumesNamed } from "../volumes/volumes";
 import { assertSpecAsksForSomething, parseGpuToken, SpecSchema, type GpuToken, type Spec } from "./spec";
 
-/** How long a quote may be used to lease (docs/design.md: five minutes). */
-export const QUOTE_TTL_MS = 5 * 60_000;
+export { QUOTE_TTL_MS };
 
 export const QuoteRequestSchema = z
   .strictObject({
@@ -48,7 +48,7 @@ export type QuoteRequest = z.infer<typeof QuoteRequestSchema>;
 
 const usd = (x: number) => Math.round(x * 10_000) / 10_000;
 
-/** How many snapshots a quote tries before it stores what a fresh read gives it unconditionally. */
+/** How many selections a quote tries before it stores what the last one chose whatever its hosts. */
 const QUOTE_ATTEMPTS = 3;
 
 function narrowingOf(spec: Spec): { token: GpuToken | null; narrowing: Narrowing } {
@@ -132,102 +132,46 @@ export async function chooseOffers(db: Db, spec: Spec, providers: readonly strin
 
 /**
  * A new quote for the org: chosen among the providers its spec may use for this org
- * (eligible-providers.ts), never on the org's bad hosts (remembered per isolate, and read
- * alongside the providers when not, so no slower).
+ * (eligible-providers.ts), never on the org's bad hosts (remembered per isolate, and those its
+ * object was told of since). `background` takes the snapshot's confirmation off the answer's path.
  */
-export async function quoteFor(db: Db, env: Env, orgId: string, req: QuoteRequest, now: number): Promise<Quote> {
+export async function quoteFor(db: Db, env: Env, orgId: string, req: QuoteRequest, now: number, background?: Background): Promise<Quote> {
   // Volumes bind the spec to where they live, and the quote's spec says so (docs/volumes.md).
   const volumes = req.volumes?.length ? await resolveMounts(db, orgId, req.volumes) : [];
   const spec = boundToVolumes(req.spec, volumes);
   const [providers, badHosts] = await Promise.all([providersForSpec(env, db, orgId, spec), rememberedBadHosts(db, orgId, now)]);
-  return createQuote(db, orgId, { ...req, spec }, providers, badHosts, creationCaps(env).quotes, now).catch((e: unknown) => {
+  return createQuote(db, env, orgId, { ...req, spec }, providers, badHosts, creationCaps(env).quotes, now, background).catch((e: unknown) => {
     throw withVolumesNamed(e, volumes);
   });
 }
 
-async function createQuote(db: Db, orgId: string, req: QuoteRequest, providers: readonly string[], remembered: BadHosts, cap: number, now: number) {
+async function createQuote(db: Db, env: Env, orgId: string, req: QuoteRequest, providers: readonly string[], remembered: BadHosts, cap: number, now: number, background?: Background) {
   const kind = req.kind ?? "scratch";
   const caps = resolvePolicy(kind, req.policy);
   const { token, narrowing } = narrowingOf(req.spec);
   let badHosts = remembered;
   for (let attempt = 1; ; attempt++) {
-    // A snapshot may be remembered for minutes: the age of its offers is judged at `now`.
+    // A snapshot may be remembered for seconds: the age of its offers is judged at `now`.
     // A quote names no image: the lease it makes runs each provider's default one unless it brings its own.
     const constraints = constraintsOf(req.spec, token, providers, { now, placement: placementFor(caps, null), badHosts });
-    const snapshot = await offerSnapshots.get(db, narrowing);
+    const snapshot = await offerSnapshots.get(db, narrowing, now, background);
     const selection = selectOffer(snapshot.offers, constraints);
     if (!selection.ok) {
-      // Say no_capacity only about current offers: a remembered snapshot is checked first.
-      if (snapshot.fresh || attempt === QUOTE_ATTEMPTS || (await catalogGeneration(db)) === snapshot.generation) {
+      // Say no_capacity only about current offers: a remembered snapshot is confirmed first.
+      if (snapshot.fresh || attempt === QUOTE_ATTEMPTS || (await offerSnapshots.confirm(db, now)) === snapshot.generation) {
         throw noCapacity(selection, snapshot.offers, constraints);
       }
-      offerSnapshots.forget(snapshot.generation);
       continue;
     }
     const quote = renderQuote(req.spec, kind, caps, selection, now);
-    // The last attempt, after refreshes that raced every earlier one, stores what its fresh read
-    // gave, as a quote read from D1 directly would be.
-    const current = attempt === QUOTE_ATTEMPTS ? null : { generation: snapshot.generation, badHosts: badHosts.size };
-    if (await storeQuote(db, orgId, quote, now, cap, current)) return quote;
-    // Not stored: the org is at its cap, a refresh replaced the offers, or the org's bad hosts
-    // changed. Read all three again; the cap's is the only refusal that ends the attempts.
-    const [held, generation, fresh] = await Promise.all([quotesInWindow(db, orgId, now, cap), catalogGeneration(db), readBadHosts(db, orgId, now)]);
-    // The last attempt is refused by nothing but the cap, so a failed one is the cap's however
-    // the count reads now.
-    if (held.count >= cap || attempt >= QUOTE_ATTEMPTS) throw capReached("quotes", cap, retryAfterS(held.oldest_at, now));
-    if (generation !== snapshot.generation) offerSnapshots.forget(snapshot.generation);
-    badHosts = fresh;
+    // The last attempt, after marks that raced every earlier one, is stored whatever its hosts.
+    const hosts = attempt === QUOTE_ATTEMPTS ? [] : [selection.chosen, ...selection.fallbacks].filter((o) => o.host_id !== "").map((o) => badHostKey(o.provider, o.host_id));
+    const stored = await orgQuotes(env, orgId).storeQuote({ id: quote.id, created_at: now, body: JSON.stringify(quote) }, hosts, cap);
+    if (stored.ok) return quote;
+    if (stored.refused === "cap") throw capReached("quotes", cap, retryAfterS(stored.oldest_at, now));
+    // A host the org's leases marked bad since this isolate read them: choose again without.
+    badHosts = rememberMarks(orgId, badHosts, stored.bad_hosts, now);
   }
-}
-
-/** The org's quotes made in the creation window (src/db/creation-caps.ts), through `quotes_org`, up to `cap` of them. */
-function recentQuotes(db: Db, orgId: string, now: number, cap: number) {
-  return db.selectFrom("quotes").select(["id", "created_at"]).where("org_id", "=", orgId).where("id", ">=", idFloor("qt", now - CREATION_WINDOW_MS)).orderBy("id").limit(cap);
-}
-
-/** How many quotes the cap counts for the org now (at most `cap`), and when the oldest of them was made. */
-async function quotesInWindow(db: Db, orgId: string, now: number, cap: number): Promise<{ count: number; oldest_at: number | null }> {
-  const row = await db
-    .selectFrom(recentQuotes(db, orgId, now, cap).as("recent"))
-    .select((eb) => [eb.fn.countAll<number>().as("n"), eb.fn.min<number>("created_at").as("oldest")])
-    .executeTakeFirst();
-  return { count: Number(row?.n ?? 0), oldest_at: row?.oldest ?? null };
-}
-
-/**
- * Inserts the quote while the org has made fewer than `cap` in the creation window (issue 28 item
- * 4: counted in the insert, up to `cap` entries of `quotes_org`); with `current`, also only while
- * its generation is the catalog's current one and the org has `badHosts` bad hosts in force at
- * `now`. One statement: `INSERT ... SELECT ... [FROM catalog WHERE generation = ? AND (SELECT
- * COUNT(*) FROM bad_hosts ...) = ? AND] (SELECT COUNT(*) FROM (the org's recent quotes LIMIT cap))
- * < cap`. False when any of them fails.
- */
-async function storeQuote(db: Db, orgId: string, quote: Quote, now: number, cap: number, current: { generation: string; badHosts: number } | null): Promise<boolean> {
-  const row = { id: quote.id, org_id: orgId, body: JSON.stringify(quote), created_at: now, expires_at: now + QUOTE_TTL_MS };
-  const values = [
-    sql.val(row.id).as("id"),
-    sql.val(row.org_id).as("org_id"),
-    sql.val(row.body).as("body"),
-    sql.val(row.created_at).as("created_at"),
-    sql.val(row.expires_at).as("expires_at"),
-  ];
-  const counted = db.selectFrom(recentQuotes(db, orgId, now, cap).as("recent")).select((c) => c.fn.countAll<number>().as("n"));
-  const select =
-    current === null
-      ? db.selectNoFrom(values).where(() => counted, "<", cap)
-      : db
-          .selectFrom("catalog")
-          .select(values)
-          .where("id", "=", 1)
-          .where("generation", "=", current.generation)
-          .where(
-            (w) => w.selectFrom("bad_hosts").select((c) => c.fn.countAll<number>().as("n")).where("org_id", "=", orgId).where("until", ">", now),
-            "=",
-            current.badHosts,
-          )
-          .where(() => counted, "<", cap);
-  const stored = await db.insertInto("quotes").columns(["id", "org_id", "body", "created_at", "expires_at"]).expression(select).returning("id").executeTakeFirst();
-  return stored !== undefined;
 }
 
 function renderQuote(spec: Spec, kind: LeaseKind, caps: Policy, selection: Extract<Selection, { ok: true }>, now: number) {
@@ -288,12 +232,14 @@ function renderQuote(spec: Spec, kind: LeaseKind, caps: Policy, selection: Extra
 
 export type Quote = ReturnType<typeof renderQuote>;
 
-export async function getQuote(db: Db, orgId: string, id: string): Promise<Quote | null> {
-  const row = await db
-    .selectFrom("quotes")
-    .select("body")
-    .where("id", "=", id)
-    .where("org_id", "=", orgId)
-    .executeTakeFirst();
-  return row ? (JSON.parse(row.body) as Quote) : null;
+/**
+ * A quote of the org's as it was answered, and where it is kept: in the org's object, or, for a
+ * quote made before quotes moved there, in D1 `quotes` (kept there while a lease refers to it,
+ * src/db/retention.ts). Another org's quote is not found.
+ */
+export async function readQuote(env: Env, db: Db, orgId: string, id: string): Promise<{ quote: Quote; held: "object" | "d1" } | null> {
+  const body = await orgQuotes(env, orgId).quote(id);
+  if (body !== null) return { quote: JSON.parse(body) as Quote, held: "object" };
+  const row = await db.selectFrom("quotes").select("body").where("id", "=", id).where("org_id", "=", orgId).executeTakeFirst();
+  return row ? { quote: JSON.parse(row.body) as Quote, held: "d1" } : null;
 }

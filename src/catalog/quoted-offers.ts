@@ -7,7 +7,7 @@ import type { Env } from "../env";
 import { ApiError, notFound } from "../errors";
 import { usableProviderNames } from "../providers/registry";
 import type { Offer } from "./offer";
-import { getQuote, type Quote } from "./quote";
+import { readQuote, type Quote } from "./quote";
 import { QUOTE_DRIFT_TOLERANCE } from "../lease/rent";
 
 /** A quote's price may have risen this much by the time it is used; more is `quote_drift` (and up to it is reserved). */
@@ -18,10 +18,14 @@ function quotedOffers(rendered: Array<Record<string, unknown>>): Offer[] {
   return rendered.map((o) => ({ ...(o as unknown as Offer), gpu: o.gpu as Offer["gpu"] }));
 }
 
-/** The quote's offers this org may still rent, in the quote's order, and the quote itself. */
-export async function offersOfQuote(env: Env, db: Db, orgId: string, quoteId: string, now: number): Promise<{ quote: Quote; offers: Offer[] }> {
-  const quote = await getQuote(db, orgId, quoteId);
-  if (!quote) throw notFound("quote", quoteId);
+/**
+ * The quote's offers this org may still rent, in the quote's order, the quote itself, and where it
+ * is kept (`readQuote`).
+ */
+export async function offersOfQuote(env: Env, db: Db, orgId: string, quoteId: string, now: number): Promise<{ quote: Quote; offers: Offer[]; held: "object" | "d1" }> {
+  const found = await readQuote(env, db, orgId, quoteId);
+  if (!found) throw notFound("quote", quoteId);
+  const { quote, held } = found;
   if (Date.parse(quote.expires_at) <= now) {
     throw new ApiError(409, "quote_expired", "the quote has expired; ask for a new one", { expires_at: quote.expires_at });
   }
@@ -41,5 +45,5 @@ export async function offersOfQuote(env: Env, db: Db, orgId: string, quoteId: st
       tolerance: QUOTE_DRIFT_TOLERANCE,
     });
   }
-  return { quote, offers };
+  return { quote, offers, held };
 }

@@ -5,12 +5,14 @@
  * statement at a time, so concurrent creates cannot pass it together.
  *
  * A cap counts the rows made in the last CREATION_WINDOW_MS, through an index that begins with
- * the owner (an org's quotes and leases by their time-ordered ids, src/ids.ts `idFloor`; an
- * account's ingress events by the table's key), and the count stops at the cap (`LIMIT`), so one
- * insert reads at most as many index entries as its cap, and an org far below it reads only what
- * it made. Past a cap the answer is 429 `rate_limited` naming it, with Retry-After: the time until
- * the oldest row counted leaves the window. The cron's retention (src/db/retention.ts) deletes
- * each run what these caps let every owner make in a cron period, and more, so it keeps up.
+ * the owner (an org's leases by their time-ordered ids, src/ids.ts `idFloor`; an account's ingress
+ * events by the table's key), and the count stops at the cap (`LIMIT`), so one insert reads at
+ * most as many index entries as its cap, and an org far below it reads only what it made. The
+ * quote cap is the exception since issue 34: quotes are kept by their org's own object, which
+ * counts them in memory in the same step as it stores one (src/catalog/quote-store.ts). Past a
+ * cap the answer is 429 `rate_limited` naming it, with Retry-After: the time until the oldest row
+ * counted leaves the window. The cron's retention (src/db/retention.ts) deletes each run what
+ * these caps let every owner make in a cron period, and more, so it keeps up.
  */
 import { intSetting, type Env } from "../env";
 import { ApiError } from "../errors";

@@ -3,7 +3,8 @@
  * without bound. The cron deletes, each run:
  * - quotes that expired more than 24 hours ago and that no lease refers to. A quote a lease was
  *   created from is kept as long as the lease (`GET /v1/quotes/:id` still answers it) and marked
- *   `kept`, which takes it out of the index the next run reads;
+ *   `kept`, which takes it out of the index the next run reads. Only quotes made before issue 34
+ *   are in D1: since, each org's object keeps and deletes its own (src/catalog/quote-store.ts);
  * - idempotency records older than their 24-hour window (src/idempotency.ts);
  * - provider webhook event ids older than their 24-hour de-duplication window (src/ingress/);
  * - bad hosts whose time has run out (src/catalog/bad-hosts.ts): selections read only those in

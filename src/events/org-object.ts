@@ -14,6 +14,9 @@
  * (src/webhooks/deliveries.ts), and the object's one alarm, set to the earliest due delivery after
  * every change, sends them (src/webhooks/dispatch.ts), within the org's budget of attempts a minute
  * (src/webhooks/budget.ts, kept in `meta` as `delivery_budget`): past it the alarm waits.
+ *
+ * And it keeps the org's quotes, their daily cap and the bad hosts they leave out
+ * (src/catalog/quote-store.ts), so that a quote is one call here and no D1 statement (issue 34).
  */
 import { MeteredObject } from "../metered-object";
 import { meteredAlarm } from "../metering";
@@ -33,6 +36,7 @@ import { enabledEndpoints } from "../webhooks/repo";
 import { OrgLeaseIndex, type OrgLeaseFilter, type OrgLeaseRow } from "../orgs/lease-index";
 import { pokeAll } from "../lease/reaper";
 import { getMeta } from "../object-meta";
+import { QuoteStore, type QuoteBadHost, type StoreAnswer, type StoredQuote } from "../catalog/quote-store";
 
 const SCHEMA_VERSION = 1;
 /** How many due leases one alarm or backstop run pokes. */
@@ -50,6 +54,8 @@ export class OrgEventsObject extends MeteredObject {
   readonly #leases: OrgLeaseIndex;
   /** The import of an older installation's D1 rows, once per object (`#adopted`). */
   #adopting: Promise<void> | null = null;
+  /** The org's quotes (src/catalog/quote-store.ts). */
+  readonly #quotes: QuoteStore;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -64,6 +70,7 @@ export class OrgEventsObject extends MeteredObject {
     this.#slots = new HeldSlots(env);
     this.#deliveries = new DeliveryQueue(this.#sql);
     this.#leases = new OrgLeaseIndex(this.#sql);
+    this.#quotes = new QuoteStore(this.#sql);
     ctx.blockConcurrencyWhile(async () => this.#ensureSchema());
   }
 
@@ -88,6 +95,7 @@ export class OrgEventsObject extends MeteredObject {
     }
     this.#deliveries.ensureSchema();
     this.#leases.ensureSchema();
+    this.#quotes.ensureSchema();
     // Written only when it changes: every start of the object runs this.
     if (version < SCHEMA_VERSION) setMeta(this.#sql, "schema_version", SCHEMA_VERSION);
   }
@@ -185,6 +193,33 @@ export class OrgEventsObject extends MeteredObject {
   async endpointRemoved(endpointId: string, why: string): Promise<void> {
     this.#deliveries.abandon(endpointId, why);
     await this.#scheduleAlarm();
+  }
+
+  // ---- quotes (src/catalog/quote-store.ts) ------------------------------------------------------
+
+  /** Stores a quote within the org's cap of `cap` a day, unless it names one of `hosts` the org marked bad. */
+  storeQuote(quote: StoredQuote, hosts: string[], cap: number): StoreAnswer {
+    return this.#quotes.create(quote, hosts, cap, Date.now());
+  }
+
+  /** A quote of the org's, as it was answered (JSON), or null. */
+  quote(id: string): string | null {
+    return this.#quotes.get(id);
+  }
+
+  /** Keeps a quote as long as its lease `leaseId`; false when the org has no such quote. */
+  keepQuote(id: string, leaseId: string): boolean {
+    return this.#quotes.keep(id, leaseId);
+  }
+
+  /** Gives back what `keepQuote` kept for a lease that was never made. */
+  releaseQuote(id: string, leaseId: string): void {
+    this.#quotes.release(id, leaseId);
+  }
+
+  /** A host one of the org's leases saw fail: the org's quotes leave it out until `until`. */
+  badHostMarked(mark: QuoteBadHost): void {
+    this.#quotes.markBadHost(mark, Date.now());
   }
 
   override async alarm(): Promise<void> {

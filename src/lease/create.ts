@@ -14,6 +14,7 @@ import { badHostKey, badHostsOf, type BadHosts } from "../catalog/bad-hosts";
 import { chooseOffers, noCapacity, placementFor } from "../catalog/quote";
 import { BAD_HOSTS } from "../catalog/selector";
 import { offersOfQuote } from "../catalog/quoted-offers";
+import { orgQuotes } from "../catalog/quote-store";
 import type { Spec } from "../catalog/spec";
 import type { Db } from "../db";
 import { creationCaps } from "../db/creation-caps";
@@ -82,6 +83,8 @@ interface LeasePlan {
   /** The org's settings, where the request needed them (`settingsFor`). */
   settings: OrgSettings | null;
   volumes: LeaseVolume[];
+  /** Where the quote it was made from is kept (`readQuote`); null: made from a spec. */
+  quoteHeld: "object" | "d1" | null;
 }
 
 /**
@@ -132,6 +135,7 @@ async function planLease(db: Db, env: Env, orgId: string, req: LeaseRequest, now
   let policyInput = req.policy ?? {};
   // Where the lease may run, also when it comes from a quote: a machine placed elsewhere is replaced (src/lease/placement.ts).
   let spec: Spec | null;
+  let quoteHeld: LeasePlan["quoteHeld"] = null;
   // A lease with a cmd runs only where lessor's agent can start (capability_missing otherwise).
   const needed = capabilitiesNeeded(req);
   if ("quote_id" in req) {
@@ -143,6 +147,7 @@ async function planLease(db: Db, env: Env, orgId: string, req: LeaseRequest, now
     if (there.length === 0) throw withVolumesNamed(noCapacity({ ok: false, constraint: "regions", candidates_before: used.offers.length }, used.offers, []), volumes);
     offers = withoutBadHosts(there.filter((o) => able.includes(o.provider)), badHosts);
     policyInput = { ttl: used.quote.policy.ttl, max_lifetime: used.quote.policy.max_lifetime, ...policyInput };
+    quoteHeld = used.held;
   } else {
     // A lease that mounts volumes runs only where they live (src/volumes/volumes.ts).
     const bound = boundToVolumes(req.spec, volumes);
@@ -171,7 +176,7 @@ async function planLease(db: Db, env: Env, orgId: string, req: LeaseRequest, now
   }
   const policy = resolvePolicy(req.kind, policyInput);
   const providers = [...new Set(offers.map((o) => o.provider))].map((name) => ({ name, capabilities: providerCapabilities(name) }));
-  return { offers, spec, policy, settings, volumes, warnings: configWarnings({ policy, image: req.image ?? null, providers }) };
+  return { offers, spec, policy, settings, volumes, quoteHeld, warnings: configWarnings({ policy, image: req.image ?? null, providers }) };
 }
 
 /** `POST /v1/leases/validate`: the warnings a create with this body would carry; nothing is rented. */
@@ -180,7 +185,7 @@ export async function validateLease(db: Db, env: Env, orgId: string, req: LeaseR
 }
 
 export async function createLease(db: Db, env: Env, orgId: string, req: LeaseRequest, now: number): Promise<LeaseView> {
-  const { offers, spec, policy, warnings, settings, volumes } = await planLease(db, env, orgId, req, now);
+  const { offers, spec, policy, warnings, settings, volumes, quoteHeld } = await planLease(db, env, orgId, req, now);
   const id = req.id ?? newId("ls", now);
   const stub = env.LEASE.get(env.LEASE.idFromName(id));
   // The name first: of two creates with one name, the loser reserves nothing (src/lease/names.ts).
@@ -188,7 +193,12 @@ export async function createLease(db: Db, env: Env, orgId: string, req: LeaseReq
   if (claim) await claimLeaseName(db, claim, now);
   let reservedBudget = false;
   let held = false;
+  // A quote in the org's object is kept as long as the lease made from it (src/catalog/quote-store.ts);
+  // one in D1 is kept by the lease's `quote_id` (src/db/retention.ts).
+  const keptQuote = "quote_id" in req && quoteHeld === "object" ? req.quote_id : null;
+  let kept = false;
   try {
+    if (keptQuote !== null) kept = await orgQuotes(env, orgId).keepQuote(keptQuote, id);
     // The bundle first among the holds: a missing one refuses the lease before any reservation.
     if (req.workdir !== undefined) {
       await holdUpload(env, orgId, req.workdir, id, now);
@@ -234,8 +244,15 @@ export async function createLease(db: Db, env: Env, orgId: string, req: LeaseReq
     });
   } catch (e) {
     // A lease never made gives back its name, budget and GPUs; one that may exist keeps them, so nothing is held twice.
-    if ((claim || reservedBudget || held || volumes.length > 0) && (await stub.view(orgId).then((made) => made === null, () => false))) {
-      await Promise.all([claim && freeLeaseName(db, claim), reservedBudget && dropReservation(db, id), dropGpuHold(db, id), held && dropHold(env, id), volumes.length > 0 && unmountVolumes(db, id)]);
+    if ((claim || reservedBudget || held || kept || volumes.length > 0) && (await stub.view(orgId).then((made) => made === null, () => false))) {
+      await Promise.all([
+        claim && freeLeaseName(db, claim),
+        reservedBudget && dropReservation(db, id),
+        dropGpuHold(db, id),
+        held && dropHold(env, id),
+        volumes.length > 0 && unmountVolumes(db, id),
+        kept && keptQuote !== null && orgQuotes(env, orgId).releaseQuote(keptQuote, id),
+      ]);
     }
     throw e;
   }

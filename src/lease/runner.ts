@@ -36,7 +36,7 @@ import { growGpuHold } from "./quota-repo";
 import { rentedReservation } from "./rent";
 import { backoff, failureOf, failuresAfter } from "./retry";
 import { badHostMark, badHostTtlMs, DEFAULT_BAD_HOST_TTL_MS } from "./bad-host";
-import { recordBadHost } from "../catalog/bad-hosts";
+import { recordBadHost, tellBadHost } from "../catalog/bad-hosts";
 import { restartEnv, restartScheduled } from "./recovery";
 import type { Recoverable } from "./policy";
 import { beginRelease } from "./transitions";
@@ -339,6 +339,12 @@ export class LeaseRunner {
       await recordBadHost(database(this.#env.DB), mark, now);
     } catch (e) {
       console.error(JSON.stringify({ msg: "bad host not recorded", lease_id: l.id, provider: mark.provider, host_id: mark.host_id, error: failureOf(e).text }));
+    }
+    // After D1: the org's object refuses quotes on it from now on (src/catalog/quote-store.ts).
+    try {
+      await tellBadHost(this.#env, mark);
+    } catch (e) {
+      console.error(JSON.stringify({ msg: "bad host not told to the org's object", lease_id: l.id, provider: mark.provider, host_id: mark.host_id, error: failureOf(e).text }));
     }
   }
 

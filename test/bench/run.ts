@@ -57,7 +57,7 @@ const BASE_ENV = {
   LESSOR_ORG_RATE_LIMIT_PER_MINUTE: "100000000",
   // One org makes every quote and lease of the run (tens of thousands of quotes in the throughput
   // runs): the per-org caps are lifted like the rate limits. Each quote still counts the org's
-  // quotes of the last 24 hours in its insert, as it does under the default cap.
+  // quotes of the last 24 hours in its org's object, as it does under the default cap.
   LESSOR_QUOTES_PER_DAY: "100000000",
   LESSOR_LEASES_PER_DAY: "100000000",
   LESSOR_INGRESS_EVENTS_PER_DAY: "100000000",

@@ -2,9 +2,10 @@
  * Hosts that failed one of an org's leases are left out of the org's selections for
  * LESSOR_BAD_HOST_TTL (docs/design.md "Placement"): quotes and leases skip them, the catalog marks
  * their offers, `no_capacity` says when they removed the last candidates, and another org is not
- * touched. The lease's runner records them when it replaces a failed host.
+ * touched. The lease's runner records them when it replaces a failed host, in D1 and with the org's
+ * object, which refuses the org's quotes on them.
  */
-import { env } from "cloudflare:test";
+import { env, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { recordBadHost } from "../../src/catalog/bad-hosts";
 import { database } from "../../src/db";
@@ -120,5 +121,8 @@ describe("the lease's runner records a failed host for its org", () => {
     expect(rows[0]!.until - rows[0]!.created_at).toBe(24 * H);
     const listed = (await offers(key, "gpu=l4")).find((o) => o.id === lease.offer.id);
     expect(listed.bad_host.reason).toBe("host_failed");
+    // And told to the org's object, which refuses the org's quotes on it (src/catalog/quote-store.ts).
+    const told = await runInDurableObject(env.ORG_EVENTS.get(env.ORG_EVENTS.idFromName(org.id)), (_o, state) => state.storage.sql.exec("SELECT host, reason, until FROM quote_bad_hosts").toArray());
+    expect(told).toEqual([{ host: `${lease.offer.provider}/${lease.offer.host_id}`, reason: "host_failed", until: rows[0]!.until }]);
   });
 });

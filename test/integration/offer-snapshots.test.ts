@@ -1,12 +1,13 @@
 /**
  * Quotes read offers from the isolate's snapshot (src/catalog/offers-repo.ts `OfferSnapshots`),
- * and a quote is stored only while the snapshot's catalog generation is current: after a refresh,
- * the next quote is built from the refreshed offers, never from what the isolate held before.
+ * used only while its catalog generation is the one D1 last answered: after a refresh in the same
+ * isolate, the next quote is built from the refreshed offers; after one in another isolate, within
+ * SNAPSHOT_TRUST_MS (SNAPSHOT_CONFIRM_MS and a background read on a busy isolate).
  */
 import { env } from "cloudflare:test";
 import { beforeAll, expect, it } from "vitest";
 import type { Offer } from "../../src/catalog/offer";
-import { replaceProviderOffers } from "../../src/catalog/offers-repo";
+import { OfferSnapshots, replaceProviderOffers, SNAPSHOT_CONFIRM_MS, SNAPSHOT_TRUST_MS, type Background } from "../../src/catalog/offers-repo";
 import { database } from "../../src/db";
 import { call, createKey, createOrg, expectError, json } from "./helpers";
 
@@ -62,4 +63,33 @@ it("no_capacity is said about the current offers, not a remembered snapshot", as
   expect(err.details).toMatchObject({ constraint: "gpu" });
   await market([offer("f", 25)]);
   expect((await json(await quote())).offer.id).toBe("sim:f");
+});
+
+it("another isolate's refresh is seen within SNAPSHOT_TRUST_MS: asked in the background after SNAPSHOT_CONFIRM_MS, waited for after SNAPSHOT_TRUST_MS", async () => {
+  // A snapshot cache of its own, which the refreshes below do not tell (as another isolate's).
+  const snapshots = new OfferSnapshots();
+  const db = database(env.DB);
+  const ids = async (now: number, background?: Background) => (await snapshots.get(db, "h100", now, background)).offers.map((o) => o.id).filter((id) => id.startsWith("sim:t"));
+  await market([offer("t1", 30)]);
+  const t0 = Date.now();
+  expect(await ids(t0)).toEqual(["sim:t1"]);
+
+  await market([offer("t2", 30)]);
+  // Within SNAPSHOT_CONFIRM_MS: the snapshot as it was, and nothing asked of D1.
+  const pending: Promise<unknown>[] = [];
+  expect(await ids(t0 + SNAPSHOT_CONFIRM_MS - 1, (w) => pending.push(w))).toEqual(["sim:t1"]);
+  expect(pending).toHaveLength(0);
+  // After it: still answered from the snapshot, while the generation is asked in the background...
+  expect(await ids(t0 + SNAPSHOT_CONFIRM_MS, (w) => pending.push(w))).toEqual(["sim:t1"]);
+  expect(pending).toHaveLength(1);
+  await Promise.all(pending);
+  // ... and the next is built from the refreshed offers.
+  expect(await ids(t0 + SNAPSHOT_CONFIRM_MS + 1)).toEqual(["sim:t2"]);
+
+  // After SNAPSHOT_TRUST_MS the confirmation is waited for, even when it could go to the background.
+  await market([offer("t3", 30)]);
+  const late = t0 + SNAPSHOT_CONFIRM_MS + 1 + SNAPSHOT_TRUST_MS;
+  expect(await ids(late, () => {
+    throw new Error("not in the background");
+  })).toEqual(["sim:t3"]);
 });

@@ -1,4 +1,4 @@
-import { env } from "cloudflare:test";
+import { env, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { QUOTE_TTL_MS } from "../../src/catalog/quote";
 import { call, createKey, createOrg, expectError, json, refreshCatalog, type TestOrg } from "./helpers";
@@ -191,8 +191,9 @@ describe("POST /v1/quotes", () => {
   });
 
   it("stores nothing for a refused quote", async () => {
-    const count = async () =>
-      (await env.DB.prepare("SELECT COUNT(*) AS n FROM quotes WHERE org_id = ?").bind(org.id).first<{ n: number }>())!.n;
+    // Where the org's quotes are kept (src/catalog/quote-store.ts).
+    const count = () =>
+      runInDurableObject(env.ORG_EVENTS.get(env.ORG_EVENTS.idFromName(org.id)), (_o, state) => state.storage.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM quotes").one().n);
     const before = await count();
     await quote({ spec: { gpu: "h1000" } });
     await quote({ spec: { gpu: "l40s", regions: ["mars-1"] } });

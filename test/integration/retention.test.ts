@@ -1,6 +1,8 @@
 /**
  * Retention (docs/design.md "Retention"): expired quotes no lease refers to, idempotency records and
  * provider webhook event ids go after 24 hours, in bounded batches run by the cron; quotes leases refer to stay.
+ * The quotes here are D1's, made before quotes moved to their org's object (which deletes its own,
+ * quote-store.test.ts).
  */
 import { createScheduledController, env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -9,6 +11,7 @@ import { database } from "../../src/db";
 import { QUOTE_RETENTION_MS, runRetention } from "../../src/db/retention";
 import { IDEMPOTENCY_WINDOW_MS } from "../../src/idempotency";
 import { INGRESS_DEDUP_WINDOW_MS } from "../../src/ingress/dedup";
+import { newId } from "../../src/ids";
 import { call, createKey, createOrg, json, refreshCatalog, type TestOrg } from "./helpers";
 import { createLease, fastSim, waitForState } from "./lease-helpers";
 
@@ -27,6 +30,16 @@ async function quote(headers: Record<string, string> = {}) {
   const res = await call("POST", "/v1/quotes", { key: writeKey, body: { spec: { gpu: "l4:1" }, policy: { ttl: "1h" } }, headers });
   expect(res.status, await res.clone().text()).toBe(201);
   return json(res);
+}
+
+/** A quote as made before quotes moved to the org's object: answered by the API, and written to D1 under an id of its own. */
+async function legacyQuote(headers: Record<string, string> = {}) {
+  const answered = await quote(headers);
+  const q = { ...answered, id: newId("qt", Date.parse(answered.created_at)) };
+  await env.DB.prepare("INSERT INTO quotes (id, org_id, body, created_at, expires_at) VALUES (?, ?, ?, ?, ?)")
+    .bind(q.id, org.id, JSON.stringify(q), Date.parse(q.created_at), Date.parse(q.expires_at))
+    .run();
+  return q;
 }
 
 const quoteRow = (id: string) => env.DB.prepare("SELECT id, kept FROM quotes WHERE id = ?").bind(id).first<{ id: string; kept: number }>();
@@ -49,8 +62,8 @@ async function insertOldQuotes(n: number, expiredAgo: number): Promise<string[]>
 
 describe("retention", () => {
   it("deletes expired quotes no lease refers to and idempotency records after 24 h; keeps what a lease refers to", async () => {
-    const unused = await quote({ "idempotency-key": `ret-${crypto.randomUUID()}` });
-    const leased = await quote();
+    const unused = await legacyQuote({ "idempotency-key": `ret-${crypto.randomUUID()}` });
+    const leased = await legacyQuote();
     const lease = await createLease(writeKey, { kind: "scratch", quote_id: leased.id });
     expect(lease.quote_id).toBe(leased.id);
     const idemKey = `ret-lease-${crypto.randomUUID()}`;
