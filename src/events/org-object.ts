@@ -15,6 +15,11 @@
  * every change, sends them (src/webhooks/dispatch.ts), within the org's budget of attempts a minute
  * (src/webhooks/budget.ts, kept in `meta` as `delivery_budget`): past it the alarm waits.
  *
+ * It holds the org's lease index (src/orgs/lease-index.ts): each lease's object writes its row
+ * through with its events in one call (`sync`), lists are read here, and the object's alarm, also
+ * set at the earliest indexed deadline, pokes the leases whose deadline has passed; the cron asks
+ * every org's object to do so again (src/lease/reaper.ts `runBackstop`).
+ *
  * And it keeps the org's quotes, their daily cap and the bad hosts they leave out
  * (src/catalog/quote-store.ts), so that a quote is one call here and no D1 statement (issue 34).
  */
@@ -253,8 +258,8 @@ export class OrgEventsObject extends MeteredObject {
   }
 
   /**
-   * An installation that kept its lease index in D1 before (docs/scale.md "Moving an
-   * installation") has its org's rows there: the first call that needs the index copies them
+   * An installation that kept its lease index in D1 before (docs/deploying.md, "Upgrading an
+   * installation whose lease index was in D1") has its org's rows there: the first call that needs the index copies them
    * here, newest first, 500 a read, once. A lease that wrote through since is kept as written.
    */
   #adopted(orgId: string): Promise<void> {

@@ -108,7 +108,7 @@ export class OrgLeaseIndex {
     return true;
   }
 
-  /** Rows of an older installation's D1 index, written where the index has none yet (docs/scale.md "Moving an installation"). */
+  /** Rows of an older installation's D1 index, written where the index has none yet (docs/deploying.md "Upgrading an installation whose lease index was in D1"). */
   adopt(rows: readonly OrgLeaseRow[]): number {
     let n = 0;
     for (const row of rows) {
