@@ -9,7 +9,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { repoRoot, startServer, stopServer, removeStateDir, type Server } from "../e2e/server";
-import { benchReap, benchThroughput, client, tick, type Client } from "./http";
+import { benchReap, benchThroughput, client, request, tick, type Client } from "./http";
 import { benchSelection, benchSweep, median } from "./in-process";
 import { benchIngress, ingressRows } from "./ingress";
 import { benchCost, costRows } from "./cost";
@@ -80,7 +80,7 @@ function printTable(rows: string[][]) {
 const HEADER = ["benchmark", "measure", "figure", "target", "met"];
 
 /**
- * `npm run bench -- --only=throughput [--repeat=N] [--routes=org,lease,leases,quote,quote-wide]`:
+ * `npm run bench -- --only=throughput [--repeat=N] [--routes=org,lease,leases,quote,quote-wide] [--leases=N]`:
  * only the API throughput, N times against one server, each figure the median across the runs;
  * `--only=occupant`: only the log ingest and follow figures, against one server; `--only=events`:
  * only the org event stream's fan-out and the webhook deliveries, against one server;
@@ -147,6 +147,14 @@ if (args.get("only") === "throughput") {
   const runs = await withServer(BASE_ENV, async (server) => {
     const c = await client(server);
     await tick(server);
+    // `--leases=N`: the org holds N leases, as after the full run's reap (600), so the list's page is full.
+    const seed = Number(args.get("leases") ?? 0);
+    for (let i = 0; i < seed; i += 16) {
+      await Promise.all(
+        Array.from({ length: Math.min(16, seed - i) }, () => request(c, "POST", "/v1/leases", { kind: "scratch", spec: { gpu: "l4:1" }, policy: { ttl: "1m" } })),
+      );
+    }
+    if (seed > 0) log(`throughput: the org holds ${seed} more leases`);
     const out = [];
     for (let i = 0; i < repeat; i++) {
       log(`throughput, run ${i + 1} of ${repeat}`);
