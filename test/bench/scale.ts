@@ -28,6 +28,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import type { Readable } from "node:stream";
 import { build } from "esbuild";
 import { Miniflare } from "miniflare";
 import { unstable_getMiniflareWorkerOptions, unstable_readConfig } from "wrangler";
@@ -177,6 +178,12 @@ async function startRuntime(scriptPath: string, stateDir: string, vars: Record<s
     modulesRoot: path.dirname(scriptPath),
     bindings: { ...options.bindings, ...vars },
     defaultPersistRoot: stateDir,
+    // The Worker's own log lines (the cron's summary) are left out of the bench's table; what it
+    // says to stderr (a failed step, an error) is passed on.
+    handleRuntimeStdio(stdout: Readable, stderr: Readable) {
+      stdout.resume();
+      stderr.pipe(process.stderr);
+    },
   } as ConstructorParameters<typeof Miniflare>[0]);
   await mf.ready;
   return mf;
@@ -442,7 +449,7 @@ export async function benchScale(log: (msg: string) => void, opts: ScaleOptions 
       const counts = (await b.ask<{ live: number }>({ what: "counts", org_id: o.id })).answer;
       if (counts.live !== opts.leases_per_org) throw new Error(`scale: org ${i} holds ${counts.live} live leases, not ${opts.leases_per_org}`);
     }
-    // What the storage holds on disk (SQLite's files, their write-ahead logs included).
+    // What the storage holds: D1 by its own count of its pages, and the files (write-ahead logs included).
     const d1Size = (await b.ask<{ bytes: number; leases: number; body_bytes: number }>({ what: "d1_size" })).answer;
     const storage = {
       d1_mb: d1Size.bytes / 2 ** 20,
