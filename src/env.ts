@@ -4,6 +4,7 @@ import type { OrgEventsObject } from "./events/org-object";
 import type { LeaseObject } from "./lease/object";
 import type { DeploymentObject } from "./deployments/object";
 import type { SimCloud } from "./providers/sim/cloud";
+import type { WebhookMessage } from "./webhooks/deliveries";
 
 /** The Worker's bindings and settings (wrangler.toml, `.dev.vars`, secrets). */
 export interface Env {
@@ -16,6 +17,12 @@ export interface Env {
   API_KEY: DurableObjectNamespace<ApiKeyObject>;
   /** One per org, named by its id: the org's event log, its streams and its webhook deliveries. */
   ORG_EVENTS: DurableObjectNamespace<OrgEventsObject>;
+  /**
+   * The webhook queue (`lessor-webhooks`): the org's objects hand it each delivery, and its consumer
+   * (functions/index.ts `queue`, src/webhooks/consumer.ts) sends them; `lessor-webhooks-dlq` takes
+   * what it gave up on.
+   */
+  WEBHOOKS: Queue<WebhookMessage>;
   /** Workdir bundles and artifacts (docs/artifacts.md), bucket `lessor-artifacts`. */
   ARTIFACTS: R2Bucket;
   /** "production" in `[env.production]` (wrangler.toml): turns on the production checks of src/config.ts. */

@@ -9,11 +9,14 @@
  * it lands (src/events/sse.ts); a reader resuming before the oldest kept id is told the events are
  * gone (410), and a stream that falls that far behind is closed, so its reconnect is told the same.
  *
- * It also delivers the org's outbound webhooks: each new event becomes one pending delivery per
- * endpoint that subscribes to its type, to at most LESSOR_WEBHOOK_FANOUT endpoints an event
- * (src/webhooks/deliveries.ts), and the object's one alarm, set to the earliest due delivery after
- * every change, sends them (src/webhooks/dispatch.ts), within the org's budget of attempts a minute
- * (src/webhooks/budget.ts, kept in `meta` as `delivery_budget`): past it the alarm waits.
+ * It also decides the org's outbound webhook deliveries: each new event becomes one pending
+ * delivery per endpoint that subscribes to its type, to at most LESSOR_WEBHOOK_FANOUT endpoints an
+ * event (src/webhooks/deliveries.ts), which the object hands to the webhook queue, within the org's
+ * budget of hand-overs a minute (src/webhooks/budget.ts, kept in `meta` as `delivery_budget`). The
+ * queue's consumer sends them (src/webhooks/consumer.ts) and settles each batch here in one call;
+ * the object's record is what `GET /v1/webhooks/:id/deliveries` lists. Its one alarm hands over
+ * what waits (a budget that refills, a hand-over the queue refused) and what the queue has held too
+ * long without a report.
  */
 import { MeteredObject } from "../metered-object";
 import { meteredAlarm } from "../metering";
@@ -26,12 +29,23 @@ import { MAX_EVENT_PAGE } from "./lease-events";
 import { Followers, overRpc } from "./sse";
 import { HeldSlots, type SlotClaim, type SlotRefusal } from "../auth/stream-slots";
 import { database } from "../db";
+import { errorText } from "../errors";
 import { budgetReadyAt, deliveriesPerMinute, fanout, refilled, type Budget } from "../webhooks/budget";
-import { ATTEMPTS_PER_RUN, DeliveryQueue, renderDelivery, type DeliveryView } from "../webhooks/deliveries";
-import { runDueDeliveries, type Disabled } from "../webhooks/dispatch";
+import {
+  DeliveryQueue,
+  HANDOVER_RETRY_MS,
+  REFILL_RUN,
+  renderDelivery,
+  SEND_BATCH_MAX,
+  type Claimed,
+  type DeliveryView,
+  type Disabled,
+  type Settlement,
+} from "../webhooks/deliveries";
 import { enabledEndpoints } from "../webhooks/repo";
 
-const SCHEMA_VERSION = 1;
+/** 2: deliveries know whether they are in the webhook queue (`queued_at`; src/webhooks/deliveries.ts `ensureSchema`). */
+const SCHEMA_VERSION = 2;
 
 export class OrgEventsObject extends MeteredObject {
   readonly #sql: SqlStorage;
@@ -74,7 +88,7 @@ export class OrgEventsObject extends MeteredObject {
         );
       `);
     }
-    this.#deliveries.ensureSchema();
+    this.#deliveries.ensureSchema(version);
     // Written only when it changes: every start of the object runs this.
     if (version < SCHEMA_VERSION) setMeta(this.#sql, "schema_version", SCHEMA_VERSION);
   }
@@ -124,9 +138,11 @@ export class OrgEventsObject extends MeteredObject {
     return this.#deliveries.list(endpointId, before, limit).map(renderDelivery);
   }
 
-  /** Tries a delivery again now (the alarm sends it); null when the endpoint has no such delivery. */
+  /** Tries a delivery again now, handed to the queue at once; null when the endpoint has no such delivery. */
   async retryDelivery(endpointId: string, deliveryId: string): Promise<DeliveryView | null> {
     const row = this.#deliveries.retry(endpointId, deliveryId, Date.now());
+    const orgId = this.#orgId();
+    if (row && orgId) await this.#handOver(orgId);
     await this.#scheduleAlarm();
     return row && renderDelivery(row);
   }
@@ -137,27 +153,46 @@ export class OrgEventsObject extends MeteredObject {
     await this.#scheduleAlarm();
   }
 
-  override async alarm(): Promise<void> {
-    await meteredAlarm(() => this.#deliver());
+  /**
+   * The webhook queue's consumer asks which of a batch's deliveries are still to be sent: one call
+   * per org and batch (src/webhooks/consumer.ts).
+   */
+  claim(items: { id: string; token: number }[]): (Claimed | null)[] {
+    return this.#deliveries.claim(items);
   }
 
+  /**
+   * What came of a batch's messages, in one call per org and batch: each delivery's record, and the
+   * endpoints the batch disabled (each gets the org's `webhook_disabled` event and stops what it had pending).
+   */
+  async settle(orgId: string, settled: Settlement[], disabled: Disabled[]): Promise<void> {
+    for (const s of settled) this.#deliveries.settle(s);
+    const now = Date.now();
+    for (const d of disabled) this.#deliveries.abandon(d.endpoint_id, "endpoint disabled");
+    const events = disabled.map((d) => this.#endpointDisabled(d, now)).filter((e): e is OrgEvent => e !== null);
+    await this.#landed(orgId, events);
+  }
+
+  override async alarm(): Promise<void> {
+    await meteredAlarm(async () => {
+      try {
+        await this.#deliver();
+      } finally {
+        // Rescheduled whatever happened (STYLE.md rule 7): the platform retries a thrown alarm only a few times.
+        await this.#scheduleAlarm(true);
+      }
+    });
+  }
+
+  /** The alarm's webhook duty: forget old deliveries, take back what the queue lost, hand over what is due. */
   async #deliver(): Promise<void> {
-    try {
-      const orgId = this.#orgId();
-      if (!orgId) return;
-      const now = Date.now();
-      this.#deliveries.trim(now);
-      const perMinute = deliveriesPerMinute(this.env);
-      const budget = refilled(this.#budget(), perMinute, now);
-      const { disabled, sent } = await runDueDeliveries(this.env, this.#deliveries, orgId, budget.tokens, now);
-      // Written only when spent: a bucket left alone refills to the same level from its old value.
-      if (sent > 0) setMeta(this.#sql, "delivery_budget", JSON.stringify({ tokens: budget.tokens - sent, at: budget.at }));
-      const events = disabled.map((d) => this.#endpointDisabled(d, Date.now())).filter((e): e is OrgEvent => e !== null);
-      await this.#landed(orgId, events);
-    } finally {
-      // Rescheduled whatever happened (STYLE.md rule 7): the platform retries a thrown alarm only a few times.
-      await this.#scheduleAlarm();
-    }
+    const orgId = this.#orgId();
+    if (!orgId) return;
+    const now = Date.now();
+    this.#deliveries.trim(now);
+    this.#deliveries.reclaimStale(now);
+    await this.#queueDeliveries(orgId);
+    await this.#handOver(orgId);
   }
 
   // ---- the log --------------------------------------------------------------------------------
@@ -171,6 +206,8 @@ export class OrgEventsObject extends MeteredObject {
       for (const e of fresh) this.#followers.push(e);
     }
     await this.#queueDeliveries(orgId);
+    await this.#handOver(orgId);
+    await this.#scheduleAlarm();
   }
 
   /**
@@ -183,9 +220,37 @@ export class OrgEventsObject extends MeteredObject {
     const pending = this.#after(through, -1);
     if (pending.length === 0) return;
     const endpoints = await enabledEndpoints(database(this.env.DB), orgId);
-    const added = this.#deliveries.enqueue(endpoints, pending, fanout(this.env), Date.now());
+    this.#deliveries.enqueue(endpoints, pending, fanout(this.env), Date.now());
     setMeta(this.#sql, "queued_through", pending.at(-1)!.id);
-    if (added > 0) await this.#scheduleAlarm();
+  }
+
+  /**
+   * Hands the due deliveries to the webhook queue, as many as the org's budget allows, in batches
+   * of SEND_BATCH_MAX. Each is marked handed over before the queue is asked (`takeDue`), so two
+   * hand-overs at once never send one delivery twice; what the queue refuses waits again, due
+   * HANDOVER_RETRY_MS later, and the alarm hands it over then. Nothing is lost: a delivery leaves
+   * `pending` only by its consumer's report, a retry's, or its endpoint's removal.
+   */
+  async #handOver(orgId: string): Promise<void> {
+    const now = Date.now();
+    const budget = refilled(this.#budget(), deliveriesPerMinute(this.env), now);
+    const ids = this.#deliveries.takeDue(now, budget.tokens);
+    if (ids.length === 0) return;
+    // Written only when spent: a bucket left alone refills to the same level from its old value.
+    setMeta(this.#sql, "delivery_budget", JSON.stringify({ tokens: budget.tokens - ids.length, at: budget.at }));
+    for (let i = 0; i < ids.length; i += SEND_BATCH_MAX) {
+      const chunk = ids.slice(i, i + SEND_BATCH_MAX);
+      try {
+        await this.env.WEBHOOKS.sendBatch(chunk.map((id) => ({ body: { kind: "delivery", org: orgId, id, token: now }, contentType: "json" })));
+      } catch (e) {
+        console.error(JSON.stringify({ msg: "webhook deliveries not handed to the queue; will retry", org: orgId, deliveries: ids.length - i, error: errorText(e) }));
+        const back = ids.slice(i);
+        this.#deliveries.untake(back, now, Date.now() + HANDOVER_RETRY_MS);
+        const left = refilled(this.#budget(), deliveriesPerMinute(this.env), Date.now());
+        setMeta(this.#sql, "delivery_budget", JSON.stringify({ tokens: left.tokens + back.length, at: left.at }));
+        return;
+      }
+    }
   }
 
   /** The org's own event for an endpoint that was disabled (`webhook_disabled`); never its secret. */
@@ -203,11 +268,29 @@ export class OrgEventsObject extends MeteredObject {
     return row ? { id: row.id, ...body } : null;
   }
 
-  /** The one alarm: at the earliest pending delivery, or once the org's budget has refilled for it; or none. */
-  async #scheduleAlarm(): Promise<void> {
-    const next = this.#deliveries.nextAt();
-    if (next === null) await this.ctx.storage.deleteAlarm();
-    else await this.ctx.storage.setAlarm(Math.max(next, budgetReadyAt(this.#budget(), deliveriesPerMinute(this.env), ATTEMPTS_PER_RUN, Date.now())));
+  /**
+   * The one alarm, at the earliest of its duties' times (`alarm`); none when no duty has one.
+   * Written only when it moves (every append and every settled batch come here), except after the
+   * alarm ran (`afterAlarm`), when the time stored may be the one that just fired.
+   */
+  async #scheduleAlarm(afterAlarm = false): Promise<void> {
+    const times = [this.#deliveryAlarmAt()].filter((t): t is number => t !== null);
+    const at = times.length === 0 ? null : Math.min(...times);
+    if (!afterAlarm && at === (await this.ctx.storage.getAlarm())) return;
+    if (at === null) await this.ctx.storage.deleteAlarm();
+    else await this.ctx.storage.setAlarm(at);
+  }
+
+  /**
+   * When the webhook duty needs the alarm: the earliest delivery waiting for a hand-over (once the
+   * org's budget has refilled for it), or the earliest one in the queue that would count as lost.
+   */
+  #deliveryAlarmAt(): number | null {
+    const waiting = this.#deliveries.nextWaitingAt();
+    const stale = this.#deliveries.nextStaleAt();
+    const handOver = waiting === null ? null : Math.max(waiting, budgetReadyAt(this.#budget(), deliveriesPerMinute(this.env), REFILL_RUN, Date.now()));
+    const times = [handOver, stale].filter((t): t is number => t !== null);
+    return times.length === 0 ? null : Math.min(...times);
   }
 
   /** The org's bucket of attempts as the last run left it; null before the first. */
