@@ -53,6 +53,9 @@ export class OrgEventsObject extends MeteredObject {
   /** The slots of its open streams (src/auth/stream-slots.ts). */
   readonly #slots: HeldSlots;
   readonly #deliveries: DeliveryQueue;
+  /** The hand-over to the webhook queue under way, if one is (`#handOver`); and whether another should follow it. */
+  #handing: Promise<void> | null = null;
+  #handAgain = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -158,6 +161,7 @@ export class OrgEventsObject extends MeteredObject {
    * per org and batch (src/webhooks/consumer.ts).
    */
   claim(items: { id: string; token: number }[]): (Claimed | null)[] {
+    console.log("wh-claim", items.length, Date.now());
     return this.#deliveries.claim(items);
   }
 
@@ -225,23 +229,47 @@ export class OrgEventsObject extends MeteredObject {
   }
 
   /**
-   * Hands the due deliveries to the webhook queue, as many as the org's budget allows, in batches
-   * of SEND_BATCH_MAX. Each is marked handed over before the queue is asked (`takeDue`), so two
-   * hand-overs at once never send one delivery twice; what the queue refuses waits again, due
-   * HANDOVER_RETRY_MS later, and the alarm hands it over then. Nothing is lost: a delivery leaves
-   * `pending` only by its consumer's report, a retry's, or its endpoint's removal.
+   * Hands the due deliveries to the webhook queue, one hand-over at a time: a call that comes while
+   * one is under way is served by one more round after it, which takes whatever came meanwhile. So
+   * a busy org sends the queue few, full batches instead of one per append (local queues, Miniflare's,
+   * fall behind under a stream of small ones), and a quiet one still hands each over at once.
+   * Settles when the round that covers this call is done.
    */
-  async #handOver(orgId: string): Promise<void> {
+  #handOver(orgId: string): Promise<void> {
+    this.#handAgain = true;
+    this.#handing ??= (async () => {
+      try {
+        while (this.#handAgain) {
+          this.#handAgain = false;
+          await this.#handOverDue(orgId);
+        }
+      } finally {
+        this.#handing = null;
+      }
+    })();
+    return this.#handing;
+  }
+
+  /**
+   * One round: the due deliveries, as many as the org's budget allows, in batches of
+   * SEND_BATCH_MAX. Each is marked handed over before the queue is asked (`takeDue`), so that
+   * nothing is handed over twice; what the queue refuses waits again, due HANDOVER_RETRY_MS later,
+   * and the alarm hands it over then. Nothing is lost: a delivery leaves `pending` only by its
+   * consumer's report, a retry's, or its endpoint's removal.
+   */
+  async #handOverDue(orgId: string): Promise<void> {
     const now = Date.now();
     const budget = refilled(this.#budget(), deliveriesPerMinute(this.env), now);
     const ids = this.#deliveries.takeDue(now, budget.tokens);
     if (ids.length === 0) return;
+    const t0 = Date.now();
     // Written only when spent: a bucket left alone refills to the same level from its old value.
     setMeta(this.#sql, "delivery_budget", JSON.stringify({ tokens: budget.tokens - ids.length, at: budget.at }));
     for (let i = 0; i < ids.length; i += SEND_BATCH_MAX) {
       const chunk = ids.slice(i, i + SEND_BATCH_MAX);
       try {
         await this.env.WEBHOOKS.sendBatch(chunk.map((id) => ({ body: { kind: "delivery", org: orgId, id, token: now }, contentType: "json" })));
+        console.log("wh-sent", chunk.length, Date.now(), Date.now() - t0);
       } catch (e) {
         console.error(JSON.stringify({ msg: "webhook deliveries not handed to the queue; will retry", org: orgId, deliveries: ids.length - i, error: errorText(e) }));
         const back = ids.slice(i);

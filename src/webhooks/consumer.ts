@@ -170,7 +170,7 @@ async function serveOrg(env: Env, org: string, msgs: Msg[]): Promise<void> {
             disabled.push({ endpoint_id: t.ep.id, url: t.ep.url, reason, consecutive_failures: health.consecutive_failures });
           }
         } else {
-          await saveHealth(db, t.ep.id, judged.run);
+          await saveHealth(db, t.ep, judged.run);
         }
       } catch (e) {
         // The endpoint's health is a count; the deliveries' record still goes to the object.

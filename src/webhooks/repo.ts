@@ -107,22 +107,19 @@ export interface HealthRun {
  * Records a batch's run on its endpoint: after a delivery the failures since it; without one the
  * failures added to those before, the first failure time kept. Written as one statement relative
  * to the stored row, so that batches of one endpoint the queue runs side by side add up instead
- * of overwriting each other's count. Nothing is written when nothing changes.
+ * of overwriting each other's count. Nothing is written when the batch changes nothing the row (as
+ * the batch read it) holds: a healthy endpoint's deliveries cost no write.
  */
-export async function saveHealth(db: Db, id: string, run: HealthRun): Promise<void> {
+export async function saveHealth(db: Db, ep: Pick<WebhookEndpointRow, "id" | "failing_since" | "consecutive_failures">, run: HealthRun): Promise<void> {
   if (run.cleared) {
-    await db
-      .updateTable("webhook_endpoints")
-      .set({ consecutive_failures: run.failures, failing_since: run.first_failure_at })
-      .where("id", "=", id)
-      .where((eb) => eb.or([eb("consecutive_failures", "!=", run.failures), eb("failing_since", "is not", run.first_failure_at)]))
-      .execute();
+    if (ep.consecutive_failures === run.failures && ep.failing_since === run.first_failure_at) return;
+    await db.updateTable("webhook_endpoints").set({ consecutive_failures: run.failures, failing_since: run.first_failure_at }).where("id", "=", ep.id).execute();
     return;
   }
   if (run.failures === 0) return;
   await db
     .updateTable("webhook_endpoints")
     .set((eb) => ({ consecutive_failures: eb("consecutive_failures", "+", run.failures), failing_since: eb.fn.coalesce("failing_since", eb.val(run.first_failure_at)) }))
-    .where("id", "=", id)
+    .where("id", "=", ep.id)
     .execute();
 }
