@@ -32,6 +32,13 @@ export const WEBHOOK_QUEUE = "lessor-webhooks";
 export const WEBHOOK_DLQ = "lessor-webhooks-dlq";
 /** A report that could not be told to the org's object waits this long in the queue. */
 export const REPORT_DELAY_S = 5;
+/**
+ * How many attempts one batch has open at once: a Worker invocation keeps at most six connections
+ * open and queues the rest (developers.cloudflare.com/workers/platform/limits/, "Simultaneous open
+ * connections"), with their timeouts already running. Held here instead, each attempt's timeout
+ * and latency start when its request does. Batches run side by side in their own invocations.
+ */
+export const SEND_CONCURRENCY = 6;
 /** The longest a queue holds a message back (developers.cloudflare.com/queues/configuration/batching-retries/): 12 hours. */
 export const MAX_QUEUE_DELAY_S = 12 * 60 * 60;
 
@@ -58,7 +65,8 @@ function byOrg(batch: MessageBatch<unknown>): Map<string, Msg[]> {
 }
 
 export async function consumeWebhooks(batch: MessageBatch<unknown>, env: Env): Promise<void> {
-  await Promise.all([...byOrg(batch)].map(([org, msgs]) => serveOrg(env, org, msgs).catch((e) => giveBack(org, msgs, e))));
+  const slots = limiter(SEND_CONCURRENCY);
+  await Promise.all([...byOrg(batch)].map(([org, msgs]) => serveOrg(env, org, msgs, slots).catch((e) => giveBack(org, msgs, e))));
 }
 
 /**
@@ -90,7 +98,7 @@ export interface Done {
   at: number;
 }
 
-async function serveOrg(env: Env, org: string, msgs: Msg[]): Promise<void> {
+async function serveOrg(env: Env, org: string, msgs: Msg[], slots: Limiter): Promise<void> {
   const deliveries = msgs.filter((m): m is DeliveryMsg => m.body.kind === "delivery");
   const carried = msgs.filter((m): m is ReportMsg => m.body.kind === "report");
   const stub = orgEventsStub(env, org);
@@ -127,32 +135,32 @@ async function serveOrg(env: Env, org: string, msgs: Msg[]): Promise<void> {
 
   const settled: Settlement[] = [];
   const done: Done[] = [];
-  await Promise.all(
-    work.map(async ({ m, claimed }) => {
-      const t = targets.get(claimed.endpoint_id);
-      const token = m.body.token;
-      if (!t) {
-        const ep = rows.find((r) => r.id === claimed.endpoint_id);
-        settled.push({ id: m.body.id, token, status: "failed", next_at: null, attempt: null, error: ep ? "endpoint disabled" : "endpoint deleted" });
-        return;
-      }
-      const { guard, secrets } = t;
-      if ((!guard.ok && guard.refused) || secrets.length === 0) {
-        const error = !guard.ok ? `url refused: ${guard.reason}` : "the signing secret cannot be opened (LESSOR_MASTER_KEY changed): rotate it";
-        done.push({ m, claimed, outcome: { status: null, error }, attempted: false, latency_ms: 0, at: Date.now() });
-        return;
-      }
-      if (!guard.ok) {
-        // Where the name points could not be checked: nothing is sent, and it counts as a failure,
-        // so that the schedule (and the endpoint's failure count) still ends it.
-        done.push({ m, claimed, outcome: { status: null, error: guard.reason }, attempted: true, latency_ms: null, at: Date.now() });
-        return;
-      }
-      const headers = await signedHeaders(secrets, claimed.msg_id, Math.floor(Date.now() / 1000), claimed.body);
-      const { outcome, latency_ms } = await send(guard.url, headers, claimed.body);
-      done.push({ m, claimed, outcome, attempted: true, latency_ms, at: Date.now() });
-    }),
-  );
+  // Taken endpoint by endpoint in turn, so that one slow receiver holds at most its share of the slots.
+  const attempt = async ({ m, claimed }: (typeof work)[number]) => {
+    const t = targets.get(claimed.endpoint_id);
+    const token = m.body.token;
+    if (!t) {
+      const ep = rows.find((r) => r.id === claimed.endpoint_id);
+      settled.push({ id: m.body.id, token, status: "failed", next_at: null, attempt: null, error: ep ? "endpoint disabled" : "endpoint deleted" });
+      return;
+    }
+    const { guard, secrets } = t;
+    if ((!guard.ok && guard.refused) || secrets.length === 0) {
+      const error = !guard.ok ? `url refused: ${guard.reason}` : "the signing secret cannot be opened (LESSOR_MASTER_KEY changed): rotate it";
+      done.push({ m, claimed, outcome: { status: null, error }, attempted: false, latency_ms: 0, at: Date.now() });
+      return;
+    }
+    if (!guard.ok) {
+      // Where the name points could not be checked: nothing is sent, and it counts as a failure,
+      // so that the schedule (and the endpoint's failure count) still ends it.
+      done.push({ m, claimed, outcome: { status: null, error: guard.reason }, attempted: true, latency_ms: null, at: Date.now() });
+      return;
+    }
+    const headers = await signedHeaders(secrets, claimed.msg_id, Math.floor(Date.now() / 1000), claimed.body);
+    const { outcome, latency_ms } = await send(guard.url, headers, claimed.body);
+    done.push({ m, claimed, outcome, attempted: true, latency_ms, at: Date.now() });
+  };
+  await Promise.all(roundRobin(work, (w) => w.claimed.endpoint_id).map((w) => slots(() => attempt(w))));
 
   const disabled: Disabled[] = [];
   const retries = new Map<DeliveryMsg, number>();
@@ -195,6 +203,35 @@ async function serveOrg(env: Env, org: string, msgs: Msg[]): Promise<void> {
     if (delay === undefined) m.ack();
     else m.retry({ delaySeconds: delay });
   }
+}
+
+/** `items` taken one of each key in turn: a, b, c, a, b, c, a, ... in the order the keys first came. */
+export function roundRobin<T>(items: T[], key: (item: T) => string): T[] {
+  const groups = new Map<string, T[]>();
+  for (const item of items) groups.set(key(item), [...(groups.get(key(item)) ?? []), item]);
+  const out: T[] = [];
+  for (let i = 0; out.length < items.length; i++) for (const g of groups.values()) if (i < g.length) out.push(g[i]!);
+  return out;
+}
+
+/** Runs what it is given, at most `limit` at once, the rest waiting in the order they came. */
+export type Limiter = <T>(run: () => Promise<T>) => Promise<T>;
+
+export function limiter(limit: number): Limiter {
+  let open = 0;
+  const waiting: (() => void)[] = [];
+  return async (run) => {
+    if (open >= limit) await new Promise<void>((r) => waiting.push(r));
+    else open++;
+    try {
+      return await run();
+    } finally {
+      // The slot passes straight to the next in line, or is given back.
+      const next = waiting.shift();
+      if (next) next();
+      else open--;
+    }
+  };
 }
 
 /** Runs `call`, once more after a failure; false when both failed. */
