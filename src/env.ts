@@ -97,7 +97,7 @@ export interface Env {
   LESSOR_DNS_RESOLVER?: string;
   /** Ports webhook and JWKS URLs may name beside 443, comma-separated (default none). */
   LESSOR_OUTBOUND_PORTS?: string;
-  /** Webhook attempts a minute for one org, all its endpoints together (default 600); the rest wait. */
+  /** Webhook deliveries one org hands to the webhook queue a minute, all its endpoints together (default 600); the rest wait. */
   LESSOR_WEBHOOK_DELIVERIES_PER_MINUTE?: string;
   /** The most endpoints one event is delivered to (default 5), the oldest that take it. */
   LESSOR_WEBHOOK_FANOUT?: string;

@@ -373,7 +373,7 @@ describe("webhooks do not amplify (issue 28, item 5)", () => {
     });
   const alarmAt = () => runInDurableObject(orgEventsStub(env, org.id), (_object, state) => state.storage.getAlarm());
 
-  it(`past the org's ${DEFAULT_DELIVERIES_PER_MINUTE} attempts a minute, deliveries wait for the budget, and none is lost`, async () => {
+  it(`past the org's ${DEFAULT_DELIVERIES_PER_MINUTE} deliveries a minute, deliveries wait for the budget, and none is lost`, async () => {
     const hook = await addWebhook("/budget");
     const before = Date.now();
     await budget(0);
