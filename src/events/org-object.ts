@@ -161,7 +161,6 @@ export class OrgEventsObject extends MeteredObject {
    * per org and batch (src/webhooks/consumer.ts).
    */
   claim(items: { id: string; token: number }[]): (Claimed | null)[] {
-    console.log("wh-claim", items.length, Date.now());
     return this.#deliveries.claim(items);
   }
 
@@ -262,14 +261,12 @@ export class OrgEventsObject extends MeteredObject {
     const budget = refilled(this.#budget(), deliveriesPerMinute(this.env), now);
     const ids = this.#deliveries.takeDue(now, budget.tokens);
     if (ids.length === 0) return;
-    const t0 = Date.now();
     // Written only when spent: a bucket left alone refills to the same level from its old value.
     setMeta(this.#sql, "delivery_budget", JSON.stringify({ tokens: budget.tokens - ids.length, at: budget.at }));
     for (let i = 0; i < ids.length; i += SEND_BATCH_MAX) {
       const chunk = ids.slice(i, i + SEND_BATCH_MAX);
       try {
         await this.env.WEBHOOKS.sendBatch(chunk.map((id) => ({ body: { kind: "delivery", org: orgId, id, token: now }, contentType: "json" })));
-        console.log("wh-sent", chunk.length, Date.now(), Date.now() - t0);
       } catch (e) {
         console.error(JSON.stringify({ msg: "webhook deliveries not handed to the queue; will retry", org: orgId, deliveries: ids.length - i, error: errorText(e) }));
         const back = ids.slice(i);
