@@ -1,7 +1,8 @@
-/** The Worker: HTTP, cron, and the Durable Object classes its bindings name (wrangler.toml). */
+/** The Worker: HTTP, cron, the webhook queues, and the Durable Object classes its bindings name (wrangler.toml). */
 import { configProblems } from "../src/config";
 import type { Env } from "../src/env";
 import { countWorkerRequest, meteredEnv } from "../src/metering";
+import { consumeDeadLetters, consumeWebhooks, WEBHOOK_DLQ } from "../src/webhooks/consumer";
 import { createApp } from "./app";
 import { runScheduled } from "./cron";
 
@@ -31,5 +32,12 @@ export default {
     }
     countWorkerRequest();
     await runScheduled(controller, meteredEnv(env));
+  },
+  // The webhook queue and its dead-letter queue (wrangler.toml [[queues.consumers]]): outbound
+  // deliveries are sent here, never by a request or an object (docs/events.md "Outbound webhooks").
+  async queue(batch, env) {
+    countWorkerRequest();
+    if (batch.queue === WEBHOOK_DLQ) await consumeDeadLetters(batch, meteredEnv(env));
+    else await consumeWebhooks(batch, meteredEnv(env));
   },
 } satisfies ExportedHandler<Env>;

@@ -1,7 +1,8 @@
 /**
  * The pure steps of `npm run deploy` (scripts/deploy.mjs), kept apart so that tests can check them
  * without a Cloudflare account: reading the D1 id `wrangler d1 create` prints, writing it into the
- * production environment of wrangler.toml, and deciding which secrets a deploy must still set.
+ * production environment of wrangler.toml, deciding which secrets a deploy must still set, and
+ * which queues it must create.
  */
 
 /** The id wrangler.toml holds until a production database has been created. */
@@ -86,4 +87,18 @@ export function secretsToUpload(existing, given, generate) {
     );
   }
   return { upload, generated };
+}
+
+/** The queues `[env.production]` names (producers, consumers and dead-letter queues), each once, in order. */
+export function productionQueues(toml) {
+  const span = productionSpan(toml);
+  if (!span) return [];
+  const names = [...toml.slice(span.start, span.end).matchAll(/^(?:queue|dead_letter_queue)\s*=\s*"([^"]+)"/gm)].map((m) => m[1]);
+  return [...new Set(names)];
+}
+
+/** What `wrangler queues create NAME` came to: made now, there already (each deploy asks again), or failed. */
+export function queueCreated(ok, output) {
+  if (ok) return "created";
+  return /already (exists|taken)|\b11009\b/i.test(output) ? "exists" : "failed";
 }

@@ -6,7 +6,8 @@
  * 1. Checks that wrangler is logged in.
  * 2. The first time, creates the production D1 database (`wrangler d1 create lessor`) and writes
  *    its id into wrangler.toml's `[env.production]` (commit that change).
- * 3. Applies the D1 migrations to it.
+ * 3. Applies the D1 migrations to it, and creates the webhook queues `[env.production]` names
+ *    (`wrangler queues create`) that the account does not have yet.
  * 4. Uploads, with the deploy, the Worker secrets it does not have yet (scripts/deploy-lib.mjs
  *    SECRETS): LESSOR_INSTALLATION_ID and LESSOR_PUBLIC_URL must be given in the environment the first time;
  *    LESSOR_MASTER_KEY and LESSOR_BOOTSTRAP_TOKEN are generated when not given, and a generated
@@ -20,7 +21,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildConsole } from "./build-console.mjs";
-import { parseCreatedD1Id, PLACEHOLDER_D1_ID, productionD1Id, SECRETS, secretsToUpload, withProductionD1Id } from "./deploy-lib.mjs";
+import { parseCreatedD1Id, PLACEHOLDER_D1_ID, productionD1Id, productionQueues, queueCreated, SECRETS, secretsToUpload, withProductionD1Id } from "./deploy-lib.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const wranglerBin = path.join(root, "node_modules", ".bin", "wrangler");
@@ -66,6 +67,17 @@ if (d1 === PLACEHOLDER_D1_ID) {
 log("applying D1 migrations");
 const migrated = wrangler(["d1", "migrations", "apply", "DB", "--remote", ...ENV], { show: true });
 if (!migrated.ok) fail("applying the D1 migrations failed (see above)");
+
+// The webhook queues (docs/events.md): a Worker that consumes a queue the account lacks does not deploy.
+for (const queue of productionQueues(toml)) {
+  const created = wrangler(["queues", "create", queue]);
+  const outcome = queueCreated(created.ok, created.output);
+  if (outcome === "failed") {
+    process.stdout.write(created.output);
+    fail(`creating the queue ${queue} failed (see above)`);
+  }
+  if (outcome === "created") log(`created the queue ${queue}`);
+}
 
 // 4. Secrets: which the Worker has (none before its first deploy).
 const listed = wrangler(["secret", "list", "--format", "json", ...ENV]);

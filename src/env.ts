@@ -4,6 +4,7 @@ import type { OrgEventsObject } from "./events/org-object";
 import type { LeaseObject } from "./lease/object";
 import type { DeploymentObject } from "./deployments/object";
 import type { SimCloud } from "./providers/sim/cloud";
+import type { WebhookMessage } from "./webhooks/deliveries";
 
 /** The Worker's bindings and settings (wrangler.toml, `.dev.vars`, secrets). */
 export interface Env {
@@ -16,6 +17,12 @@ export interface Env {
   API_KEY: DurableObjectNamespace<ApiKeyObject>;
   /** One per org, named by its id: the org's event log, its streams and its webhook deliveries. */
   ORG_EVENTS: DurableObjectNamespace<OrgEventsObject>;
+  /**
+   * The webhook queue (`lessor-webhooks`): the org's objects hand it each delivery, and its consumer
+   * (functions/index.ts `queue`, src/webhooks/consumer.ts) sends them; `lessor-webhooks-dlq` takes
+   * what it gave up on.
+   */
+  WEBHOOKS: Queue<WebhookMessage>;
   /** Workdir bundles and artifacts (docs/artifacts.md), bucket `lessor-artifacts`. */
   ARTIFACTS: R2Bucket;
   /** "production" in `[env.production]` (wrangler.toml): turns on the production checks of src/config.ts. */
@@ -90,7 +97,7 @@ export interface Env {
   LESSOR_DNS_RESOLVER?: string;
   /** Ports webhook and JWKS URLs may name beside 443, comma-separated (default none). */
   LESSOR_OUTBOUND_PORTS?: string;
-  /** Webhook attempts a minute for one org, all its endpoints together (default 600); the rest wait. */
+  /** Webhook deliveries one org hands to the webhook queue a minute, all its endpoints together (default 600); the rest wait. */
   LESSOR_WEBHOOK_DELIVERIES_PER_MINUTE?: string;
   /** The most endpoints one event is delivered to (default 5), the oldest that take it. */
   LESSOR_WEBHOOK_FANOUT?: string;

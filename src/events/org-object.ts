@@ -9,11 +9,14 @@
  * it lands (src/events/sse.ts); a reader resuming before the oldest kept id is told the events are
  * gone (410), and a stream that falls that far behind is closed, so its reconnect is told the same.
  *
- * It also delivers the org's outbound webhooks: each new event becomes one pending delivery per
- * endpoint that subscribes to its type, to at most LESSOR_WEBHOOK_FANOUT endpoints an event
- * (src/webhooks/deliveries.ts), and the object's one alarm, set to the earliest due delivery after
- * every change, sends them (src/webhooks/dispatch.ts), within the org's budget of attempts a minute
- * (src/webhooks/budget.ts, kept in `meta` as `delivery_budget`): past it the alarm waits.
+ * It also decides the org's outbound webhook deliveries: each new event becomes one pending
+ * delivery per endpoint that subscribes to its type, to at most LESSOR_WEBHOOK_FANOUT endpoints an
+ * event (src/webhooks/deliveries.ts), which the object hands to the webhook queue, within the org's
+ * budget of hand-overs a minute (src/webhooks/budget.ts, kept in `meta` as `delivery_budget`). The
+ * queue's consumer sends them (src/webhooks/consumer.ts) and settles each batch here in one call;
+ * the object's record is what `GET /v1/webhooks/:id/deliveries` lists. Its one alarm hands over
+ * what waits (a budget that refills, a hand-over the queue refused) and what the queue has held too
+ * long without a report.
  *
  * It holds the org's lease index (src/orgs/lease-index.ts): each lease's object writes its row
  * through with its events in one call (`sync`), lists are read here, and the object's alarm, also
@@ -34,16 +37,27 @@ import { MAX_EVENT_PAGE } from "./lease-events";
 import { Followers, overRpc } from "./sse";
 import { HeldSlots, type SlotClaim, type SlotRefusal } from "../auth/stream-slots";
 import { database } from "../db";
+import { errorText } from "../errors";
 import { budgetReadyAt, deliveriesPerMinute, fanout, refilled, type Budget } from "../webhooks/budget";
-import { ATTEMPTS_PER_RUN, DeliveryQueue, renderDelivery, type DeliveryView } from "../webhooks/deliveries";
-import { runDueDeliveries, type Disabled } from "../webhooks/dispatch";
+import {
+  DeliveryQueue,
+  HANDOVER_RETRY_MS,
+  REFILL_RUN,
+  renderDelivery,
+  SEND_BATCH_MAX,
+  type Claimed,
+  type DeliveryView,
+  type Disabled,
+  type Settlement,
+} from "../webhooks/deliveries";
 import { enabledEndpoints } from "../webhooks/repo";
 import { OrgLeaseIndex, type OrgLeaseFilter, type OrgLeaseRow } from "../orgs/lease-index";
 import { pokeAll } from "../lease/reaper";
 import { getMeta } from "../object-meta";
 import { QuoteStore, type QuoteBadHost, type StoreAnswer, type StoredQuote } from "../catalog/quote-store";
 
-const SCHEMA_VERSION = 1;
+/** 2: deliveries know whether they are in the webhook queue (`queued_at`; src/webhooks/deliveries.ts `ensureSchema`). */
+const SCHEMA_VERSION = 2;
 /** How many due leases one alarm or backstop run pokes. */
 const DUE_PER_RUN = 200;
 /** Rows of an older installation's D1 index read at a time (`#adopt`). */
@@ -61,6 +75,9 @@ export class OrgEventsObject extends MeteredObject {
   #adopting: Promise<void> | null = null;
   /** The org's quotes (src/catalog/quote-store.ts). */
   readonly #quotes: QuoteStore;
+  /** The hand-over to the webhook queue under way, if one is (`#handOver`); and whether another should follow it. */
+  #handing: Promise<void> | null = null;
+  #handAgain = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -98,7 +115,7 @@ export class OrgEventsObject extends MeteredObject {
         );
       `);
     }
-    this.#deliveries.ensureSchema();
+    this.#deliveries.ensureSchema(version);
     this.#leases.ensureSchema();
     this.#quotes.ensureSchema();
     // Written only when it changes: every start of the object runs this.
@@ -116,7 +133,7 @@ export class OrgEventsObject extends MeteredObject {
     if (index) {
       await this.#adopted(orgId);
       this.#leases.put(index.row, index.deadline);
-      await this.#leaseAlarm();
+      await this.#scheduleAlarm();
     }
     return events.length > 0 ? this.append(orgId, leaseId, events) : 0;
   }
@@ -134,7 +151,7 @@ export class OrgEventsObject extends MeteredObject {
   async sweepDue(orgId: string, now: number): Promise<{ due: number; failed: number }> {
     await this.#adopted(orgId);
     const report = await this.#pokeDue(now);
-    await this.#leaseAlarm();
+    await this.#scheduleAlarm();
     return report;
   }
 
@@ -187,9 +204,11 @@ export class OrgEventsObject extends MeteredObject {
     return this.#deliveries.list(endpointId, before, limit).map(renderDelivery);
   }
 
-  /** Tries a delivery again now (the alarm sends it); null when the endpoint has no such delivery. */
+  /** Tries a delivery again now, handed to the queue at once; null when the endpoint has no such delivery. */
   async retryDelivery(endpointId: string, deliveryId: string): Promise<DeliveryView | null> {
     const row = this.#deliveries.retry(endpointId, deliveryId, Date.now());
+    const orgId = this.#orgId();
+    if (row && orgId) await this.#handOver(orgId);
     await this.#scheduleAlarm();
     return row && renderDelivery(row);
   }
@@ -227,12 +246,37 @@ export class OrgEventsObject extends MeteredObject {
     this.#quotes.markBadHost(mark, Date.now());
   }
 
+  /**
+   * The webhook queue's consumer asks which of a batch's deliveries are still to be sent: one call
+   * per org and batch (src/webhooks/consumer.ts).
+   */
+  claim(items: { id: string; token: number }[]): (Claimed | null)[] {
+    return this.#deliveries.claim(items);
+  }
+
+  /**
+   * What came of a batch's messages, in one call per org and batch: each delivery's record, and the
+   * endpoints the batch disabled (each gets the org's `webhook_disabled` event and stops what it had pending).
+   */
+  async settle(orgId: string, settled: Settlement[], disabled: Disabled[]): Promise<void> {
+    for (const s of settled) this.#deliveries.settle(s);
+    const now = Date.now();
+    for (const d of disabled) this.#deliveries.abandon(d.endpoint_id, "endpoint disabled");
+    const events = disabled.map((d) => this.#endpointDisabled(d, now)).filter((e): e is OrgEvent => e !== null);
+    await this.#landed(orgId, events);
+  }
+
   override async alarm(): Promise<void> {
     await meteredAlarm(async () => {
       try {
         if (this.env.LESSOR_DEV_DISABLE_ALARMS !== "1" && getMeta(this.#sql, "leases_adopted") !== null) await this.#pokeDue(Date.now());
       } finally {
-        await this.#deliver();
+        try {
+          await this.#deliver();
+        } finally {
+          // Rescheduled whatever happened (STYLE.md rule 7): the platform retries a thrown alarm only a few times.
+          await this.#scheduleAlarm(true);
+        }
       }
     });
   }
@@ -248,13 +292,9 @@ export class OrgEventsObject extends MeteredObject {
     return { due: ids.length, failed: await pokeAll(this.env, ids) };
   }
 
-  /** Moves the object's one alarm earlier when a lease's deadline comes before it (`#scheduleAlarm` sets it whole). */
-  async #leaseAlarm(): Promise<void> {
-    if (this.env.LESSOR_DEV_DISABLE_ALARMS === "1") return;
-    const due = this.#leases.nextDue();
-    if (due === null) return;
-    const current = await this.ctx.storage.getAlarm();
-    if (current === null || due < current) await this.ctx.storage.setAlarm(due);
+  /** When the lease duty needs the alarm: the earliest indexed deadline (none while alarms are off for development). */
+  #leaseAlarmAt(): number | null {
+    return this.env.LESSOR_DEV_DISABLE_ALARMS === "1" ? null : this.#leases.nextDue();
   }
 
   /**
@@ -288,28 +328,20 @@ export class OrgEventsObject extends MeteredObject {
     }
     this.#sql.exec(`INSERT OR IGNORE INTO meta (key, value) VALUES ('org_id', ?)`, orgId);
     setMeta(this.#sql, "leases_adopted", Date.now());
-    await this.#leaseAlarm();
+    await this.#scheduleAlarm();
   }
 
   // ---- webhook deliveries -----------------------------------------------------------------------
 
+  /** The alarm's webhook duty: forget old deliveries, take back what the queue lost, hand over what is due. */
   async #deliver(): Promise<void> {
-    try {
-      const orgId = this.#orgId();
-      if (!orgId) return;
-      const now = Date.now();
-      this.#deliveries.trim(now);
-      const perMinute = deliveriesPerMinute(this.env);
-      const budget = refilled(this.#budget(), perMinute, now);
-      const { disabled, sent } = await runDueDeliveries(this.env, this.#deliveries, orgId, budget.tokens, now);
-      // Written only when spent: a bucket left alone refills to the same level from its old value.
-      if (sent > 0) setMeta(this.#sql, "delivery_budget", JSON.stringify({ tokens: budget.tokens - sent, at: budget.at }));
-      const events = disabled.map((d) => this.#endpointDisabled(d, Date.now())).filter((e): e is OrgEvent => e !== null);
-      await this.#landed(orgId, events);
-    } finally {
-      // Rescheduled whatever happened (STYLE.md rule 7): the platform retries a thrown alarm only a few times.
-      await this.#scheduleAlarm();
-    }
+    const orgId = this.#orgId();
+    if (!orgId) return;
+    const now = Date.now();
+    this.#deliveries.trim(now);
+    this.#deliveries.reclaimStale(now);
+    await this.#queueDeliveries(orgId);
+    await this.#handOver(orgId);
   }
 
   // ---- the log --------------------------------------------------------------------------------
@@ -323,6 +355,8 @@ export class OrgEventsObject extends MeteredObject {
       for (const e of fresh) this.#followers.push(e);
     }
     await this.#queueDeliveries(orgId);
+    await this.#handOver(orgId);
+    await this.#scheduleAlarm();
   }
 
   /**
@@ -335,9 +369,59 @@ export class OrgEventsObject extends MeteredObject {
     const pending = this.#after(through, -1);
     if (pending.length === 0) return;
     const endpoints = await enabledEndpoints(database(this.env.DB), orgId);
-    const added = this.#deliveries.enqueue(endpoints, pending, fanout(this.env), Date.now());
+    this.#deliveries.enqueue(endpoints, pending, fanout(this.env), Date.now());
     setMeta(this.#sql, "queued_through", pending.at(-1)!.id);
-    if (added > 0) await this.#scheduleAlarm();
+  }
+
+  /**
+   * Hands the due deliveries to the webhook queue, one hand-over at a time: a call that comes while
+   * one is under way is served by one more round after it, which takes whatever came meanwhile. So
+   * a busy org sends the queue few, full batches instead of one per append (local queues, Miniflare's,
+   * fall behind under a stream of small ones), and a quiet one still hands each over at once.
+   * Settles when the round that covers this call is done.
+   */
+  #handOver(orgId: string): Promise<void> {
+    this.#handAgain = true;
+    this.#handing ??= (async () => {
+      try {
+        while (this.#handAgain) {
+          this.#handAgain = false;
+          await this.#handOverDue(orgId);
+        }
+      } finally {
+        this.#handing = null;
+      }
+    })();
+    return this.#handing;
+  }
+
+  /**
+   * One round: the due deliveries, as many as the org's budget allows, in batches of
+   * SEND_BATCH_MAX. Each is marked handed over before the queue is asked (`takeDue`), so that
+   * nothing is handed over twice; what the queue refuses waits again, due HANDOVER_RETRY_MS later,
+   * and the alarm hands it over then. Nothing is lost: a delivery leaves `pending` only by its
+   * consumer's report, a retry's, or its endpoint's removal.
+   */
+  async #handOverDue(orgId: string): Promise<void> {
+    const now = Date.now();
+    const budget = refilled(this.#budget(), deliveriesPerMinute(this.env), now);
+    const ids = this.#deliveries.takeDue(now, budget.tokens);
+    if (ids.length === 0) return;
+    // Written only when spent: a bucket left alone refills to the same level from its old value.
+    setMeta(this.#sql, "delivery_budget", JSON.stringify({ tokens: budget.tokens - ids.length, at: budget.at }));
+    for (let i = 0; i < ids.length; i += SEND_BATCH_MAX) {
+      const chunk = ids.slice(i, i + SEND_BATCH_MAX);
+      try {
+        await this.env.WEBHOOKS.sendBatch(chunk.map((id) => ({ body: { kind: "delivery", org: orgId, id, token: now }, contentType: "json" })));
+      } catch (e) {
+        console.error(JSON.stringify({ msg: "webhook deliveries not handed to the queue; will retry", org: orgId, deliveries: ids.length - i, error: errorText(e) }));
+        const back = ids.slice(i);
+        this.#deliveries.untake(back, now, Date.now() + HANDOVER_RETRY_MS);
+        const left = refilled(this.#budget(), deliveriesPerMinute(this.env), Date.now());
+        setMeta(this.#sql, "delivery_budget", JSON.stringify({ tokens: left.tokens + back.length, at: left.at }));
+        return;
+      }
+    }
   }
 
   /** The org's own event for an endpoint that was disabled (`webhook_disabled`); never its secret. */
@@ -355,14 +439,29 @@ export class OrgEventsObject extends MeteredObject {
     return row ? { id: row.id, ...body } : null;
   }
 
-  /** The one alarm: at the earliest pending delivery, or once the org's budget has refilled for it; or none. */
-  async #scheduleAlarm(): Promise<void> {
-    const next = this.#deliveries.nextAt();
-    const delivery = next === null ? null : Math.max(next, budgetReadyAt(this.#budget(), deliveriesPerMinute(this.env), ATTEMPTS_PER_RUN, Date.now()));
-    const lease = this.env.LESSOR_DEV_DISABLE_ALARMS === "1" ? null : this.#leases.nextDue();
-    const at = delivery === null ? lease : lease === null ? delivery : Math.min(delivery, lease);
+  /**
+   * The one alarm, at the earliest of its duties' times (`alarm`); none when no duty has one.
+   * Written only when it moves (every append and every settled batch come here), except after the
+   * alarm ran (`afterAlarm`), when the time stored may be the one that just fired.
+   */
+  async #scheduleAlarm(afterAlarm = false): Promise<void> {
+    const times = [this.#deliveryAlarmAt(), this.#leaseAlarmAt()].filter((t): t is number => t !== null);
+    const at = times.length === 0 ? null : Math.min(...times);
+    if (!afterAlarm && at === (await this.ctx.storage.getAlarm())) return;
     if (at === null) await this.ctx.storage.deleteAlarm();
     else await this.ctx.storage.setAlarm(at);
+  }
+
+  /**
+   * When the webhook duty needs the alarm: the earliest delivery waiting for a hand-over (once the
+   * org's budget has refilled for it), or the earliest one in the queue that would count as lost.
+   */
+  #deliveryAlarmAt(): number | null {
+    const waiting = this.#deliveries.nextWaitingAt();
+    const stale = this.#deliveries.nextStaleAt();
+    const handOver = waiting === null ? null : Math.max(waiting, budgetReadyAt(this.#budget(), deliveriesPerMinute(this.env), REFILL_RUN, Date.now()));
+    const times = [handOver, stale].filter((t): t is number => t !== null);
+    return times.length === 0 ? null : Math.min(...times);
   }
 
   /** The org's bucket of attempts as the last run left it; null before the first. */

@@ -89,7 +89,7 @@ type WebhookEnv = Pick<
   "DB" | "LESSOR_MASTER_KEY" | "LESSOR_WEBHOOKS_ALLOW_LOOPBACK_HTTP" | "LESSOR_ENVIRONMENT" | "LESSOR_OUTBOUND_PORTS" | "LESSOR_DNS_RESOLVER"
 >;
 
-/** The URL as stored, or 400 `invalid_webhook_url`; every run of attempts checks it again (src/webhooks/dispatch.ts). */
+/** The URL as stored, or 400 `invalid_webhook_url`; every batch of the webhook queue checks it again (src/webhooks/consumer.ts). */
 const acceptedUrl = (env: WebhookEnv, url: string) => acceptedTarget(env, url, "webhook");
 
 /** `*` alone when it is given: it already means every type. */

@@ -86,11 +86,40 @@ export async function disableEndpoint(db: Db, orgId: string, id: string, reason:
   return row !== undefined;
 }
 
+/** The endpoints a batch of deliveries goes to, by id, of the org only. */
+export function endpointsOf(db: Db, orgId: string, ids: string[]): Promise<WebhookEndpointRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db.selectFrom("webhook_endpoints").selectAll().where("org_id", "=", orgId).where("id", "in", ids).execute();
+}
+
 /**
- * Records how an endpoint fared in a run of attempts: its first failure since its last delivery
- * and how many in a row (both cleared by a delivery). One write per endpoint and run, and none
- * when nothing changed.
+ * How an endpoint fared in one batch of attempts, in the order they ended: whether one was
+ * delivered (`cleared`), and the failures after the last delivery (or all of them, when none was)
+ * with the first one's time.
  */
-export async function saveHealth(db: Db, id: string, health: EndpointHealth): Promise<void> {
-  await db.updateTable("webhook_endpoints").set(health).where("id", "=", id).execute();
+export interface HealthRun {
+  cleared: boolean;
+  failures: number;
+  first_failure_at: number | null;
+}
+
+/**
+ * Records a batch's run on its endpoint: after a delivery the failures since it; without one the
+ * failures added to those before, the first failure time kept. Written as one statement relative
+ * to the stored row, so that batches of one endpoint the queue runs side by side add up instead
+ * of overwriting each other's count. Nothing is written when the batch changes nothing the row (as
+ * the batch read it) holds: a healthy endpoint's deliveries cost no write.
+ */
+export async function saveHealth(db: Db, ep: Pick<WebhookEndpointRow, "id" | "failing_since" | "consecutive_failures">, run: HealthRun): Promise<void> {
+  if (run.cleared) {
+    if (ep.consecutive_failures === run.failures && ep.failing_since === run.first_failure_at) return;
+    await db.updateTable("webhook_endpoints").set({ consecutive_failures: run.failures, failing_since: run.first_failure_at }).where("id", "=", ep.id).execute();
+    return;
+  }
+  if (run.failures === 0) return;
+  await db
+    .updateTable("webhook_endpoints")
+    .set((eb) => ({ consecutive_failures: eb("consecutive_failures", "+", run.failures), failing_since: eb.fn.coalesce("failing_since", eb.val(run.first_failure_at)) }))
+    .where("id", "=", ep.id)
+    .execute();
 }

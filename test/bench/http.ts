@@ -27,13 +27,19 @@ export async function request(c: Client, method: string, path: string, body?: un
 
 /**
  * `POST /v1/leases` with an Idempotency-Key, resent at most twice when wrangler dev's proxy lost it
- * before lessor read it (WRANGLER_RESTARTED, chaos-lib.ts): the key keeps a resend from renting
- * twice. Answers the lease and how many times it was resent.
+ * before lessor read it (WRANGLER_RESTARTED, chaos-lib.ts) or reset the connection under load: the
+ * key keeps a resend from renting twice. Answers the lease and how many times it was resent.
  */
 export async function createLeaseResending(c: Client, body: unknown, idempotencyKey: string): Promise<{ lease: any; resends: number }> {
   const headers = { authorization: `Bearer ${c.key}`, "content-type": "application/json", "idempotency-key": idempotencyKey };
   for (let sent = 1; ; sent++) {
-    const res = await fetch(`${c.base}/v1/leases`, { method: "POST", headers, body: JSON.stringify(body) });
+    let res: Response;
+    try {
+      res = await fetch(`${c.base}/v1/leases`, { method: "POST", headers, body: JSON.stringify(body) });
+    } catch (e) {
+      if (sent >= 3) throw e;
+      continue;
+    }
     const text = await res.text();
     if (res.ok) return { lease: JSON.parse(text), resends: sent - 1 };
     if (!(res.status === 503 && text.startsWith(WRANGLER_RESTARTED)) || sent >= 3) throw new Error(`POST /v1/leases: ${res.status} ${text}`);

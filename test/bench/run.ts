@@ -18,7 +18,7 @@ import { benchGateway, gatewayMet, gatewayRows, GATEWAY_RATIO_TARGET } from "./g
 import { benchFirstRequest, firstRequestRows } from "./first-request";
 import { benchConsole, consoleMet, consoleRows } from "./console";
 import { benchOccupant, FOLLOW_P99_TARGET_MS, followMet, occupantRows } from "./occupant";
-import { benchEvents, eventsRows, FAN_OUT_P99_TARGET_MS, fanOutMet, webhooksMet } from "./events";
+import { benchEvents, benchWebhooksAlone, eventsRows, FAN_OUT_P99_TARGET_MS, fanOutMet, WEBHOOK_RATE_TARGET, webhookRows, webhooksMet } from "./events";
 // @ts-ignore plain JavaScript module, typed by JSDoc
 import { measureStartup } from "../../scripts/cli-startup.mjs";
 
@@ -67,6 +67,10 @@ const BASE_ENV = {
   LESSOR_AGENT_RATE_LIMIT_PER_MINUTE: "100000000",
   LESSOR_AGENT_LOG_BYTES_PER_MINUTE: "100000000000",
   LESSOR_SIM_OFFERS: "10000",
+  // The webhook figure sends every event to 10 endpoints of one org as fast as the queue goes
+  // (test/bench/events.ts): the fan-out cap and the org's delivery budget are lifted likewise.
+  LESSOR_WEBHOOK_FANOUT: "10",
+  LESSOR_WEBHOOK_DELIVERIES_PER_MINUTE: "100000000",
   ...(process.env.BENCH_PROVIDERS ? { LESSOR_PROVIDERS: process.env.BENCH_PROVIDERS } : {}),
 };
 
@@ -84,6 +88,7 @@ const HEADER = ["benchmark", "measure", "figure", "target", "met"];
  * only the API throughput, N times against one server, each figure the median across the runs;
  * `--only=occupant`: only the log ingest and follow figures, against one server; `--only=events`:
  * only the org event stream's fan-out and the webhook deliveries, against one server;
+ * `--only=webhooks`: only the webhook deliveries (10 endpoints of one org), against one server;
  * `--only=ingress`: only how soon a vanished machine reaches its lease, through ingress and by the
  * cron alone, on two servers; `--only=cost`: only what a typical lease and a job cost the control
  * plane, against one server; `--only=gateway`: only a deployment's gateway beside its model
@@ -100,17 +105,21 @@ const HEADER = ["benchmark", "measure", "figure", "target", "met"];
  */
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, "").split("=") as [string, string]));
 /** One part alone, against one server: its table and its figures, and bench/results.json left alone. */
-async function runOnly<T>(name: string, run: (server: Server, c: Client, log: (msg: string) => void) => Promise<T>, rows: (result: T) => string[][]) {
-  const result = await withServer(BASE_ENV, async (server) => run(server, await client(server), log));
+async function runOnly<T>(name: string, run: (server: Server, c: Client, log: (msg: string) => void) => Promise<T>, rows: (result: T) => string[][], env: Record<string, string> = BASE_ENV) {
+  const result = await withServer(env, async (server) => run(server, await client(server), log));
   console.log(`\n${name}\n`);
   printTable([HEADER, ...rows(result)]);
   console.log(`\n${JSON.stringify(result, null, 2)}`);
   process.exit(0);
 }
-const ONLY = ["throughput", "occupant", "events", "ingress", "cost", "gateway", "first", "console", "reap", "data", "recovery", "scale"];
+const ONLY = ["throughput", "occupant", "events", "webhooks", "ingress", "cost", "gateway", "first", "console", "reap", "data", "recovery", "scale"];
 if (args.has("only") && !ONLY.includes(args.get("only")!)) throw new Error(`--only: only ${ONLY.map((k) => `"${k}"`).join(", ")} are known`);
 if (args.get("only") === "occupant") await runOnly("occupant", benchOccupant, occupantRows);
 if (args.get("only") === "events") await runOnly("events", benchEvents, eventsRows);
+// The sim's default catalogue, not 10,000 offers: the leases are only the events' source, and their
+// quotes over 10,000 offers would take the one workerd thread the queue shares with them.
+const { LESSOR_SIM_OFFERS: _offers, ...WEBHOOKS_ENV } = BASE_ENV;
+if (args.get("only") === "webhooks") await runOnly("webhooks", benchWebhooksAlone, webhookRows, WEBHOOKS_ENV);
 if (args.get("only") === "cost") await runOnly("cost", benchCost, costRows);
 if (args.get("only") === "data") await runOnly("data", benchData, dataRows);
 if (args.get("only") === "recovery") await runOnly("recovery", benchRecovery, recoveryRows);
@@ -314,7 +323,11 @@ const results = {
     console_render_ms: { target: "< 200 ms for 1,000 leases", measured: consoleRender.median_ms, met: consoleMet(consoleRender) },
     gateway_throughput_ratio: { target: `>= ${GATEWAY_RATIO_TARGET} of direct`, measured: gateway.throughput_ratio, met: gatewayMet(gateway) },
     bundle_gzip_bytes: { target: "<= 200 KB", measured: firstRequest.bundle.gzip_bytes, met: firstRequest.bundle.gzip_bytes <= 200_000 },
-    webhooks_complete: { target: "all verified, none lost or twice", measured: { lost: events.webhooks.lost, duplicates: events.webhooks.duplicates, unverified: events.webhooks.received - events.webhooks.verified }, met: webhooksMet(events.webhooks) },
+    webhooks_complete: {
+      target: `>= ${WEBHOOK_RATE_TARGET} deliveries/s to ${events.webhooks.endpoints} endpoints of one org, all verified, none lost or twice`,
+      measured: { per_s: events.webhooks.per_s, lost: events.webhooks.lost, duplicates: events.webhooks.duplicates, unverified: events.webhooks.received - events.webhooks.verified },
+      met: webhooksMet(events.webhooks),
+    },
   },
 };
 mkdirSync(path.join(repoRoot, "bench"), { recursive: true });

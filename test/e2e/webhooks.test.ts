@@ -119,27 +119,37 @@ describe("webhooks against wrangler dev", () => {
       }
     })();
 
-    answers.push(500); // the first delivery fails once
+    answers.push(500); // the first delivery to arrive fails once
     const lease = await api("POST", "/v1/leases", key, { kind: "scratch", spec: { gpu: "l40s:1" } });
     expect(lease.status, JSON.stringify(lease.body)).toBe(202);
     const ready = await waitFor("the ready event delivered", () => deliveries.find((d) => d.verified?.type === "ready"));
     expect(ready.verified.data).toMatchObject({ lease_id: lease.body.id, type: "ready" });
-    // Every delivery verified; the failed one came again with the same id about 5 s later.
+    // Every delivery verified; the failed one came again with the same id about 5 s later. Which
+    // event it was is not fixed: a batch's deliveries go out side by side (docs/events.md "Order").
     expect(deliveries.every((d) => d.verified !== null)).toBe(true);
-    const created = await waitFor("the retry of the first", () => {
-      const firsts = deliveries.filter((d) => d.verified.type === "created");
-      return firsts.length >= 2 && firsts;
+    const failedId = deliveries[0]!.headers["webhook-id"]!;
+    expect(failedId).toMatch(new RegExp(`^msg_${lease.body.id}_\\d+$`));
+    const tries = await waitFor("the retry of the failed one", () => {
+      const same = deliveries.filter((d) => d.headers["webhook-id"] === failedId);
+      return same.length >= 2 && same;
     });
-    expect(created[1]!.headers["webhook-id"]).toBe(created[0]!.headers["webhook-id"]);
-    expect(created[1]!.headers["webhook-id"]).toBe(`msg_${lease.body.id}_1`);
-    const gap = Number(created[1]!.headers["webhook-timestamp"]) - Number(created[0]!.headers["webhook-timestamp"]);
+    const gap = Number(tries[1]!.headers["webhook-timestamp"]) - Number(tries[0]!.headers["webhook-timestamp"]);
     expect(gap).toBeGreaterThanOrEqual(4);
     expect(gap).toBeLessThanOrEqual(8);
 
-    const listed = await api("GET", `/v1/webhooks/${hook.body.id}/deliveries`, key);
-    const first = listed.body.data.find((d: any) => d.webhook_id === `msg_${lease.body.id}_1`);
+    // The consumer settles a batch with the org's object once its sends are done: the record follows the arrival.
+    let listed: any;
+    for (let i = 0; i < 100; i++) {
+      listed = await api("GET", `/v1/webhooks/${hook.body.id}/deliveries`, key);
+      if (listed.body.data.find((d: any) => d.webhook_id === failedId)?.status !== "pending") break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const first = listed.body.data.find((d: any) => d.webhook_id === failedId);
     expect(first).toMatchObject({ status: "succeeded", attempts: 2, response_status: 204 });
     expect(JSON.stringify(listed.body)).not.toContain(secret);
+    // The others were delivered once each.
+    const ids = deliveries.map((d) => d.headers["webhook-id"]);
+    expect(ids.filter((id) => id !== failedId).length).toBe(new Set(ids.filter((id) => id !== failedId)).size);
 
     await waitFor("the stream to carry the ready event", () => streamed.includes(`"type":"ready"`) && streamed.includes(lease.body.id));
     expect(streamed).toMatch(/^retry: \d+\n\n/);

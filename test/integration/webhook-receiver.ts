@@ -20,6 +20,10 @@ export class Receiver {
   /** The status the next deliveries get, in order; then `fallback`. */
   answers: number[] = [];
   fallback = 200;
+  /** How long each answer takes; with `inFlight`/`maxInFlight`, how many requests were open at once. */
+  delayMs = 0;
+  inFlight = 0;
+  maxInFlight = 0;
   #spy: ReturnType<typeof vi.spyOn> | null = null;
 
   install() {
@@ -30,7 +34,14 @@ export class Receiver {
       const body = await req.text();
       const headers = Object.fromEntries(req.headers);
       this.received.push({ path: new URL(req.url).pathname, headers, body, json: JSON.parse(body) });
-      return new Response("ok", { status: this.answers.shift() ?? this.fallback });
+      const status = this.answers.shift() ?? this.fallback;
+      this.maxInFlight = Math.max(this.maxInFlight, ++this.inFlight);
+      try {
+        if (this.delayMs > 0) await new Promise((r) => setTimeout(r, this.delayMs));
+      } finally {
+        this.inFlight--;
+      }
+      return new Response("ok", { status });
     });
     return this;
   }

@@ -2,13 +2,13 @@
  * Outbound webhooks (Standard Webhooks 1.0): endpoints, the SSRF guard, signed deliveries, retries,
  * disabling (docs/events.md), and what keeps them from amplifying (docs/security.md).
  */
-import { env, runDurableObjectAlarm, runInDurableObject, SELF } from "cloudflare:test";
+import { env, runInDurableObject, SELF } from "cloudflare:test";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { MAX_WEBHOOK_ENDPOINTS } from "../../src/auth/limits";
 import { orgEventsStub } from "../../src/events/forward";
 import type { LeaseEvent } from "../../src/lease/object";
 import { DEFAULT_DELIVERIES_PER_MINUTE, DEFAULT_FANOUT } from "../../src/webhooks/budget";
-import { ATTEMPTS_PER_RUN } from "../../src/webhooks/deliveries";
+import { REFILL_RUN } from "../../src/webhooks/deliveries";
 import { FAILING_DISABLE_MS, MAX_CONSECUTIVE_FAILURES, RETRY_SCHEDULE_MS } from "../../src/webhooks/schedule";
 import { ResponseChecker } from "../support/response-check";
 import { dnsDown, setDns } from "./dns-stub";
@@ -59,7 +59,11 @@ async function emit(type = "ready"): Promise<LeaseEvent> {
 }
 
 const deliveries = async (id: string) => (await json(await call("GET", `/v1/webhooks/${id}/deliveries`, { key: readKey }))).data;
-const alarm = () => runDurableObjectAlarm(orgEventsStub(env, org.id));
+/** Until the org's object has no delivery pending: whatever the queue had for the org is settled, and nothing more will be sent. */
+const quiet = () =>
+  waitFor("no delivery pending", async () =>
+    runInDurableObject(orgEventsStub(env, org.id), (_o, state) => state.storage.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM deliveries WHERE status = 'pending'`).one().n === 0),
+  );
 const arrivals = (path: string, n: number) => waitFor(`${n} deliveries at ${path}`, async () => receiver.at(path).length >= n && receiver.at(path));
 
 describe("endpoints", () => {
@@ -218,7 +222,7 @@ describe("deliveries", () => {
     await expectError(await call("POST", `/v1/webhooks/${hook.id}/deliveries/${done.id}/retry`, { key: readKey }), 403, "insufficient_scope");
   });
 
-  it("410 disables the endpoint at once, with a webhook_disabled event and nothing more sent", async () => {
+  it("410 disables the endpoint at once, with a webhook_disabled event, and nothing is sent to it after the 410", async () => {
     const gone = await addWebhook("/gone");
     const watcher = await addWebhook("/watch", ["webhook_disabled"]);
     receiver.answers = [410];
@@ -235,18 +239,24 @@ describe("deliveries", () => {
     // Another endpoint that asked for it is told.
     const told = await arrivals("/watch", 1);
     expect(verify(watcher.secret, told[0]!)).toMatchObject({ type: "webhook_disabled", data: { detail: { webhook_id: gone.id } } });
-    await alarm();
-    expect(receiver.at("/gone")).toHaveLength(1);
+    await quiet();
+    // The two deliveries may have gone out side by side in one batch, before the 410 was known (no
+    // order is kept between deliveries: docs/events.md "Order"); a later one never goes.
+    const before = receiver.at("/gone").length;
+    expect(before).toBeGreaterThanOrEqual(1);
+    expect(before).toBeLessThanOrEqual(2);
     await emit();
-    await alarm();
-    expect(receiver.at("/gone")).toHaveLength(1);
+    await quiet();
+    expect(receiver.at("/gone")).toHaveLength(before);
     const list = await deliveries(gone.id);
-    expect(list.every((d: any) => d.status === "failed")).toBe(true);
+    expect(list).toHaveLength(2);
+    expect(list.filter((d: any) => d.response_status === 410)).toHaveLength(1);
+    expect(list.every((d: any) => d.status !== "pending")).toBe(true);
     await expectError(await call("POST", `/v1/webhooks/${gone.id}/deliveries/${list[0].id}/retry`, { key: admin }), 409, "webhook_disabled");
     // Enabled again, it takes new deliveries.
     expect((await json(await call("PATCH", `/v1/webhooks/${gone.id}`, { key: admin, body: { enabled: true } }))).enabled).toBe(true);
     await emit();
-    await arrivals("/gone", 2);
+    await arrivals("/gone", before + 1);
   });
 
   it("disables an endpoint after five days of failures, not before", async () => {
@@ -363,13 +373,13 @@ describe("webhooks do not amplify (issue 28, item 5)", () => {
     });
   const alarmAt = () => runInDurableObject(orgEventsStub(env, org.id), (_object, state) => state.storage.getAlarm());
 
-  it(`past the org's ${DEFAULT_DELIVERIES_PER_MINUTE} attempts a minute, deliveries wait for the budget, and none is lost`, async () => {
+  it(`past the org's ${DEFAULT_DELIVERIES_PER_MINUTE} deliveries a minute, deliveries wait for the budget, and none is lost`, async () => {
     const hook = await addWebhook("/budget");
     const before = Date.now();
     await budget(0);
     for (let i = 0; i < 3; i++) await emit();
     // A run's worth has to come back first: 20 attempts at 10 a second.
-    const refill = (ATTEMPTS_PER_RUN * 60_000) / DEFAULT_DELIVERIES_PER_MINUTE;
+    const refill = (REFILL_RUN * 60_000) / DEFAULT_DELIVERIES_PER_MINUTE;
     expect(await alarmAt()).toBeGreaterThanOrEqual(before + refill);
     const waiting = await deliveries(hook.id);
     expect(waiting.map((d: any) => [d.status, d.attempts])).toEqual([["pending", 0], ["pending", 0], ["pending", 0]]);
@@ -390,11 +400,11 @@ describe("webhooks do not amplify (issue 28, item 5)", () => {
     for (let i = 0; i < DEFAULT_FANOUT + 2; i++) hooks.push(await addWebhook(`/fan${i}`));
     await emit("ready");
     for (let i = 0; i < DEFAULT_FANOUT; i++) await arrivals(`/fan${i}`, 1);
+    await quiet();
     for (const hook of hooks.slice(DEFAULT_FANOUT)) {
       const [d] = await deliveries(hook.id);
       expect(d).toMatchObject({ status: "failed", attempts: 0, next_attempt_at: null, error: `not sent: an event goes to at most ${DEFAULT_FANOUT} endpoints, the oldest that take it, and ${DEFAULT_FANOUT + 2} take this one` });
     }
-    await alarm();
     expect(receiver.received.map((r) => r.path).sort()).toEqual(hooks.slice(0, DEFAULT_FANOUT).map((_h, i) => `/fan${i}`).sort());
     const skipped = hooks.at(-1)!;
     const [d] = await deliveries(skipped.id);

@@ -10,8 +10,9 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { unstable_readConfig } from "wrangler";
 import { describe, expect, it } from "vitest";
-import { parseCreatedD1Id, PLACEHOLDER_D1_ID, productionD1Id, secretsToUpload, withProductionD1Id } from "../../scripts/deploy-lib.mjs";
+import { parseCreatedD1Id, PLACEHOLDER_D1_ID, productionD1Id, productionQueues, queueCreated, secretsToUpload, withProductionD1Id } from "../../scripts/deploy-lib.mjs";
 import { configProblems } from "../../src/config";
+import { MAX_ATTEMPTS } from "../../src/webhooks/schedule";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const tomlPath = path.join(root, "wrangler.toml");
@@ -34,6 +35,17 @@ describe("wrangler.toml's production environment", () => {
     expect(prod.d1_databases.map((d: { binding: string }) => d.binding)).toEqual(["DB"]);
     expect(prod.d1_databases[0]!.migrations_dir).toBe("migrations");
     expect(prod.triggers.crons).toEqual(dev.triggers.crons);
+  });
+
+  it("produces to and consumes the webhook queue as the development installation does, with its dead-letter queue", () => {
+    expect(prod.queues.producers).toEqual(dev.queues.producers);
+    expect(prod.queues.consumers).toEqual(dev.queues.consumers);
+    expect(prod.queues.producers).toEqual([expect.objectContaining({ binding: "WEBHOOKS", queue: "lessor-webhooks" })]);
+    const [main, dlq] = prod.queues.consumers!;
+    // Eight attempts a message, the delivery schedule's (src/webhooks/schedule.ts), then the dead-letter queue.
+    expect(main).toMatchObject({ queue: "lessor-webhooks", max_batch_size: 100, max_retries: MAX_ATTEMPTS - 1, dead_letter_queue: "lessor-webhooks-dlq" });
+    expect(dlq).toMatchObject({ queue: "lessor-webhooks-dlq" });
+    expect(productionQueues(toml)).toEqual(["lessor-webhooks", "lessor-webhooks-dlq"]);
   });
 
   it("would refuse to serve until the operator sets the public URL, installation id and master key", () => {
@@ -82,6 +94,13 @@ describe("scripts/deploy-lib.mjs", () => {
     expect(devPart(updated)).toBe(devPart(toml));
     expect(updated.split("\n").length).toBe(toml.split("\n").length);
     expect(() => withProductionD1Id(toml, "not-an-id")).toThrow();
+  });
+
+  it("creates each queue once: a queue the account has already is no failure", () => {
+    expect(queueCreated(true, "Created queue lessor-webhooks.")).toBe("created");
+    expect(queueCreated(false, "✘ [ERROR] A request to the Cloudflare API failed. Queue name already taken [code: 11009]")).toBe("exists");
+    expect(queueCreated(false, "✘ [ERROR] Authentication error [code: 10000]")).toBe("failed");
+    expect(productionQueues("[env.production]\nname = \"x\"\n")).toEqual([]);
   });
 
   it("uploads only the secrets the Worker lacks, generates what it may, and names what it must be given", () => {
