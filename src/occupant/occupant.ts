@@ -12,6 +12,7 @@ import { readModelMetrics, type ModelCounters } from "../lease/model-metrics";
 import type { AgentFacts } from "../lease/state";
 import { chunksToDrop, droppedMarker, newlines, planAppend, tailLines, type StoredChunk } from "./logs";
 import { COMMAND_KINDS, ensureAgentSchema } from "./schema";
+import { beatBound, beatWritten } from "./heartbeat";
 import type { Followers } from "../events/sse";
 import { logFollowers, type FollowEnd, type LogItem, type StoredLogChunk } from "./follow";
 import { hashLeaseToken, looksLikeEnrollToken, mayEnroll, mintEnrollToken, mintLeaseToken, verifyLeaseToken } from "./token";
@@ -181,10 +182,17 @@ export class Occupant {
   readonly #exitWaiters = new Set<() => void>();
   /** The open follows of the log; made by the first. */
   #followers: Followers<LogItem> | null = null;
+  /** When the object started: a heartbeat the object before it held in memory came before (heartbeat.ts `beatBound`). */
+  readonly #startedAt: number;
+  /** The newest heartbeat when it is not written (heartbeat.ts `beatWritten`); null: none held. */
+  #heldBeat: number | null = null;
+  /** Whether this object has heard a heartbeat itself (written or held). */
+  #heardBeat = false;
 
-  constructor(storage: DurableObjectStorage) {
+  constructor(storage: DurableObjectStorage, startedAt = Date.now()) {
     this.#storage = storage;
     this.#sql = storage.sql;
+    this.#startedAt = startedAt;
   }
 
   #ensure() {
@@ -291,9 +299,12 @@ export class Occupant {
   async #carryOut(leaseState: () => string | null, call: Exclude<AgentCall, { op: "enroll" }>): Promise<AgentAnswer> {
     const now = Date.now();
     switch (call.op) {
-      case "heartbeat":
-        this.#sql.exec(`UPDATE agent SET last_heartbeat_at = ? WHERE id = 1`, now);
-        return { ok: true, op: "heartbeat", last_heartbeat_at: iso(now)!, model_activity: call.metrics === undefined ? null : this.#metrics(call.metrics, now) };
+      case "heartbeat": {
+        // With the model server's metrics the beat is written with the read, in one row; alone it may be held (`#beat`).
+        if (call.metrics === undefined) this.#beat(now);
+        const model_activity = call.metrics === undefined ? null : this.#metrics(call.metrics, now);
+        return { ok: true, op: "heartbeat", last_heartbeat_at: iso(now)!, model_activity };
+      }
       case "log": {
         const appended = this.#appendLog(call.seq, call.data, now);
         if (appended.stored) this.#followers?.push({ seq: call.seq, data: call.data });
@@ -479,23 +490,52 @@ export class Occupant {
     }));
   }
 
-  /** One read of the model server's metrics, judged against the counters of the read before. */
+  /**
+   * A heartbeat without metrics: written when heartbeat.ts `beatWritten` says so, else held in
+   * memory, where `facts` reads it.
+   */
+  #beat(now: number): void {
+    const a = this.#row();
+    this.#heardBeat = true;
+    if (beatWritten(a.last_heartbeat_at, a.token_minted_at, now)) {
+      this.#sql.exec(`UPDATE agent SET last_heartbeat_at = ? WHERE id = 1`, now);
+      this.#heldBeat = null;
+    } else this.#heldBeat = now;
+  }
+
+  /**
+   * A heartbeat with one read of the model server's metrics, judged against the counters of the
+   * read before. The read is written at every heartbeat (its counters are what the next is judged
+   * against), and the heartbeat with it, in the same row write: the rules compare the two times
+   * (decide.ts `unreadBeat`).
+   */
   #metrics(text: string | null, now: number): ModelActivity {
     const a = this.#row();
     const read = readModelMetrics(text, a.metrics_counters === null ? null : (JSON.parse(a.metrics_counters) as ModelCounters));
     const counters = read.counters === null ? null : JSON.stringify(read.counters);
-    if (read.observable) this.#sql.exec(`UPDATE agent SET metrics_read_at = ?, metrics_counters = ? WHERE id = 1`, now, counters);
-    else this.#sql.exec(`UPDATE agent SET metrics_failed_at = ? WHERE id = 1`, now);
+    if (read.observable) this.#sql.exec(`UPDATE agent SET last_heartbeat_at = ?, metrics_read_at = ?, metrics_counters = ? WHERE id = 1`, now, now, counters);
+    else this.#sql.exec(`UPDATE agent SET last_heartbeat_at = ?, metrics_failed_at = ? WHERE id = 1`, now, now);
+    this.#heardBeat = true;
+    this.#heldBeat = null;
     return !read.observable ? "unobservable" : read.active ? "active" : "idle";
   }
 
-  /** What the lease's rules read of the agent (decide.ts): its last heartbeat, last output and exit, its metrics reads. */
+  /** The agent's last heartbeat: the one held in memory when it is newer than the one stored. */
+  #lastBeat(a: AgentRow): number | null {
+    return this.#heldBeat !== null && this.#heldBeat > (a.last_heartbeat_at ?? 0) ? this.#heldBeat : a.last_heartbeat_at;
+  }
+
+  /**
+   * What the lease's rules read of the agent (decide.ts): its last heartbeat (and, after a restart,
+   * how late one lost with the object before may have come), last output and exit, its metrics reads.
+   */
   facts(): AgentFacts {
     const a = this.#row();
     return {
       metrics_read_at: a.metrics_read_at,
       metrics_failed_at: a.metrics_failed_at,
-      last_heartbeat_at: a.last_heartbeat_at,
+      last_heartbeat_at: this.#lastBeat(a),
+      beat_bound: beatBound(a.last_heartbeat_at, this.#startedAt, this.#heardBeat),
       last_output_at: a.last_output_at,
       exit: a.exit_at === null ? null : { code: a.exit_code, signal: a.exit_signal, at: a.exit_at },
       collects_at: a.collects_at,
@@ -630,7 +670,7 @@ export class Occupant {
     const text = new TextDecoder().decode(bytes);
     return {
       token_minted_at: iso(a.token_minted_at),
-      last_heartbeat_at: iso(a.last_heartbeat_at),
+      last_heartbeat_at: iso(this.#lastBeat(a)),
       exit: a.exit_at === null ? null : { code: a.exit_code, signal: a.exit_signal, at: iso(a.exit_at)! },
       log: (a.dropped_bytes > 0 ? droppedMarker(a.dropped_bytes) : "") + text,
       log_bytes: a.log_bytes,
