@@ -24,7 +24,7 @@ import { probeModelServer } from "./model-probe";
 import { DIAGNOSTICS_CMD } from "./command";
 import { excerpt, EXCERPTS } from "./excerpt";
 import {
-  agentSilent, markExited, markReady, markStopped, observed, outputsRequested, released, releaseStarted, signalQueued, stalled, started,
+  agentSilent, markExited, markReady, markStopped, observationChanged, observed, outputsRequested, released, releaseStarted, signalQueued, stalled, started,
   stopFailed, stopIssued, stopRequested, type Effect, type Step,
 } from "./transitions";
 import { leasePrefix } from "./label";
@@ -165,7 +165,9 @@ export class LeaseRunner {
       Object.assign(obs, observationOf(m));
       // A deployment is ready when its model answers, not when its machine runs (model-probe.ts).
       if (l.model && l.state === "booting" && obs.machine?.status === "running") Object.assign(obs, await probeModelServer(provider, obs.machine, l.model));
-      this.save(l, observed(l, obs.machine ? obs.machine.status : "terminated", now), null, now);
+      const read = observed(l, obs.machine ? obs.machine.status : "terminated", now);
+      if (observationChanged(l, read)) this.save(l, read, null, now);
+      else this.#store.holdObserved(now);
     } catch (e) {
       this.#backoff(e, now, "observe_failed");
       obs.machine = undefined;

@@ -96,11 +96,26 @@ export class LeaseStore {
     this.#schemaReady = true;
   }
 
+  /** The lease, with when its machine was last read back when that is newer in memory (`holdObserved`). */
   load(): LeaseRecord | null {
     if (!this.#hasSchema()) return null;
     const row = this.#sql.exec<{ record: string }>(`SELECT record FROM lease LIMIT 1`).toArray()[0];
-    return row ? upgradeRecord(JSON.parse(row.record) as LeaseRecord) : null;
+    if (!row) return null;
+    const l = upgradeRecord(JSON.parse(row.record) as LeaseRecord);
+    return this.#observedAt !== null && this.#observedAt > (l.observed_at ?? 0) ? { ...l, observed_at: this.#observedAt } : l;
   }
+
+  /**
+   * The machine was read back at `at` and nothing else changed (transitions.ts
+   * `observationChanged`): kept in memory, not written. `load` shows it, so the next `save` writes
+   * it with whatever changed; an object that starts again without it reads the machine sooner.
+   */
+  holdObserved(at: number): void {
+    this.#observedAt = Math.max(this.#observedAt ?? 0, at);
+  }
+
+  /** When the machine was last read back, when only this object's memory has it. */
+  #observedAt: number | null = null;
 
   /** The lease when it belongs to `orgId` (null: the operator, who reads any org's); else null (guarantee 8). */
   loadFor(orgId: string | null): LeaseRecord | null {

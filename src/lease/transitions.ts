@@ -457,3 +457,13 @@ export function observed(l: LeaseRecord, status: Machine["status"], now: number)
   const changed = status !== l.machine_status;
   return { ...l, machine_status: status, observed_at: now, observed_change_at: changed ? now : (l.observed_change_at ?? null), retry_at: null };
 }
+
+/**
+ * Whether a read-back (`observed`) changed more than when the machine was last read: its status,
+ * or a backoff it ends. One that did not is not written: the object holds its time in memory
+ * (LeaseStore `holdObserved`), where the poll schedule reads it; an object that starts again
+ * without it reads the machine back sooner, once (docs/cost.md).
+ */
+export function observationChanged(before: LeaseRecord, after: LeaseRecord): boolean {
+  return after.machine_status !== before.machine_status || after.observed_change_at !== before.observed_change_at || after.retry_at !== before.retry_at;
+}
