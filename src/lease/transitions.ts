@@ -11,12 +11,12 @@ import { newBilling } from "../billing/accrual";
 import { totalOf, type Reservation } from "../billing/ceiling";
 import { microsToUsd } from "../billing/money";
 import type { Machine, ProviderError } from "../providers/contract";
-import { hardCapDeadlines } from "./decide";
+import { collectsOutputs, hardCapDeadlines } from "./decide";
 import { following, nextOfferOf, reservationFor } from "./rent";
 import { attemptsThisRestart, restartsOf } from "./recovery";
 import type { ConfigWarning } from "./config-check";
 import type { LeaseKind, Policy } from "./policy";
-import { hasMachine, NO_JOB_PROGRESS, TERMINAL_STATES, type JobProgress, type KillCause, type LeaseRecord, type MachinedLease, type LeaseState, type OutputsWait, type Reason, type ServedModel } from "./state";
+import { hasMachine, NO_JOB_PROGRESS, TERMINAL_STATES, type AgentFacts, type JobProgress, type KillCause, type LeaseRecord, type MachinedLease, type LeaseState, type OutputsWait, type Reason, type ServedModel } from "./state";
 
 /** An event to append beside a write (the object's `events` table). */
 export interface Effect {
@@ -331,6 +331,17 @@ export function outputsRequested(l: LeaseRecord, wait: OutputsWait | null): { ne
     next: { ...l, outputs_wait: wait },
     effect: { event: "outputs_requested", detail: { command_id: wait.command_id, until: new Date(wait.until).toISOString() } },
   };
+}
+
+/**
+ * A release that will not wait for the outputs (decide.ts `collectsOutputs` says no), as its first
+ * write stores it: `outputs_wait: null` in the same write, not in one of its own at the release's
+ * first run (docs/cost.md). One that may wait is left undecided: its first run queues the `collect`
+ * and decides (runner.ts `#release`, `outputsRequested`).
+ */
+export function releaseDecided(l: LeaseRecord, agent: AgentFacts, now: number): LeaseRecord {
+  if (l.state !== "releasing" || l.outputs_wait !== undefined || collectsOutputs(l, agent, now)) return l;
+  return outputsRequested(l, null).next;
 }
 
 /** Ready: the command starts now, and its rules begin afresh (docs/design.md "The command"). */
