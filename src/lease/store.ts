@@ -231,8 +231,8 @@ export class LeaseStore {
   /**
    * The org's log acknowledged the events through `seq`: kept in memory, and stored by the next
    * `settle` (in the row write that stores `indexed`). An object that goes away before then sends
-   * those events again from the stored point; the org's log keeps each event once by its key
-   * (`<lease id>.<seq>`), so a repeat adds nothing (docs/storage.md).
+   * those events again from the stored point; the org's log keeps each event once
+   * (src/events/org-object.ts `append`), so a repeat adds nothing (docs/storage.md).
    */
   markForwarded(seq: number): void {
     this.#forwarded = Math.max(this.#forwarded ?? 0, seq);
