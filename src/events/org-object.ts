@@ -4,7 +4,7 @@
  * Every lease's object forwards each event it appends here (src/events/lease-stream.ts `forward`). The
  * forward is best effort and level-triggered: the lease remembers the last event the log took
  * (`forwarded_seq`) and sends everything after it again on its next change or alarm, and the log
- * keys each event by `<lease id>.<seq>`, so a repeated forward adds nothing. The log keeps the
+ * drops a lease's event it already has (`append`), so a repeated forward adds nothing. The log keeps the
  * newest ORG_LOG_RETAINED events with their own increasing ids; open streams get each new event as
  * it lands (src/events/sse.ts); a reader resuming before the oldest kept id is told the events are
  * gone (410), and a stream that falls that far behind is closed, so its reconnect is told the same.
@@ -62,6 +62,8 @@ const SCHEMA_VERSION = 2;
 const DUE_PER_RUN = 200;
 /** Rows of an older installation's D1 index read at a time (`#adopt`). */
 const ADOPT_PAGE = 500;
+/** How many leases' newest logged event `append` remembers; past it, it forgets them all and reads the log again. */
+const LOGGED_REMEMBERED = 10_000;
 
 export class OrgEventsObject extends MeteredObject {
   readonly #sql: SqlStorage;
@@ -104,11 +106,12 @@ export class OrgEventsObject extends MeteredObject {
       // `id` is the rowid without AUTOINCREMENT: only rows below the newest are ever deleted
       // (`#landed`), so the next id is always the largest ever plus one, as AUTOINCREMENT would
       // give, without its `sqlite_sequence` row written per event (docs/cost.md). Logs made
-      // before keep AUTOINCREMENT, with the same ids.
+      // before keep AUTOINCREMENT, with the same ids. `key` has no unique index, a row written
+      // per event: `append` keeps each event once by its lease's order. Logs made before keep it.
       this.#sql.exec(`
         CREATE TABLE IF NOT EXISTS log (
           id       INTEGER PRIMARY KEY,
-          key      TEXT NOT NULL UNIQUE,
+          key      TEXT NOT NULL,
           lease_id TEXT,
           at       INTEGER NOT NULL,
           body     TEXT NOT NULL
@@ -161,24 +164,48 @@ export class OrgEventsObject extends MeteredObject {
     return { ...this.#leases.counts(), next_due: this.#leases.nextDue() };
   }
 
-  /** Appends a lease's events; the ones already held are dropped. Answers how many were new. */
+  /**
+   * Appends a lease's events; the ones already held are dropped. Answers how many were new. A
+   * lease sends its events in order, each time from after the last one the log acknowledged
+   * (src/events/lease-stream.ts), so the log has a lease's events up to some `seq` and none after:
+   * one at or below the newest it has of that lease is a repeat (`#loggedSeq`).
+   */
   async append(orgId: string, leaseId: string, events: LeaseEvent[]): Promise<number> {
     const fresh: OrgEvent[] = [];
+    let logged = this.#loggedSeq(leaseId);
     for (const e of events) {
-      const at = Date.parse(e.at);
+      if (e.seq <= logged) continue;
       const row = this.#sql
         .exec<{ id: number }>(
-          `INSERT INTO log (key, lease_id, at, body) VALUES (?, ?, ?, ?) ON CONFLICT (key) DO NOTHING RETURNING id`,
+          // OR IGNORE: a log made before keeps `key` unique, and a repeat there is dropped as before.
+          `INSERT OR IGNORE INTO log (key, lease_id, at, body) VALUES (?, ?, ?, ?) RETURNING id`,
           `${leaseId}.${e.seq}`,
           leaseId,
-          at,
+          Date.parse(e.at),
           JSON.stringify({ lease_id: leaseId, ...e }),
         )
         .toArray()[0];
       if (row) fresh.push({ id: row.id, lease_id: leaseId, ...e });
+      logged = e.seq;
     }
+    if (this.#logged.size >= LOGGED_REMEMBERED) this.#logged.clear();
+    this.#logged.set(leaseId, logged);
     await this.#landed(orgId, fresh);
     return fresh.length;
+  }
+
+  /** The newest event of each lease the log has, as this object learned it (a cache: `#loggedSeq` reads the log without it). */
+  readonly #logged = new Map<string, number>();
+
+  /**
+   * The newest event the log has of `leaseId` (0: none): remembered, else its newest row's, read
+   * newest first (rows read, not written: the unique index it replaces was a row written per event).
+   */
+  #loggedSeq(leaseId: string): number {
+    const known = this.#logged.get(leaseId);
+    if (known !== undefined) return known;
+    const row = this.#sql.exec<{ key: string }>(`SELECT key FROM log WHERE lease_id = ? ORDER BY id DESC LIMIT 1`, leaseId).toArray()[0];
+    return row ? Number(row.key.slice(leaseId.length + 1)) : 0;
   }
 
   /** The events after `after`, at most `limit`, or gone when some after it are no longer kept. */
@@ -430,7 +457,7 @@ export class OrgEventsObject extends MeteredObject {
     const body = { lease_id: null, seq: null, at: new Date(now).toISOString(), type: "webhook_disabled", from: null, to: null, reason: d.reason, detail };
     const row = this.#sql
       .exec<{ id: number }>(
-        `INSERT INTO log (key, lease_id, at, body) VALUES (?, NULL, ?, ?) ON CONFLICT (key) DO NOTHING RETURNING id`,
+        `INSERT OR IGNORE INTO log (key, lease_id, at, body) VALUES (?, NULL, ?, ?) RETURNING id`,
         `webhook_disabled.${d.endpoint_id}.${now}`,
         now,
         JSON.stringify(body),

@@ -162,12 +162,13 @@ function thisSession(l: LeaseRecord, t: number | null | undefined): number | nul
 export function machineUseUntil(l: LeaseRecord, agent: AgentFacts): number {
   const grace = l.policy.heartbeat_grace;
   if (l.kind === "job" && l.cmd !== null && exitOf(l, agent) === null) {
-    return (thisSession(l, agent.last_heartbeat_at) ?? l.ready_at ?? l.state_since) + AGENT_SILENT_MS + grace;
+    return (heardUntil(l, agent) ?? l.ready_at ?? l.state_since) + AGENT_SILENT_MS + grace;
   }
   if (!l.model) return 0;
   const active = thisSession(l, l.machine_activity_at);
   const unread = unreadBeat(l, agent);
-  const until = Math.max(active === null ? 0 : active + grace, unread === null ? 0 : unread + AGENT_SILENT_MS + grace);
+  // An unread heartbeat is use; one lost with a restarted object may have been unread too.
+  const until = Math.max(active === null ? 0 : active + grace, unread === null ? 0 : Math.max(unread, agent.beat_bound ?? 0) + AGENT_SILENT_MS + grace);
   return until === 0 ? 0 : Math.min(until, machineActivityEnd(l));
 }
 
@@ -240,11 +241,24 @@ export function exitOf(l: LeaseRecord, agent: AgentFacts): AgentFacts["exit"] {
   return agent.exit !== null && agent.exit.at >= (l.session_started_at ?? 0) ? agent.exit : null;
 }
 
-/** When the agent's current silence began, or null while it beats (or never beat this session). */
+/**
+ * Until when the agent counts as heard this session: its last heartbeat, or, when its object
+ * started again since and has not heard one itself, the latest a heartbeat the object before held
+ * in memory can have come (`beat_bound`, src/occupant/heartbeat.ts). A restart so never makes a
+ * silence out of a heartbeat that was only not written. null: no heartbeat this session.
+ */
+export function heardUntil(l: LeaseRecord, agent: AgentFacts): number | null {
+  const beat = thisSession(l, agent.last_heartbeat_at);
+  return beat === null ? null : Math.max(beat, agent.beat_bound ?? 0);
+}
+
+/**
+ * When the agent's current silence began (its last heartbeat as known), or null while it beats (or
+ * never beat this session). Silent: AGENT_SILENT_MS after it was last heard (`heardUntil`).
+ */
 export function agentSilentSince(l: LeaseRecord, agent: AgentFacts, now: number): number | null {
-  const beat = agent.last_heartbeat_at;
-  if (beat === null || beat < (l.session_started_at ?? 0)) return null;
-  return now - beat >= AGENT_SILENT_MS ? beat : null;
+  const heard = heardUntil(l, agent);
+  return heard !== null && now - heard >= AGENT_SILENT_MS ? agent.last_heartbeat_at : null;
 }
 
 /**
@@ -264,9 +278,12 @@ function commandRules(l: LeaseRecord, agent: AgentFacts, now: number, due: (c: C
     else if (p.on_exit === "stop") due({ action: l.can_stop ? "stop" : "release", reason: "job_exited", at: now });
     return;
   }
+  // Once per silence: a silence already reported began at or after the last heartbeat known (one
+  // reported before a restart may have begun at a heartbeat that was held in memory, and lost).
   const beat = agent.last_heartbeat_at;
-  if (beat !== null && beat >= (l.session_started_at ?? 0) && job.silent_after !== beat) {
-    due({ action: "report_silent", reason: null, at: beat + AGENT_SILENT_MS, since: beat });
+  const heard = heardUntil(l, agent);
+  if (beat !== null && heard !== null && (job.silent_after ?? -Infinity) < beat) {
+    due({ action: "report_silent", reason: null, at: heard + AGENT_SILENT_MS, since: beat });
   }
   if (l.cmd === null) return;
   const started = l.ready_at ?? l.state_since;

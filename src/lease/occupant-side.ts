@@ -53,6 +53,8 @@ export class OccupantSide {
   readonly #slots: HeldSlots;
   /** The lease token's budgets (in memory, like an API key's). */
   readonly #budget = new AgentBudget();
+  /** When the object started (made with it): heartbeats it did not hear came before (src/occupant/heartbeat.ts). */
+  readonly #startedAt = Date.now();
   #occupant: Occupant | null = null;
 
   constructor(store: LeaseStore, storage: DurableObjectStorage, env: Env, slots: HeldSlots, host: OccupantHost) {
@@ -70,7 +72,7 @@ export class OccupantSide {
   occupant(): Occupant | null {
     if (this.#occupant) return this.#occupant;
     if (!this.#store.exists()) return null;
-    return (this.#occupant = new Occupant(this.#storage));
+    return (this.#occupant = new Occupant(this.#storage, this.#startedAt));
   }
 
   /**

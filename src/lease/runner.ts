@@ -24,7 +24,7 @@ import { probeModelServer } from "./model-probe";
 import { DIAGNOSTICS_CMD } from "./command";
 import { excerpt, EXCERPTS } from "./excerpt";
 import {
-  agentSilent, markExited, markReady, markStopped, observed, outputsRequested, released, releaseStarted, signalQueued, stalled, started,
+  agentSilent, markExited, markReady, markStopped, observationChanged, observed, outputsRequested, releaseDecided, released, releaseStarted, signalQueued, stalled, started,
   stopFailed, stopIssued, stopRequested, type Effect, type Step,
 } from "./transitions";
 import { leasePrefix } from "./label";
@@ -135,7 +135,9 @@ export class LeaseRunner {
    * step like any other, and its retries back off (retry.ts).
    */
   save(before: LeaseRecord, after: LeaseRecord, effect: Effect | null, now: number): LeaseRecord {
-    const stored = this.#store.save(before, after, effect, now);
+    // A release that will not wait for the outputs says so in its first write (transitions.ts `releaseDecided`).
+    const decided = after.state === "releasing" && after.outputs_wait === undefined ? releaseDecided(after, this.facts(), now) : after;
+    const stored = this.#store.save(before, decided, effect, now);
     this.#failures = failuresAfter(before, stored, this.#failures);
     if (effect) this.#host.appended(stored);
     return stored;
@@ -165,7 +167,9 @@ export class LeaseRunner {
       Object.assign(obs, observationOf(m));
       // A deployment is ready when its model answers, not when its machine runs (model-probe.ts).
       if (l.model && l.state === "booting" && obs.machine?.status === "running") Object.assign(obs, await probeModelServer(provider, obs.machine, l.model));
-      this.save(l, observed(l, obs.machine ? obs.machine.status : "terminated", now), null, now);
+      const read = observed(l, obs.machine ? obs.machine.status : "terminated", now);
+      if (observationChanged(l, read)) this.save(l, read, null, now);
+      else this.#store.holdObserved(now);
     } catch (e) {
       this.#backoff(e, now, "observe_failed");
       obs.machine = undefined;
@@ -366,8 +370,9 @@ export class LeaseRunner {
     const begun = releaseStarted(l, reason, now, reason === "model_server_failed" ? this.#serverExit() : {});
     if (begun) l = this.step(l, begun, now);
     if (l.outputs_wait === undefined) {
-      // Decided once, at the release's first run: the agent collects the outputs before the
-      // machine goes, and decide.ts holds the release until it has, or until the bound.
+      // Decided once: in the release's first write when it will not wait (`save`), else here, at
+      // its first run: the agent collects the outputs before the machine goes, and decide.ts holds
+      // the release until it has, or until the bound.
       const queued = collectsOutputs(l, this.facts(), now) ? this.#host.occupant()!.queue({ kind: "collect" }, now) : null;
       const decided = outputsRequested(l, queued === null ? null : outputsWaitFrom(l, queued.id, now));
       l = this.save(l, decided.next, decided.effect, now);

@@ -274,7 +274,14 @@ export const NO_JOB_PROGRESS: JobProgress = { exit: null, kill_cause: null, term
  * and passed in: the lease's rules never read storage. Times in ms.
  */
 export interface AgentFacts {
+  /** The agent's last heartbeat, as far as the object knows (it holds some in memory: src/occupant/heartbeat.ts). */
   last_heartbeat_at: number | null;
+  /**
+   * Before the object has heard a heartbeat since it started: the latest a heartbeat that the object
+   * before it held in memory, and lost, can have come (src/occupant/heartbeat.ts `beatBound`). The
+   * rules count the agent as heard until then (decide.ts `heardUntil`). Absent or null: none lost.
+   */
+  beat_bound?: number | null;
   /** When the last log chunk arrived. */
   last_output_at: number | null;
   exit: { code: number | null; signal: string | null; at: number } | null;

@@ -4,7 +4,7 @@
  * nothing here decides anything (the record is written as given, with its accrual brought up to
  * date by `withBilling` on the one write path).
  */
-import { setMeta } from "../object-meta";
+import { META_TABLE, setMeta } from "../object-meta";
 import { upgradeRecord, withBilling } from "./billing";
 import { LEASE_STATES, type LeaseRecord, type LeaseState } from "./state";
 import type { IndexFacts } from "./decide";
@@ -50,25 +50,31 @@ export class LeaseStore {
 
   /** Creates or upgrades the tables (STYLE.md rule 6: states CHECK-constrained, schema versioned). */
   ensureSchema(): void {
-    this.#sql.exec(`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);
+    this.#sql.exec(META_TABLE);
     const row = this.#sql.exec<{ value: string }>(`SELECT value FROM meta WHERE key = 'schema_version'`).toArray()[0];
     const version = row ? Number(row.value) : 0;
     if (version < 1) {
       // A new lease's tables are made as the newest version has them. `events.seq` is the rowid
       // without AUTOINCREMENT: events are never deleted, so the next one is always the largest plus
       // one, as AUTOINCREMENT would give, without its `sqlite_sequence` row written per event
-      // (docs/cost.md). Tables made before keep AUTOINCREMENT, with the same numbers.
+      // (docs/cost.md). Tables made before keep AUTOINCREMENT, with the same numbers. The lease's
+      // one row is keyed by the rowid (`one`, CHECK 1: a second insert fails), where a lease made
+      // before keys it by `id`, whose index was a second row written with the first. One statement
+      // an exec: the meter counts a cursor's rows, and an exec's cursor is its last statement's.
       const states = LEASE_STATES.map((s) => `'${s}'`).join(", ");
       this.#sql.exec(`
         CREATE TABLE lease (
-          id            TEXT PRIMARY KEY,
+          one           INTEGER PRIMARY KEY CHECK (one = 1),
+          id            TEXT NOT NULL,
           state         TEXT NOT NULL CHECK (state IN (${states})),
           record        TEXT NOT NULL,
           version       INTEGER NOT NULL CHECK (version >= 1),
           index_version INTEGER NOT NULL DEFAULT 0,
           indexed       TEXT,
           forwarded_seq INTEGER NOT NULL DEFAULT 0
-        );
+        )
+      `);
+      this.#sql.exec(`
         CREATE TABLE events (
           seq        INTEGER PRIMARY KEY,
           at         INTEGER NOT NULL,
@@ -77,7 +83,7 @@ export class LeaseStore {
           to_state   TEXT CHECK (to_state IS NULL OR to_state IN (${states})),
           reason     TEXT,
           detail     TEXT NOT NULL DEFAULT '{}'
-        );
+        )
       `);
     }
     // 2: what the D1 index holds of the lease, so that a change it does not need is not written there.
@@ -96,11 +102,26 @@ export class LeaseStore {
     this.#schemaReady = true;
   }
 
+  /** The lease, with when its machine was last read back when that is newer in memory (`holdObserved`). */
   load(): LeaseRecord | null {
     if (!this.#hasSchema()) return null;
     const row = this.#sql.exec<{ record: string }>(`SELECT record FROM lease LIMIT 1`).toArray()[0];
-    return row ? upgradeRecord(JSON.parse(row.record) as LeaseRecord) : null;
+    if (!row) return null;
+    const l = upgradeRecord(JSON.parse(row.record) as LeaseRecord);
+    return this.#observedAt !== null && this.#observedAt > (l.observed_at ?? 0) ? { ...l, observed_at: this.#observedAt } : l;
   }
+
+  /**
+   * The machine was read back at `at` and nothing else changed (transitions.ts
+   * `observationChanged`): kept in memory, not written. `load` shows it, so the next `save` writes
+   * it with whatever changed; an object that starts again without it reads the machine sooner.
+   */
+  holdObserved(at: number): void {
+    this.#observedAt = Math.max(this.#observedAt ?? 0, at);
+  }
+
+  /** When the machine was last read back, when only this object's memory has it. */
+  #observedAt: number | null = null;
 
   /** The lease when it belongs to `orgId` (null: the operator, who reads any org's); else null (guarantee 8). */
   loadFor(orgId: string | null): LeaseRecord | null {
@@ -216,8 +237,8 @@ export class LeaseStore {
   /**
    * The org's log acknowledged the events through `seq`: kept in memory, and stored by the next
    * `settle` (in the row write that stores `indexed`). An object that goes away before then sends
-   * those events again from the stored point; the org's log keeps each event once by its key
-   * (`<lease id>.<seq>`), so a repeat adds nothing (docs/storage.md).
+   * those events again from the stored point; the org's log keeps each event once
+   * (src/events/org-object.ts `append`), so a repeat adds nothing (docs/storage.md).
    */
   markForwarded(seq: number): void {
     this.#forwarded = Math.max(this.#forwarded ?? 0, seq);

@@ -11,12 +11,12 @@ import { newBilling } from "../billing/accrual";
 import { totalOf, type Reservation } from "../billing/ceiling";
 import { microsToUsd } from "../billing/money";
 import type { Machine, ProviderError } from "../providers/contract";
-import { hardCapDeadlines } from "./decide";
+import { collectsOutputs, hardCapDeadlines } from "./decide";
 import { following, nextOfferOf, reservationFor } from "./rent";
 import { attemptsThisRestart, restartsOf } from "./recovery";
 import type { ConfigWarning } from "./config-check";
 import type { LeaseKind, Policy } from "./policy";
-import { hasMachine, NO_JOB_PROGRESS, TERMINAL_STATES, type JobProgress, type KillCause, type LeaseRecord, type MachinedLease, type LeaseState, type OutputsWait, type Reason, type ServedModel } from "./state";
+import { hasMachine, NO_JOB_PROGRESS, TERMINAL_STATES, type AgentFacts, type JobProgress, type KillCause, type LeaseRecord, type MachinedLease, type LeaseState, type OutputsWait, type Reason, type ServedModel } from "./state";
 
 /** An event to append beside a write (the object's `events` table). */
 export interface Effect {
@@ -333,6 +333,17 @@ export function outputsRequested(l: LeaseRecord, wait: OutputsWait | null): { ne
   };
 }
 
+/**
+ * A release that will not wait for the outputs (decide.ts `collectsOutputs` says no), as its first
+ * write stores it: `outputs_wait: null` in the same write, not in one of its own at the release's
+ * first run (docs/cost.md). One that may wait is left undecided: its first run queues the `collect`
+ * and decides (runner.ts `#release`, `outputsRequested`).
+ */
+export function releaseDecided(l: LeaseRecord, agent: AgentFacts, now: number): LeaseRecord {
+  if (l.state !== "releasing" || l.outputs_wait !== undefined || collectsOutputs(l, agent, now)) return l;
+  return outputsRequested(l, null).next;
+}
+
 /** Ready: the command starts now, and its rules begin afresh (docs/design.md "The command"). */
 export function markReady(l: MachinedLease, now: number): Step {
   // A job back after a loss (recovery.ts): the event says which restart, and how long from the loss to this machine running.
@@ -456,4 +467,14 @@ export function started(l: MachinedLease, now: number): Step {
 export function observed(l: LeaseRecord, status: Machine["status"], now: number): LeaseRecord {
   const changed = status !== l.machine_status;
   return { ...l, machine_status: status, observed_at: now, observed_change_at: changed ? now : (l.observed_change_at ?? null), retry_at: null };
+}
+
+/**
+ * Whether a read-back (`observed`) changed more than when the machine was last read: its status,
+ * or a backoff it ends. One that did not is not written: the object holds its time in memory
+ * (LeaseStore `holdObserved`), where the poll schedule reads it; an object that starts again
+ * without it reads the machine back sooner, once (docs/cost.md).
+ */
+export function observationChanged(before: LeaseRecord, after: LeaseRecord): boolean {
+  return after.machine_status !== before.machine_status || after.observed_change_at !== before.observed_change_at || after.retry_at !== before.retry_at;
 }

@@ -11,7 +11,8 @@ import { getMeta, setMeta } from "../object-meta";
 import { readModelMetrics, type ModelCounters } from "../lease/model-metrics";
 import type { AgentFacts } from "../lease/state";
 import { chunksToDrop, droppedMarker, newlines, planAppend, tailLines, type StoredChunk } from "./logs";
-import { COMMAND_KINDS, ensureAgentSchema } from "./schema";
+import { COMMAND_KINDS, ensureAgentSchema, hasTable, makeTable, type LazyTable } from "./schema";
+import { beatBound, beatWritten } from "./heartbeat";
 import type { Followers } from "../events/sse";
 import { logFollowers, type FollowEnd, type LogItem, type StoredLogChunk } from "./follow";
 import { hashLeaseToken, looksLikeEnrollToken, mayEnroll, mintEnrollToken, mintLeaseToken, verifyLeaseToken } from "./token";
@@ -181,16 +182,36 @@ export class Occupant {
   readonly #exitWaiters = new Set<() => void>();
   /** The open follows of the log; made by the first. */
   #followers: Followers<LogItem> | null = null;
+  /** When the object started: a heartbeat the object before it held in memory came before (heartbeat.ts `beatBound`). */
+  readonly #startedAt: number;
+  /** The newest heartbeat when it is not written (heartbeat.ts `beatWritten`); null: none held. */
+  #heldBeat: number | null = null;
+  /** Whether this object has heard a heartbeat itself (written or held). */
+  #heardBeat = false;
 
-  constructor(storage: DurableObjectStorage) {
+  constructor(storage: DurableObjectStorage, startedAt = Date.now()) {
     this.#storage = storage;
     this.#sql = storage.sql;
+    this.#startedAt = startedAt;
   }
 
   #ensure() {
     if (this.#ready) return;
     ensureAgentSchema(this.#sql);
     this.#ready = true;
+  }
+
+  /** The lazy tables known to exist (schema.ts `LAZY_TABLES`): they are never dropped. */
+  readonly #tables = new Set<LazyTable>();
+
+  /** Whether table `name` exists; `make`: made now when it does not (its first write). */
+  #table(name: LazyTable, make = false): boolean {
+    if (this.#tables.has(name)) return true;
+    this.#ensure();
+    if (make) makeTable(this.#sql, name);
+    else if (!hasTable(this.#sql, name)) return false;
+    this.#tables.add(name);
+    return true;
   }
 
   #row(): AgentRow {
@@ -291,9 +312,12 @@ export class Occupant {
   async #carryOut(leaseState: () => string | null, call: Exclude<AgentCall, { op: "enroll" }>): Promise<AgentAnswer> {
     const now = Date.now();
     switch (call.op) {
-      case "heartbeat":
-        this.#sql.exec(`UPDATE agent SET last_heartbeat_at = ? WHERE id = 1`, now);
-        return { ok: true, op: "heartbeat", last_heartbeat_at: iso(now)!, model_activity: call.metrics === undefined ? null : this.#metrics(call.metrics, now) };
+      case "heartbeat": {
+        // With the model server's metrics the beat is written with the read, in one row; alone it may be held (`#beat`).
+        if (call.metrics === undefined) this.#beat(now);
+        const model_activity = call.metrics === undefined ? null : this.#metrics(call.metrics, now);
+        return { ok: true, op: "heartbeat", last_heartbeat_at: iso(now)!, model_activity };
+      }
       case "log": {
         const appended = this.#appendLog(call.seq, call.data, now);
         if (appended.stored) this.#followers?.push({ seq: call.seq, data: call.data });
@@ -315,6 +339,7 @@ export class Occupant {
         return { ok: true, op: "storage", org_id: "" };
       case "outputs":
         this.#storage.transactionSync(() => {
+          this.#table("outputs", true);
           setMeta(this.#sql, "outputs_at", now);
           const stored = new Set(this.#sql.exec<{ k: string }>(`SELECT path || ' ' || sha256 AS k FROM outputs WHERE stored = 1`).toArray().map((r) => r.k));
           this.#sql.exec(`DELETE FROM outputs`);
@@ -324,14 +349,15 @@ export class Occupant {
         });
         return { ok: true, op: "outputs", outputs: this.outputs()! };
       case "stored":
-        this.#sql.exec(`UPDATE outputs SET stored = 1 WHERE path = ? AND size = ? AND sha256 = ?`, call.path, call.size, call.sha256);
+        if (this.#table("outputs")) this.#sql.exec(`UPDATE outputs SET stored = 1 WHERE path = ? AND size = ? AND sha256 = ?`, call.path, call.size, call.sha256);
         return { ok: true, op: "stored", outputs: this.outputs() ?? { files: 0, bytes: 0, missing: [], missing_count: 0 } };
     }
   }
 
   /** What the manifest says came back; null: no manifest was sent. */
   outputs(limit = 1000): OutputsState | null {
-    this.#ensure();
+    // No table: no manifest was ever sent (its first makes it).
+    if (!this.#table("outputs")) return null;
     const t = this.#sql.exec<{ files: number; bytes: number | null; missing: number | null }>(
       `SELECT COUNT(*) AS files, SUM(size) AS bytes, SUM(1 - stored) AS missing FROM outputs`,
     ).one();
@@ -361,6 +387,7 @@ export class Occupant {
   #appendLog(seq: number, data: Uint8Array, now: number): { stored: boolean; duplicate: boolean } {
     return this.#storage.transactionSync(() => {
       const a = this.#row();
+      this.#table("agent_logs", true);
       const has = this.#sql.exec(`SELECT 1 FROM agent_logs WHERE seq = ?`, seq).toArray().length > 0;
       const plan = planAppend({ bytes: a.log_bytes, chunks: a.log_chunks, dropped_through: a.dropped_through, has_seq: has }, seq, data.byteLength);
       if (plan.duplicate) return { stored: false, duplicate: true };
@@ -409,7 +436,7 @@ export class Occupant {
 
   /** Marks the queued commands (and those delivered long ago without a result) delivered, and answers them. */
   #deliver(now: number): DeliveredCommand[] {
-    this.#ensure();
+    if (!this.#table("agent_commands")) return [];
     const rows = this.#sql
       .exec<Pick<CommandRow, "id" | "kind" | "arg">>(
         `SELECT id, kind, arg FROM agent_commands
@@ -429,7 +456,7 @@ export class Occupant {
   }
 
   #result(id: string, exitCode: number | null, output: string, now: number): AgentAnswer {
-    this.#ensure();
+    if (!this.#table("agent_commands")) return { ok: false, status: 404, code: "not_found", message: `command ${id} was not found` };
     const written = this.#sql.exec(
       `UPDATE agent_commands SET state = 'done', exit_code = ?, output = ?, done_at = ? WHERE id = ? AND state != 'done'`,
       exitCode,
@@ -447,7 +474,7 @@ export class Occupant {
 
   /** Queues a command for the machine; null when MAX_OPEN_COMMANDS are open already. */
   queue(command: NewCommand, now: number): CommandView | null {
-    this.#ensure();
+    this.#table("agent_commands", true);
     const open = this.#sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM agent_commands WHERE state != 'done'`).one().n;
     if (open >= MAX_OPEN_COMMANDS) return null;
     const id = newId("cmd", now);
@@ -465,6 +492,7 @@ export class Occupant {
   }
 
   #commands(id?: string): CommandView[] {
+    if (!this.#table("agent_commands")) return [];
     const rows = id
       ? this.#sql.exec<CommandRow & Record<string, SqlStorageValue>>(`SELECT * FROM agent_commands WHERE id = ?`, id)
       : this.#sql.exec<CommandRow & Record<string, SqlStorageValue>>(`SELECT * FROM agent_commands ORDER BY n`);
@@ -479,23 +507,52 @@ export class Occupant {
     }));
   }
 
-  /** One read of the model server's metrics, judged against the counters of the read before. */
+  /**
+   * A heartbeat without metrics: written when heartbeat.ts `beatWritten` says so, else held in
+   * memory, where `facts` reads it.
+   */
+  #beat(now: number): void {
+    const a = this.#row();
+    this.#heardBeat = true;
+    if (beatWritten(a.last_heartbeat_at, a.token_minted_at, now)) {
+      this.#sql.exec(`UPDATE agent SET last_heartbeat_at = ? WHERE id = 1`, now);
+      this.#heldBeat = null;
+    } else this.#heldBeat = now;
+  }
+
+  /**
+   * A heartbeat with one read of the model server's metrics, judged against the counters of the
+   * read before. The read is written at every heartbeat (its counters are what the next is judged
+   * against), and the heartbeat with it, in the same row write: the rules compare the two times
+   * (decide.ts `unreadBeat`).
+   */
   #metrics(text: string | null, now: number): ModelActivity {
     const a = this.#row();
     const read = readModelMetrics(text, a.metrics_counters === null ? null : (JSON.parse(a.metrics_counters) as ModelCounters));
     const counters = read.counters === null ? null : JSON.stringify(read.counters);
-    if (read.observable) this.#sql.exec(`UPDATE agent SET metrics_read_at = ?, metrics_counters = ? WHERE id = 1`, now, counters);
-    else this.#sql.exec(`UPDATE agent SET metrics_failed_at = ? WHERE id = 1`, now);
+    if (read.observable) this.#sql.exec(`UPDATE agent SET last_heartbeat_at = ?, metrics_read_at = ?, metrics_counters = ? WHERE id = 1`, now, now, counters);
+    else this.#sql.exec(`UPDATE agent SET last_heartbeat_at = ?, metrics_failed_at = ? WHERE id = 1`, now, now);
+    this.#heardBeat = true;
+    this.#heldBeat = null;
     return !read.observable ? "unobservable" : read.active ? "active" : "idle";
   }
 
-  /** What the lease's rules read of the agent (decide.ts): its last heartbeat, last output and exit, its metrics reads. */
+  /** The agent's last heartbeat: the one held in memory when it is newer than the one stored. */
+  #lastBeat(a: AgentRow): number | null {
+    return this.#heldBeat !== null && this.#heldBeat > (a.last_heartbeat_at ?? 0) ? this.#heldBeat : a.last_heartbeat_at;
+  }
+
+  /**
+   * What the lease's rules read of the agent (decide.ts): its last heartbeat (and, after a restart,
+   * how late one lost with the object before may have come), last output and exit, its metrics reads.
+   */
   facts(): AgentFacts {
     const a = this.#row();
     return {
       metrics_read_at: a.metrics_read_at,
       metrics_failed_at: a.metrics_failed_at,
-      last_heartbeat_at: a.last_heartbeat_at,
+      last_heartbeat_at: this.#lastBeat(a),
+      beat_bound: beatBound(a.last_heartbeat_at, this.#startedAt, this.#heardBeat),
       last_output_at: a.last_output_at,
       exit: a.exit_at === null ? null : { code: a.exit_code, signal: a.exit_signal, at: a.exit_at },
       collects_at: a.collects_at,
@@ -537,7 +594,7 @@ export class Occupant {
     let seen = 0;
     let bytes = 0;
     let all = true;
-    for (const c of this.#sql.exec<{ data: ArrayBuffer }>(`SELECT data FROM agent_logs ORDER BY seq DESC`)) {
+    for (const c of this.#logs<{ data: ArrayBuffer }>(`SELECT data FROM agent_logs ORDER BY seq DESC`)) {
       // One more newline than lines asked for: the last line may end with one. A few bytes more
       // than asked for: a character may begin before the cut.
       if ((lines !== null && seen > lines) || (maxBytes !== null && bytes >= maxBytes + 4)) {
@@ -586,10 +643,15 @@ export class Occupant {
     this.#followers?.end();
   }
 
+  /** Rows of the log; none when no chunk was ever written (the first makes its table). */
+  #logs<T extends Record<string, SqlStorageValue>>(query: string, ...bindings: unknown[]): Iterable<T> {
+    return this.#table("agent_logs") ? this.#sql.exec<T>(query, ...bindings) : [];
+  }
+
   #chunksAfter(after: number, maxBytes: number): StoredLogChunk[] {
     const out: StoredLogChunk[] = [];
     let bytes = 0;
-    for (const c of this.#sql.exec<{ seq: number; data: ArrayBuffer }>(`SELECT seq, data FROM agent_logs WHERE seq > ? ORDER BY seq`, after)) {
+    for (const c of this.#logs<{ seq: number; data: ArrayBuffer }>(`SELECT seq, data FROM agent_logs WHERE seq > ? ORDER BY seq`, after)) {
       out.push({ seq: c.seq, data: new Uint8Array(c.data) });
       bytes += c.data.byteLength;
       if (bytes >= maxBytes) break;
@@ -602,8 +664,8 @@ export class Occupant {
     this.#ensure();
     if (this.expiredAt() !== null) return;
     this.#storage.transactionSync(() => {
-      this.#sql.exec(`DELETE FROM agent_logs`);
-      this.#sql.exec(`DELETE FROM agent_commands`);
+      if (this.#table("agent_logs")) this.#sql.exec(`DELETE FROM agent_logs`);
+      if (this.#table("agent_commands")) this.#sql.exec(`DELETE FROM agent_commands`);
       this.#sql.exec(`UPDATE agent SET log_bytes = 0, log_chunks = 0, last_output_at = NULL WHERE id = 1`);
       setMeta(this.#sql, "agent_logs_expired_at", now);
     });
@@ -619,7 +681,7 @@ export class Occupant {
   /** What the agent has reported, for tests and the operator; never the token or its hash. */
   snapshot(): AgentSnapshot {
     const a = this.#row();
-    const chunks = this.#sql.exec<{ data: ArrayBuffer }>(`SELECT data FROM agent_logs ORDER BY seq`).toArray();
+    const chunks = [...this.#logs<{ data: ArrayBuffer }>(`SELECT data FROM agent_logs ORDER BY seq`)];
     const bytes = new Uint8Array(a.log_bytes);
     let at = 0;
     for (const c of chunks) {
@@ -630,7 +692,7 @@ export class Occupant {
     const text = new TextDecoder().decode(bytes);
     return {
       token_minted_at: iso(a.token_minted_at),
-      last_heartbeat_at: iso(a.last_heartbeat_at),
+      last_heartbeat_at: iso(this.#lastBeat(a)),
       exit: a.exit_at === null ? null : { code: a.exit_code, signal: a.exit_signal, at: iso(a.exit_at)! },
       log: (a.dropped_bytes > 0 ? droppedMarker(a.dropped_bytes) : "") + text,
       log_bytes: a.log_bytes,

@@ -2,9 +2,11 @@
  * The tables a lease's object keeps for its machine agent (docs/storage.md, `LeaseObject`),
  * beside the lease's own and versioned on their own: `agent_schema_version` in `meta`.
  * Created only in the object of a lease that exists, like the lease's tables, so an agent call
- * that names a lease never created leaves no storage behind.
+ * that names a lease never created leaves no storage behind. The log's, the commands' and the
+ * outputs' tables are made at their first write (`LAZY_TABLES`): a lease whose agent never logs,
+ * gets a command or sends a manifest (a box with no `cmd` and no exec) never writes them.
  */
-import { setMeta } from "../object-meta";
+import { META_TABLE, setMeta } from "../object-meta";
 
 export const AGENT_SCHEMA_VERSION = 6;
 export const COMMAND_KINDS = ["exec", "signal", "collect"] as const;
@@ -13,16 +15,23 @@ export const COMMAND_STATES = ["queued", "delivered", "done"] as const;
 const list = (values: readonly string[]) => values.map((v) => `'${v}'`).join(", ");
 
 const OUTPUTS_TABLE = `
-  CREATE TABLE outputs (
+  CREATE TABLE IF NOT EXISTS outputs (
     path   TEXT PRIMARY KEY,
     size   INTEGER NOT NULL CHECK (size >= 0),
     sha256 TEXT NOT NULL CHECK (length(sha256) = 64),
     stored INTEGER NOT NULL DEFAULT 0 CHECK (stored IN (0, 1))
-  );
+  )
 `;
 
-const COMMANDS_TABLE = `
-  CREATE TABLE agent_commands (
+const LOGS_TABLE = `
+  CREATE TABLE IF NOT EXISTS agent_logs (
+    seq  INTEGER PRIMARY KEY CHECK (seq >= 0),
+    at   INTEGER NOT NULL,
+    data BLOB NOT NULL
+  )
+`;
+
+const COMMANDS_COLUMNS = `(
     id           TEXT PRIMARY KEY,
     n            INTEGER NOT NULL UNIQUE,
     kind         TEXT NOT NULL CHECK (kind IN (${list(COMMAND_KINDS)})),
@@ -34,12 +43,35 @@ const COMMANDS_TABLE = `
     output       TEXT,
     done_at      INTEGER,
     CHECK ((state = 'done') = (done_at IS NOT NULL))
-  );
-`;
+  )`;
+const COMMANDS_TABLE = `CREATE TABLE agent_commands ${COMMANDS_COLUMNS};`;
 const COMMANDS_INDEX = `CREATE INDEX agent_commands_open ON agent_commands (state, n) WHERE state != 'done';`;
 
+/**
+ * The tables made at their first write, each statement its own exec (the meter counts an exec's
+ * last statement only: docs/cost.md). A lease made before has them all; one made since has those
+ * it wrote. Their readers take a missing table for an empty one (`hasTable`).
+ */
+export const LAZY_TABLES = {
+  agent_logs: [LOGS_TABLE],
+  agent_commands: [
+    `CREATE TABLE IF NOT EXISTS agent_commands ${COMMANDS_COLUMNS}`,
+    `CREATE INDEX IF NOT EXISTS agent_commands_open ON agent_commands (state, n) WHERE state != 'done'`,
+  ],
+  outputs: [OUTPUTS_TABLE],
+} as const;
+export type LazyTable = keyof typeof LAZY_TABLES;
+
+export function makeTable(sql: SqlStorage, name: LazyTable): void {
+  for (const statement of LAZY_TABLES[name]) sql.exec(statement);
+}
+
+export function hasTable(sql: SqlStorage, name: LazyTable): boolean {
+  return sql.exec(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`, name).toArray().length > 0;
+}
+
 export function ensureAgentSchema(sql: SqlStorage): void {
-  sql.exec(`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);
+  sql.exec(META_TABLE);
   const row = sql.exec<{ value: string }>(`SELECT value FROM meta WHERE key = 'agent_schema_version'`).toArray()[0];
   const version = row ? Number(row.value) : 0;
   if (version < 1) {
@@ -66,21 +98,11 @@ export function ensureAgentSchema(sql: SqlStorage): void {
         collects_at       INTEGER,
         collected_at      INTEGER,
         CHECK ((exit_at IS NULL) = (exit_code IS NULL AND exit_signal IS NULL))
-      );
-      INSERT INTO agent (id) VALUES (1);
-      CREATE TABLE agent_logs (
-        seq  INTEGER PRIMARY KEY CHECK (seq >= 0),
-        at   INTEGER NOT NULL,
-        data BLOB NOT NULL
-      );
-${COMMANDS_TABLE}
-      ${COMMANDS_INDEX}
+      )
     `);
+    sql.exec(`INSERT INTO agent (id) VALUES (1)`);
   }
-  if (version < 5) {
-    // The outputs' manifest (docs/artifacts.md): what "complete" is measured against.
-    sql.exec(OUTPUTS_TABLE);
-  }
+  // 5 added the outputs' manifest (docs/artifacts.md), now made at its first write (`LAZY_TABLES`).
   // A new lease's tables are made above as the newest version has them; the steps below bring
   // older ones up to it (each ALTER is a row written, docs/cost.md).
   if (version >= 1 && version < 2) {

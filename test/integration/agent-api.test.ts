@@ -147,6 +147,30 @@ describe("who may call", () => {
     expect(tables.filter((t) => !String(t.name).startsWith("_cf"))).toEqual([]);
   });
 
+  it("a lease's object makes the log's, the commands' and the outputs' tables at their first write, and its own in their cheapest layout", async () => {
+    const lease = await createLease(key, { kind: "scratch", spec: SPEC });
+    await waitForState(key, lease.id, "ready");
+    const schema = async () =>
+      Object.fromEntries(
+        (await runInDurableObject(stubOf(lease.id), (_i, state) => state.storage.sql.exec<{ name: string; sql: string }>(`SELECT name, sql FROM sqlite_master WHERE type = 'table'`).toArray()))
+          .filter((t) => !t.name.startsWith("_cf"))
+          .map((t) => [t.name, t.sql]),
+      );
+    const made = await schema();
+    expect(Object.keys(made).sort()).toEqual(["agent", "events", "lease", "meta"]);
+    // `meta` keyed by its key alone, the lease's one row by the rowid: no second row written for an index.
+    expect(made.meta).toMatch(/WITHOUT ROWID/);
+    expect(made.lease).toMatch(/one\s+INTEGER PRIMARY KEY/);
+    // Nothing to read is nothing: no log, no command.
+    expect((await snapshot(lease.id)).commands).toEqual([]);
+    const logs = await call("GET", `/v1/leases/${lease.id}/logs`, { key });
+    expect([logs.status, await logs.text()]).toEqual([200, ""]);
+    expect((await call("POST", `/v1/sim/leases/${lease.id}/agent-commands`, { key: BOOTSTRAP, body: { kind: "exec", cmd: "true" } })).status).toBe(201);
+    expect(Object.keys(await schema()).sort()).toEqual(["agent", "agent_commands", "events", "lease", "meta"]);
+    await call("POST", `/v1/leases/${lease.id}/end`, { key, body: {} });
+    await waitForState(key, lease.id, "released");
+  });
+
   it("the token appears in no answer, event or snapshot", async () => {
     const fresh = await leaseWithToken();
     await agent("POST", "/heartbeat", fresh);

@@ -8,7 +8,7 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { BOOTSTRAP, call, createKey, expectError, json, type TestOrg } from "./helpers";
-import { createLease, leaseSuite, events, getLease, waitFor, waitForState } from "./lease-helpers";
+import { createLease, leaseSuite, events, getLease, restartedWith, waitFor, waitForState } from "./lease-helpers";
 
 let org: TestOrg;
 let key: string;
@@ -230,5 +230,38 @@ describe("a silent agent", () => {
     // A heartbeat ends the silence.
     await agent("POST", "/heartbeat", l);
     expect((await getLease(key, l.id)).guard.agent_silent_since).toBeNull();
+  });
+
+  it("a heartbeat held in memory is not written; after a restart the silence counts from when a lost one could have come", async () => {
+    const l = await job({ policy: { on_exit: "keep" } });
+    const stored = async () =>
+      runInDurableObject(stubOf(l.id), (_i, state) => state.storage.sql.exec<{ b: number }>(`SELECT last_heartbeat_at AS b FROM agent`).one().b);
+    const snapshot = async () => (await json(await call("GET", `/v1/sim/leases/${l.id}/agent`, { key: BOOTSTRAP }))).last_heartbeat_at;
+    const first = await stored();
+    // The next heartbeat, within BEAT_WRITE_MS of the stored one: counted (the agent's view shows it), not written.
+    await new Promise((r) => setTimeout(r, 5));
+    const answer = await json(await agent("POST", "/heartbeat", l));
+    expect(await stored()).toBe(first);
+    expect(await snapshot()).toBe(answer.last_heartbeat_at);
+    expect(Date.parse(answer.last_heartbeat_at)).toBeGreaterThan(first);
+
+    // The object starts again with the stored heartbeat 91 s old: a later one may have been lost
+    // with it, up to 90 s after the stored one, so the agent is not silent yet.
+    const beat = Date.now() - 91_000;
+    const session = `UPDATE lease SET record = json_set(record, '$.session_started_at', ${beat - 1_000}, '$.ready_at', ${beat - 1_000})`;
+    await restartedWith(l.id, `UPDATE agent SET last_heartbeat_at = ${beat}; ${session}`);
+    await stubOf(l.id).tick();
+    expect(await eventOf(l.id, "agent_silent")).toHaveLength(0);
+    expect((await getLease(key, l.id)).guard.agent_silent_since).toBeNull();
+
+    // Stored 181 s ago: even a lost heartbeat is 91 s old. Reported once, naming the heartbeat it knows.
+    const old = Date.now() - 181_000;
+    await restartedWith(l.id, `UPDATE agent SET last_heartbeat_at = ${old}; UPDATE lease SET record = json_set(record, '$.session_started_at', ${old - 1_000}, '$.ready_at', ${old - 1_000})`);
+    await stubOf(l.id).tick();
+    await stubOf(l.id).tick();
+    const silent = await eventOf(l.id, "agent_silent");
+    expect(silent).toHaveLength(1);
+    expect(silent[0].detail.last_heartbeat_at).toBe(new Date(old).toISOString());
+    expect((await getLease(key, l.id)).guard.agent_silent_since).toBe(new Date(old).toISOString());
   });
 });

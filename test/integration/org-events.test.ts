@@ -40,6 +40,8 @@ async function follow(headers: Record<string, string> = {}, as = readKey): Promi
 const page = async (q = "") => json(await call("GET", `/v1/events${q}`, { key: readKey }));
 
 const fakeEvent = (seq: number): LeaseEvent => ({ seq, at: new Date().toISOString(), type: "heartbeat", from: "ready", to: "ready", reason: null, detail: {} });
+/** The org's log object started again, as after an eviction: what it remembered in memory is gone. */
+const orgRestarted = () => runInDurableObject(orgEventsStub(env, org.id), (_o, state) => state.abort("the test restarts the org's log")).catch(() => undefined);
 
 describe("GET /v1/events", () => {
   it("streams every lease's events as the leases append them, with the org log's ids", async () => {
@@ -80,12 +82,17 @@ describe("GET /v1/events", () => {
     await waitFor("the log to hold the lease's 4 events", async () => (await page()).data.length === 4);
     const stub = orgEventsStub(env, org.id);
     expect(await stub.append(org.id, lease.id, [fakeEvent(1), fakeEvent(2)])).toBe(0);
+    // The log's object started again (what it remembered of the lease gone): read from the log, still a repeat.
+    await orgRestarted();
+    expect(await orgEventsStub(env, org.id).append(org.id, lease.id, [fakeEvent(2), fakeEvent(3), fakeEvent(4)])).toBe(0);
+    expect((await page()).data.map((e: any) => e.seq)).toEqual([1, 2, 3, 4]);
 
-    // The forwards of events 3 and 4 are lost: the log lacks them and the lease, started again
-    // (what it held in memory gone), has stored that it sent 2.
-    await runInDurableObject(stub, (_o, state) => {
+    // The forwards of events 3 and 4 are lost: the log lacks them (its object started again since)
+    // and the lease, started again (what it held in memory gone), has stored that it sent 2.
+    await runInDurableObject(orgEventsStub(env, org.id), (_o, state) => {
       state.storage.sql.exec(`DELETE FROM log WHERE key IN (?, ?)`, `${lease.id}.3`, `${lease.id}.4`);
     });
+    await orgRestarted();
     await restartedWith(lease.id, `UPDATE lease SET forwarded_seq = 2`);
     expect((await page()).data.map((e: any) => e.seq)).toEqual([1, 2]);
     expect((await call("POST", `/v1/leases/${lease.id}/heartbeat`, { key })).status).toBe(200);
@@ -106,6 +113,7 @@ describe("GET /v1/events", () => {
     await runInDurableObject(orgEventsStub(env, org.id), (_o, state) => {
       state.storage.sql.exec(`DELETE FROM log WHERE key IN (?, ?)`, `${lease.id}.3`, `${lease.id}.4`);
     });
+    await orgRestarted();
     await restartedWith(
       lease.id,
       `ALTER TABLE lease DROP COLUMN forwarded_seq;

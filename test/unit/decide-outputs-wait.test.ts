@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { alarmAt, collectsOutputs, decide, deadlines, NO_OUTPUTS_WAIT, outputsWaitFrom } from "../../src/lease/decide";
 import { OUTPUTS_WAIT_MAX_MS, OUTPUTS_WAIT_MS, resolvePolicy } from "../../src/lease/policy";
 import { NO_AGENT, type AgentFacts, type LeaseRecord, type Reason } from "../../src/lease/state";
+import { releaseDecided } from "../../src/lease/transitions";
 import { lease, M, S, T0 } from "../support/lease-fixture";
 
 const NOW = T0 + 30 * M;
@@ -38,6 +39,18 @@ describe("collectsOutputs: which releases wait", () => {
   ];
   it.each(rows)("$name", ({ l, agent, waits }) => {
     expect(collectsOutputs(l, agent, NOW)).toBe(waits);
+  });
+});
+
+describe("releaseDecided: a release that will not wait says so in its first write", () => {
+  it("no wait: outputs_wait null at once; a wait, or a decision already made, is left to the release's first run", () => {
+    expect(releaseDecided(releasing("user_end", { cmd: null }), alive, NOW).outputs_wait).toBeNull();
+    expect(releaseDecided(releasing("provider_lost"), alive, NOW).outputs_wait).toBeNull();
+    expect(releaseDecided(releasing("user_end"), alive, NOW).outputs_wait).toBeUndefined();
+    const waiting = { ...releasing("user_end"), outputs_wait: outputsWaitFrom(releasing("user_end"), "cmd_1", NOW) };
+    expect(releaseDecided({ ...waiting, cmd: null }, alive, NOW)).toEqual({ ...waiting, cmd: null });
+    // Not releasing: nothing to decide.
+    expect(releaseDecided(lease("ready", { cmd: null }), alive, NOW).outputs_wait).toBeUndefined();
   });
 });
 

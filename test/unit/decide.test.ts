@@ -273,6 +273,27 @@ describe("decide: the command's exit and the signals", () => {
     expect(decide(l, agentObs({ last_heartbeat_at: T0 + M }), T0 + H)).toMatchObject({ action: "wait", at: null });
     expect(decide(l, agentObs({ last_heartbeat_at: T0 + 2 * M }), T0 + 2 * M + AGENT_SILENT_MS)).toMatchObject({ action: "report_silent", since: T0 + 2 * M });
   });
+  it("after the object started again, the agent counts as heard until a heartbeat lost with the object before could have come (beat_bound)", () => {
+    // Stored at T0 + M; the object before may have held a later one in memory, up to beat_bound.
+    const bound = T0 + M + 60 * S;
+    const restarted = agentObs({ last_heartbeat_at: T0 + M, beat_bound: bound });
+    const l = job({ last_activity_at: T0 }, { max_runtime: null, idle_timeout: M });
+    // No silence is reported before AGENT_SILENT_MS after the bound, and it names the heartbeat it knows.
+    expect(decide(l, restarted, bound + AGENT_SILENT_MS - 1)).toMatchObject({ action: "wait", next: "report_silent", at: bound + AGENT_SILENT_MS });
+    expect(decide(l, restarted, bound + AGENT_SILENT_MS)).toMatchObject({ action: "report_silent", since: T0 + M });
+    expect(guardOf(l, restarted, bound + AGENT_SILENT_MS - 1).agent_silent_since).toBeNull();
+    expect(guardOf(l, restarted, bound + AGENT_SILENT_MS).agent_silent_since).toBe(new Date(T0 + M).toISOString());
+    expect(killStart(l, restarted.agent!, bound + AGENT_SILENT_MS - 1)).toBe("signal");
+    // Its use is not cut short either: the idle stop counts from the bound too.
+    expect(deadlines(l, restarted, T0 + 2 * M)).toContainEqual({ action: "stop", reason: "idle_timeout", at: bound + AGENT_SILENT_MS + 2 * M + M });
+    // A silence reported before the restart began at a heartbeat that was held, later than the one stored: not reported again.
+    const reported = job({ job: progress({ silent_after: T0 + M + 30 * S }) }, { max_runtime: null });
+    expect(decide(reported, restarted, T0 + H)).toMatchObject({ action: "wait", at: null });
+    // A bound says nothing of a heartbeat from the session before.
+    const nextSession = job({ session_started_at: T0 + H, ready_at: T0 + H }, { max_runtime: null });
+    expect(guardOf(nextSession, agentObs({ last_heartbeat_at: T0 + H - S, beat_bound: T0 + H + S }), T0 + H + 2 * M).agent_silent_since).toBeNull();
+    expect(decide(nextSession, agentObs({ last_heartbeat_at: T0 + H - S, beat_bound: T0 + H + S }), T0 + H + 2 * M).next).not.toBe("report_silent");
+  });
   it("the guard shows the runtime cap, and an agent silent for 90 s (not 1 ms less)", () => {
     expect(guardOf(job(), agentObs(), T0)).toMatchObject({ action: "signal", reason: "max_runtime", due: false, agent_silent_since: null });
     expect(guardOf(job(), agentObs({ last_heartbeat_at: T0 }), T0 + AGENT_SILENT_MS - 1).agent_silent_since).toBeNull();

@@ -26,6 +26,8 @@ import {
   type Enrollment,
 } from "../../src/occupant/token";
 import { AGENT_SCRIPT } from "../../src/agent/script";
+import { BEAT_WRITE_MS, beatBound, beatWritten } from "../../src/occupant/heartbeat";
+import { AGENT_SILENT_MS } from "../../src/lease/decide";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 
@@ -133,6 +135,36 @@ describe("the log's rules", () => {
 
   it("says how many bytes were dropped", () => {
     expect(droppedMarker(1234)).toBe(`[lessor: 1234 bytes of earlier output were dropped to keep this log within ${LOG_CAP_BYTES} bytes]\n`);
+  });
+});
+
+describe("the heartbeat's writes", () => {
+  const T = 1_800_000_000_000;
+  it("writes the first, the first after a new token, and one each BEAT_WRITE_MS; holds the rest", () => {
+    expect(BEAT_WRITE_MS).toBe(AGENT_SILENT_MS);
+    expect(beatWritten(null, T, T + 1)).toBe(true);
+    // Enrolled (or minted) after the stored heartbeat: the new agent's first is written.
+    expect(beatWritten(T, T + 5_000, T + 6_000)).toBe(true);
+    expect(beatWritten(T, T - 5_000, T + BEAT_WRITE_MS - 1)).toBe(false);
+    expect(beatWritten(T, T - 5_000, T + BEAT_WRITE_MS)).toBe(true);
+    // agent.sh's 30 s: every third is written.
+    let stored = T;
+    const written = [30, 60, 90, 120, 150, 180].map((s) => {
+      const now = T + s * 1000 + s; // a few ms late each time
+      const w = beatWritten(stored, T - 1, now);
+      if (w) stored = now;
+      return w;
+    });
+    expect(written).toEqual([false, false, true, false, false, true]);
+  });
+
+  it("after a restart, a lost heartbeat came less than BEAT_WRITE_MS after the stored one and before the object started", () => {
+    expect(beatBound(null, T, false)).toBeNull();
+    expect(beatBound(T, T + 10 * 60_000, false)).toBe(T + BEAT_WRITE_MS);
+    expect(beatBound(T, T + 20_000, false)).toBe(T + 20_000);
+    // Heard since the start: anything lost is older than what it heard.
+    expect(beatBound(T, T + 20_000, true)).toBeNull();
+    expect(beatBound(T, T, false)).toBeNull();
   });
 });
 

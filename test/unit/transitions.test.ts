@@ -17,6 +17,7 @@ import {
   markStopped,
   newLease,
   observed,
+  observationChanged,
   released,
   preemption,
   releaseStarted,
@@ -175,6 +176,12 @@ describe("machine transitions", () => {
   });
   it("beginRelease drops the lock and the backoff", () => {
     expect(beginRelease(lease("ready", { lock_until: NOW + H, retry_at: NOW + M }), "ttl_expired", NOW).next).toMatchObject({ state: "releasing", lock_until: null, retry_at: null });
+  });
+  it("a read-back that changed only when the machine was read is not written; a new status or an ended backoff is", () => {
+    const l = lease("booting", { machine_status: "starting", observed_change_at: T0, observed_at: T0, retry_at: null });
+    expect(observationChanged(l, observed(l, "starting", NOW))).toBe(false);
+    expect(observationChanged(l, observed(l, "running", NOW))).toBe(true);
+    expect(observationChanged({ ...l, retry_at: NOW - 1 }, observed({ ...l, retry_at: NOW - 1 }, "starting", NOW))).toBe(true);
   });
   it("observed: a change of status restarts the read-back schedule; the same status keeps it", () => {
     const l = lease("booting", { machine_status: "starting", observed_change_at: T0 });

@@ -1054,11 +1054,14 @@ export class SimCloud extends DurableObject<Env> {
       if (answer.status === 410) throw new LeaseGone();
       throw new Error(`${c.op}: ${answer.status} ${answer.code}`);
     };
+    const running = row.status === "RUNNING";
+    // agent.sh runs once the machine does: one that has not yet has no agent to enroll (it would
+    // enroll again when its run begins, which clears the token: a row written for nothing).
+    if (!running && row.agent_token === null && !access.lease_token) return;
     // As agent.sh: the enrollment token in the environment is exchanged for the lease token first,
     // with a nonce the machine keeps (docs/agent.md "The token").
     const token = row.agent_token ?? access.lease_token ?? (await this.#enroll(row, (nonce) => ask(access.enroll_token!, { op: "enroll", nonce })));
     const call = <Op extends AgentCall["op"]>(c: AgentCall & { op: Op }) => ask<Op>(token, c);
-    const running = row.status === "RUNNING";
     const heartbeat = running && heartbeatDue(row.heartbeat_at, now, this.#faults().agent_heartbeat_ms);
     const program = row.cmd === null || row.run_started_at === null ? null : programOf(row.cmd);
 
