@@ -58,6 +58,12 @@ import { QuoteStore, type QuoteBadHost, type StoreAnswer, type StoredQuote } fro
 
 /** 2: deliveries know whether they are in the webhook queue (`queued_at`; src/webhooks/deliveries.ts `ensureSchema`). */
 const SCHEMA_VERSION = 2;
+/**
+ * How long past a lease's indexed deadline the org's alarm waits before it pokes the lease: its
+ * own alarm comes first, and the indexed deadline may be earlier than its own (a read-back's,
+ * while it boots), so a poke at once would read the machine a second time.
+ */
+const ORG_POKE_GRACE_MS = 30_000;
 /** How many due leases one alarm or backstop run pokes. */
 const DUE_PER_RUN = 200;
 /** Rows of an older installation's D1 index read at a time (`#adopt`). */
@@ -153,7 +159,7 @@ export class OrgEventsObject extends MeteredObject {
    */
   async sweepDue(orgId: string, now: number): Promise<{ due: number; failed: number }> {
     await this.#adopted(orgId);
-    const report = await this.#pokeDue(now);
+    const report = await this.#pokeDue(now, now);
     await this.#scheduleAlarm();
     return report;
   }
@@ -296,7 +302,10 @@ export class OrgEventsObject extends MeteredObject {
   override async alarm(): Promise<void> {
     await meteredAlarm(async () => {
       try {
-        if (this.env.LESSOR_DEV_DISABLE_ALARMS !== "1" && getMeta(this.#sql, "leases_adopted") !== null) await this.#pokeDue(Date.now());
+        if (this.env.LESSOR_DEV_DISABLE_ALARMS !== "1" && getMeta(this.#sql, "leases_adopted") !== null) {
+          const now = Date.now();
+          await this.#pokeDue(now - ORG_POKE_GRACE_MS, now);
+        }
       } finally {
         try {
           await this.#deliver();
@@ -310,18 +319,26 @@ export class OrgEventsObject extends MeteredObject {
 
   // ---- the lease index --------------------------------------------------------------------------
 
-  /** Pokes what is due, at most DUE_PER_RUN a run (the rest at the next alarm): each waits POKE_AGAIN_MS unless it writes first. */
-  async #pokeDue(now: number): Promise<{ due: number; failed: number }> {
-    const ids = this.#leases.due(now, DUE_PER_RUN);
+  /**
+   * Pokes the leases whose indexed deadline is at or before `dueBy`, at most DUE_PER_RUN a run (the
+   * rest at the next alarm): each waits POKE_AGAIN_MS from `now` unless it writes first.
+   */
+  async #pokeDue(dueBy: number, now: number): Promise<{ due: number; failed: number }> {
+    const ids = this.#leases.due(dueBy, DUE_PER_RUN);
     if (ids.length === 0) return { due: 0, failed: 0 };
     // Deferred before the pokes, so that the deadline each poked lease writes through wins.
-    this.#leases.deferPoked(ids, now);
+    this.#leases.deferPoked(ids, dueBy, now);
     return { due: ids.length, failed: await pokeAll(this.env, ids) };
   }
 
-  /** When the lease duty needs the alarm: the earliest indexed deadline (none while alarms are off for development). */
+  /**
+   * When the lease duty needs the alarm: ORG_POKE_GRACE_MS after the earliest indexed deadline
+   * (none while alarms are off for development). A lease's own alarm acts at its deadline and
+   * writes its next one through; the org's pokes only a lease whose alarm did not, as the cron did.
+   */
   #leaseAlarmAt(): number | null {
-    return this.env.LESSOR_DEV_DISABLE_ALARMS === "1" ? null : this.#leases.nextDue();
+    const due = this.env.LESSOR_DEV_DISABLE_ALARMS === "1" ? null : this.#leases.nextDue();
+    return due === null ? null : due + ORG_POKE_GRACE_MS;
   }
 
   /**

@@ -177,11 +177,11 @@ export class OrgLeaseIndex {
    * on its own deadlines and writes its next one through, which replaces this; one whose poke
    * failed is poked again then, as the cron did before.
    */
-  deferPoked(ids: readonly string[], now: number): void {
+  deferPoked(ids: readonly string[], dueBy: number, now: number): void {
     this.#load();
     for (const id of ids) {
       const at = this.#deadlines!.get(id);
-      if (at === undefined || at > now) continue;
+      if (at === undefined || at > dueBy) continue;
       this.#sql.exec(`UPDATE leases SET next_deadline = ? WHERE id = ?`, now + POKE_AGAIN_MS, id);
       this.#deadlines!.set(id, now + POKE_AGAIN_MS);
     }

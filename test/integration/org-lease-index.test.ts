@@ -96,9 +96,9 @@ describe("the org's lease index", () => {
       state.storage.sql.exec<{ name: string }>(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'leases' AND sql IS NOT NULL`).toArray(),
     );
     expect(indexes).toEqual([]);
-    // The object's alarm is at its earliest due lease.
+    // The object's alarm is 30 s past its earliest due lease (the lease's own alarm comes first).
     const alarm = await runInDurableObject(stub as unknown as DurableObjectStub<OrgEventsObject>, (_o, state) => state.storage.getAlarm());
-    expect(alarm).toBe(base - 10);
+    expect(alarm).toBe(base - 10 + 30_000);
     // No lease object exists for these ids: each poke answers, and the lease waits a minute.
     expect(await stub.sweepDue(org.id, now)).toEqual({ due: 10, failed: 0 });
     expect(await stub.sweepDue(org.id, now)).toEqual({ due: 0, failed: 0 });
