@@ -81,6 +81,8 @@ export class OrgEventsObject extends MeteredObject {
   readonly #leases: OrgLeaseIndex;
   /** The import of an older installation's D1 rows, once per object (`#adopted`). */
   #adopting: Promise<void> | null = null;
+  /** `leases_adopted` read once: every write-through and list would read it again. */
+  #adoptedKnown = false;
   /** The org's quotes (src/catalog/quote-store.ts). */
   readonly #quotes: QuoteStore;
   /** The hand-over to the webhook queue under way, if one is (`#handOver`); and whether another should follow it. */
@@ -142,9 +144,11 @@ export class OrgEventsObject extends MeteredObject {
     if (index) {
       await this.#adopted(orgId);
       this.#leases.put(index.row, index.deadline);
-      await this.#scheduleAlarm();
     }
-    return events.length > 0 ? this.append(orgId, leaseId, events) : 0;
+    // An append sets the alarm after its own work (`#landed`), the index's deadlines included.
+    if (events.length > 0) return this.append(orgId, leaseId, events);
+    if (index) await this.#scheduleAlarm();
+    return 0;
   }
 
   /** A page of the org's leases, newest first (src/orgs/lease-index.ts `list`). */
@@ -302,7 +306,7 @@ export class OrgEventsObject extends MeteredObject {
   override async alarm(): Promise<void> {
     await meteredAlarm(async () => {
       try {
-        if (this.env.LESSOR_DEV_DISABLE_ALARMS !== "1" && getMeta(this.#sql, "leases_adopted") !== null) {
+        if (this.env.LESSOR_DEV_DISABLE_ALARMS !== "1" && (this.#adoptedKnown || getMeta(this.#sql, "leases_adopted") !== null)) {
           const now = Date.now();
           await this.#pokeDue(now - ORG_POKE_GRACE_MS, now);
         }
@@ -347,7 +351,11 @@ export class OrgEventsObject extends MeteredObject {
    * here, newest first, 500 a read, once. A lease that wrote through since is kept as written.
    */
   #adopted(orgId: string): Promise<void> {
-    if (getMeta(this.#sql, "leases_adopted") !== null) return Promise.resolve();
+    if (this.#adoptedKnown) return Promise.resolve();
+    if (getMeta(this.#sql, "leases_adopted") !== null) {
+      this.#adoptedKnown = true;
+      return Promise.resolve();
+    }
     this.#adopting ??= this.#adopt(orgId).finally(() => {
       this.#adopting = null;
     });

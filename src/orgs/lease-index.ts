@@ -85,22 +85,13 @@ export class OrgLeaseIndex {
    */
   put(row: OrgLeaseRow, deadline: boolean): boolean {
     this.#load();
-    const written = this.#sql
-      .exec<{ id: string; next_deadline: number | null }>(
-        `INSERT INTO leases (id, state, kind, name, version, next_deadline, created_at, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (id) DO UPDATE SET state = excluded.state, version = excluded.version, body = excluded.body
-           ${deadline ? ", next_deadline = excluded.next_deadline" : ""}
-         WHERE excluded.version >= leases.version
-         RETURNING id, next_deadline`,
-        row.id,
-        row.state,
-        row.kind,
-        row.name,
-        row.version,
-        row.next_deadline,
-        row.created_at,
-        row.body,
-      )
+    const written = this.#insert(
+      row,
+      `ON CONFLICT (id) DO UPDATE SET state = excluded.state, version = excluded.version, body = excluded.body
+         ${deadline ? ", next_deadline = excluded.next_deadline" : ""}
+       WHERE excluded.version >= leases.version
+       RETURNING id, next_deadline`,
+    )
       .toArray();
     if (written.length === 0) return false;
     this.#remember(row);
@@ -108,22 +99,26 @@ export class OrgLeaseIndex {
     return true;
   }
 
+  /** `row` inserted, with `conflict` saying what an existing row of the id becomes. */
+  #insert(row: OrgLeaseRow, conflict: string) {
+    return this.#sql.exec<{ id: string; next_deadline: number | null }>(
+      `INSERT INTO leases (id, state, kind, name, version, next_deadline, created_at, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ${conflict}`,
+      row.id,
+      row.state,
+      row.kind,
+      row.name,
+      row.version,
+      row.next_deadline,
+      row.created_at,
+      row.body,
+    );
+  }
+
   /** Rows of an older installation's D1 index, written where the index has none yet (docs/deploying.md "Upgrading an installation whose lease index was in D1"). */
   adopt(rows: readonly OrgLeaseRow[]): number {
     let n = 0;
     for (const row of rows) {
-      const written = this.#sql
-        .exec(
-          `INSERT INTO leases (id, state, kind, name, version, next_deadline, created_at, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
-          row.id,
-          row.state,
-          row.kind,
-          row.name,
-          row.version,
-          row.next_deadline,
-          row.created_at,
-          row.body,
-        ).rowsWritten;
+      const written = this.#insert(row, "ON CONFLICT (id) DO NOTHING").rowsWritten;
       if (written > 0) n++;
     }
     // What memory holds is read again from what was written.
