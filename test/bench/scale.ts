@@ -66,7 +66,7 @@ export interface ScaleOptions {
 export const SCALE_FULL: ScaleOptions = { orgs: 100, leases_per_org: 1_000, small_org_leases: 100, large_org_leases: 20_000, due_share: 0.01, list_runs: 200, sim_offers: 10_000, memory_leases: [1_000, 100_000, 1_000_000], settle_ms: 3_000 };
 
 /** The same steps at 2 orgs of 50 leases: the test's (test/e2e/scale-bench.test.ts). */
-export const SCALE_SMALL: ScaleOptions = { orgs: 2, leases_per_org: 50, small_org_leases: 10, large_org_leases: 0, due_share: 0.1, list_runs: 5, sim_offers: 400, memory_leases: [1_000], settle_ms: 2_000 };
+export const SCALE_SMALL: ScaleOptions = { orgs: 2, leases_per_org: 50, small_org_leases: 10, large_org_leases: 0, due_share: 0.1, list_runs: 5, sim_offers: 400, memory_leases: [5_000], settle_ms: 2_000 };
 
 /** What the bench holds itself to (docs/scale.md). */
 export const SCALE_TARGETS = {
@@ -693,13 +693,21 @@ export function indexMemory(leases: number, body: string): { leases: number; hea
       return Object.assign(rows[Symbol.iterator](), { toArray: () => rows });
     },
   };
-  gc();
-  const before = process.memoryUsage().heapUsed;
-  const index = new OrgLeaseIndex(table as unknown as SqlStorage);
-  if (index.nextDue() === null) throw new Error("scale: the index in memory holds no deadline");
-  gc();
-  const heap = process.memoryUsage().heapUsed - before;
-  index.nextDue(); // kept alive until measured
+  // Miniflare runs in this process, so a collection can free what its last requests left behind;
+  // the first collections settle that (a full one, then one for what finalizers released), and
+  // the median of three measures stands against what remains.
+  const once = () => {
+    gc();
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    const index = new OrgLeaseIndex(table as unknown as SqlStorage);
+    if (index.nextDue() === null) throw new Error("scale: the index in memory holds no deadline");
+    gc();
+    const heap = process.memoryUsage().heapUsed - before;
+    index.nextDue(); // kept alive until measured
+    return heap;
+  };
+  const heap = [once(), once(), once()].sort((a, b) => a - b)[1]!;
   return { leases, heap_mb: heap / 2 ** 20, bytes_per_lease: heap / leases };
 }
 
