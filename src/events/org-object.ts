@@ -64,6 +64,15 @@ const SCHEMA_VERSION = 2;
  * while it boots), so a poke at once would read the machine a second time.
  */
 const ORG_POKE_GRACE_MS = 30_000;
+
+/**
+ * How long the org's enabled webhook endpoints, read from D1, serve its appends. The routes that
+ * change an endpoint tell the object before they answer (`endpointsChanged`), and so does a batch
+ * that disabled one (`settle`); this bounds how stale the list can be should that word be lost
+ * twice. Ten minutes, not one: an org whose events come less often than this reads D1 for each,
+ * and many quiet orgs together would otherwise hold D1 to a read per org a minute.
+ */
+const ENDPOINTS_FRESH_MS = 10 * 60_000;
 /** How many due leases one alarm or backstop run pokes. */
 const DUE_PER_RUN = 200;
 /** Rows of an older installation's D1 index read at a time (`#adopt`). */
@@ -88,6 +97,9 @@ export class OrgEventsObject extends MeteredObject {
   /** The hand-over to the webhook queue under way, if one is (`#handOver`); and whether another should follow it. */
   #handing: Promise<void> | null = null;
   #handAgain = false;
+  /** The enabled endpoints as last read from D1 and when (`#enabledEndpoints`); the count of changes told, so a read a change overtook is not kept. */
+  #endpoints: { list: Awaited<ReturnType<typeof enabledEndpoints>>; at: number } | null = null;
+  #endpointChanges = 0;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -250,8 +262,15 @@ export class OrgEventsObject extends MeteredObject {
     return row && renderDelivery(row);
   }
 
+  /** An endpoint was made, changed or enabled: the next append reads the org's endpoints from D1 again. */
+  endpointsChanged(): void {
+    this.#endpointChanges++;
+    this.#endpoints = null;
+  }
+
   /** Stops what a deleted or disabled endpoint had pending. */
   async endpointRemoved(endpointId: string, why: string): Promise<void> {
+    this.endpointsChanged();
     this.#deliveries.abandon(endpointId, why);
     await this.#scheduleAlarm();
   }
@@ -298,6 +317,7 @@ export class OrgEventsObject extends MeteredObject {
   async settle(orgId: string, settled: Settlement[], disabled: Disabled[]): Promise<void> {
     for (const s of settled) this.#deliveries.settle(s);
     const now = Date.now();
+    if (disabled.length > 0) this.endpointsChanged();
     for (const d of disabled) this.#deliveries.abandon(d.endpoint_id, "endpoint disabled");
     const events = disabled.map((d) => this.#endpointDisabled(d, now)).filter((e): e is OrgEvent => e !== null);
     await this.#landed(orgId, events);
@@ -420,9 +440,23 @@ export class OrgEventsObject extends MeteredObject {
     const through = Number(this.#sql.exec<{ value: string }>(`SELECT value FROM meta WHERE key = 'queued_through'`).toArray()[0]?.value ?? 0);
     const pending = this.#after(through, -1);
     if (pending.length === 0) return;
-    const endpoints = await enabledEndpoints(database(this.env.DB), orgId);
+    const endpoints = await this.#enabledEndpoints(orgId);
     this.#deliveries.enqueue(endpoints, pending, fanout(this.env), Date.now());
     setMeta(this.#sql, "queued_through", pending.at(-1)!.id);
+  }
+
+  /**
+   * The org's enabled endpoints, from memory while fresh (ENDPOINTS_FRESH_MS) and unchanged, so an
+   * append that lands events makes no D1 statement; a change told during the read is not overtaken
+   * by it: the read serves this append and is not kept.
+   */
+  async #enabledEndpoints(orgId: string): Promise<Awaited<ReturnType<typeof enabledEndpoints>>> {
+    const now = Date.now();
+    if (this.#endpoints && now - this.#endpoints.at < ENDPOINTS_FRESH_MS) return this.#endpoints.list;
+    const changes = this.#endpointChanges;
+    const list = await enabledEndpoints(database(this.env.DB), orgId);
+    if (changes === this.#endpointChanges) this.#endpoints = { list, at: now };
+    return list;
   }
 
   /**

@@ -7,7 +7,8 @@ import { limitReached } from "../auth/limits";
 import type { Db } from "../db";
 import type { WebhookEndpointRow } from "../db/schema";
 import type { Env } from "../env";
-import { notFound } from "../errors";
+import { errorText, notFound } from "../errors";
+import { orgEventsStub } from "../events/forward";
 import { newId } from "../ids";
 import { masterKeyConfigured, masterKeyMissing } from "../providers/credentials";
 import { deleteEndpoint, endpointOf, insertEndpointWithinLimit, rotateEndpointSecret, updateEndpoint, type EndpointChange } from "./repo";
@@ -86,7 +87,7 @@ export function renderWebhook(row: WebhookEndpointRow, now: number): WebhookView
 
 type WebhookEnv = Pick<
   Env,
-  "DB" | "LESSOR_MASTER_KEY" | "LESSOR_WEBHOOKS_ALLOW_LOOPBACK_HTTP" | "LESSOR_ENVIRONMENT" | "LESSOR_OUTBOUND_PORTS" | "LESSOR_DNS_RESOLVER"
+  "DB" | "ORG_EVENTS" | "LESSOR_MASTER_KEY" | "LESSOR_WEBHOOKS_ALLOW_LOOPBACK_HTTP" | "LESSOR_ENVIRONMENT" | "LESSOR_OUTBOUND_PORTS" | "LESSOR_DNS_RESOLVER"
 >;
 
 /** The URL as stored, or 400 `invalid_webhook_url`; every batch of the webhook queue checks it again (src/webhooks/consumer.ts). */
@@ -103,6 +104,7 @@ export async function createWebhook(env: WebhookEnv, orgId: string, body: z.infe
   const row = { id, org_id: orgId, url, events: normalEvents(body.events), secret_ciphertext: await sealSecret(env, orgId, id, secret), created_at: now };
   const stored = await insertEndpointWithinLimit(env.DB, row);
   if (!stored) throw limitReached("webhook_endpoints");
+  await endpointsChanged(env, orgId);
   return { ...renderWebhook(stored, now), secret };
 }
 
@@ -111,9 +113,29 @@ export async function updateWebhook(env: WebhookEnv, db: Db, orgId: string, id: 
   if (body.url !== undefined) change.url = await acceptedUrl(env, body.url);
   if (body.events !== undefined) change.events = normalEvents(body.events);
   if (body.enabled) Object.assign(change, { disabled_at: null, disabled_reason: null, failing_since: null, consecutive_failures: 0 });
-  const row = Object.keys(change).length > 0 ? await updateEndpoint(db, orgId, id, change, now) : await endpointOf(db, orgId, id);
+  const changed = Object.keys(change).length > 0;
+  const row = changed ? await updateEndpoint(db, orgId, id, change, now) : await endpointOf(db, orgId, id);
   if (!row) throw notFound("webhook", id);
+  if (changed) await endpointsChanged(env, orgId);
   return renderWebhook(row, now);
+}
+
+/**
+ * Tells the org's object that its endpoints changed, so its next append reads them again
+ * (src/events/org-object.ts keeps them in memory), trying twice. The change is already stored:
+ * should the word be lost, the object reads them again within ten minutes, and the answer still
+ * goes out (a made endpoint's secret is shown once).
+ */
+async function endpointsChanged(env: Pick<Env, "ORG_EVENTS">, orgId: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await orgEventsStub(env, orgId).endpointsChanged();
+    } catch (e) {
+      if (attempt < 2) continue;
+      console.error(JSON.stringify({ msg: "webhooks: the org's object not told of an endpoint's change; it reads them again within ten minutes", org: orgId, error: errorText(e) }));
+      return;
+    }
+  }
 }
 
 export async function removeWebhook(db: Db, orgId: string, id: string, now: number) {

@@ -24,6 +24,8 @@ describe("the scale bench, small", () => {
 
     // A transition's write-through is one object call; a heartbeat that changes nothing listed writes no D1 row.
     expect(r.requests["sync: a transition (row and one event)"]!.do_requests).toBe(1);
+    // Its events find the org's webhook endpoints in the object's memory: no D1 statement.
+    expect(r.requests["sync: a transition (row and one event)"]!.d1_queries).toBe(0);
     expect(r.requests["POST /v1/leases/:id/heartbeat"]!.d1_rows_written).toBe(0);
 
     // The reconciler's read spans every live lease on the provider: the seeded ones, the real ones released.

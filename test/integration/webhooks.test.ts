@@ -186,6 +186,22 @@ describe("deliveries", () => {
     expect(JSON.stringify(listed)).not.toContain(all.secret);
   });
 
+  it("an event after an endpoint's change follows it, though the org's object keeps the endpoints in memory", async () => {
+    const hook = await addWebhook("/changing", ["ready"]);
+    await emit("ready"); // the object now holds the org's endpoints
+    await arrivals("/changing", 1);
+    await call("PATCH", `/v1/webhooks/${hook.id}`, { key: admin, body: { events: ["released"] } });
+    const late = await addWebhook("/late", ["ready"]);
+    await emit("ready");
+    await emit("released");
+    await arrivals("/late", 1);
+    await arrivals("/changing", 2);
+    await quiet();
+    expect(receiver.at("/changing").map((r) => r.json.type)).toEqual(["ready", "released"]);
+    expect(receiver.at("/late").map((r) => r.json.type)).toEqual(["ready"]);
+    verify(late.secret, receiver.at("/late")[0]!);
+  });
+
   it("retries a failure on the schedule with the same webhook-id, and a manual retry sends again", async () => {
     const hook = await addWebhook("/flaky");
     receiver.answers = [500];
