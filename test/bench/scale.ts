@@ -507,13 +507,19 @@ export async function benchScale(log: (msg: string) => void, opts: ScaleOptions 
     }
     requests["POST /v1/quotes {gpu: l40s:1}"] = medianCost(quoteCosts);
     const quote = timed(quoteMs);
-    // A lease's write-through at that size, as `sync` takes it: a transition (its row and one event), and its row alone.
+    // A lease's write-through at that size, as `sync` takes it: a transition (its row and one
+    // event), and its row alone; the median of five leases' each, whatever else the runtime does
+    // meanwhile (org alarms poking due leases) counted in one at most.
     {
-      const l = seeded[0]![Math.floor(opts.leases_per_org / 2)]!;
-      const transition = await b.cost(() => b.ask({ what: "sync", org_id: big.id, lease: { ...l, row: { ...l.row, version: 7 }, events: [{ ...template.events.at(-1)!, seq: 5 }] }, deadline: true }));
-      const rowOnly = await b.cost(() => b.ask({ what: "sync", org_id: big.id, lease: { ...l, row: { ...l.row, version: 8 }, events: [] }, deadline: false }));
-      requests["sync: a transition (row and one event)"] = transition.cost;
-      requests["sync: the row alone (a listed change)"] = rowOnly.cost;
+      const transitions: Cost[] = [];
+      const rowsOnly: Cost[] = [];
+      for (let i = 0; i < 5; i++) {
+        const l = seeded[0]![Math.floor(opts.leases_per_org / 2) + i]!;
+        transitions.push((await b.cost(() => b.ask({ what: "sync", org_id: big.id, lease: { ...l, row: { ...l.row, version: 7 }, events: [{ ...template.events.at(-1)!, seq: 5 }] }, deadline: true }))).cost);
+        rowsOnly.push((await b.cost(() => b.ask({ what: "sync", org_id: big.id, lease: { ...l, row: { ...l.row, version: 8 }, events: [] }, deadline: false }))).cost);
+      }
+      requests["sync: a transition (row and one event)"] = medianCost(transitions);
+      requests["sync: the row alone (a listed change)"] = medianCost(rowsOnly);
     }
     phase("requests");
 
