@@ -117,6 +117,8 @@ export interface ChaosStats {
   /** Leases the index holds that no create answered (a lost answer that made a lease anyway). */
   leases_untracked: number;
   create_refused: Record<string, number>;
+  /** The refusals' messages, numbers and ids written as N, so that like ones count together. */
+  create_refused_why: Record<string, number>;
   released: number;
   releases_by_reason: Record<string, number>;
   stops_by_reason: Record<string, number>;
@@ -522,6 +524,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
 
   const leases: Tracked[] = [];
   const createRefused: Record<string, number> = {};
+  const createRefusedWhy: Record<string, number> = {};
   const actions: Record<string, Record<string, number>> = {};
 
   // --- creates: `createRate` a second, at most `createConcurrency` in flight -------------------
@@ -543,6 +546,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
             // A lease bound to a volume's region may find no machine there, or its volume deleted
             // by the run's own deletes: told apart, as the one refusal the workload itself causes.
             bump(createRefused, `${res.status} ${res.json?.error?.code ?? ""}${"volumes" in body && body.volumes ? " (volume)" : ""}`.trim());
+            const message = String(res.json?.error?.message ?? "").replace(/\b[a-z]{2,4}_[0-9a-z]{20,}\b/g, "ID").replace(/\d+(\.\d+)?/g, "N");
+            bump(createRefusedWhy, `${res.json?.error?.code ?? res.status}: ${message.slice(0, 140)}`);
             return;
           }
           await sleep(500);
@@ -755,6 +760,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
     leases_created: leases.filter((l) => l.n >= 0).length,
     leases_untracked: untracked,
     create_refused: createRefused,
+    create_refused_why: createRefusedWhy,
     ...judged.counts,
     actions,
     ...(deploymentStats ? { deployments: deploymentStats } : {}),
@@ -1056,6 +1062,9 @@ export function formatTable(result: Pick<ChaosResult, "violations" | "stats" | "
     "",
     "stats",
     `  seed ${s.seed}; leases ${s.leases_created}/${s.leases_requested} created (refused: ${kv(s.create_refused)}${s.leases_untracked ? `; ${s.leases_untracked} more found only in the index` : ""}), ${s.released} released; gpus ${s.gpus.join(", ")}`,
+    ...Object.entries(s.create_refused_why ?? {})
+      .sort((a, b) => b[1] - a[1])
+      .map(([why, n]) => `  refused ${n}: ${why}`),
     `  releases by reason: ${kv(s.releases_by_reason)}`,
     `  stops requested by reason: ${kv(s.stops_by_reason)}`,
     `  machines created ${s.machines_created}: vanished ${s.machines_vanished}, boot failed ${s.machines_boot_failed}; ambiguous creates ${s.ambiguous_creates}, adopted ${s.machines_adopted}, destroyed for a new host ${s.hosts_replaced}`,
