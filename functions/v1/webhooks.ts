@@ -117,9 +117,7 @@ export const webhookRoutes = router()
     async (c) => {
       const { id } = c.req.valid("param");
       const org = c.var.principal.org_id;
-      const removed = await removeWebhook(database(c.env.DB), org, id, c.var.now);
-      await orgEventsStub(c.env, org).endpointRemoved(id, "endpoint deleted");
-      return c.json(removed, 200);
+      return c.json(await removeWebhook(c.env, database(c.env.DB), org, id, c.var.now), 200);
     },
   )
   .openapi(

@@ -50,21 +50,14 @@ import {
   type Disabled,
   type Settlement,
 } from "../webhooks/deliveries";
-import { enabledEndpoints } from "../webhooks/repo";
-import { OrgLeaseIndex, type OrgLeaseFilter, type OrgLeaseRow } from "../orgs/lease-index";
+import { enabledEndpoints, type EnabledEndpoint } from "../webhooks/repo";
+import { ORG_POKE_GRACE_MS, OrgLeaseIndex, type OrgLeaseFilter, type OrgLeaseRow } from "../orgs/lease-index";
 import { pokeAll } from "../lease/reaper";
 import { getMeta } from "../object-meta";
 import { QuoteStore, type QuoteBadHost, type StoreAnswer, type StoredQuote } from "../catalog/quote-store";
 
 /** 2: deliveries know whether they are in the webhook queue (`queued_at`; src/webhooks/deliveries.ts `ensureSchema`). */
 const SCHEMA_VERSION = 2;
-/**
- * How long past a lease's indexed deadline the org's alarm waits before it pokes the lease: its
- * own alarm comes first, and the indexed deadline may be earlier than its own (a read-back's,
- * while it boots), so a poke at once would read the machine a second time.
- */
-const ORG_POKE_GRACE_MS = 30_000;
-
 /**
  * How long the org's enabled webhook endpoints, read from D1, serve its appends. The routes that
  * change an endpoint tell the object before they answer (`endpointsChanged`), and so does a batch
@@ -98,7 +91,7 @@ export class OrgEventsObject extends MeteredObject {
   #handing: Promise<void> | null = null;
   #handAgain = false;
   /** The enabled endpoints as last read from D1 and when (`#enabledEndpoints`); the count of changes told, so a read a change overtook is not kept. */
-  #endpoints: { list: Awaited<ReturnType<typeof enabledEndpoints>>; at: number } | null = null;
+  #endpoints: { list: EnabledEndpoint[]; at: number } | null = null;
   #endpointChanges = 0;
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -450,7 +443,7 @@ export class OrgEventsObject extends MeteredObject {
    * append that lands events makes no D1 statement; a change told during the read is not overtaken
    * by it: the read serves this append and is not kept.
    */
-  async #enabledEndpoints(orgId: string): Promise<Awaited<ReturnType<typeof enabledEndpoints>>> {
+  async #enabledEndpoints(orgId: string): Promise<EnabledEndpoint[]> {
     const now = Date.now();
     if (this.#endpoints && now - this.#endpoints.at < ENDPOINTS_FRESH_MS) return this.#endpoints.list;
     const changes = this.#endpointChanges;

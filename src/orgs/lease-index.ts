@@ -44,6 +44,13 @@ export const RESIDENT_ROWS = 500;
 /** How long a lease the index poked waits before the index pokes it again, unless it writes first. */
 export const POKE_AGAIN_MS = 60_000;
 
+/**
+ * How long past a lease's indexed deadline the org's alarm waits before it pokes the lease: its
+ * own alarm comes first, and the indexed deadline may be earlier than its own (a read-back's,
+ * while it boots), so a poke at once would read the machine a second time.
+ */
+export const ORG_POKE_GRACE_MS = 30_000;
+
 export class OrgLeaseIndex {
   readonly #sql: SqlStorage;
   /** Live leases, all of them, by id. */

@@ -14,7 +14,7 @@
  * The handler never throws: the local queue (Miniflare) retries a whole batch that threw,
  * acknowledged messages included.
  */
-import { orgEventsStub } from "../events/forward";
+import { orgEventsStub, tellTwice } from "../events/forward";
 import { database } from "../db";
 import type { WebhookEndpointRow } from "../db/schema";
 import type { Env } from "../env";
@@ -47,6 +47,9 @@ type DeliveryMsg = Message<Extract<WebhookMessage, { kind: "delivery" }>>;
 type ReportMsg = Message<Extract<WebhookMessage, { kind: "report" }>>;
 
 const log = (msg: string, fields: Record<string, unknown>) => console.error(JSON.stringify({ msg, ...fields }));
+
+/** Runs `call`, once more after a failure; false when both failed. */
+const tell = (call: () => Promise<unknown>) => tellTwice("webhook queue: a report was not taken", {}, call);
 
 /** The messages of a batch by their org; a message lessor did not write is acknowledged and dropped. */
 function byOrg(batch: MessageBatch<unknown>): Map<string, Msg[]> {
@@ -232,19 +235,6 @@ export function limiter(limit: number): Limiter {
       else open--;
     }
   };
-}
-
-/** Runs `call`, once more after a failure; false when both failed. */
-async function tell(call: () => Promise<unknown>): Promise<boolean> {
-  for (let i = 0; i < 2; i++) {
-    try {
-      await call();
-      return true;
-    } catch (e) {
-      log("webhook queue: a report was not taken", { try: i + 1, error: errorText(e) });
-    }
-  }
-  return false;
 }
 
 /**

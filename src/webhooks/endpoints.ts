@@ -7,8 +7,8 @@ import { limitReached } from "../auth/limits";
 import type { Db } from "../db";
 import type { WebhookEndpointRow } from "../db/schema";
 import type { Env } from "../env";
-import { errorText, notFound } from "../errors";
-import { orgEventsStub } from "../events/forward";
+import { notFound } from "../errors";
+import { orgEventsStub, tellTwice } from "../events/forward";
 import { newId } from "../ids";
 import { masterKeyConfigured, masterKeyMissing } from "../providers/credentials";
 import { deleteEndpoint, endpointOf, insertEndpointWithinLimit, rotateEndpointSecret, updateEndpoint, type EndpointChange } from "./repo";
@@ -104,7 +104,7 @@ export async function createWebhook(env: WebhookEnv, orgId: string, body: z.infe
   const row = { id, org_id: orgId, url, events: normalEvents(body.events), secret_ciphertext: await sealSecret(env, orgId, id, secret), created_at: now };
   const stored = await insertEndpointWithinLimit(env.DB, row);
   if (!stored) throw limitReached("webhook_endpoints");
-  await endpointsChanged(env, orgId);
+  await tellOrg(env, orgId, (org) => org.endpointsChanged());
   return { ...renderWebhook(stored, now), secret };
 }
 
@@ -116,31 +116,25 @@ export async function updateWebhook(env: WebhookEnv, db: Db, orgId: string, id: 
   const changed = Object.keys(change).length > 0;
   const row = changed ? await updateEndpoint(db, orgId, id, change, now) : await endpointOf(db, orgId, id);
   if (!row) throw notFound("webhook", id);
-  if (changed) await endpointsChanged(env, orgId);
+  if (changed) await tellOrg(env, orgId, (org) => org.endpointsChanged());
   return renderWebhook(row, now);
 }
 
 /**
- * Tells the org's object that its endpoints changed, so its next append reads them again
- * (src/events/org-object.ts keeps them in memory), trying twice. The change is already stored:
- * should the word be lost, the object reads them again within ten minutes, and the answer still
- * goes out (a made endpoint's secret is shown once).
+ * Tells the org's object of an endpoint's change (`call`), so its next append reads the endpoints
+ * again (src/events/org-object.ts keeps them in memory). The change is already stored: should the
+ * word be lost twice, the object reads them again within ten minutes, the consumer sends nothing
+ * to an endpoint disabled or gone, and the answer still goes out (a made endpoint's secret is
+ * shown once).
  */
-async function endpointsChanged(env: Pick<Env, "ORG_EVENTS">, orgId: string): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await orgEventsStub(env, orgId).endpointsChanged();
-    } catch (e) {
-      if (attempt < 2) continue;
-      console.error(JSON.stringify({ msg: "webhooks: the org's object not told of an endpoint's change; it reads them again within ten minutes", org: orgId, error: errorText(e) }));
-      return;
-    }
-  }
-}
+const tellOrg = (env: Pick<Env, "ORG_EVENTS">, orgId: string, call: (org: ReturnType<typeof orgEventsStub>) => Promise<unknown>) =>
+  tellTwice("webhooks: the org's object not told of an endpoint's change; it reads them again within ten minutes", { org: orgId }, () => call(orgEventsStub(env, orgId)));
 
-export async function removeWebhook(db: Db, orgId: string, id: string, now: number) {
+/** Deletes the endpoint; the org's object stops what it had pending and forgets it. */
+export async function removeWebhook(env: Pick<Env, "ORG_EVENTS">, db: Db, orgId: string, id: string, now: number) {
   const row = await deleteEndpoint(db, orgId, id);
   if (!row) throw notFound("webhook", id);
+  await tellOrg(env, orgId, (org) => org.endpointRemoved(id, "endpoint deleted"));
   return renderWebhook(row, now);
 }
 

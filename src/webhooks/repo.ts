@@ -36,8 +36,10 @@ export function listEndpoints(db: Db, orgId: string, after: string | null, limit
   return q.orderBy("id").limit(limit).execute();
 }
 
+export type EnabledEndpoint = Pick<WebhookEndpointRow, "id" | "events">;
+
 /** The endpoints that take new deliveries: every one not disabled, oldest first (the fan-out's order). */
-export function enabledEndpoints(db: Db, orgId: string): Promise<Pick<WebhookEndpointRow, "id" | "events">[]> {
+export function enabledEndpoints(db: Db, orgId: string): Promise<EnabledEndpoint[]> {
   return db.selectFrom("webhook_endpoints").select(["id", "events"]).where("org_id", "=", orgId).where("disabled_at", "is", null).orderBy("id").execute();
 }
 

@@ -1062,7 +1062,7 @@ export function formatTable(result: Pick<ChaosResult, "violations" | "stats" | "
     "",
     "stats",
     `  seed ${s.seed}; leases ${s.leases_created}/${s.leases_requested} created (refused: ${kv(s.create_refused)}${s.leases_untracked ? `; ${s.leases_untracked} more found only in the index` : ""}), ${s.released} released; gpus ${s.gpus.join(", ")}`,
-    ...Object.entries(s.create_refused_why ?? {})
+    ...Object.entries(s.create_refused_why)
       .sort((a, b) => b[1] - a[1])
       .map(([why, n]) => `  refused ${n}: ${why}`),
     `  releases by reason: ${kv(s.releases_by_reason)}`,

@@ -12,6 +12,7 @@ import worker from "../../functions/index";
 import { database } from "../../src/db";
 import { orgEventsStub } from "../../src/events/forward";
 import type { OrgEventsObject } from "../../src/events/org-object";
+import { ORG_POKE_GRACE_MS } from "../../src/orgs/lease-index";
 import type { Provider } from "../../src/providers/contract";
 import { providerCapabilities, providerWith } from "../../src/providers/registry";
 import { SimProvider } from "../../src/providers/sim/adapter";
@@ -228,7 +229,7 @@ describe.each(CLOUDS)("on $name", (cloud) => {
         return (await runInDurableObject(stubOf(lease.id), (_instance, state) => state.storage.getAlarm())) === null;
       }, 90_000);
       // No cron run: the org's object's alarm is 30 s past the lease's indexed deadline (src/events/org-object.ts).
-      const after = await waitForState(key, lease.id, "released", Math.max(0, Date.parse(lease.ttl_expires_at) - Date.now()) + 45_000);
+      const after = await waitForState(key, lease.id, "released", Math.max(0, Date.parse(lease.ttl_expires_at) - Date.now()) + ORG_POKE_GRACE_MS + 15_000);
       expect(after.release_reason).toBe("ttl_expired");
     });
 

@@ -3,9 +3,9 @@
  * and `GET/PUT /v1/org/settings` `require_image_digest` (409 image_not_pinned before anything is
  * rented, on a create and on a validate).
  */
-import { orgEventsStub } from "../../src/events/forward";
 import { env, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
+import { orgEventsStub } from "../../src/events/forward";
 import { call, createKey, createOrg, expectError, json, refreshCatalog, type TestOrg } from "./helpers";
 import { createLease, fastSim, sim } from "./lease-helpers";
 

@@ -7,7 +7,7 @@ import { env, runInDurableObject } from "cloudflare:test";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { orgEventsStub } from "../../src/events/forward";
 import type { OrgEventsObject } from "../../src/events/org-object";
-import { RESIDENT_ROWS, POKE_AGAIN_MS, type OrgLeaseRow } from "../../src/orgs/lease-index";
+import { ORG_POKE_GRACE_MS, RESIDENT_ROWS, POKE_AGAIN_MS, type OrgLeaseRow } from "../../src/orgs/lease-index";
 import { runBackstop } from "../../src/lease/reaper";
 import { call, createKey, createOrg, json, refreshCatalog, type TestOrg } from "./helpers";
 import { createLease, fastSim, waitForState } from "./lease-helpers";
@@ -98,7 +98,7 @@ describe("the org's lease index", () => {
     expect(indexes).toEqual([]);
     // The object's alarm is 30 s past its earliest due lease (the lease's own alarm comes first).
     const alarm = await runInDurableObject(stub as unknown as DurableObjectStub<OrgEventsObject>, (_o, state) => state.storage.getAlarm());
-    expect(alarm).toBe(base - 10 + 30_000);
+    expect(alarm).toBe(base - 10 + ORG_POKE_GRACE_MS);
     // No lease object exists for these ids: each poke answers, and the lease waits a minute.
     expect(await stub.sweepDue(org.id, now)).toEqual({ due: 10, failed: 0 });
     expect(await stub.sweepDue(org.id, now)).toEqual({ due: 0, failed: 0 });

@@ -200,6 +200,14 @@ describe("deliveries", () => {
     expect(receiver.at("/changing").map((r) => r.json.type)).toEqual(["ready", "released"]);
     expect(receiver.at("/late").map((r) => r.json.type)).toEqual(["ready"]);
     verify(late.secret, receiver.at("/late")[0]!);
+    // Deleted, it takes no event after its answer; its deliveries before it are kept.
+    expect((await call("DELETE", `/v1/webhooks/${late.id}`, { key: admin })).status).toBe(200);
+    await emit("ready");
+    await emit("released");
+    await arrivals("/changing", 3);
+    await quiet();
+    expect(receiver.at("/late")).toHaveLength(1);
+    expect(await runInDurableObject(orgEventsStub(env, org.id), (_o, state) => state.storage.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM deliveries WHERE endpoint_id = ?`, late.id).one().n)).toBe(1);
   });
 
   it("retries a failure on the schedule with the same webhook-id, and a manual retry sends again", async () => {
